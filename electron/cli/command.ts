@@ -1,0 +1,25 @@
+// The shape of a CLI command. Each command lives in electron/cli/commands/<name>.ts and is listed in registry.ts.
+import type { FlagSpec, ParsedArgs } from './args';
+
+export interface CliIO {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** True when stdout is a terminal (progress bars are drawn only then). */
+  isTTY: boolean;
+}
+
+export interface Command {
+  /** Space-separated for subcommands: `scores import`. */
+  name: string;
+  summary: string;
+  usage: string;
+  flags: Record<string, FlagSpec>;
+  /** Longer help: examples, formats, exit codes. */
+  details?: string;
+  /** Returns the exit code: 0 ok, 1 partial (some records rejected), 2 nothing done / usage error. */
+  run(args: ParsedArgs, io: CliIO): Promise<number>;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_PARTIAL = 1;
+export const EXIT_FAIL = 2;

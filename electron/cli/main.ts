@@ -1,0 +1,88 @@
+// Entry of the `lots` CLI: dispatches to a command, turns expected errors into `lots: message` + exit 2.
+import { formatFlags, parseArgs, UsageError } from './args';
+import { EXIT_FAIL, type CliIO, type Command } from './command';
+import { commands } from './registry';
+import './commands/index';
+
+const defaultIO: CliIO = {
+  out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
+  err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+  isTTY: Boolean(process.stdout.isTTY),
+};
+
+/** An error a user can act on; printed without a stack trace. */
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(message: string, readonly exitCode = EXIT_FAIL) {
+    super(message);
+  }
+}
+
+export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    io.out(globalHelp());
+    return argv.length === 0 ? EXIT_FAIL : 0;
+  }
+  if (argv[0] === '--version') {
+    io.out('lots 0.1.0');
+    return 0;
+  }
+  const match = findCommand(argv);
+  if (!match) {
+    io.err(`lots: unknown command "${argv.slice(0, 2).join(' ')}". Run \`lots --help\` for the list.`);
+    return EXIT_FAIL;
+  }
+  const { command, rest } = match;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(commandHelp(command));
+    return 0;
+  }
+  try {
+    const args = parseArgs(rest, command.flags);
+    return await command.run(args, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`lots ${command.name}: ${e.message}\nusage: ${command.usage}\nRun \`lots ${command.name} --help\` for details.`);
+      return EXIT_FAIL;
+    }
+    if (isExpected(e)) {
+      io.err(`lots ${command.name}: ${(e as Error).message}`);
+      return (e as { exitCode?: number }).exitCode ?? EXIT_FAIL;
+    }
+    io.err(`lots ${command.name}: unexpected error (a bug; please report it):\n${e instanceof Error ? e.stack : String(e)}`);
+    return EXIT_FAIL;
+  }
+}
+
+/** Expected errors carry a `code` (ENOENT, PROJECT_LOCKED, …) or are CliErrors; bugs get a stack trace. */
+function isExpected(e: unknown): boolean {
+  return e instanceof CliError || (e instanceof Error && typeof (e as { code?: unknown }).code === 'string');
+}
+
+function findCommand(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
+  const two = argv.slice(0, 2).join(' ');
+  const byTwo = commands.find((c) => c.name === two);
+  if (byTwo) return { command: byTwo, rest: argv.slice(2) };
+  const byOne = commands.find((c) => c.name === argv[0]);
+  if (byOne) return { command: byOne, rest: argv.slice(1) };
+  return undefined;
+}
+
+function globalHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'lots — LOTS Studio on the command line: import agent traces, score tool evidence with a local model,',
+    'rank tools per task, choose a budget, and export task-specific tool spaces.',
+    '',
+    'usage: lots <command> [options]      (lots <command> --help for details)',
+    '',
+    'commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'A project is a folder (--project <dir>); `lots import` creates it.',
+  ].join('\n');
+}
+
+export function commandHelp(c: Command): string {
+  return [`usage: ${c.usage}`, '', c.summary, '', 'options:', formatFlags(c.flags), c.details ? `\n${c.details}` : ''].join('\n');
+}

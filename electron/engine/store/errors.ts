@@ -1,0 +1,16 @@
+// Expected errors of the engine: a code and a message a user can act on (CONVENTIONS §8).
+export type EngineErrorCode =
+  | 'PROJECT_NOT_FOUND'
+  | 'PROJECT_INVALID'
+  | 'PROJECT_TOO_NEW'
+  | 'PROJECT_LOCKED'
+  | 'TRACE_CONFLICT'
+  | 'NOT_FOUND'
+  | 'INVALID_INPUT';
+
+export class EngineError extends Error {
+  override name = 'EngineError';
+  constructor(readonly code: EngineErrorCode, message: string) {
+    super(message);
+  }
+}

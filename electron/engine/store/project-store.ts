@@ -1,0 +1,452 @@
+// A project is a folder:
+//   project.json         format marker + version (a newer version is refused)
+//   traces/NNNN.jsonl    each import as an immutable file of native traces (+ NNNN.meta.json: source, counts)
+//   scores.jsonl         append-only StoredScore records, unique by `key` (nothing is computed twice)
+//   spaces/<task>.json   TaskSpaces: every accepted version of the task's space
+//   sweeps/<task>.json   SweepResult: the budget sweep of a task
+//   jobs/<id>.json       job state (scoring, sweeps), so a killed run can resume
+//   activity.jsonl       append-only log of what happened (imports, scoring, approvals)
+//   .lock                the write lock (see lock.ts)
+// Every write is atomic (temp + rename) or an append of whole lines; readers never need the lock.
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { canonicalJson } from '../../../shared/trace/canonical';
+import { TraceSchema, type Trace } from '../../../shared/trace/schema';
+import { StoredScoreSchema, type StoredScore } from '../../../shared/project/scores';
+import { TaskSpacesSchema, type SpaceVersion, type TaskSpaces } from '../../../shared/project/spaces';
+import { SweepResultSchema, type SweepResult } from '../../../shared/project/sweeps';
+import { appendLines, readJsonIfExists, readJsonlFrom, writeJsonAtomic } from './atomic';
+import { EngineError } from './errors';
+import { ProjectLock } from './lock';
+import { JobStateSchema, type JobState } from './jobs';
+
+export const PROJECT_FORMAT = 'lots-project';
+export const PROJECT_VERSION = 1;
+
+export interface ProjectInfo {
+  format: typeof PROJECT_FORMAT;
+  version: number;
+  name: string;
+  createdAt: string;
+  createdBy: string;
+}
+
+export interface ActivityEntry {
+  at: string;
+  kind: string;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+export interface ImportSummary {
+  file: string;
+  source: string;
+  added: number;
+  duplicates: number;
+  conflicts: Array<{ id: string; message: string }>;
+}
+
+export interface StoreWarning {
+  file: string;
+  message: string;
+}
+
+export function traceHash(trace: Trace): string {
+  return createHash('sha256').update(canonicalJson(trace)).digest('hex').slice(0, 16);
+}
+
+/** A file-system-safe name for a task (tasks are free text). */
+export function taskFileName(task: string): string {
+  const safe = task.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
+  return `${safe}-${createHash('sha256').update(task).digest('hex').slice(0, 8)}.json`;
+}
+
+export class ProjectStore {
+  readonly dir: string;
+  readonly info: ProjectInfo;
+  readonly lock: ProjectLock;
+  /** Problems found while reading (torn lines, bad records); shown to the user, never fatal. */
+  readonly warnings: StoreWarning[] = [];
+
+  private traces = new Map<string, { trace: Trace; hash: string; file: string }>();
+  private traceFiles = new Set<string>();
+  private scores: StoredScore[] = [];
+  private scoreKeys = new Set<string>();
+  private scoresOffset = 0;
+  private scoresLine = 1;
+
+  private constructor(dir: string, info: ProjectInfo) {
+    this.dir = dir;
+    this.info = info;
+    this.lock = new ProjectLock(join(dir, '.lock'));
+  }
+
+  /** Open an existing project; refuses a folder that is not one, or one written by a newer version. */
+  static open(dir: string): ProjectStore {
+    const abs = resolve(dir);
+    const infoPath = join(abs, 'project.json');
+    if (!existsSync(infoPath)) {
+      throw new EngineError('PROJECT_NOT_FOUND', `${abs} is not a LOTS project (no project.json). Create one with \`lots import <file> --project ${dir}\`.`);
+    }
+    let info: ProjectInfo;
+    try {
+      info = JSON.parse(readFileSync(infoPath, 'utf8')) as ProjectInfo;
+    } catch (e) {
+      throw new EngineError('PROJECT_INVALID', `${infoPath}: not valid JSON (${(e as Error).message}).`);
+    }
+    if (info.format !== PROJECT_FORMAT || typeof info.version !== 'number') {
+      throw new EngineError('PROJECT_INVALID', `${infoPath}: not a LOTS project file (format "${String(info.format)}").`);
+    }
+    if (info.version > PROJECT_VERSION) {
+      throw new EngineError('PROJECT_TOO_NEW', `${abs} was written by a newer LOTS Studio (project format v${info.version}; this version reads up to v${PROJECT_VERSION}). Update LOTS Studio to open it.`);
+    }
+    const store = new ProjectStore(abs, info);
+    store.refresh();
+    return store;
+  }
+
+  static create(dir: string, name = basename(resolve(dir))): ProjectStore {
+    const abs = resolve(dir);
+    if (existsSync(join(abs, 'project.json'))) return ProjectStore.open(abs);
+    if (existsSync(abs) && !statSync(abs).isDirectory()) {
+      throw new EngineError('INVALID_INPUT', `${abs} exists and is not a folder; choose another --project path.`);
+    }
+    mkdirSync(abs, { recursive: true });
+    const info: ProjectInfo = { format: PROJECT_FORMAT, version: PROJECT_VERSION, name, createdAt: new Date().toISOString(), createdBy: 'lots-studio 0.1.0' };
+    writeJsonAtomic(join(abs, 'project.json'), info);
+    return ProjectStore.open(abs);
+  }
+
+  static openOrCreate(dir: string): ProjectStore {
+    return existsSync(join(resolve(dir), 'project.json')) ? ProjectStore.open(dir) : ProjectStore.create(dir);
+  }
+
+  /** Pick up what other processes wrote since the last read (new imports, appended scores). */
+  refresh(): void {
+    this.loadNewTraceFiles();
+    this.loadNewScores();
+  }
+
+  // ---------------------------------------------------------------- traces
+
+  listTraces(): Trace[] {
+    return [...this.traces.values()].map((t) => t.trace);
+  }
+
+  getTrace(id: string): Trace | undefined {
+    return this.traces.get(id)?.trace;
+  }
+
+  getTraceHash(id: string): string | undefined {
+    return this.traces.get(id)?.hash;
+  }
+
+  get traceCount(): number {
+    return this.traces.size;
+  }
+
+  /**
+   * Start an import. Traces are checked against what the project holds (same id and content:
+   * duplicate, skipped; same id, other content: conflict, rejected) and written to a new immutable
+   * traces file on commit. Holds the write lock until commit/abort.
+   */
+  beginImport(source: string): TraceImport {
+    this.lock.acquire(`import ${source}`);
+    try {
+      this.refresh();
+    } catch (e) {
+      this.lock.release();
+      throw e;
+    }
+    return new TraceImport(this, source);
+  }
+
+  /** Convenience: import an in-memory list of traces in one go. */
+  addTraces(traces: Iterable<Trace>, source: string): ImportSummary {
+    const imp = this.beginImport(source);
+    try {
+      for (const t of traces) imp.add(t);
+      return imp.commit();
+    } catch (e) {
+      imp.abort();
+      throw e;
+    }
+  }
+
+  /** @internal used by TraceImport */
+  knownTrace(id: string): { hash: string } | undefined {
+    return this.traces.get(id);
+  }
+
+  /** @internal used by TraceImport */
+  nextTraceFile(): string {
+    const dir = join(this.dir, 'traces');
+    mkdirSync(dir, { recursive: true });
+    const n = Math.max(0, ...readdirSync(dir).filter((f) => /^\d{4,}\.jsonl$/.test(f)).map((f) => parseInt(f, 10))) + 1;
+    return join(dir, `${String(n).padStart(4, '0')}.jsonl`);
+  }
+
+  private loadNewTraceFiles(): void {
+    const dir = join(this.dir, 'traces');
+    if (!existsSync(dir)) return;
+    const files = readdirSync(dir).filter((f) => /^\d{4,}\.jsonl$/.test(f)).sort();
+    for (const f of files) {
+      if (this.traceFiles.has(f)) continue;
+      this.traceFiles.add(f);
+      const path = join(dir, f);
+      const { records, warnings } = readJsonlFrom(path, 0, (v) => {
+        const r = TraceSchema.safeParse(v);
+        return r.success ? r.data : r.error.issues[0]?.message ?? 'invalid trace';
+      });
+      for (const w of warnings) this.warnings.push({ file: path, message: w });
+      for (const trace of records) {
+        if (!this.traces.has(trace.id)) this.traces.set(trace.id, { trace, hash: traceHash(trace), file: f });
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- scores
+
+  /** All score records (optionally of one run), in the order they were appended. */
+  listScores(run?: string): StoredScore[] {
+    return run === undefined ? this.scores : this.scores.filter((s) => s.run === run);
+  }
+
+  /** Runs present, most recently appended last. */
+  listRuns(): string[] {
+    const order = new Map<string, number>();
+    this.scores.forEach((s, i) => order.set(s.run, i));
+    return [...order.entries()].sort((a, b) => a[1] - b[1]).map(([r]) => r);
+  }
+
+  hasScore(key: string): boolean {
+    return this.scoreKeys.has(key);
+  }
+
+  /**
+   * Append score records; a record whose key is already stored (by this or another process) is skipped.
+   * Returns the records actually appended.
+   */
+  appendScores(records: readonly StoredScore[]): StoredScore[] {
+    return this.lock.run('append scores', () => {
+      this.loadNewScores();
+      const fresh: StoredScore[] = [];
+      const seen = new Set<string>();
+      for (const r of records) {
+        if (this.scoreKeys.has(r.key) || seen.has(r.key)) continue;
+        seen.add(r.key);
+        fresh.push(r);
+      }
+      if (fresh.length === 0) return fresh;
+      const path = join(this.dir, 'scores.jsonl');
+      const torn = appendLines(path, fresh.map((r) => JSON.stringify(r)));
+      if (torn > 0) this.warnings.push({ file: path, message: `removed an incomplete last line (${torn} bytes) left by an interrupted write` });
+      this.loadNewScores();
+      return fresh;
+    });
+  }
+
+  private loadNewScores(): void {
+    const path = join(this.dir, 'scores.jsonl');
+    if (!existsSync(path)) return;
+    if (statSync(path).size < this.scoresOffset) {
+      // The torn tail we had not read yet was cut by a writer; nothing we parsed was lost.
+      this.scoresOffset = Math.min(this.scoresOffset, statSync(path).size);
+    }
+    const res = readJsonlFrom(
+      path,
+      this.scoresOffset,
+      (v) => {
+        const r = StoredScoreSchema.safeParse(v);
+        return r.success ? r.data : `invalid score record (${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message})`;
+      },
+      this.scoresLine,
+    );
+    for (const w of res.warnings) {
+      if (!this.warnings.some((x) => x.file === path && x.message === w)) this.warnings.push({ file: path, message: w });
+    }
+    for (const r of res.records) {
+      if (this.scoreKeys.has(r.key)) continue;
+      this.scoreKeys.add(r.key);
+      this.scores.push(r);
+    }
+    this.scoresOffset = res.offset;
+    this.scoresLine += res.lines;
+  }
+
+  // ---------------------------------------------------------------- spaces
+
+  readSpaces(task: string): TaskSpaces {
+    const raw = readJsonIfExists(join(this.dir, 'spaces', taskFileName(task)));
+    if (raw === undefined) return { task, versions: [] };
+    return TaskSpacesSchema.parse(raw);
+  }
+
+  listSpaces(): TaskSpaces[] {
+    const dir = join(this.dir, 'spaces');
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => TaskSpacesSchema.parse(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+  }
+
+  /** Record a new accepted version of a task's space (numbered after the latest). */
+  acceptSpace(version: Omit<SpaceVersion, 'version' | 'createdAt'> & { createdAt?: string }): SpaceVersion {
+    return this.lock.run('accept space', () => {
+      const current = this.readSpaces(version.task);
+      const next: SpaceVersion = {
+        ...version,
+        version: current.versions.length,
+        createdAt: version.createdAt ?? new Date().toISOString(),
+      };
+      writeJsonAtomic(join(this.dir, 'spaces', taskFileName(version.task)), { task: version.task, versions: [...current.versions, next] });
+      this.logActivity({ kind: 'space', message: `space v${next.version} of ${version.task} accepted (${next.tools.length} tools)`, data: { task: version.task, version: next.version } });
+      return next;
+    });
+  }
+
+  // ---------------------------------------------------------------- sweeps
+
+  readSweep(task: string): SweepResult | undefined {
+    const raw = readJsonIfExists(join(this.dir, 'sweeps', taskFileName(task)));
+    return raw === undefined ? undefined : SweepResultSchema.parse(raw);
+  }
+
+  listSweeps(): SweepResult[] {
+    const dir = join(this.dir, 'sweeps');
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+  }
+
+  writeSweep(result: SweepResult): void {
+    this.lock.run('write sweep', () => writeJsonAtomic(join(this.dir, 'sweeps', taskFileName(result.task)), SweepResultSchema.parse(result)));
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  listJobs(): JobState[] {
+    const dir = join(this.dir, 'jobs');
+    if (!existsSync(dir)) return [];
+    const jobs: JobState[] = [];
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.json'))) {
+      try {
+        jobs.push(JobStateSchema.parse(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+      } catch (e) {
+        this.warnings.push({ file: join(dir, f), message: `unreadable job state (${(e as Error).message}); ignored` });
+      }
+    }
+    return jobs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  readJob(id: string): JobState | undefined {
+    const raw = readJsonIfExists(join(this.dir, 'jobs', `${id}.json`));
+    return raw === undefined ? undefined : JobStateSchema.parse(raw);
+  }
+
+  /** Job state files are owned by one job runner at a time; an atomic rewrite needs no project lock. */
+  writeJob(job: JobState): void {
+    writeJsonAtomic(join(this.dir, 'jobs', `${job.id}.json`), JobStateSchema.parse(job));
+  }
+
+  // ---------------------------------------------------------------- activity
+
+  logActivity(entry: Omit<ActivityEntry, 'at'>): void {
+    appendLines(join(this.dir, 'activity.jsonl'), [JSON.stringify({ at: new Date().toISOString(), ...entry })]);
+  }
+
+  listActivity(limit = 50): ActivityEntry[] {
+    const { records } = readJsonlFrom<ActivityEntry>(join(this.dir, 'activity.jsonl'), 0, (v) => v as ActivityEntry);
+    return records.slice(-limit).reverse();
+  }
+
+  /** @internal called by TraceImport.commit once its file is in place */
+  finishImport(path: string, meta: Record<string, unknown>): void {
+    writeJsonAtomic(path.replace(/\.jsonl$/, '.meta.json'), meta);
+    this.loadNewTraceFiles();
+  }
+}
+
+/** An import in progress; holds the project's write lock until commit() or abort(). Traces stream to a
+ * temporary file (memory stays bounded by the id index), renamed into place on commit. */
+export class TraceImport {
+  private readonly pending = new Map<string, string>();
+  private readonly summary: ImportSummary;
+  private readonly path: string;
+  private readonly tmp: string;
+  private fd: number;
+  private buffer: string[] = [];
+  private bufferBytes = 0;
+  private done = false;
+
+  constructor(private readonly store: ProjectStore, source: string) {
+    this.summary = { file: '', source, added: 0, duplicates: 0, conflicts: [] };
+    this.path = store.nextTraceFile();
+    this.tmp = `${this.path}.${process.pid}.tmp`;
+    this.fd = openSync(this.tmp, 'w');
+  }
+
+  /** Returns what happened to the trace: added, a duplicate of one already held, or a conflicting id. */
+  add(trace: Trace): 'added' | 'duplicate' | 'conflict' {
+    const hash = traceHash(trace);
+    const known = this.store.knownTrace(trace.id)?.hash ?? this.pending.get(trace.id);
+    if (known !== undefined) {
+      if (known === hash) {
+        this.summary.duplicates++;
+        return 'duplicate';
+      }
+      this.summary.conflicts.push({ id: trace.id, message: `trace id "${trace.id}" is already in the project with different content; give it another id or import into another project` });
+      return 'conflict';
+    }
+    this.pending.set(trace.id, hash);
+    const line = JSON.stringify(trace) + '\n';
+    this.buffer.push(line);
+    this.bufferBytes += line.length;
+    if (this.bufferBytes > 1 << 20) this.flush();
+    this.summary.added++;
+    return 'added';
+  }
+
+  get counts(): Readonly<ImportSummary> {
+    return this.summary;
+  }
+
+  commit(): ImportSummary {
+    if (this.done) return this.summary;
+    this.done = true;
+    try {
+      this.flush();
+      fsyncSync(this.fd);
+      closeSync(this.fd);
+      if (this.summary.added > 0) {
+        renameSync(this.tmp, this.path);
+        this.summary.file = this.path;
+        this.store.finishImport(this.path, { source: this.summary.source, importedAt: new Date().toISOString(), added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length });
+        this.store.logActivity({ kind: 'import', message: `imported ${this.summary.added} traces from ${basename(this.summary.source)}`, data: { source: this.summary.source, added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length } });
+      } else rmSync(this.tmp, { force: true });
+      return this.summary;
+    } finally {
+      this.store.lock.release();
+    }
+  }
+
+  abort(): void {
+    if (this.done) return;
+    this.done = true;
+    try {
+      closeSync(this.fd);
+      rmSync(this.tmp, { force: true });
+    } finally {
+      this.store.lock.release();
+    }
+  }
+
+  private flush(): void {
+    if (this.buffer.length === 0) return;
+    writeSync(this.fd, this.buffer.join(''));
+    this.buffer = [];
+    this.bufferBytes = 0;
+  }
+}

@@ -1,0 +1,17 @@
+// Budget selection (Appendix B.3/C.2): serve the top-K space for every K in a grid and keep the
+// smallest K with the highest fitting accuracy. Labels are used only here.
+
+export interface BudgetPoint {
+  k: number;
+  accuracy: number;
+}
+
+/** The smallest K attaining the highest accuracy; undefined when no point has a finite accuracy. */
+export function selectBudget(curve: readonly BudgetPoint[]): number | undefined {
+  let best: BudgetPoint | undefined;
+  for (const p of curve) {
+    if (!Number.isFinite(p.accuracy)) continue;
+    if (!best || p.accuracy > best.accuracy || (p.accuracy === best.accuracy && p.k < best.k)) best = p;
+  }
+  return best?.k;
+}

@@ -1,0 +1,38 @@
+// Budget sweeps: measured fitting accuracy of the top-K space for every K in a grid.
+import { z } from 'zod';
+
+export const SweepPointSchema = z.object({
+  k: z.number().int().nonnegative(),
+  tools: z.array(z.string()),
+  accuracy: z.number().min(0).max(1),
+  n: z.number().int().nonnegative(),
+  /** Mean prompt tokens per request under this space. */
+  promptTokens: z.number().nonnegative(),
+  /** Tokens of the tool-definition block alone. */
+  schemaTokens: z.number().nonnegative().optional(),
+});
+export type SweepPoint = z.infer<typeof SweepPointSchema>;
+
+export const BaselineResultSchema = z.object({
+  name: z.string(), // 'keep-all' | 'no-tools' | 'random' | 'bm25' | …
+  k: z.number().int().nonnegative(),
+  tools: z.array(z.string()),
+  accuracy: z.number().min(0).max(1),
+  n: z.number().int().nonnegative(),
+  promptTokens: z.number().nonnegative(),
+  /** For Random: the spread over draws. */
+  draws: z.number().int().positive().optional(),
+  accuracyStd: z.number().nonnegative().optional(),
+});
+export type BaselineResult = z.infer<typeof BaselineResultSchema>;
+
+export const SweepResultSchema = z.object({
+  task: z.string(),
+  model: z.string(),
+  run: z.string().optional(),
+  points: z.array(SweepPointSchema),
+  bestK: z.number().int().nonnegative().optional(),
+  baselines: z.array(BaselineResultSchema).default([]),
+  createdAt: z.string(),
+});
+export type SweepResult = z.infer<typeof SweepResultSchema>;

@@ -1,0 +1,157 @@
+// Interventions h^{-s} (paper B.2) as pure functions over the trace model.
+// Turn k of a trace is scored with the context: system + menu + turns 0..k-1 in full + turn k's
+// request and steps; the frozen target is turn k's answer, which no intervention removes.
+// Evidence of s is removed from every step that precedes that target (earlier turns included),
+// so a tool called in turn 0 and relied on in turn 2 is scoreable there. Tool documentation
+// (the menu) is never changed by an intervention.
+import type { Step, Trace, Turn } from './schema';
+
+export type InterventionKind = 'evidence' | 'line' | 'reexecute';
+export const INTERVENTION_KINDS: readonly InterventionKind[] = ['evidence', 'line', 'reexecute'];
+
+export interface RemovedStep {
+  turn: number;
+  step: number;
+  /** For a `lines` step, the index of the removed line; absent when the whole step went. */
+  line?: number;
+}
+
+export interface InterventionResult {
+  tool: string;
+  kind: InterventionKind;
+  /** The trace with s's evidence removed in turns 0..turnIndex (later turns untouched). */
+  trace: Trace;
+  removed: RemovedStep[];
+  /** Other tools whose evidence went with the same removal (a message that called several tools goes whole). */
+  sharedWith: string[];
+}
+
+/** Re-execution hook: rebuild turn `turnIndex`'s steps as if `tool` had not been served (downstream tools
+ * that needed its output return their error). Supplied where an executor exists (the built-in benchmark). */
+export interface ReexecuteExecutor {
+  reexecuteWithout(trace: Trace, turnIndex: number, tool: string): Trace | Promise<Trace>;
+}
+
+export function exposedTools(trace: Trace): string[] {
+  return [...new Set(trace.tools.map((t) => t.name))].sort();
+}
+
+/** Tools with any evidence (calls or output lines) before turn `turnIndex`'s answer. */
+export function evidenceTools(trace: Trace, turnIndex: number): Set<string> {
+  const found = new Set<string>();
+  forEachStep(trace, turnIndex, (step) => {
+    if (step.kind === 'call') for (const c of step.calls) found.add(c.name);
+    else if (step.kind === 'lines') for (const l of step.lines) found.add(l.tool);
+    else if (step.kind === 'observation') found.add(step.name);
+  });
+  return found;
+}
+
+/** Tools with an output line (the single-step protocol) before turn `turnIndex`'s answer. */
+export function lineTools(trace: Trace, turnIndex: number): Set<string> {
+  const found = new Set<string>();
+  forEachStep(trace, turnIndex, (step) => {
+    if (step.kind === 'lines') for (const l of step.lines) found.add(l.tool);
+  });
+  return found;
+}
+
+/** Scoreable on a turn = exposed on the menu AND has evidence the intervention can remove. Sorted by name. */
+export function scoreableTools(trace: Trace, turnIndex: number, kind: InterventionKind = 'evidence'): string[] {
+  const evidence = kind === 'line' ? lineTools(trace, turnIndex) : evidenceTools(trace, turnIndex);
+  return exposedTools(trace).filter((name) => evidence.has(name));
+}
+
+/** Scoreable anywhere in the record (union over turns). */
+export function scoreableToolsOfTrace(trace: Trace, kind: InterventionKind = 'evidence'): string[] {
+  const all = new Set<string>();
+  for (let t = 0; t < trace.turns.length; t++) for (const s of scoreableTools(trace, t, kind)) all.add(s);
+  return [...all].sort();
+}
+
+/**
+ * Evidence removal: every assistant message that calls `tool` goes, with all observations of its calls
+ * (a message calling several tools goes whole; the co-called tools are reported in `sharedWith`);
+ * repeated calls go together; `tool`'s output line goes from a `lines` step.
+ */
+export function removeEvidence(trace: Trace, turnIndex: number, tool: string): InterventionResult {
+  const removedCallIds = new Set<string>();
+  const sharedWith = new Set<string>();
+  const removed: RemovedStep[] = [];
+  const turns = mapTurns(trace, turnIndex, (turn, t) => {
+    const steps: Step[] = [];
+    turn.steps.forEach((step, s) => {
+      if (step.kind === 'call' && step.calls.some((c) => c.name === tool)) {
+        for (const c of step.calls) {
+          removedCallIds.add(c.id);
+          if (c.name !== tool) sharedWith.add(c.name);
+        }
+        removed.push({ turn: t, step: s });
+        return;
+      }
+      if (step.kind === 'observation' && (removedCallIds.has(step.callId))) {
+        removed.push({ turn: t, step: s });
+        return;
+      }
+      if (step.kind === 'lines') {
+        const kept = dropLines(step, tool, t, s, removed);
+        if (kept) steps.push(kept);
+        return;
+      }
+      steps.push(step);
+    });
+    return steps;
+  });
+  return { tool, kind: 'evidence', trace: { ...trace, turns }, removed, sharedWith: [...sharedWith].sort() };
+}
+
+/** Line removal (single-step traces): delete `tool`'s output line; nothing else changes. */
+export function removeLine(trace: Trace, turnIndex: number, tool: string): InterventionResult {
+  const removed: RemovedStep[] = [];
+  const turns = mapTurns(trace, turnIndex, (turn, t) => {
+    const steps: Step[] = [];
+    turn.steps.forEach((step, s) => {
+      if (step.kind === 'lines') {
+        const kept = dropLines(step, tool, t, s, removed);
+        if (kept) steps.push(kept);
+      } else steps.push(step);
+    });
+    return steps;
+  });
+  return { tool, kind: 'line', trace: { ...trace, turns }, removed, sharedWith: [] };
+}
+
+/** Re-execute: the executor rebuilds the turn without `tool`; removed positions are those of its evidence. */
+export async function removeByReexecution(
+  trace: Trace,
+  turnIndex: number,
+  tool: string,
+  executor: ReexecuteExecutor,
+): Promise<InterventionResult> {
+  const rebuilt = await executor.reexecuteWithout(trace, turnIndex, tool);
+  const { removed, sharedWith } = removeEvidence(trace, turnIndex, tool);
+  return { tool, kind: 'reexecute', trace: rebuilt, removed, sharedWith };
+}
+
+/** Apply a synchronous intervention by kind (re-execute needs an executor: use removeByReexecution). */
+export function applyIntervention(trace: Trace, turnIndex: number, tool: string, kind: 'evidence' | 'line'): InterventionResult {
+  return kind === 'line' ? removeLine(trace, turnIndex, tool) : removeEvidence(trace, turnIndex, tool);
+}
+
+function dropLines(step: Extract<Step, { kind: 'lines' }>, tool: string, t: number, s: number, removed: RemovedStep[]): Step | null {
+  const lines = step.lines.filter((l, i) => {
+    if (l.tool !== tool) return true;
+    removed.push({ turn: t, step: s, line: i });
+    return false;
+  });
+  if (lines.length === step.lines.length) return step;
+  return { ...step, lines };
+}
+
+function mapTurns(trace: Trace, turnIndex: number, fn: (turn: Turn, t: number) => Step[]): Turn[] {
+  return trace.turns.map((turn, t) => (t <= turnIndex ? { ...turn, steps: fn(turn, t) } : turn));
+}
+
+function forEachStep(trace: Trace, turnIndex: number, fn: (step: Step) => void): void {
+  for (let t = 0; t <= turnIndex && t < trace.turns.length; t++) for (const step of trace.turns[t]!.steps) fn(step);
+}
