@@ -62,6 +62,12 @@ export function taskFileName(task: string): string {
   return `${safe}-${createHash('sha256').update(task).digest('hex').slice(0, 8)}.json`;
 }
 
+function withRoute(trace: Trace, routes: Record<string, string>): Trace {
+  if (trace.task) return trace;
+  const task = routes[trace.id];
+  return task ? { ...trace, task, meta: { ...trace.meta, routed: true } } : trace;
+}
+
 export class ProjectStore {
   readonly dir: string;
   readonly info: ProjectInfo;
@@ -130,12 +136,26 @@ export class ProjectStore {
 
   // ---------------------------------------------------------------- traces
 
+  /** Traces as imported; a trace without a task gets its routed task (`lots route`), marked in meta.routed. */
   listTraces(): Trace[] {
-    return [...this.traces.values()].map((t) => t.trace);
+    const routes = this.readRoutes();
+    return [...this.traces.values()].map((t) => withRoute(t.trace, routes));
   }
 
   getTrace(id: string): Trace | undefined {
-    return this.traces.get(id)?.trace;
+    const t = this.traces.get(id)?.trace;
+    return t && withRoute(t, this.readRoutes());
+  }
+
+  /** Task assignments of unlabelled traces (paper D.1); imported files stay untouched. */
+  readRoutes(): Record<string, string> {
+    const raw = readJsonIfExists(join(this.dir, 'routes.json')) as { routes?: Record<string, string> } | undefined;
+    return raw?.routes ?? {};
+  }
+
+  writeRoutes(routes: Record<string, string>, method: string): void {
+    this.lock.run('write routes', () => writeJsonAtomic(join(this.dir, 'routes.json'), { method, createdAt: new Date().toISOString(), routes }));
+    this.logActivity({ kind: 'route', message: `routed ${Object.keys(routes).length} unlabelled requests (${method})` });
   }
 
   getTraceHash(id: string): string | undefined {

@@ -1,0 +1,48 @@
+// `lots route`: give unlabelled requests a task by clustering their text (paper D.1).
+import { flagInt, flagNumber, requireFlag } from '../args';
+import { EXIT_FAIL, EXIT_OK, type Command } from '../command';
+import { registerCommands } from '../registry';
+import { ProjectStore } from '../../engine/store';
+import { routeUnlabelled, type RoutingMethod } from '../../../shared/routing/route';
+
+export const routeCommand: Command = {
+  name: 'route',
+  summary: 'assign tasks to requests that have no task label, by clustering their text',
+  usage: 'lots route --project <dir> [--k N | --tau x] [--seed s] [--dry-run]',
+  flags: {
+    project: { type: 'string', description: 'the project folder' },
+    k: { type: 'string', description: 'number of tasks (default: chosen by silhouette over 2…20)' },
+    tau: { type: 'string', description: 'online threshold router: cosine similarity needed to join a task' },
+    seed: { type: 'string', description: 'seed of k-means++', default: '1' },
+    'dry-run': { type: 'boolean', description: 'print the routing without saving it' },
+  },
+  details: [
+    'Requests with a task label keep it. The others are embedded (hashed TF-IDF of their text) and',
+    'clustered; each cluster becomes a task named cluster-NN. Splitting a task costs little and merging',
+    'two costs a lot (paper D.1), so ties in the silhouette choose more clusters. Rerunning replaces the',
+    'previous routing; the imported traces themselves are never modified.',
+  ].join('\n'),
+  async run(args, io) {
+    const store = ProjectStore.open(requireFlag(args, 'project'));
+    const k = flagInt(args, 'k', { min: 1 });
+    const tau = flagNumber(args, 'tau');
+    const method: RoutingMethod = k !== undefined ? { kind: 'kmeans', k } : tau !== undefined ? { kind: 'threshold', tau } : { kind: 'silhouette' };
+    const traces = store.listTraces().filter((t) => !t.meta?.routed);
+    const result = routeUnlabelled(traces, method, flagInt(args, 'seed') ?? 1);
+    const n = Object.keys(result.routes).length;
+    if (n === 0) {
+      io.out('every request already has a task label; nothing to route');
+      return EXIT_OK;
+    }
+    io.out(`routed ${n} unlabelled requests into ${result.clusters} tasks (silhouette ${result.silhouette.toFixed(3)})`);
+    for (const [task, ex] of Object.entries(result.examples).sort()) {
+      const size = Object.values(result.routes).filter((t) => t === task).length;
+      io.out(`  ${task}  ${String(size).padStart(5)} requests  e.g. "${ex[0]}"`);
+    }
+    if (args.flags['dry-run']) return EXIT_OK;
+    store.writeRoutes(result.routes, JSON.stringify(method));
+    return n > 0 ? EXIT_OK : EXIT_FAIL;
+  },
+};
+
+registerCommands([routeCommand]);

@@ -1,0 +1,41 @@
+// A model-free request embedding: hashed TF-IDF over word unigrams and bigrams, L2-normalised.
+// Good enough to separate recurring request templates (paper D.1 notes templated streams cluster
+// cleanly); a sentence encoder can replace it through the same `number[][]` interface.
+const DIM = 1024;
+
+function tokens(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}_]+/gu) ?? [];
+  const out = [...words];
+  for (let i = 0; i + 1 < words.length; i++) out.push(`${words[i]} ${words[i + 1]}`);
+  return out;
+}
+
+function bucket(token: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < token.length; i++) {
+    h ^= token.charCodeAt(i);
+    h = Math.imul(h, 16777619);
+  }
+  return (h >>> 0) % DIM;
+}
+
+/** Embed each text as a unit vector; numbers are ignored so requests differing only in values coincide. */
+export function embedRequests(texts: readonly string[]): Float64Array[] {
+  const docs = texts.map((t) => tokens(t).map(bucket));
+  const df = new Float64Array(DIM);
+  for (const d of docs) for (const b of new Set(d)) df[b]! += 1;
+  const n = texts.length;
+  return docs.map((d) => {
+    const v = new Float64Array(DIM);
+    for (const b of d) v[b]! += 1;
+    let norm = 0;
+    for (let i = 0; i < DIM; i++) {
+      if (v[i] === 0) continue;
+      v[i] = v[i]! * Math.log((1 + n) / (1 + df[i]!));
+      norm += v[i]! * v[i]!;
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (let i = 0; i < DIM; i++) v[i] = v[i]! / norm;
+    return v;
+  });
+}

@@ -1,0 +1,39 @@
+// Route requests without a task label to tasks (paper D.1). Labelled requests keep their label.
+import type { Trace } from '../trace/schema';
+import { embedRequests } from './embed';
+import { clusterBySilhouette, kMeans, thresholdRoute, type Clustering } from './cluster';
+
+export type RoutingMethod = { kind: 'kmeans'; k: number } | { kind: 'silhouette'; maxK?: number } | { kind: 'threshold'; tau: number };
+
+export interface RoutingResult {
+  /** trace id → routed task name (`cluster-01`, …) for traces that had no task. */
+  routes: Record<string, string>;
+  clusters: number;
+  silhouette: number;
+  /** A few example requests per routed task, for the operator to name it. */
+  examples: Record<string, string[]>;
+}
+
+export function requestText(trace: Trace): string {
+  return trace.turns.map((t) => t.request).join('\n');
+}
+
+export function routeUnlabelled(traces: readonly Trace[], method: RoutingMethod = { kind: 'silhouette' }, seed = 1): RoutingResult {
+  const unlabelled = traces.filter((t) => !t.task);
+  if (unlabelled.length === 0) return { routes: {}, clusters: 0, silhouette: 0, examples: {} };
+  const vectors = embedRequests(unlabelled.map(requestText));
+  let c: Clustering;
+  if (method.kind === 'kmeans') c = kMeans(vectors, method.k, seed);
+  else if (method.kind === 'threshold') c = thresholdRoute(vectors, method.tau);
+  else c = clusterBySilhouette(vectors, method.maxK ?? 20, seed);
+  const width = String(c.k).length < 2 ? 2 : String(c.k).length;
+  const routes: Record<string, string> = {};
+  const examples: Record<string, string[]> = {};
+  unlabelled.forEach((t, i) => {
+    const name = `cluster-${String(c.assignment[i]! + 1).padStart(width, '0')}`;
+    routes[t.id] = name;
+    const ex = (examples[name] ??= []);
+    if (ex.length < 3) ex.push(requestText(t).slice(0, 160));
+  });
+  return { routes, clusters: c.k, silhouette: c.silhouette, examples };
+}
