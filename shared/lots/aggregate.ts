@@ -71,33 +71,42 @@ export function aggregateTaskScores(rows: readonly ScoreRow[]): TaskScores[] {
 }
 
 export function aggregateOneTask(task: string, rows: readonly ScoreRow[]): TaskScores {
-  const values = new Map<string, number[]>();
-  const exposure = new Map<string, number>();
-  for (const row of rows) {
-    const seen = new Set<string>();
-    for (const tool of row.exposed) seen.add(tool);
+  // One entry per tool; `lastRow` counts a tool listed twice on one request (or scored and listed) once.
+  const byTool = new Map<string, { values: number[]; exposed: number; lastRow: number }>();
+  const entry = (tool: string) => {
+    let e = byTool.get(tool);
+    if (!e) byTool.set(tool, (e = { values: [], exposed: 0, lastRow: -1 }));
+    return e;
+  };
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    for (const tool of row.exposed) {
+      const e = entry(tool);
+      if (e.lastRow !== r) {
+        e.lastRow = r;
+        e.exposed++;
+      }
+    }
     for (const tool in row.scores) {
       if (!Object.hasOwn(row.scores, tool)) continue;
-      seen.add(tool);
-      let list = values.get(tool);
-      if (!list) values.set(tool, (list = []));
-      list.push(row.scores[tool]!);
+      const e = entry(tool);
+      if (e.lastRow !== r) {
+        e.lastRow = r;
+        e.exposed++;
+      }
+      e.values.push(row.scores[tool]!);
     }
-    for (const tool of seen) exposure.set(tool, (exposure.get(tool) ?? 0) + 1);
   }
   const tools: ToolScoreStats[] = [];
-  for (const [tool, vals] of values) {
-    tools.push({ tool, mean: fsum(vals) / vals.length, n: vals.length, values: vals, exposed: exposure.get(tool) ?? vals.length });
+  const exposure: { tool: string; requests: number }[] = [];
+  const unscored: string[] = [];
+  for (const tool of [...byTool.keys()].sort(compareNames)) {
+    const e = byTool.get(tool)!;
+    exposure.push({ tool, requests: e.exposed });
+    if (e.values.length === 0) unscored.push(tool);
+    else tools.push({ tool, mean: fsum(e.values) / e.values.length, n: e.values.length, values: e.values, exposed: e.exposed });
   }
-  tools.sort((a, b) => compareNames(a.tool, b.tool));
-  const exposureList = [...exposure].map(([tool, requests]) => ({ tool, requests })).sort((a, b) => compareNames(a.tool, b.tool));
-  return {
-    task,
-    requests: rows.length,
-    tools,
-    exposure: exposureList,
-    unscored: exposureList.filter((e) => !values.has(e.tool)).map((e) => e.tool),
-  };
+  return { task, requests: rows.length, tools, exposure, unscored };
 }
 
 /** A_t: the tools with |Q_t(s)| > 0, sorted by name. */

@@ -72,27 +72,34 @@ export function bootstrapRanking(rows: readonly Pick<ScoreRow, 'scores'>[], opti
   const sampleCount = new Int32Array(m);
   const inTopK = new Int32Array(m);
   const rankSum = new Float64Array(m);
-  const order = new Int32Array(m);
+  // A resampled mean lies between the tool's smallest and largest score; clamping removes rounding noise.
+  const minValue = new Float64Array(m).fill(Infinity);
+  const maxValue = new Float64Array(m).fill(-Infinity);
+  for (let p = 0; p < nnz; p++) {
+    const t = toolOf[p]!;
+    if (valueOf[p]! < minValue[t]!) minValue[t] = valueOf[p]!;
+    if (valueOf[p]! > maxValue[t]!) maxValue[t] = valueOf[p]!;
+  }
 
+  // A resample is a multiplicity per request (how often it was drawn): each drawn row is visited once.
+  const weight = new Int32Array(n);
+  // The ranking of the previous resample is nearly sorted for the next one: insertion sort is ~linear.
+  const ranked = Int32Array.from(names.keys());
   for (let b = 0; b < resamples; b++) {
-    sums.fill(0);
-    counts.fill(0);
-    for (let d = 0; d < n; d++) {
-      const r = Math.floor(rng() * n);
-      for (let p = rowStart[r]!; p < rowStart[r + 1]!; p++) {
-        sums[toolOf[p]!]! += valueOf[p]!;
-        counts[toolOf[p]!]!++;
-      }
-    }
+    drawWeights(rng, weight);
+    accumulate(weight, rowStart, toolOf, valueOf, sums, counts);
     let present = 0;
     for (let t = 0; t < m; t++) {
-      if (counts[t] === 0) continue;
-      means[t] = sums[t]! / counts[t]!;
+      if (counts[t] === 0) {
+        means[t] = -Infinity; // sorts last; never counted
+        continue;
+      }
+      means[t] = Math.min(maxValue[t]!, Math.max(minValue[t]!, sums[t]! / counts[t]!));
       samples[t]![sampleCount[t]!++] = means[t]!;
-      order[present++] = t;
+      present++;
     }
-    const ranked = Array.from(order.subarray(0, present)).sort((a, c) => (means[a] !== means[c] ? means[c]! - means[a]! : a - c));
-    for (let i = 0; i < ranked.length; i++) {
+    insertionSortByMean(ranked, means);
+    for (let i = 0; i < present; i++) {
       const t = ranked[i]!;
       rankSum[t]! += i + 1;
       if (i < k) inTopK[t]!++;
@@ -111,6 +118,44 @@ export function bootstrapRanking(rows: readonly Pick<ScoreRow, 'scores'>[], opti
       present: sampleCount[t]! / resamples,
     };
   });
+}
+
+function drawWeights(rng: () => number, weight: Int32Array): void {
+  const n = weight.length;
+  weight.fill(0);
+  for (let d = 0; d < n; d++) weight[Math.floor(rng() * n)]!++;
+}
+
+function accumulate(weight: Int32Array, rowStart: Int32Array, toolOf: Int32Array, valueOf: Float64Array, sums: Float64Array, counts: Int32Array): void {
+  sums.fill(0);
+  counts.fill(0);
+  for (let r = 0; r < weight.length; r++) {
+    const w = weight[r]!;
+    if (w === 0) continue;
+    const end = rowStart[r + 1]!;
+    for (let p = rowStart[r]!; p < end; p++) {
+      const t = toolOf[p]!;
+      sums[t]! += w * valueOf[p]!;
+      counts[t]! += w;
+    }
+  }
+}
+
+/** Mean descending, ties by index (= by name, since indices follow name order). */
+function insertionSortByMean(order: Int32Array, means: Float64Array): void {
+  for (let i = 1; i < order.length; i++) {
+    const t = order[i]!;
+    const mt = means[t]!;
+    let j = i - 1;
+    while (j >= 0) {
+      const u = order[j]!;
+      const mu = means[u]!;
+      if (mu > mt || (mu === mt && u < t)) break;
+      order[j + 1] = u;
+      j--;
+    }
+    order[j + 1] = t;
+  }
 }
 
 /** Linear-interpolation quantile of sorted values (type 7, as R's and numpy's default). */

@@ -1,14 +1,14 @@
 // Budget selection (Appendix B.3/C.2): serve the top-K space for every K in a grid and keep the
 // smallest K with the highest fitting accuracy. Labels are used only here.
 
-export interface BudgetPoint {
+export interface AccuracyPoint {
   k: number;
   accuracy: number;
 }
 
 /** The smallest K attaining the highest accuracy; undefined when no point has a finite accuracy. */
-export function selectBudget(curve: readonly BudgetPoint[]): number | undefined {
-  let best: BudgetPoint | undefined;
+export function selectBudget(curve: readonly AccuracyPoint[]): number | undefined {
+  let best: AccuracyPoint | undefined;
   for (const p of curve) {
     if (!Number.isFinite(p.accuracy)) continue;
     if (!best || p.accuracy > best.accuracy || (p.accuracy === best.accuracy && p.k < best.k)) best = p;

@@ -11,3 +11,4 @@ export * from './rank';
 export * from './running';
 export * from './select';
 export * from './surrogate';
+export * from './score-file';

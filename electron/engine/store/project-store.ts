@@ -81,6 +81,7 @@ export class ProjectStore {
   private scoreKeys = new Set<string>();
   private scoresOffset = 0;
   private scoresLine = 1;
+  private routesCache?: { stamp: number; routes: Record<string, string> };
 
   private constructor(dir: string, info: ProjectInfo) {
     this.dir = dir;
@@ -149,8 +150,13 @@ export class ProjectStore {
 
   /** Task assignments of unlabelled traces (paper D.1); imported files stay untouched. */
   readRoutes(): Record<string, string> {
-    const raw = readJsonIfExists(join(this.dir, 'routes.json')) as { routes?: Record<string, string> } | undefined;
-    return raw?.routes ?? {};
+    const path = join(this.dir, 'routes.json');
+    const stamp = existsSync(path) ? statSync(path).mtimeMs : -1;
+    if (this.routesCache?.stamp !== stamp) {
+      const raw = stamp === -1 ? undefined : (readJsonIfExists(path) as { routes?: Record<string, string> } | undefined);
+      this.routesCache = { stamp, routes: raw?.routes ?? {} };
+    }
+    return this.routesCache.routes;
   }
 
   writeRoutes(routes: Record<string, string>, method: string): void {

@@ -1,0 +1,153 @@
+// `lots scores import` / `lots scores export`: attribution scores computed elsewhere, in the exchange format
+// {"trace":"r1","task":"fx_settle","exposed":["A","B","C"],"scores":{"A":0.52,"B":-0.03}} (one per line).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { flagString, requireFlag, UsageError } from '../args';
+import { EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
+import { registerCommands } from '../registry';
+import { CliError } from '../main';
+import { ProjectStore } from '../../engine/store';
+import { writeFileAtomic } from '../../engine/store/atomic';
+import type { ScoreRow, StoredScore } from '../../../shared/project/scores';
+import { formatScoreLine, parseScoreFile, type ParsedScoreFile } from '../../../shared/lots/score-file';
+import { formatLineError } from '../../../shared/trace/validate';
+
+export const SCORE_FORMAT_HELP = [
+  'Score format (JSONL, one request per line):',
+  '  {"trace": "r1", "task": "fx_settle", "exposed": ["A","B","C"], "scores": {"A": 0.52, "B": -0.03}}',
+  '  trace    the id of the request\'s trace',
+  '  task     the recurring task (optional; rows without one are grouped as "(unrouted)")',
+  '  exposed  every tool the request was served with',
+  '  scores   I_x(s) for each scoreable tool (finite numbers); a tool exposed but absent here was not scored.',
+  '           Every key of "scores" must also be in "exposed"; a line breaking that is rejected.',
+  'A trace appears once per file: a second record for the same trace is rejected.',
+].join('\n');
+
+/** Read and validate a score file; print every rejected line as `file:line: reason` on stderr. */
+export function readScoreFile(path: string, io: CliIO): ParsedScoreFile {
+  if (!existsSync(path)) throw new CliError(`${path}: no such file`);
+  if (statSync(path).isDirectory()) throw new CliError(`${path} is a folder; give a JSONL score file`);
+  const parsed = parseScoreFile(readFileSync(path, 'utf8'), path);
+  for (const e of parsed.errors) io.err(formatLineError(e));
+  return parsed;
+}
+
+/** The run to read from a project: --run if given (must exist), else the latest, saying so when there are several. */
+export function chooseRun(store: ProjectStore, run: string | undefined, io: CliIO): string {
+  const runs = store.listRuns();
+  if (runs.length === 0) {
+    throw new CliError(`${store.dir} holds no scores yet. Score its traces in the Studio (or \`lots score\`), or import scores with \`lots scores import <file> --project ${store.dir}\`.`);
+  }
+  if (run !== undefined) {
+    if (!runs.includes(run)) throw new CliError(`no scoring run "${run}" in ${store.dir}; runs: ${runs.map((r) => `"${r}"`).join(', ')}`);
+    return run;
+  }
+  const latest = runs[runs.length - 1]!;
+  if (runs.length > 1) io.err(`note: using the latest scoring run "${latest}" (${runs.length} runs: ${runs.map((r) => `"${r}"`).join(', ')}); choose another with --run`);
+  return latest;
+}
+
+/** Score rows of a run, with the task taken from the project's trace when the row has none. */
+export function projectRows(store: ProjectStore, run: string): ScoreRow[] {
+  const scores = store.listScores(run);
+  const traceTasks = scores.some((s) => s.task === undefined) ? traceTaskMap(store) : new Map<string, string | undefined>();
+  return scores.map((s) => {
+    const task = s.task ?? traceTasks.get(s.trace);
+    return { trace: s.trace, ...(task !== undefined ? { task } : {}), exposed: s.exposed, scores: s.scores };
+  });
+}
+
+/** Trace id → task (routed tasks included), read once: store.getTrace re-reads the routes on every call. */
+export function traceTaskMap(store: ProjectStore): Map<string, string | undefined> {
+  return new Map(store.listTraces().map((t) => [t.id, t.task]));
+}
+
+export const scoresImportCommand: Command = {
+  name: 'scores import',
+  summary: 'import attribution scores computed elsewhere (JSONL) into a project',
+  usage: 'lots scores import <file> --project <dir> [--run name]',
+  flags: {
+    project: { type: 'string', description: 'the project folder (created when missing)' },
+    run: { type: 'string', description: 'name of the scoring run the records join (default: import:<file name>)' },
+  },
+  details: [
+    SCORE_FORMAT_HELP,
+    '',
+    'Records are keyed by run and trace: importing the same file twice adds nothing the second time.',
+    'A row without "task" takes the task of its trace when the project holds that trace.',
+    'Rejected lines are printed as file:line: reason.',
+    '',
+    'Exit codes: 0 every line was accepted; 1 some lines were rejected (the rest imported);',
+    '2 nothing usable in the file, or a usage error.',
+  ].join('\n'),
+  async run(args, io) {
+    if (args.positionals.length !== 1) throw new UsageError(args.positionals.length === 0 ? 'give the score file to import' : 'give exactly one score file');
+    const file = args.positionals[0]!;
+    const projectDir = requireFlag(args, 'project');
+    const parsed = readScoreFile(file, io);
+    if (parsed.rows.length === 0) {
+      io.err(parsed.records === 0 ? `${file}: no score records (the file is empty)` : `${file}: none of the ${parsed.records} records could be imported`);
+      return EXIT_FAIL;
+    }
+    const created = !existsSync(resolve(projectDir, 'project.json'));
+    const store = ProjectStore.openOrCreate(projectDir);
+    if (created) io.err(`created project ${store.dir}`);
+    const run = flagString(args, 'run') ?? `import:${basename(file)}`;
+    const createdAt = new Date().toISOString();
+    let unknownTraces = 0;
+    const traceTasks = traceTaskMap(store);
+    const records: StoredScore[] = parsed.rows.map((row) => {
+      const known = traceTasks.has(row.trace);
+      if (!known) unknownTraces++;
+      const task = row.task ?? traceTasks.get(row.trace);
+      const hash = store.getTraceHash(row.trace);
+      return {
+        trace: row.trace,
+        ...(task !== undefined ? { task } : {}),
+        exposed: row.exposed,
+        scores: row.scores,
+        key: `${run}|${row.trace}`,
+        run,
+        ...(hash !== undefined ? { traceHash: hash } : {}),
+        createdAt,
+      };
+    });
+    const appended = store.appendScores(records);
+    const present = records.length - appended.length;
+    io.out(`imported ${appended.length} score record${appended.length === 1 ? '' : 's'} into ${store.dir} (run "${run}")` +
+      (present > 0 ? `; ${present} already present (same run and trace), skipped` : '') +
+      (parsed.errors.length > 0 ? `; ${parsed.errors.length} line${parsed.errors.length === 1 ? '' : 's'} rejected` : ''));
+    if (unknownTraces > 0) {
+      io.err(`note: ${unknownTraces} record${unknownTraces === 1 ? ' refers to a trace' : 's refer to traces'} the project does not hold; ` +
+        'fitting works, but exporting OpenAI/Anthropic tool definitions needs the traces (`lots import`).');
+    }
+    if (appended.length > 0) store.logActivity({ kind: 'scores', message: `imported ${appended.length} score records from ${basename(file)}`, data: { run, file, rejected: parsed.errors.length } });
+    return parsed.errors.length > 0 ? EXIT_PARTIAL : EXIT_OK;
+  },
+};
+
+export const scoresExportCommand: Command = {
+  name: 'scores export',
+  summary: 'write a project\'s scores in the exchange format (JSONL)',
+  usage: 'lots scores export --project <dir> [--run r] [--out f]',
+  flags: {
+    project: { type: 'string', description: 'the project folder' },
+    run: { type: 'string', description: 'the scoring run (default: the latest)' },
+    out: { type: 'string', description: 'write to this file instead of stdout' },
+  },
+  details: [SCORE_FORMAT_HELP, '', 'The output is what `lots scores import` and `lots fit --scores` read.', '', 'Exit codes: 0 written; 2 no scores or a usage error.'].join('\n'),
+  async run(args, io) {
+    const store = ProjectStore.open(requireFlag(args, 'project'));
+    const run = chooseRun(store, flagString(args, 'run'), io);
+    const rows = projectRows(store, run);
+    const text = rows.map((r) => formatScoreLine(r) + '\n').join('');
+    const out = flagString(args, 'out');
+    if (out) {
+      writeFileAtomic(resolve(out), text);
+      io.err(`wrote ${rows.length} score records of run "${run}" to ${out}`);
+    } else if (text) io.out(text.slice(0, -1));
+    return EXIT_OK;
+  },
+};
+
+registerCommands([scoresImportCommand, scoresExportCommand]);
