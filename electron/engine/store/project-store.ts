@@ -75,7 +75,9 @@ export class ProjectStore {
   /** Problems found while reading (torn lines, bad records); shown to the user, never fatal. */
   readonly warnings: StoreWarning[] = [];
 
-  private traces = new Map<string, { trace: Trace; hash: string; file: string }>();
+  /** id → content hash and file; `trace` is loaded lazily (an import registers ids without re-reading its file). */
+  private traces = new Map<string, { trace?: Trace; hash: string; file: string }>();
+  private lazyFiles = new Set<string>();
   private traceFiles = new Set<string>();
   private scores: StoredScore[] = [];
   private scoreKeys = new Set<string>();
@@ -140,10 +142,12 @@ export class ProjectStore {
   /** Traces as imported; a trace without a task gets its routed task (`lots route`), marked in meta.routed. */
   listTraces(): Trace[] {
     const routes = this.readRoutes();
-    return [...this.traces.values()].map((t) => withRoute(t.trace, routes));
+    this.loadLazyFiles();
+    return [...this.traces.values()].map((t) => withRoute(t.trace!, routes));
   }
 
   getTrace(id: string): Trace | undefined {
+    if (this.traces.get(id)?.trace === undefined) this.loadLazyFiles();
     const t = this.traces.get(id)?.trace;
     return t && withRoute(t, this.readRoutes());
   }
@@ -211,6 +215,20 @@ export class ProjectStore {
     mkdirSync(dir, { recursive: true });
     const n = Math.max(0, ...readdirSync(dir).filter((f) => /^\d{4,}\.jsonl$/.test(f)).map((f) => parseInt(f, 10))) + 1;
     return join(dir, `${String(n).padStart(4, '0')}.jsonl`);
+  }
+
+  private loadLazyFiles(): void {
+    for (const f of this.lazyFiles) {
+      const { records } = readJsonlFrom(join(this.dir, 'traces', f), 0, (v) => {
+        const r = TraceSchema.safeParse(v);
+        return r.success ? r.data : 'invalid trace';
+      });
+      for (const trace of records) {
+        const entry = this.traces.get(trace.id);
+        if (entry && entry.file === f) entry.trace = trace;
+      }
+    }
+    this.lazyFiles.clear();
   }
 
   private loadNewTraceFiles(): void {
@@ -389,9 +407,12 @@ export class ProjectStore {
   }
 
   /** @internal called by TraceImport.commit once its file is in place */
-  finishImport(path: string, meta: Record<string, unknown>): void {
+  finishImport(path: string, meta: Record<string, unknown>, added: ReadonlyMap<string, string>): void {
     writeJsonAtomic(path.replace(/\.jsonl$/, '.meta.json'), meta);
-    this.loadNewTraceFiles();
+    const f = basename(path);
+    this.traceFiles.add(f);
+    this.lazyFiles.add(f);
+    for (const [id, hash] of added) if (!this.traces.has(id)) this.traces.set(id, { hash, file: f });
   }
 }
 
@@ -449,7 +470,7 @@ export class TraceImport {
       if (this.summary.added > 0) {
         renameSync(this.tmp, this.path);
         this.summary.file = this.path;
-        this.store.finishImport(this.path, { source: this.summary.source, importedAt: new Date().toISOString(), added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length });
+        this.store.finishImport(this.path, { source: this.summary.source, importedAt: new Date().toISOString(), added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length }, this.pending);
         this.store.logActivity({ kind: 'import', message: `imported ${this.summary.added} traces from ${basename(this.summary.source)}`, data: { source: this.summary.source, added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length } });
       } else rmSync(this.tmp, { force: true });
       return this.summary;

@@ -1,0 +1,140 @@
+// `lots import <file…> --project <dir>`: read trace files in any supported format (auto-detected by
+// default) into a project. Rejected records are printed as `file:line: reason`; progress goes to stderr
+// when it is a terminal.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { flagList, flagString, requireFlag, UsageError } from '../args';
+import { EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
+import { registerCommands } from '../registry';
+import { CliError } from '../main';
+import { ProjectStore } from '../../engine/store';
+import { loadBfclJoin, readTraceFile, type ReadProgress, type ReadSummary } from '../../engine/import';
+import { formatNames, resolveFormatName, TRACE_FORMATS } from '../../../shared/importers/formats';
+import type { BfclJoin, FormatId } from '../../../shared/importers/types';
+import { formatLineError } from '../../../shared/trace/validate';
+
+interface FileResult {
+  summary: ReadSummary;
+  added: number;
+  duplicates: number;
+  conflicts: number;
+}
+
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'import trace files (OpenAI, Anthropic, BFCL, OTel/OpenInference/Phoenix, Langfuse, GTA, ShareGPT/Hermes, native) into a project',
+  usage: 'lots import <file…> --project <dir> [--format auto|native|openai|…] [--task-field path]',
+  flags: {
+    project: { type: 'string', description: 'the project folder (created when missing)' },
+    format: { type: 'string', description: `input format: ${formatNames()}`, default: 'auto' },
+    'task-field': { type: 'string', description: 'dotted path of the task label in each record (e.g. metadata.task); overrides the format\'s own label' },
+    'bfcl-dataset': { type: 'string', multi: true, description: 'BFCL dataset file(s) (BFCL_v4_multi_turn_*.json) to recover each entry\'s API classes (task) and menu' },
+    'bfcl-func-docs': { type: 'string', description: 'BFCL data/multi_turn_func_doc folder, to recover the menu of each entry' },
+  },
+  details: [
+    'Formats (auto-detection looks at the first records and says why it chose a format):',
+    ...TRACE_FORMATS.map((f) => `  ${f.id.padEnd(14)} ${f.label}`),
+    '  aliases: openai-chat, openai-responses, claude, otlp, phoenix, hermes, llama-factory',
+    '',
+    'A file is JSON Lines (one record per line) or one JSON document (an array of records, a GTA-style',
+    'object keyed by index, an OTLP or Langfuse export). Span formats are grouped into one trace per trace id.',
+    'Each observation records how it was paired with its call: by id, by position, or by name and order.',
+    'Importing the same records twice adds nothing; a trace id already held with other content is rejected.',
+    '',
+    'Exit codes: 0 everything imported; 1 some records were rejected (the rest imported);',
+    '2 nothing could be imported, or a usage error.',
+  ].join('\n'),
+  async run(args, io) {
+    const files = args.positionals;
+    if (files.length === 0) throw new UsageError('give at least one trace file');
+    const project = requireFlag(args, 'project');
+    const formatName = flagString(args, 'format') ?? 'auto';
+    const format = resolveFormatName(formatName);
+    if (!format) throw new UsageError(`unknown --format "${formatName}"; use one of ${formatNames()}`);
+    for (const f of files) {
+      if (!existsSync(f)) throw new CliError(`${f}: no such file`);
+      if (statSync(f).isDirectory()) throw new CliError(`${f} is a folder; give trace files`);
+    }
+    const datasets = flagList(args, 'bfcl-dataset');
+    const funcDocs = flagString(args, 'bfcl-func-docs');
+    const bfcl: BfclJoin | undefined = datasets.length || funcDocs ? loadBfclJoin(datasets, funcDocs) : undefined;
+    const store = ProjectStore.openOrCreate(project);
+    const results: FileResult[] = [];
+    for (const file of files) results.push(await importFile(store, file, { format, taskField: flagString(args, 'task-field'), bfcl }, io));
+    const imported = results.reduce((n, r) => n + r.added + r.duplicates, 0);
+    const problems = results.reduce((n, r) => n + r.summary.rejected + r.conflicts + (r.summary.fatal ? 1 : 0), 0);
+    io.out(`project ${store.dir}: ${store.listTraces().length} traces`);
+    if (imported === 0 && problems > 0) return EXIT_FAIL;
+    return problems > 0 ? EXIT_PARTIAL : EXIT_OK;
+  },
+};
+
+async function importFile(store: ProjectStore, file: string, options: { format: FormatId | 'auto'; taskField?: string; bfcl?: BfclJoin }, io: CliIO): Promise<FileResult> {
+  const progress = process.stderr.isTTY ? new ProgressLine(file) : undefined;
+  const err = (text: string): void => {
+    progress?.clear();
+    io.err(text);
+  };
+  const imp = store.beginImport(resolve(file));
+  let conflicts = 0;
+  let summary: ReadSummary | undefined;
+  try {
+    for await (const e of readTraceFile(file, { ...options, onProgress: progress ? (p) => progress.update(p) : undefined })) {
+      if (e.kind === 'error') err(formatLineError(e.error));
+      else if (e.kind === 'trace') {
+        if (imp.add(e.trace) === 'conflict') {
+          conflicts++;
+          err(`${file}:${e.line}: trace id "${e.trace.id}" is already in the project with different content; give it another id or import into another project`);
+        }
+      } else if (e.kind === 'summary') summary = e.summary;
+    }
+  } catch (e) {
+    imp.abort();
+    progress?.clear();
+    throw e;
+  }
+  const counts = imp.commit();
+  progress?.clear();
+  const s = summary!;
+  if (s.fatal) err(s.fatal);
+  io.out(describe(s, counts.added, counts.duplicates, conflicts));
+  return { summary: s, added: counts.added, duplicates: counts.duplicates, conflicts };
+}
+
+function describe(s: ReadSummary, added: number, duplicates: number, conflicts: number): string {
+  const lines: string[] = [];
+  lines.push(`${s.file}: ${s.format ? `format ${s.format} (${s.reason ?? 'given'})` : 'format not recognised'}`);
+  const rate = s.elapsedMs > 0 ? ` in ${(s.elapsedMs / 1000).toFixed(1)} s (${(s.bytes / 1048576 / (s.elapsedMs / 1000)).toFixed(1)} MB/s)` : '';
+  lines.push(`  read ${s.records} record(s), ${(s.bytes / 1048576).toFixed(1)} MB${rate}`);
+  lines.push(`  traces imported: ${added}; duplicates skipped: ${duplicates}; rejected: ${s.rejected + conflicts}${conflicts ? ` (${conflicts} id conflicts)` : ''}`);
+  const p = s.pairing;
+  if (p.id + p.position + p['name-order'] > 0) lines.push(`  observations paired by id: ${p.id}, by position: ${p.position}, by name and order: ${p['name-order']}`);
+  const labelled = Object.entries(s.tasks).filter(([t]) => t !== '');
+  const unlabelled = s.tasks[''] ?? 0;
+  if (s.traces > 0) {
+    const shown = labelled.slice(0, 8).map(([t, n]) => `${t} (${n})`).join(', ');
+    lines.push(`  tasks found: ${labelled.length}${labelled.length ? ` — ${shown}${labelled.length > 8 ? ', …' : ''}` : ''}${unlabelled ? `; ${unlabelled} trace(s) without a task, left for routing` : ''}`);
+  }
+  if (s.unansweredTurns > 0) lines.push(`  note: ${s.unansweredTurns} turn(s) end without assistant text (empty frozen answer, not scoreable)`);
+  return lines.join('\n');
+}
+
+class ProgressLine {
+  private shown = false;
+  constructor(private readonly file: string) {}
+
+  update(p: ReadProgress): void {
+    const mb = (n: number): string => (n / 1048576).toFixed(1);
+    const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytesRead) / p.totalBytes) : 100;
+    const rate = p.elapsedMs > 0 ? Math.round((p.records * 1000) / p.elapsedMs) : 0;
+    process.stderr.write(`\r${this.file}: ${mb(p.bytesRead)}/${mb(p.totalBytes)} MB (${pct}%) · ${p.records} records · ${rate} records/s\x1b[K`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (this.shown) process.stderr.write('\r\x1b[K');
+    this.shown = false;
+  }
+}
+
+registerCommands([importCommand]);

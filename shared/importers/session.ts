@@ -1,0 +1,179 @@
+// One import, record by record: detect the format from the first records (unless it is given), parse
+// each record, group spans by trace, and keep the counts a summary needs. Pure and incremental, so the
+// streaming file reader (engine) and in-memory callers (tests, the browser build) share it.
+import type { Pairing, Trace } from '../trace/schema';
+import type { LineError } from '../trace/validate';
+import { detectFormat } from './detect';
+import { formatById } from './formats';
+import { DEFAULT_SPAN_BUDGET_BYTES, SpanGrouper } from './spans/grouper';
+import type { FormatId, ImportOptions, RecordOutcome, SourceRecord, SpanGroup, TraceFormat } from './types';
+import { depthOf, MAX_DEPTH } from './values';
+
+export type ImportEvent =
+  | { kind: 'format'; format: FormatId; reason: string; detected: boolean }
+  | { kind: 'trace'; trace: Trace; line: number }
+  | { kind: 'error'; error: LineError }
+  /** Nothing more can be imported from this input (the format could not be recognised). */
+  | { kind: 'fatal'; message: string };
+
+export interface SessionOptions extends ImportOptions {
+  format?: FormatId | 'auto';
+  /** Records buffered to detect the format (default 32). */
+  sniffRecords?: number;
+  /** Bytes of span records kept open while grouping spans by trace (default 64 MiB). */
+  spanBudgetBytes?: number;
+}
+
+export interface ImportStats {
+  records: number;
+  traces: number;
+  rejected: number;
+  pairing: Record<Pairing, number>;
+  /** Traces per task label; unlabelled traces are counted under the empty string. */
+  tasks: Map<string, number>;
+  /** Turns whose frozen answer is empty (no final assistant text): not scoreable. */
+  unansweredTurns: number;
+}
+
+export class ImportSession {
+  readonly stats: ImportStats = { records: 0, traces: 0, rejected: 0, pairing: { id: 0, position: 0, 'name-order': 0 }, tasks: new Map(), unansweredTurns: 0 };
+  private fmt: TraceFormat | undefined;
+  /** Records (and read errors, to keep line order) held back until the format is known. */
+  private sniffed: Array<SourceRecord | { error: LineError }> = [];
+  private dead = false;
+  private readonly grouper: SpanGrouper;
+  private readonly file: string;
+
+  constructor(private readonly options: SessionOptions = {}) {
+    this.file = options.file ?? '';
+    this.grouper = new SpanGrouper(options.spanBudgetBytes ?? DEFAULT_SPAN_BUDGET_BYTES);
+    if (options.format && options.format !== 'auto') this.fmt = formatById(options.format);
+  }
+
+  get format(): FormatId | undefined {
+    return this.fmt?.id;
+  }
+
+  /** True once the input was found unreadable as a whole; further records are ignored. */
+  get failed(): boolean {
+    return this.dead;
+  }
+
+  start(): ImportEvent[] {
+    return this.fmt ? [{ kind: 'format', format: this.fmt.id, reason: `given with --format ${this.fmt.id}`, detected: false }] : [];
+  }
+
+  push(record: SourceRecord): ImportEvent[] {
+    if (this.dead) return [];
+    this.stats.records++;
+    if (depthOf(record.value) > MAX_DEPTH) {
+      return this.rejectCounted({ file: this.file, line: record.line, message: `the record is nested more than ${MAX_DEPTH} levels deep; no trace format nests that far, so it was not read` });
+    }
+    if (!this.fmt) {
+      this.sniffed.push(record);
+      if (this.sniffed.filter((r) => !('error' in r)).length < (this.options.sniffRecords ?? 32)) return [];
+      return this.detect();
+    }
+    return this.parse(record);
+  }
+
+  /** A record that could not even be read (bad JSON, invalid UTF-8, too long). */
+  reject(error: LineError): ImportEvent[] {
+    if (this.dead) return [];
+    this.stats.records++;
+    if (!this.fmt) {
+      this.sniffed.push({ error });
+      // Bounded: a file of nothing but bad lines must not pile its errors up in memory.
+      return this.sniffed.length >= 4096 ? this.detect() : [];
+    }
+    return this.rejectCounted(error);
+  }
+
+  finish(): ImportEvent[] {
+    const events: ImportEvent[] = [];
+    if (!this.fmt && !this.dead) {
+      if (this.sniffed.length === 0) return events;
+      events.push(...this.detect());
+    }
+    if (this.fmt?.kind === 'span') events.push(...this.buildGroups(this.grouper.finish()));
+    return events;
+  }
+
+  private detect(): ImportEvent[] {
+    const buffered = this.sniffed;
+    this.sniffed = [];
+    const records = buffered.filter((r): r is SourceRecord => !('error' in r));
+    const readErrors = (): ImportEvent[] => buffered.flatMap((r) => ('error' in r ? this.rejectCounted(r.error) : []));
+    // Nothing readable yet: report the bad lines; detection waits for a readable record.
+    if (records.length === 0) return readErrors();
+    const result = detectFormat(records.map((r) => r.value));
+    if (!result.ok) {
+      this.dead = true;
+      const events = readErrors();
+      this.stats.rejected += records.length;
+      return [...events, { kind: 'fatal', message: `${this.file ? `${this.file}: ` : ''}${result.message}` }];
+    }
+    this.fmt = formatById(result.detection.format);
+    const events: ImportEvent[] = [{ kind: 'format', format: this.fmt.id, reason: result.detection.reason, detected: true }];
+    for (const r of buffered) events.push(...('error' in r ? this.rejectCounted(r.error) : this.parse(r)));
+    return events;
+  }
+
+  private parse(record: SourceRecord): ImportEvent[] {
+    const fmt = this.fmt!;
+    try {
+      if (fmt.kind === 'record') return this.outcome(fmt.parseRecord(record, this.options));
+      const extraction = fmt.spansOf(record, this.options);
+      const events: ImportEvent[] = extraction.errors.map((error) => this.countReject(error));
+      const { ready, errors } = this.grouper.add(extraction, record.size ?? 0, this.file);
+      for (const error of errors) events.push(this.countReject(error));
+      events.push(...this.buildGroups(ready));
+      return events;
+    } catch (e) {
+      return this.rejectCounted({ file: this.file, line: record.line, message: `internal error while reading this record (a bug, please report it): ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+
+  private buildGroups(groups: SpanGroup[]): ImportEvent[] {
+    const fmt = this.fmt;
+    if (!fmt || fmt.kind !== 'span') return [];
+    const events: ImportEvent[] = [];
+    for (const g of groups) {
+      try {
+        events.push(...this.outcome(fmt.buildTrace(g, this.options)));
+      } catch (e) {
+        events.push(this.countReject({ file: this.file, line: g.line, message: `internal error while rebuilding trace ${JSON.stringify(g.traceId)} (a bug, please report it): ${e instanceof Error ? e.message : String(e)}` }));
+      }
+    }
+    return events;
+  }
+
+  private outcome(o: RecordOutcome): ImportEvent[] {
+    const events: ImportEvent[] = [];
+    for (const error of o.errors) events.push(this.countReject(error));
+    for (const t of o.traces) {
+      this.count(t.trace);
+      events.push({ kind: 'trace', trace: t.trace, line: t.line });
+    }
+    return events;
+  }
+
+  private count(trace: Trace): void {
+    this.stats.traces++;
+    const task = trace.task ?? '';
+    this.stats.tasks.set(task, (this.stats.tasks.get(task) ?? 0) + 1);
+    for (const turn of trace.turns) {
+      if (turn.answer === '') this.stats.unansweredTurns++;
+      for (const s of turn.steps) if (s.kind === 'observation') this.stats.pairing[s.pairing]++;
+    }
+  }
+
+  private rejectCounted(error: LineError): ImportEvent[] {
+    return [this.countReject(error)];
+  }
+
+  private countReject(error: LineError): ImportEvent {
+    this.stats.rejected++;
+    return { kind: 'error', error };
+  }
+}
