@@ -20,6 +20,8 @@ export const BaselineResultSchema = z.object({
   accuracy: z.number().min(0).max(1),
   n: z.number().int().nonnegative(),
   promptTokens: z.number().nonnegative(),
+  /** The requests it was measured on (fitting or evaluation); absent in results written before splits were recorded. */
+  split: z.enum(['fit', 'eval']).optional(),
   /** For Random: the spread over draws. */
   draws: z.number().int().positive().optional(),
   accuracyStd: z.number().nonnegative().optional(),

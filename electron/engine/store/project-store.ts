@@ -68,6 +68,10 @@ function withRoute(trace: Trace, routes: Record<string, string>): Trace {
   return task ? { ...trace, task, meta: { ...trace.meta, routed: true } } : trace;
 }
 
+export interface StoreOptions {
+  clock?: () => Date;
+}
+
 export class ProjectStore {
   readonly dir: string;
   readonly info: ProjectInfo;
@@ -85,14 +89,18 @@ export class ProjectStore {
   private scoresLine = 1;
   private routesCache?: { stamp: number; routes: Record<string, string> };
 
-  private constructor(dir: string, info: ProjectInfo) {
+  /** The store's clock (injectable so a generated project can be byte-identical for a seed). */
+  readonly now: () => Date;
+
+  private constructor(dir: string, info: ProjectInfo, options: StoreOptions = {}) {
     this.dir = dir;
     this.info = info;
+    this.now = options.clock ?? (() => new Date());
     this.lock = new ProjectLock(join(dir, '.lock'));
   }
 
   /** Open an existing project; refuses a folder that is not one, or one written by a newer version. */
-  static open(dir: string): ProjectStore {
+  static open(dir: string, options: StoreOptions = {}): ProjectStore {
     const abs = resolve(dir);
     const infoPath = join(abs, 'project.json');
     if (!existsSync(infoPath)) {
@@ -110,21 +118,21 @@ export class ProjectStore {
     if (info.version > PROJECT_VERSION) {
       throw new EngineError('PROJECT_TOO_NEW', `${abs} was written by a newer LOTS Studio (project format v${info.version}; this version reads up to v${PROJECT_VERSION}). Update LOTS Studio to open it.`);
     }
-    const store = new ProjectStore(abs, info);
+    const store = new ProjectStore(abs, info, options);
     store.refresh();
     return store;
   }
 
-  static create(dir: string, name = basename(resolve(dir))): ProjectStore {
+  static create(dir: string, name = basename(resolve(dir)), options: StoreOptions = {}): ProjectStore {
     const abs = resolve(dir);
-    if (existsSync(join(abs, 'project.json'))) return ProjectStore.open(abs);
+    if (existsSync(join(abs, 'project.json'))) return ProjectStore.open(abs, options);
     if (existsSync(abs) && !statSync(abs).isDirectory()) {
       throw new EngineError('INVALID_INPUT', `${abs} exists and is not a folder; choose another --project path.`);
     }
     mkdirSync(abs, { recursive: true });
-    const info: ProjectInfo = { format: PROJECT_FORMAT, version: PROJECT_VERSION, name, createdAt: new Date().toISOString(), createdBy: 'lots-studio 0.1.0' };
+    const info: ProjectInfo = { format: PROJECT_FORMAT, version: PROJECT_VERSION, name, createdAt: (options.clock ?? (() => new Date()))().toISOString(), createdBy: 'lots-studio 0.1.0' };
     writeJsonAtomic(join(abs, 'project.json'), info);
-    return ProjectStore.open(abs);
+    return ProjectStore.open(abs, options);
   }
 
   static openOrCreate(dir: string): ProjectStore {
@@ -164,7 +172,7 @@ export class ProjectStore {
   }
 
   writeRoutes(routes: Record<string, string>, method: string): void {
-    this.lock.run('write routes', () => writeJsonAtomic(join(this.dir, 'routes.json'), { method, createdAt: new Date().toISOString(), routes }));
+    this.lock.run('write routes', () => writeJsonAtomic(join(this.dir, 'routes.json'), { method, createdAt: this.now().toISOString(), routes }));
     this.logActivity({ kind: 'route', message: `routed ${Object.keys(routes).length} unlabelled requests (${method})` });
   }
 
@@ -342,7 +350,7 @@ export class ProjectStore {
       const next: SpaceVersion = {
         ...version,
         version: current.versions.length,
-        createdAt: version.createdAt ?? new Date().toISOString(),
+        createdAt: version.createdAt ?? this.now().toISOString(),
       };
       writeJsonAtomic(join(this.dir, 'spaces', taskFileName(version.task)), { task: version.task, versions: [...current.versions, next] });
       this.logActivity({ kind: 'space', message: `space v${next.version} of ${version.task} accepted (${next.tools.length} tools)`, data: { task: version.task, version: next.version } });
@@ -398,7 +406,7 @@ export class ProjectStore {
   // ---------------------------------------------------------------- activity
 
   logActivity(entry: Omit<ActivityEntry, 'at'>): void {
-    appendLines(join(this.dir, 'activity.jsonl'), [JSON.stringify({ at: new Date().toISOString(), ...entry })]);
+    appendLines(join(this.dir, 'activity.jsonl'), [JSON.stringify({ at: this.now().toISOString(), ...entry })]);
   }
 
   listActivity(limit = 50): ActivityEntry[] {
@@ -470,7 +478,7 @@ export class TraceImport {
       if (this.summary.added > 0) {
         renameSync(this.tmp, this.path);
         this.summary.file = this.path;
-        this.store.finishImport(this.path, { source: this.summary.source, importedAt: new Date().toISOString(), added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length }, this.pending);
+        this.store.finishImport(this.path, { source: this.summary.source, importedAt: this.store.now().toISOString(), added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length }, this.pending);
         this.store.logActivity({ kind: 'import', message: `imported ${this.summary.added} traces from ${basename(this.summary.source)}`, data: { source: this.summary.source, added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length } });
       } else rmSync(this.tmp, { force: true });
       return this.summary;

@@ -1,0 +1,99 @@
+// `lots bench make`: write a ready benchmark project (the built-in TGB-style benchmark).
+import { flagInt, flagList, flagString, UsageError, type ParsedArgs } from '../args';
+import { EXIT_OK, type CliIO, type Command } from '../command';
+import { registerCommands } from '../registry';
+import { FAMILIES } from '../../../shared/bench/families/index';
+import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/bench/family';
+import { DEFAULT_EVAL, DEFAULT_FIT, DEFAULT_REGISTRY, DEFAULT_SEED, type BenchOptions } from '../../../shared/bench/generate';
+import { MAX_REGISTRY, REGISTRY_SIZES } from '../../../shared/bench/registry';
+import { makeBenchProject } from '../../engine/bench/make';
+
+export const benchMakeCommand: Command = {
+  name: 'bench make',
+  summary: 'generate the built-in benchmark as a ready project (requests, gold answers, tasks, splits)',
+  usage: 'lots bench make --out <dir> [--families a,b] [--registry 15|30|60|120|240] [--seed s] [--fit n] [--eval n] [--answers empty|gold]',
+  flags: {
+    out: { type: 'string', description: 'the project folder to create (must not exist or be empty)' },
+    families: { type: 'string', multi: true, description: `only these families (default: all ten)` },
+    registry: { type: 'string', description: `registry size: ${REGISTRY_SIZES.join(', ')} (any size 15…${MAX_REGISTRY} works)`, default: String(DEFAULT_REGISTRY) },
+    seed: { type: 'string', description: 'seed of everything random; the same seed gives the same benchmark', default: DEFAULT_SEED },
+    fit: { type: 'string', description: 'fitting requests per family', default: String(DEFAULT_FIT) },
+    eval: { type: 'string', description: 'evaluation requests per family', default: String(DEFAULT_EVAL) },
+    answers: { type: 'string', description: 'empty (to be served with `lots serve`) or gold (an oracle agent, to test scoring without serving)', default: 'empty' },
+  },
+  details: [
+    'Families (paper Table 4):',
+    ...FAMILY_NAMES.map((f) => `  ${f.padEnd(15)} ${FAMILIES[f].chainText.padEnd(40)} ${FAMILIES[f].computation}`),
+    '',
+    'Each request has a hidden scene (table, sensor series, calendar, documents, exchange rates, a cipher)',
+    'that only the tools can see. Every request is executed under the whole registry in the single-step',
+    'protocol: one line per served tool, "<Tool>: <output>". Its trace carries the task (family), the',
+    'split (fit/eval), the gold answer, and what rebuilds it (meta.bench), so `--intervention reexecute`',
+    'can re-run the chain without a tool.',
+    '',
+    'Next: lots serve --project <dir> --model <gguf>, then score, sweep and evaluate; or `lots demo`.',
+    '',
+    'Exit codes: 0 ok; 2 usage error or the folder is not empty.',
+  ].join('\n'),
+  async run(args, io) {
+    const out = flagString(args, 'out');
+    if (!out) throw new UsageError('--out is required');
+    const made = makeBenchProject(out, benchOptions(args));
+    io.out(`wrote ${made.store.dir}: ${made.traces} requests (${made.plan.families.length} families × ${made.plan.fit} fit + ${made.plan.eval} eval), registry of ${made.plan.registry} tools, seed ${made.plan.seed}`);
+    return EXIT_OK;
+  },
+};
+
+export function benchOptions(args: ParsedArgs): BenchOptions {
+  const families = flagList(args, 'families');
+  const unknown = families.filter((f) => !isFamilyName(f));
+  if (unknown.length > 0) throw new UsageError(`unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
+  const registry = flagInt(args, 'registry', { min: 15 });
+  if (registry !== undefined && registry > MAX_REGISTRY) throw new UsageError(`--registry must be at most ${MAX_REGISTRY}, got ${registry}`);
+  const answers = flagString(args, 'answers');
+  if (answers !== undefined && answers !== 'empty' && answers !== 'gold') throw new UsageError(`--answers must be empty or gold, got "${answers}"`);
+  return {
+    seed: flagString(args, 'seed'),
+    families: families.length ? (families as FamilyName[]) : undefined,
+    registry,
+    fit: flagInt(args, 'fit', { min: 0 }),
+    eval: flagInt(args, 'eval', { min: 0 }),
+    answers: answers as BenchOptions['answers'],
+  };
+}
+
+// Progress output shared by the bench commands (serve, sweep, evaluate, demo).
+/** Progress of one stage: a redrawn line on a terminal, a few lines otherwise. */
+export function progressReporter(io: CliIO, stage: string): (done: number, total: number) => void {
+  const reporter = stageReporter(io);
+  return (done, total) => {
+    reporter.update(stage, done, total);
+    if (done >= total) reporter.flush();
+  };
+}
+
+export function stageReporter(io: CliIO): { update: (stage: string, done: number, total: number) => void; flush: () => void } {
+  let open = false;
+  let lastStage = '';
+  let lastQuarter = -1;
+  return {
+    update(stage, done, total) {
+      if (io.isTTY) {
+        process.stdout.write(`\r\x1b[K${stage} ${done}/${total}`);
+        open = true;
+        return;
+      }
+      const quarter = total === 0 ? 4 : Math.floor((4 * done) / total);
+      if (stage !== lastStage) lastQuarter = -1;
+      if (quarter !== lastQuarter) io.err(`${stage} ${done}/${total}`);
+      lastStage = stage;
+      lastQuarter = quarter;
+    },
+    flush() {
+      if (open) process.stdout.write('\n');
+      open = false;
+    },
+  };
+}
+
+registerCommands([benchMakeCommand]);

@@ -1,0 +1,44 @@
+// Greedy generation of one answer on a context sequence. The KV cache keeps the prefix the previous
+// request shares with this one; everything after the first differing token is truncated (never a middle
+// span: llama.cpp would shift later cells without recomputing them).
+import type { LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
+
+export interface GenerateOptions {
+  maxTokens: number;
+  /** Stop at the first newline (the plain transcript ends a turn with one). */
+  stopAtNewline: boolean;
+}
+
+export async function generateGreedy(model: LlamaModel, sequence: LlamaContextSequence, prompt: readonly Token[], options: GenerateOptions): Promise<string> {
+  // The last prompt token is always evaluated again, so its logits are fresh for the first pick.
+  const keep = commonPrefixLength(sequence.contextTokens, prompt.slice(0, -1));
+  if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+  const generated: Token[] = [];
+  let text = '';
+  for await (const token of sequence.evaluate(prompt.slice(keep), { temperature: 0 })) {
+    if (model.isEogToken(token)) break;
+    generated.push(token);
+    text = model.detokenize(generated);
+    if (options.stopAtNewline && text.includes('\n')) break;
+    if (generated.length >= options.maxTokens) break;
+  }
+  return cleanAnswer(text, options.stopAtNewline);
+}
+
+/**
+ * The recorded answer is what the model generated, cut at the newline that stopped it, without trailing
+ * whitespace; leading text is kept verbatim so the frozen answer re-renders to the tokens the model
+ * produced. An answer of only whitespace is kept as generated (it is what the model said).
+ */
+export function cleanAnswer(text: string, stopAtNewline: boolean): string {
+  const newline = text.indexOf('\n');
+  const cut = stopAtNewline && newline >= 0 ? text.slice(0, newline) : text;
+  return cut.trimEnd() || cut;
+}
+
+function commonPrefixLength(a: readonly Token[], b: readonly Token[]): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}

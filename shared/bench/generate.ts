@@ -1,0 +1,63 @@
+// The benchmark as a list of traces: every family's fitting and evaluation requests, each served under
+// the whole registry (lines executed), with the gold answer on the turn. Answers are left empty for
+// `lots serve` to fill, or set to the gold answer (an oracle agent) for scorer tests without serving.
+import { FAMILY_NAMES, type FamilyName } from './family';
+import { instantiate } from './instance';
+import { registryNames } from './registry';
+import { buildBenchTrace } from './trace';
+import type { Trace } from '../trace/schema';
+import { BenchError } from './errors';
+
+export const DEFAULT_FIT = 80;
+export const DEFAULT_EVAL = 320;
+export const DEFAULT_REGISTRY = 15;
+export const DEFAULT_SEED = '0';
+
+export interface BenchOptions {
+  seed?: string;
+  families?: readonly FamilyName[];
+  registry?: number;
+  /** Fitting requests per family (indices 0…fit−1). */
+  fit?: number;
+  /** Evaluation requests per family (indices fit…fit+eval−1). */
+  eval?: number;
+  answers?: 'empty' | 'gold';
+}
+
+export interface BenchPlan {
+  seed: string;
+  families: FamilyName[];
+  registry: number;
+  fit: number;
+  eval: number;
+}
+
+export function planBenchmark(options: BenchOptions = {}): BenchPlan {
+  const families = options.families ? FAMILY_NAMES.filter((f) => options.families!.includes(f)) : [...FAMILY_NAMES];
+  if (families.length === 0) throw new BenchError('INVALID_INPUT', `no families selected; choose from ${FAMILY_NAMES.join(', ')}`);
+  const fit = options.fit ?? DEFAULT_FIT;
+  const evalCount = options.eval ?? DEFAULT_EVAL;
+  for (const [name, n] of [['fit', fit], ['eval', evalCount]] as const) {
+    if (!Number.isInteger(n) || n < 0) throw new BenchError('INVALID_INPUT', `--${name} must be a non-negative integer, got ${n}`);
+  }
+  if (fit + evalCount === 0) throw new BenchError('INVALID_INPUT', 'a benchmark needs at least one request per family (--fit and --eval are both 0)');
+  return { seed: options.seed ?? DEFAULT_SEED, families, registry: options.registry ?? DEFAULT_REGISTRY, fit, eval: evalCount };
+}
+
+export function generateBenchmark(options: BenchOptions = {}): Trace[] {
+  const plan = planBenchmark(options);
+  const menu = registryNames(plan.seed, plan.registry);
+  const traces: Trace[] = [];
+  for (const family of plan.families) {
+    for (let index = 0; index < plan.fit + plan.eval; index++) {
+      const instance = instantiate(plan.seed, family, index);
+      traces.push(buildBenchTrace(instance, {
+        menu,
+        registry: plan.registry,
+        split: index < plan.fit ? 'fit' : 'eval',
+        answer: options.answers === 'gold' ? instance.gold : '',
+      }));
+    }
+  }
+  return traces;
+}

@@ -1,0 +1,37 @@
+// The registry S: the fifteen authored tools, grown with seeded synthetic distractors (15 → 240).
+// Menus and tool lines use one canonical order: tool names in code-unit order, which every trace can
+// rebuild from its own menu.
+import type { ToolDef } from '../trace/schema';
+import { AUTHORED_TOOL_DEFS, AUTHORED_TOOLS, isAuthoredTool } from './tools';
+import { isSyntheticTool, MAX_SYNTHETIC, syntheticNames, syntheticToolDef } from './synthetic';
+
+export const REGISTRY_SIZES = [15, 30, 60, 120, 240] as const;
+export const AUTHORED_COUNT = AUTHORED_TOOLS.length;
+export const MAX_REGISTRY = AUTHORED_COUNT + MAX_SYNTHETIC;
+
+/** Tool names of a registry of `size` tools, in canonical order. */
+export function registryNames(seed: string, size: number): string[] {
+  if (!Number.isInteger(size) || size < AUTHORED_COUNT || size > MAX_REGISTRY) {
+    throw new RangeError(`a benchmark registry has between ${AUTHORED_COUNT} and ${MAX_REGISTRY} tools (usually one of ${REGISTRY_SIZES.join(', ')}), got ${size}`);
+  }
+  return canonicalOrder([...AUTHORED_TOOLS, ...syntheticNames(seed, size - AUTHORED_COUNT)]);
+}
+
+export function registryDefs(seed: string, size: number): ToolDef[] {
+  return registryNames(seed, size).map(benchToolDef);
+}
+
+export function benchToolDef(name: string): ToolDef {
+  if (isAuthoredTool(name)) return AUTHORED_TOOL_DEFS[name];
+  if (isSyntheticTool(name)) return syntheticToolDef(name);
+  throw new RangeError(`"${name}" is not a tool of the built-in benchmark`);
+}
+
+export function isBenchTool(name: string): boolean {
+  return isAuthoredTool(name) || isSyntheticTool(name);
+}
+
+/** The canonical order of menus and tool lines; duplicates dropped. */
+export function canonicalOrder(names: Iterable<string>): string[] {
+  return [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

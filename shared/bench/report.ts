@@ -1,0 +1,62 @@
+// The per-task comparison table of `lots evaluate` and `lots demo`: kept tools, K, and fitting /
+// evaluation accuracy of LOTS against the baselines, with prompt tokens per request.
+import type { BaselineResult, SweepResult } from '../project/sweeps';
+
+export interface ComparisonRow {
+  task: string;
+  k: number;
+  space: string[];
+  /** name → split → result */
+  results: Map<string, Partial<Record<'fit' | 'eval', BaselineResult>>>;
+}
+
+export const TABLE_COLUMNS = ['lots', 'keep-all', 'no-tools', 'random', 'bm25'] as const;
+
+export function comparisonRow(sweep: SweepResult): ComparisonRow | undefined {
+  if (sweep.bestK === undefined) return undefined;
+  const results = new Map<string, Partial<Record<'fit' | 'eval', BaselineResult>>>();
+  for (const b of sweep.baselines) {
+    const entry = results.get(b.name) ?? {};
+    entry[b.split ?? 'eval'] = b;
+    results.set(b.name, entry);
+  }
+  const point = sweep.points.find((p) => p.k === sweep.bestK);
+  return { task: sweep.task, k: sweep.bestK, space: point?.tools ?? [], results };
+}
+
+/** Plain-text table: one row per task, accuracy cells as fit/eval, Random with ± its std over draws. */
+export function formatComparisonTable(rows: readonly ComparisonRow[]): string {
+  const header = ['task', 'K', 'kept tools', ...TABLE_COLUMNS.map((c) => `${c} fit/eval`), 'prompt tok lots/all'];
+  const body = rows.map((r) => {
+    const cell = (name: string) => {
+      const e = r.results.get(name);
+      if (!e) return '–';
+      const acc = (b: BaselineResult | undefined) => (b ? b.accuracy.toFixed(2) : '–');
+      const std = e.eval?.accuracyStd !== undefined ? `±${e.eval.accuracyStd.toFixed(2)}` : '';
+      return `${acc(e.fit)}/${acc(e.eval)}${std}`;
+    };
+    const tokens = (name: string) => {
+      const e = r.results.get(name);
+      const b = e?.eval ?? e?.fit;
+      return b ? Math.round(b.promptTokens).toString() : '–';
+    };
+    return [r.task, String(r.k), r.space.join(', ') || '(none)', ...TABLE_COLUMNS.map(cell), `${tokens('lots')}/${tokens('keep-all')}`];
+  });
+  if (rows.length > 1) body.push(meanRow(rows));
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+function meanRow(rows: readonly ComparisonRow[]): string[] {
+  const mean = (name: string, split: 'fit' | 'eval') => {
+    const vals = rows.map((r) => r.results.get(name)?.[split]?.accuracy).filter((v): v is number => v !== undefined);
+    return vals.length ? (vals.reduce((a, b) => a + b, 0) / vals.length).toFixed(2) : '–';
+  };
+  const tokens = (name: string) => {
+    const vals = rows.map((r) => r.results.get(name)?.eval?.promptTokens).filter((v): v is number => v !== undefined);
+    return vals.length ? Math.round(vals.reduce((a, b) => a + b, 0) / vals.length).toString() : '–';
+  };
+  const k = rows.reduce((a, r) => a + r.space.length, 0) / rows.length;
+  return ['mean', k.toFixed(1), '', ...TABLE_COLUMNS.map((c) => `${mean(c, 'fit')}/${mean(c, 'eval')}`), `${tokens('lots')}/${tokens('keep-all')}`];
+}

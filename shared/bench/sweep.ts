@@ -1,0 +1,157 @@
+// The budget sweep and the side-by-side comparison, independent of how a menu is served: an injected
+// evaluator serves the task's fitting (or evaluation) requests under a menu and reports accuracy and
+// prompt tokens. Results are saved after every point, so a cancelled or killed sweep resumes where it
+// stopped, and a point already measured for the same task, K, model and tools is never measured again.
+import { selectBudget } from '../lots/budget';
+import type { Scored } from '../lots/rank';
+import { selectTopK } from '../lots/select';
+import type { BaselineResult, SweepPoint, SweepResult } from '../project/sweeps';
+import { meanStd } from './baselines';
+
+export type Split = 'fit' | 'eval';
+
+export interface MenuEvaluation {
+  accuracy: number;
+  /** Requests served. */
+  n: number;
+  /** Mean prompt tokens per request. */
+  promptTokens: number;
+  schemaTokens?: number;
+}
+
+export type MenuEvaluator = (menu: readonly string[], split: Split, signal?: AbortSignal) => Promise<MenuEvaluation>;
+
+export interface SweepProgress {
+  done: number;
+  total: number;
+  label: string;
+  cached: boolean;
+  /** The budget just measured (budget sweeps only). */
+  k?: number;
+}
+
+export interface BudgetSweepOptions {
+  task: string;
+  model: string;
+  /** The scoring run the ranking came from. */
+  run?: string;
+  /** The task's LOTS ranking over A_t (score descending, ties by name). */
+  ranking: readonly Scored[];
+  /** Budgets to measure; default 1…|A_t|. */
+  ks?: readonly number[];
+  previous?: SweepResult;
+  evaluate: MenuEvaluator;
+  save?: (result: SweepResult) => void | Promise<void>;
+  onProgress?: (progress: SweepProgress) => void;
+  signal?: AbortSignal;
+  now?: () => string;
+}
+
+export function defaultBudgetGrid(eligible: number): number[] {
+  return Array.from({ length: eligible }, (_, i) => i + 1);
+}
+
+export async function runBudgetSweep(options: BudgetSweepOptions): Promise<SweepResult> {
+  const now = options.now ?? (() => new Date().toISOString());
+  const ks = [...new Set(options.ks ?? defaultBudgetGrid(options.ranking.length))].sort((a, b) => a - b);
+  const reusable = options.previous && options.previous.model === options.model ? options.previous : undefined;
+  const points = new Map<number, SweepPoint>();
+  let result: SweepResult = {
+    task: options.task,
+    model: options.model,
+    ...(options.run !== undefined ? { run: options.run } : {}),
+    points: [],
+    baselines: reusable?.baselines ?? [],
+    createdAt: now(),
+  };
+  const publish = (): SweepResult => {
+    const sorted = [...points.values()].sort((a, b) => a.k - b.k);
+    const bestK = selectBudget(sorted);
+    result = { ...result, points: sorted, ...(bestK !== undefined ? { bestK } : {}), createdAt: now() };
+    if (bestK === undefined) delete result.bestK;
+    return result;
+  };
+  let done = 0;
+  for (const k of ks) {
+    throwIfAborted(options.signal);
+    const tools = selectTopK(options.ranking, k);
+    // Menus are served in canonical order, so the same set of tools is the same measurement.
+    const cached = reusable?.points.find((p) => p.k === k && sameSet(p.tools, tools));
+    if (cached) {
+      points.set(k, cached);
+    } else {
+      const m = await options.evaluate(tools, 'fit', options.signal);
+      points.set(k, { k, tools, accuracy: m.accuracy, n: m.n, promptTokens: m.promptTokens, ...(m.schemaTokens !== undefined ? { schemaTokens: m.schemaTokens } : {}) });
+      await options.save?.(publish());
+    }
+    options.onProgress?.({ done: ++done, total: ks.length, label: `K=${k}`, cached: Boolean(cached), k });
+  }
+  const final = publish();
+  await options.save?.(final);
+  return final;
+}
+
+/** A space compared on the task: one menu, or one per draw (Random). */
+export interface ComparedSpace {
+  name: string;
+  k: number;
+  menus: string[][];
+}
+
+export interface CompareOptions {
+  spaces: readonly ComparedSpace[];
+  splits: readonly Split[];
+  evaluate: MenuEvaluator;
+  /** Results measured before; an entry with the same name, split, K, tools and draws is reused. */
+  previous?: readonly BaselineResult[];
+  save?: (results: BaselineResult[]) => void | Promise<void>;
+  onProgress?: (progress: SweepProgress) => void;
+  signal?: AbortSignal;
+}
+
+export async function compareSpaces(options: CompareOptions): Promise<BaselineResult[]> {
+  const results: BaselineResult[] = [...(options.previous ?? [])];
+  const total = options.spaces.length * options.splits.length;
+  let done = 0;
+  for (const space of options.spaces) {
+    for (const split of options.splits) {
+      throwIfAborted(options.signal);
+      const draws = space.menus.length;
+      const tools = space.menus[0] ?? [];
+      const match = (r: BaselineResult) => r.name === space.name && r.split === split && r.k === space.k && sameSet(r.tools, tools) && (r.draws ?? 1) === draws;
+      const cached = results.some(match);
+      if (!cached) {
+        const measured: MenuEvaluation[] = [];
+        for (const menu of space.menus) measured.push(await options.evaluate(menu, split, options.signal));
+        const acc = meanStd(measured.map((m) => m.accuracy));
+        const entry: BaselineResult = {
+          name: space.name,
+          k: space.k,
+          tools,
+          accuracy: acc.mean,
+          n: measured[0]?.n ?? 0,
+          promptTokens: meanStd(measured.map((m) => m.promptTokens)).mean,
+          split,
+          ...(draws > 1 ? { draws, accuracyStd: acc.std } : {}),
+        };
+        // A result for the same name and split but another space is stale: replace it.
+        const stale = results.findIndex((r) => r.name === space.name && r.split === split);
+        if (stale >= 0) results.splice(stale, 1, entry);
+        else results.push(entry);
+        await options.save?.([...results]);
+      }
+      options.onProgress?.({ done: ++done, total, label: `${space.name} (${split})`, cached });
+    }
+  }
+  return results;
+}
+
+export function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  return b.every((x) => set.has(x));
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : Object.assign(new Error('cancelled'), { name: 'AbortError', code: 'CANCELLED' });
+}

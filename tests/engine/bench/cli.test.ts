@@ -1,0 +1,79 @@
+// The bench commands end to end on a tiny benchmark with the random-weight fixture model.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../../electron/cli/main';
+import type { CliIO } from '../../../electron/cli/command';
+import { ProjectStore } from '../../../electron/engine/store';
+
+function capture(): CliIO & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), isTTY: false };
+}
+
+describe('lots demo, serve, sweep, evaluate', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lots-bench-cli-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('demo runs the whole loop, shows progress, prints the table and stores everything', async () => {
+    const io = capture();
+    const out = join(dir, 'demo');
+    const code = await main(['demo', '--model', 'fixture:random', '--out', out, '--gpu', 'cpu', '--families', 'compute_only,no_tool', '--fit', '1', '--eval', '1', '--draws', '2', '--max-tokens', '3'], io);
+    expect(io.stderr.join('\n')).toMatch(/serve 2\/2/);
+    expect(code).toBe(0);
+    const text = io.stdout.join('\n');
+    for (const step of ['1/6 made', '2/6 loaded', '3/6 served 2 fitting requests', '4/6 scored', '5/6 compute_only: budget sweep K=1…15', '6/6 evaluated']) expect(text).toContain(step);
+    expect(text).toMatch(/task\s+K\s+kept tools\s+lots fit\/eval\s+keep-all fit\/eval\s+no-tools fit\/eval\s+random fit\/eval\s+bm25 fit\/eval\s+prompt tok lots\/all/);
+    expect(text).toMatch(/\ncompute_only\s+1\s+\S+/);
+    expect(text).toMatch(/\nmean\s+/);
+    const store = ProjectStore.open(out);
+    expect(store.listSweeps().map((s) => s.task).sort()).toEqual(['compute_only', 'no_tool']);
+    expect(store.listSpaces()).toHaveLength(2);
+  });
+
+  it('after a restart, evaluate prints the stored table, sweep reuses its points, serve answers the evaluation split', async () => {
+    const out = join(dir, 'demo');
+    const table = capture();
+    expect(await main(['evaluate', '--project', out], table)).toBe(0);
+    expect(table.stdout.join('\n')).toMatch(/compute_only\s+1\s/);
+
+    const sweep = capture();
+    expect(await main(['sweep', '--project', out, '--model', 'fixture:random', '--gpu', 'cpu', '--task', 'no_tool', '--max-tokens', '3'], sweep)).toBe(0);
+    expect(sweep.stdout.join('\n')).toMatch(/no_tool: K=\d+/);
+    expect(sweep.stdout.join('\n')).toMatch(/K=\s+15\s+fitting accuracy 0\.00/);
+
+    const serve = capture();
+    expect(await main(['serve', '--project', out, '--model', 'fixture:random', '--gpu', 'cpu', '--split', 'eval', '--menu', 'space', '--max-tokens', '3'], serve)).toBe(0);
+    expect(serve.stdout.join('\n')).toMatch(/served 2 requests .* \(2 new, 0 already served\)/);
+    expect(serve.stdout.join('\n')).toMatch(/compute_only\s+1 served\s+accuracy 0\.00/);
+
+    const json = capture();
+    expect(await main(['evaluate', '--project', out, '--json'], json)).toBe(0);
+    const parsed = JSON.parse(json.stdout.join('')) as { tasks: Record<string, { bestK: number }> };
+    expect(Object.keys(parsed.tasks).sort()).toEqual(['compute_only', 'no_tool']);
+  });
+
+  it('errors name the problem and the next step', async () => {
+    const noBench = capture();
+    ProjectStore.create(join(dir, 'empty'));
+    expect(await main(['sweep', '--project', join(dir, 'empty'), '--model', 'fixture:random'], noBench)).toBe(2);
+    expect(noBench.stderr.join('\n')).toMatch(/holds no benchmark requests; create a benchmark project with `lots bench make/);
+
+    const noModel = capture();
+    expect(await main(['serve', '--project', join(dir, 'demo')], noModel)).toBe(2);
+    expect(noModel.stderr.join('\n')).toMatch(/--model is required/);
+
+    const missing = capture();
+    expect(await main(['serve', '--project', join(dir, 'demo'), '--model', join(dir, 'nope.gguf')], missing)).toBe(2);
+    expect(missing.stderr.join('\n')).toMatch(/nope\.gguf/);
+
+    const badGpu = capture();
+    expect(await main(['demo', '--model', 'fixture:random', '--out', join(dir, 'g'), '--gpu', 'tpu'], badGpu)).toBe(2);
+    expect(badGpu.stderr.join('\n')).toMatch(/--gpu must be one of/);
+  });
+});
