@@ -1,0 +1,65 @@
+// The budget view: curves against K for the top-K space — the additive surrogate F̂ (always), measured
+// fitting accuracy and prompt tokens (where a sweep ran), tool-definition tokens, baselines.
+import { selectBudget } from '../../../shared/lots/budget';
+import { fullContextLikelihood, surrogateCurve } from '../../../shared/lots/surrogate';
+import type { BudgetData, BudgetPoint } from '../../../shared/api/types';
+import type { SweepResult } from '../../../shared/project/sweeps';
+import type { ToolDef } from '../../../shared/trace/schema';
+import type { TaskData } from './task-data';
+
+/** Without the scoring model's tokenizer at hand, ~4 characters of JSON per token (stated in the UI). */
+export function estimateSchemaTokens(def: ToolDef): number {
+  return Math.ceil(JSON.stringify({ type: 'function', function: def }).length / 4);
+}
+
+export function buildBudget(data: TaskData, sweep: SweepResult | undefined): BudgetData {
+  const ranking = (data.fit?.ranking ?? []).map((r) => ({ tool: r.tool, mean: r.mean }));
+  const toolSchemaTokens: Record<string, number> = {};
+  for (const [name, def] of data.menu) toolSchemaTokens[name] = estimateSchemaTokens(def);
+  const full = fullContextLikelihood(data.rows);
+  const byK = new Map((sweep?.points ?? []).map((p) => [p.k, p]));
+  let cumulative = 0;
+  const points: BudgetPoint[] = surrogateCurve(ranking, full ?? 0).map((s) => {
+    if (s.k > 0) cumulative += toolSchemaTokens[ranking[s.k - 1]!.tool] ?? 0;
+    const measured = byK.get(s.k);
+    return {
+      k: s.k,
+      surrogate: s.value,
+      accuracy: measured?.accuracy ?? null,
+      n: measured?.n ?? null,
+      promptTokens: measured?.promptTokens ?? null,
+      // Always the same estimate as the keep-all line and the per-tool costs (the sweep's measured
+      // cost is its prompt tokens per request, shown as its own curve).
+      schemaTokens: cumulative,
+    };
+  });
+  const menuSchemaTokens = Object.values(toolSchemaTokens).reduce((a, b) => a + b, 0);
+
+  let recommendedK: number | null = null;
+  let recommendedBy: BudgetData['recommendedBy'] = null;
+  const fromSweep = sweep ? (sweep.bestK ?? selectBudget(sweep.points)) : undefined;
+  if (fromSweep !== undefined) {
+    recommendedK = fromSweep;
+    recommendedBy = 'sweep';
+  } else if (ranking.length > 0) {
+    // F̂ grows while Ī > 0: its maximiser keeps every tool with positive evidence (at least one tool).
+    recommendedK = Math.max(1, ranking.filter((r) => r.mean > 0).length);
+    recommendedBy = 'surrogate';
+  }
+
+  return {
+    task: data.task,
+    run: data.run,
+    ranking,
+    points,
+    fullValue: full ?? null,
+    toolSchemaTokens,
+    schemaTokensEstimated: true,
+    menuSize: data.menu.size,
+    menuSchemaTokens,
+    sweep: sweep ? { model: sweep.model, createdAt: sweep.createdAt, bestK: fromSweep ?? null } : null,
+    baselines: sweep?.baselines ?? [],
+    recommendedK,
+    recommendedBy,
+  };
+}

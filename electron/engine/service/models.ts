@@ -1,0 +1,82 @@
+// The Models view's engine side: inspect a GGUF (size, architecture, context, fit), the GPU, recent
+// models, the built-in reference model, and whether a network exists for downloads.
+import { lookup } from 'node:dns/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { GpuInfo, ModelInfo, ModelsState, RecommendedModel, ReferenceModel } from '../../../shared/api/types';
+import { ensureFixtureModel } from '../gguf/fixture-cache';
+import { describeModel, getRuntime, gpuInfo, type GpuChoice } from '../llama';
+import { writeJsonAtomic } from '../store/atomic';
+
+/** Shown on the Models view; downloaded with node-llama-cpp's downloader when a network exists. */
+export const RECOMMENDED_MODELS: RecommendedModel[] = [
+  { uri: 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M', name: 'Qwen2.5 1.5B Instruct (Q4_K_M)', sizeBytes: null, note: 'small and fast: a good first scoring model (about 1 GB)' },
+  { uri: 'hf:bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M', name: 'Llama 3.2 3B Instruct (Q4_K_M)', sizeBytes: null, note: 'stronger, still runs on a laptop CPU (about 2 GB)' },
+];
+
+const NETWORK_TTL_MS = 60_000;
+
+export class ModelCatalog {
+  private network: { online: boolean; detail: string; at: number } | null = null;
+
+  constructor(private readonly configDir: string) {}
+
+  get modelsDir(): string {
+    return join(this.configDir, 'models');
+  }
+
+  async state(): Promise<ModelsState> {
+    return { recent: this.recent(), recommended: RECOMMENDED_MODELS, network: await this.networkStatus(), downloadDir: this.modelsDir };
+  }
+
+  async inspect(path: string, gpu: GpuChoice = 'auto'): Promise<ModelInfo> {
+    const info = await describeModel(path, await getRuntime(gpu));
+    this.remember(info.path, info.name);
+    return info;
+  }
+
+  gpu(): Promise<GpuInfo> {
+    return gpuInfo('auto');
+  }
+
+  /** The evidence-copy fixture (hand-set weights that copy evidence from the context), generated once. */
+  reference(): ReferenceModel {
+    const path = ensureFixtureModel(this.modelsDir, { kind: 'evidence-copy' });
+    this.remember(path, 'LOTS evidence-copy reference model');
+    return {
+      path,
+      name: basename(path),
+      note: 'a tiny generated model whose next-token distribution follows token frequencies in its context: removing the evidence that holds the answer lowers its likelihood. For demos and tests, not for real traces.',
+    };
+  }
+
+  /** DNS for the model hub, cached for a minute: enough to say "offline" plainly without waiting. */
+  async networkStatus(): Promise<{ online: boolean; detail: string }> {
+    if (this.network && Date.now() - this.network.at < NETWORK_TTL_MS) return this.network;
+    let status: { online: boolean; detail: string };
+    try {
+      await Promise.race([lookup('huggingface.co'), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
+      status = { online: true, detail: 'huggingface.co resolves' };
+    } catch (e) {
+      status = { online: false, detail: `huggingface.co cannot be reached (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    }
+    this.network = { ...status, at: Date.now() };
+    return status;
+  }
+
+  recent(): ModelsState['recent'] {
+    const file = join(this.configDir, 'recent-models.json');
+    if (!existsSync(file)) return [];
+    try {
+      const list = JSON.parse(readFileSync(file, 'utf8')) as ModelsState['recent'];
+      return Array.isArray(list) ? list.filter((m) => typeof m?.path === 'string' && existsSync(m.path)) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  remember(path: string, name: string): void {
+    const rest = this.recent().filter((m) => m.path !== path);
+    writeJsonAtomic(join(this.configDir, 'recent-models.json'), [{ path, name, usedAt: new Date().toISOString() }, ...rest].slice(0, 10));
+  }
+}

@@ -1,0 +1,32 @@
+// Recently opened projects, kept in the user's config folder (not in any project).
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { RecentProject } from '../../../shared/api/types';
+import { writeJsonAtomic } from '../store/atomic';
+
+const MAX_RECENT = 12;
+
+export class RecentProjects {
+  private readonly file: string;
+
+  constructor(configDir: string) {
+    this.file = join(configDir, 'recent-projects.json');
+  }
+
+  list(): RecentProject[] {
+    if (!existsSync(this.file)) return [];
+    try {
+      const raw = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
+      if (!Array.isArray(raw)) return [];
+      return raw.filter((r): r is RecentProject => typeof r?.dir === 'string' && typeof r?.openedAt === 'string')
+        .filter((r) => existsSync(join(r.dir, 'project.json')));
+    } catch {
+      return []; // a damaged list is not worth an error dialog; it is rebuilt on the next open
+    }
+  }
+
+  touch(dir: string, name = basename(dir)): void {
+    const rest = this.list().filter((r) => r.dir !== dir);
+    writeJsonAtomic(this.file, [{ dir, name, openedAt: new Date().toISOString() }, ...rest].slice(0, MAX_RECENT));
+  }
+}

@@ -1,0 +1,297 @@
+// The engine side of the API contract, shared by the Electron main process and the web host. It owns
+// the open project and composes the store, the LOTS math, the exporters, jobs, models and the benchmark.
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { ApiMethods, StudioApi } from '../../../shared/api/contract';
+import type { ApiParsedInput } from '../../../shared/api/schemas';
+import type {
+  AppInfo, BudgetData, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, ModelInfo, ModelsState, ProjectSummary,
+  RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail, Transport,
+} from '../../../shared/api/types';
+import type { SpaceVersion } from '../../../shared/project/spaces';
+import { ProjectStore } from '../store';
+import { DEMO_DEFAULTS } from '../bench/demo';
+import { makeBenchProject } from '../bench/make';
+import { FAMILY_NAMES, type FamilyName } from '../../../shared/bench/family';
+import { buildBudget } from './budget';
+import { invalid, noProject, notFound, unavailable } from './errors';
+import { ApiError } from '../../../shared/api/errors';
+import { ServiceEvents } from './events';
+import { acceptSpace, buildSpaceState } from './spaces';
+import { renderExport, renderReport, writeText } from './exports';
+import { buildHeatmap } from './heatmap';
+import { ModelCatalog } from './models';
+import { JobCenter } from './jobs';
+import { checkModelPath } from '../llama';
+import { importSource, sourcesOf } from './imports';
+import { buildRanking } from './ranking';
+import { RecentProjects } from './recent';
+import { buildSummary } from './summary';
+import { ProjectIndex } from './task-data';
+
+export const STUDIO_VERSION = '0.1.0';
+
+/** Native dialogs, supplied by the Electron main process (the engine never imports electron). */
+export interface NativeDialogs {
+  pickPath(kind: ApiParsedInput<'pickPath'>['kind'], defaultName?: string): Promise<string[] | null>;
+}
+
+export interface StudioServiceOptions {
+  transport: Transport;
+  /** Where recent projects and downloaded/generated models live (Electron: userData). */
+  configDir: string;
+  dialogs?: NativeDialogs;
+  platform?: string;
+  /** Workers' output is dropped instead of inherited (tests). */
+  quietWorkers?: boolean;
+}
+
+/** How often a running job's new results are announced to the views. */
+const CHANGE_INTERVAL_MS = 3000;
+
+export class StudioService implements ApiMethods {
+  readonly events = new ServiceEvents();
+  private project: { store: ProjectStore; index: ProjectIndex } | null = null;
+  private readonly recent: RecentProjects;
+  private readonly models: ModelCatalog;
+  private readonly jobs: JobCenter;
+  private changeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly options: StudioServiceOptions) {
+    this.recent = new RecentProjects(options.configDir);
+    this.models = new ModelCatalog(options.configDir);
+    this.jobs = new JobCenter((job) => this.jobUpdated(job), options.quietWorkers);
+  }
+
+  /** Relay a job's progress; new scores or sweep points reach the views at most every few seconds. */
+  private jobUpdated(job: JobInfo): void {
+    this.events.emit('jobUpdate', job);
+    const finished = job.status === 'done' || job.status === 'cancelled' || job.status === 'failed';
+    if (finished) {
+      clearTimeout(this.changeTimer);
+      this.changeTimer = undefined;
+      this.project?.index.sync();
+      this.events.emit('projectChanged', { reason: job.kind === 'sweep' ? 'sweep' : 'scores' });
+    } else if (!this.changeTimer && job.done > 0) {
+      this.changeTimer = setTimeout(() => {
+        this.changeTimer = undefined;
+        this.project?.index.sync();
+        this.events.emit('projectChanged', { reason: job.kind === 'sweep' ? 'sweep' : 'scores' });
+      }, CHANGE_INTERVAL_MS);
+      this.changeTimer.unref?.();
+    }
+  }
+
+  /** Stop workers (the app is quitting); what they stored is kept. */
+  dispose(): void {
+    clearTimeout(this.changeTimer);
+    this.jobs.dispose();
+  }
+
+  // ------------------------------------------------------------------ app and project
+
+  async getAppInfo(): Promise<AppInfo> {
+    return { version: STUDIO_VERSION, transport: this.options.transport, platform: this.options.platform ?? process.platform, nativeDialogs: Boolean(this.options.dialogs) };
+  }
+
+  async listRecentProjects(): Promise<RecentProject[]> {
+    return this.recent.list();
+  }
+
+  async getProject(): Promise<ProjectSummary | null> {
+    return this.project ? buildSummary(this.project.store, this.project.index) : null;
+  }
+
+  async openProject(input: ApiParsedInput<'openProject'>): Promise<ProjectSummary> {
+    return this.setProject(ProjectStore.open(input.dir));
+  }
+
+  async createProject(input: ApiParsedInput<'createProject'>): Promise<ProjectSummary> {
+    const dir = resolve(input.dir);
+    if (existsSync(resolve(dir, 'project.json'))) throw invalid(`${dir} already holds a project; open it instead`);
+    return this.setProject(ProjectStore.create(dir, input.name ?? basename(dir)));
+  }
+
+  async closeProject(): Promise<null> {
+    this.project = null;
+    this.events.emit('projectChanged', { reason: 'close' });
+    return null;
+  }
+
+  async pickPath(input: ApiParsedInput<'pickPath'>): Promise<string[] | null> {
+    if (!this.options.dialogs) throw unavailable('native file dialogs exist only in the desktop app; type the path instead');
+    return this.options.dialogs.pickPath(input.kind, input.defaultName);
+  }
+
+  /** Open a project folder (used by `lots ui --project` and the Electron command line too). */
+  setProject(store: ProjectStore): ProjectSummary {
+    this.project = { store, index: new ProjectIndex(store) };
+    this.recent.touch(store.dir, store.info.name);
+    this.jobs.projectOpened(store);
+    this.events.emit('projectChanged', { reason: 'open' });
+    return buildSummary(store, this.project.index);
+  }
+
+  // ------------------------------------------------------------------ traces and scores
+
+  async importTraces(input: ApiParsedInput<'importTraces'>): Promise<ImportReport> {
+    const { store, index } = this.requireProject();
+    const files = [];
+    for (const source of sourcesOf(input)) files.push(await importSource(store, source));
+    index.sync();
+    this.events.emit('projectChanged', { reason: 'import' });
+    return { files, project: buildSummary(store, index) };
+  }
+
+  async getHeatmap(input: ApiParsedInput<'getHeatmap'>): Promise<HeatmapData> {
+    return buildHeatmap(this.requireProject().index.task(input.task, input.run));
+  }
+
+  async getTrace(input: ApiParsedInput<'getTrace'>): Promise<TraceDetail> {
+    const { store, index } = this.requireProject();
+    index.sync();
+    const trace = store.getTrace(input.id);
+    if (!trace) throw notFound(`trace "${input.id}" is not in this project`);
+    return { trace, hash: store.getTraceHash(input.id)!, scores: store.listScores().filter((s) => s.trace === input.id) };
+  }
+
+  async getRanking(input: ApiParsedInput<'getRanking'>): Promise<RankingData> {
+    return buildRanking(this.requireProject().index.task(input.task, input.run), input.k);
+  }
+
+  async getBudget(input: ApiParsedInput<'getBudget'>): Promise<BudgetData> {
+    const { store, index } = this.requireProject();
+    return buildBudget(index.task(input.task, input.run), store.readSweep(input.task));
+  }
+
+  // ------------------------------------------------------------------ spaces and export
+
+  async getSpaces(input: ApiParsedInput<'getSpaces'>): Promise<SpaceState> {
+    const { store, index } = this.requireProject();
+    return buildSpaceState(store, index.task(input.task, input.run));
+  }
+
+  async acceptSpace(input: ApiParsedInput<'acceptSpace'>): Promise<SpaceVersion> {
+    const { store, index } = this.requireProject();
+    const version = acceptSpace(store, index.task(input.task, input.run), input);
+    this.events.emit('projectChanged', { reason: 'space' });
+    return version;
+  }
+
+  async renderExport(input: ApiParsedInput<'renderExport'>): Promise<ExportText> {
+    const { store, index } = this.requireProject();
+    return renderExport(store, index.task(input.task), input.format, input.version);
+  }
+
+  async saveExport(input: ApiParsedInput<'saveExport'>): Promise<{ path: string }> {
+    const { store, index } = this.requireProject();
+    const out = renderExport(store, index.task(input.task), input.format, input.version);
+    const saved = writeText(input.path, out.text);
+    store.logActivity({ kind: 'export', message: `exported ${input.task} as ${input.format} to ${input.path}` });
+    return saved;
+  }
+
+  async renderReport(input: ApiParsedInput<'renderReport'>): Promise<{ html: string; filename: string }> {
+    const { store, index } = this.requireProject();
+    return renderReport(store, index.task(input.task, input.run));
+  }
+
+  async saveReport(input: ApiParsedInput<'saveReport'>): Promise<{ path: string }> {
+    const { store, index } = this.requireProject();
+    const saved = writeText(input.path, renderReport(store, index.task(input.task, input.run)).html);
+    store.logActivity({ kind: 'export', message: `saved the report of ${input.task} to ${input.path}` });
+    return saved;
+  }
+
+  // ------------------------------------------------------------------ jobs, models, demo
+
+  async listJobs(): Promise<JobInfo[]> {
+    return this.jobs.list();
+  }
+
+  async startScoring(input: ApiParsedInput<'startScoring'>): Promise<JobInfo> {
+    const { store } = this.requireProject();
+    if (store.traceCount === 0) throw invalid('the project has no traces to score: import trace files first');
+    // Checked here so a wrong path is an error where the user clicked, not a failed job later.
+    checkModelPath(input.model);
+    this.models.remember(resolve(input.model), basename(input.model));
+    return this.jobs.startScoring({
+      project: store.dir,
+      model: resolve(input.model),
+      intervention: input.intervention ?? 'evidence',
+      span: input.span ?? 'answer',
+      gpu: input.gpu ?? 'auto',
+      ...(input.tasks ? { tasks: input.tasks } : {}),
+    });
+  }
+
+  async startSweep(input: ApiParsedInput<'startSweep'>): Promise<JobInfo> {
+    const { store } = this.requireProject();
+    checkModelPath(input.model);
+    return this.jobs.startSweep({ project: store.dir, task: input.task, model: resolve(input.model), ...(input.run ? { run: input.run } : {}), baselines: input.baselines ?? true });
+  }
+
+  async pauseJob(input: ApiParsedInput<'pauseJob'>): Promise<JobInfo> {
+    return this.jobs.pause(input.id);
+  }
+
+  async resumeJob(input: ApiParsedInput<'resumeJob'>): Promise<JobInfo> {
+    return this.jobs.resume(input.id);
+  }
+
+  async cancelJob(input: ApiParsedInput<'cancelJob'>): Promise<JobInfo> {
+    return this.jobs.cancel(input.id);
+  }
+
+  async getModels(): Promise<ModelsState> {
+    return this.models.state();
+  }
+
+  async inspectModel(input: ApiParsedInput<'inspectModel'>): Promise<ModelInfo> {
+    return this.models.inspect(input.path, input.gpu);
+  }
+
+  async getGpuInfo(): Promise<GpuInfo> {
+    return this.models.gpu();
+  }
+
+  async downloadModel(input: ApiParsedInput<'downloadModel'>): Promise<JobInfo> {
+    const network = await this.models.networkStatus();
+    if (!network.online) {
+      throw new ApiError('OFFLINE', `no network: the model cannot be downloaded (${network.detail}). Copy a GGUF file to this machine and pick it on the Models view.`, 'Offline');
+    }
+    return this.jobs.startDownload(input.uri, this.models.modelsDir);
+  }
+
+  async prepareReferenceModel(): Promise<ReferenceModel> {
+    return this.models.reference();
+  }
+
+  async buildDemo(input: ApiParsedInput<'buildDemo'>): Promise<ProjectSummary> {
+    const dir = input.dir ?? join(this.options.configDir, 'demo-projects', new Date().toISOString().replace(/[:.]/g, '-'));
+    // Gold answers as the frozen answers: the requests can be scored at once (re-execute), without serving first.
+    const unknown = (input.families ?? []).filter((f) => !(FAMILY_NAMES as readonly string[]).includes(f));
+    if (unknown.length > 0) throw invalid(`unknown benchmark families: ${unknown.join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
+    const made = makeBenchProject(dir, { fit: DEMO_DEFAULTS.fit, eval: DEMO_DEFAULTS.eval, answers: 'gold', ...(input.families ? { families: input.families as FamilyName[] } : {}), ...(input.registry ? { registry: input.registry } : {}), ...(input.seed !== undefined ? { seed: String(input.seed) } : {}) });
+    return this.setProject(made.store);
+  }
+
+  // ------------------------------------------------------------------ events (transports subscribe here)
+
+  onJobUpdate(listener: (job: JobInfo) => void): () => void {
+    return this.events.on('jobUpdate', listener);
+  }
+
+  onProjectChanged(listener: Parameters<StudioApi['onProjectChanged']>[0]): () => void {
+    return this.events.on('projectChanged', listener);
+  }
+
+  onMenuCommand(listener: Parameters<StudioApi['onMenuCommand']>[0]): () => void {
+    return this.events.on('menuCommand', listener);
+  }
+
+  private requireProject(): { store: ProjectStore; index: ProjectIndex } {
+    if (!this.project) throw noProject();
+    return this.project;
+  }
+}

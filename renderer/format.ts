@@ -1,0 +1,66 @@
+// Number and text formatting shared by every view: fixed precision, a true minus sign, tabular digits
+// come from CSS (font-variant-numeric) so columns line up.
+
+const MINUS = '\u2212';
+
+export function fmtScore(x: number | null | undefined, digits = 3): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  const s = Math.abs(x).toFixed(digits);
+  if (/^0\.?0*$/.test(s)) return s;
+  return x < 0 ? MINUS + s : s;
+}
+
+export function fmtSigned(x: number | null | undefined, digits = 3): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  const s = fmtScore(x, digits);
+  return x > 0 && !/^0\.?0*$/.test(s) ? '+' + s : s;
+}
+
+export function fmtPercent(x: number | null | undefined, digits = 0): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  return `${(x * 100).toFixed(digits)}%`;
+}
+
+export function fmtInt(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  return Math.round(x).toLocaleString('en-US');
+}
+
+export function fmtBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return '—';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(u === 0 ? 0 : v < 10 ? 2 : 1)} ${units[u]}`;
+}
+
+export function fmtDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—';
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+export function fmtTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+}
+
+export function plural(n: number, one: string, many = one + 's'): string {
+  return `${fmtInt(n)} ${n === 1 ? one : many}`;
+}
+
+/** A run key `<modelHash>|<intervention>|<span>` or `import:<name>` as a short label. */
+export function runLabel(run: string | null | undefined, model?: string): string {
+  if (!run) return 'no run';
+  if (run.startsWith('import:')) return `imported: ${run.slice(7)}`;
+  const [hash, intervention, span] = run.split('|');
+  return `${model ?? (hash ?? '').slice(0, 8)} · ${intervention ?? '?'} · ${span ?? '?'}`;
+}

@@ -1,0 +1,131 @@
+// The heatmap's data model, outside React (CONVENTIONS §6): typed arrays for cells, a row permutation
+// for the current filter and sort, a column mask for tools outside the current space. Views read it;
+// the canvas renderer draws from it; nothing here allocates per frame.
+import { CELL_SCORED, decodeFloat32, decodeUint8, type HeatmapData, type HeatmapRequest } from '../../shared/api';
+
+export type CorrectFilter = 'all' | 'correct' | 'wrong';
+
+export interface HeatmapViewOptions {
+  correct: CorrectFilter;
+  search: string;
+  /** Column to sort rows by (descending I_x(s), unscored cells last); null keeps trace order. */
+  sortTool: string | null;
+  sortDir: 'desc' | 'asc';
+}
+
+export class HeatmapModel {
+  readonly task: string;
+  readonly run: string | null;
+  readonly rows: number;
+  readonly cols: number;
+  readonly tools: readonly string[];
+  readonly means: readonly (number | null)[];
+  readonly requests: readonly HeatmapRequest[];
+  readonly values: Float32Array;
+  readonly states: Uint8Array;
+  readonly maxAbs: number;
+  /** Colour scale: the 98th percentile of |I|, so one outlier does not wash out every other cell. */
+  readonly scale: number;
+  /** Visible rows, in display order (indices into requests). */
+  order: Int32Array;
+  visibleRows: number;
+  /** 1 where the column's tool is outside the current space (drawn greyed). */
+  readonly greyed: Uint8Array;
+  /** Bumped on every change a renderer must redraw for. */
+  version = 0;
+  private lowered: string[] | null = null;
+  private readonly colIndex: Map<string, number>;
+
+  constructor(data: HeatmapData) {
+    this.task = data.task;
+    this.run = data.run;
+    this.tools = data.tools;
+    this.means = data.means;
+    this.requests = data.requests;
+    this.rows = data.requests.length;
+    this.cols = data.tools.length;
+    this.values = decodeFloat32(data.values);
+    this.states = decodeUint8(data.states);
+    this.maxAbs = data.maxAbs;
+    this.scale = robustScale(this.values, this.states, data.maxAbs, Math.max(1, data.tools.length));
+    this.order = new Int32Array(this.rows).map((_, i) => i);
+    this.visibleRows = this.rows;
+    this.greyed = new Uint8Array(this.cols);
+    this.colIndex = new Map(this.tools.map((t, i) => [t, i]));
+  }
+
+  column(tool: string): number {
+    return this.colIndex.get(tool) ?? -1;
+  }
+
+  /** Grey every column whose tool is not kept; returns true when anything changed. */
+  setKept(kept: ReadonlySet<string> | null): boolean {
+    let changed = false;
+    for (let c = 0; c < this.cols; c++) {
+      const g = kept && !kept.has(this.tools[c]!) ? 1 : 0;
+      if (this.greyed[c] !== g) {
+        this.greyed[c] = g;
+        changed = true;
+      }
+    }
+    if (changed) this.version++;
+    return changed;
+  }
+
+  applyView(opts: HeatmapViewOptions): void {
+    const needle = opts.search.trim().toLowerCase();
+    if (needle && !this.lowered) this.lowered = this.requests.map((r) => `${r.id}\u0000${r.text}`.toLowerCase());
+    const keep: number[] = [];
+    for (let r = 0; r < this.rows; r++) {
+      const c = this.requests[r]!.correct;
+      if (opts.correct === 'correct' && c !== true) continue;
+      if (opts.correct === 'wrong' && c !== false) continue;
+      if (needle && !this.lowered![r]!.includes(needle)) continue;
+      keep.push(r);
+    }
+    const order = Int32Array.from(keep);
+    const col = opts.sortTool === null ? -1 : this.column(opts.sortTool);
+    if (col >= 0) {
+      const sign = opts.sortDir === 'desc' ? -1 : 1;
+      const { values, states, cols } = this;
+      order.sort((a, b) => {
+        const sa = states[a * cols + col] === CELL_SCORED;
+        const sb = states[b * cols + col] === CELL_SCORED;
+        if (sa !== sb) return sa ? -1 : 1; // unscored cells last, whatever the direction
+        if (!sa) return a - b;
+        const d = values[a * cols + col]! - values[b * cols + col]!;
+        return d !== 0 ? sign * d : a - b;
+      });
+    }
+    this.order = order;
+    this.visibleRows = order.length;
+    this.version++;
+  }
+
+  cellIndex(viewRow: number, col: number): number {
+    return this.order[viewRow]! * this.cols + col;
+  }
+
+  request(viewRow: number): HeatmapRequest | undefined {
+    const r = this.order[viewRow];
+    return r === undefined ? undefined : this.requests[r];
+  }
+}
+
+/** Sampled (at most ~50k cells) so a 10,000 × 120 matrix costs a few ms, not a long task. */
+function robustScale(values: Float32Array, states: Uint8Array, maxAbs: number, cols: number): number {
+  const abs: number[] = [];
+  let stride = Math.max(1, Math.floor(values.length / 50_000));
+  // Coprime with the row length, or the sample would visit only a few columns.
+  while (gcd(stride, cols) !== 1) stride++;
+  for (let i = 0; i < values.length; i += stride) if (states[i] === CELL_SCORED) abs.push(Math.abs(values[i]!));
+  if (abs.length === 0) return maxAbs || 1;
+  abs.sort((a, b) => a - b);
+  const p = abs[Math.min(abs.length - 1, Math.floor(abs.length * 0.98))]!;
+  return p > 0 ? p : maxAbs || 1;
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}

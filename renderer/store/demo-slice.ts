@@ -1,0 +1,46 @@
+// The demo walkthrough: build the benchmark project, then score → rank → sweep → approve → export.
+import type { StudioApi } from '../../shared/api';
+import type { SliceCreator } from './types';
+
+export const DEMO_STEPS = ['build', 'score', 'rank', 'sweep', 'approve', 'export'] as const;
+export type DemoStep = (typeof DEMO_STEPS)[number];
+export const DEMO_TASK = 'fx_settle';
+
+export interface DemoSlice {
+  demoBusy: boolean;
+  demoDone: Partial<Record<DemoStep, boolean>>;
+  demoJob: string | null;
+  buildDemo(options?: { dir?: string; families?: string[] }): Promise<boolean>;
+  markDemo(step: DemoStep): void;
+  setDemoJob(id: string | null): void;
+}
+
+export const createDemoSlice = (api: StudioApi): SliceCreator<DemoSlice> => (set, get) => ({
+  demoBusy: false,
+  demoDone: {},
+  demoJob: null,
+
+  async buildDemo(options = {}) {
+    set({ demoBusy: true }, false, 'demo/build-start');
+    try {
+      const project = await api.buildDemo({ ...(options.dir ? { dir: options.dir } : {}), ...(options.families ? { families: options.families } : {}) });
+      get().projectOpened(project);
+      // fx_settle has a two-tool chain: the clearest family to show first.
+      const task = project.tasks.find((t) => t.task === DEMO_TASK)?.task ?? project.tasks[0]?.task;
+      set({ demoBusy: false, demoDone: { build: true }, demoJob: null, route: { view: 'demo', ...(task ? { task } : {}) } }, false, 'demo/build');
+      return true;
+    } catch (e) {
+      set({ demoBusy: false }, false, 'demo/build-failed');
+      get().fail(e, 'The demo project was not built');
+      return false;
+    }
+  },
+
+  markDemo(step) {
+    set({ demoDone: { ...get().demoDone, [step]: true } }, false, `demo/${step}`);
+  },
+
+  setDemoJob(demoJob) {
+    set({ demoJob }, false, 'demo/job');
+  },
+});

@@ -1,0 +1,51 @@
+// Types of the renderer's one store, built from typed slices (CONVENTIONS: zustand docs anchor).
+import type { StateCreator } from 'zustand';
+import type { AppSlice } from './app-slice';
+import type { ProjectSlice } from './project-slice';
+import type { DataSlice } from './data-slice';
+import type { HeatmapViewSlice } from './heatmap-view-slice';
+import type { TraceSlice } from './trace-slice';
+import type { DraftSlice } from './draft-slice';
+import type { JobsSlice } from './jobs-slice';
+import type { ModelsSlice } from './models-slice';
+import type { ExportSlice } from './export-slice';
+import type { DemoSlice } from './demo-slice';
+
+export type StudioState = AppSlice & ProjectSlice & DataSlice & HeatmapViewSlice & TraceSlice & DraftSlice & JobsSlice & ModelsSlice & ExportSlice & DemoSlice;
+
+export type SliceCreator<T> = StateCreator<StudioState, [['zustand/devtools', never]], [], T>;
+
+export const VIEWS = ['home', 'heatmap', 'trace', 'ranking', 'budget', 'space', 'export', 'jobs', 'models', 'demo'] as const;
+export type ViewName = (typeof VIEWS)[number];
+
+/** Views that show one task (the task picker and K slider appear in the top bar). */
+export const TASK_VIEWS: readonly ViewName[] = ['heatmap', 'trace', 'ranking', 'budget', 'space', 'export'];
+
+export interface Route {
+  view: ViewName;
+  task?: string;
+  trace?: string;
+  tool?: string;
+}
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'info' | 'success';
+  title: string;
+  message: string;
+  /** What the user can do about it. */
+  hint?: string;
+  code?: string;
+}
+
+/** The space being edited for a task: top-K of the ranking plus the operator's edits. */
+export interface Draft {
+  k: number;
+  pinned: string[];
+  banned: string[];
+  added: string[];
+  removed: string[];
+  note: string;
+  /** The approved version the draft started from (null: the proposal). */
+  baseVersion: number | null;
+}

@@ -1,0 +1,109 @@
+// Jobs: start scoring; queued / running / done jobs with progress, throughput, ETA, pause / resume /
+// cancel; errors with what to do.
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { JobInfo } from '../../shared/api';
+import { Empty } from '../components/Empty';
+import { fmtDuration, fmtInt, fmtTime } from '../format';
+import { useStudio } from '../store/react';
+
+export function JobsView() {
+  const jobs = useStudio(useShallow((s) => [...s.jobs].reverse()));
+  const project = useStudio((s) => s.project);
+  return (
+    <div style={{ maxWidth: 1200 }}>
+      {project ? <ScoreForm /> : null}
+      <div className="card" style={{ marginTop: project ? 14 : 0 }}>
+        <div className="card-head"><h2>Jobs</h2><span className="sub">scoring runs in its own process: the UI stays responsive; a stopped job resumes where it left off</span></div>
+        {jobs.length === 0 ? (
+          <Empty title="No jobs yet">{project ? 'Start scoring above. Progress, throughput and the time left appear here.' : 'Open a project first; scoring and sweeps run as jobs.'}</Empty>
+        ) : (
+          <div className="jobs" data-testid="jobs-list">{jobs.map((j) => <JobRow key={j.id} job={j} />)}</div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ScoreForm() {
+  const modelPath = useStudio((s) => s.modelPath);
+  const setModelPath = useStudio((s) => s.setModelPath);
+  const startScoring = useStudio((s) => s.startScoring);
+  const useReference = useStudio((s) => s.useReferenceModel);
+  const busy = useStudio((s) => s.modelBusy);
+  const navigate = useStudio((s) => s.navigate);
+  const [intervention, setIntervention] = useState<'evidence' | 'line' | 'reexecute'>('evidence');
+  const [span, setSpan] = useState<'answer' | 'expression'>('answer');
+  const [gpu, setGpu] = useState<'auto' | 'cpu' | 'cuda' | 'vulkan' | 'metal'>('auto');
+  return (
+    <div className="card">
+      <div className="card-head"><h2>Score the project</h2><span className="sub">I<sub>x</sub>(s) = L(y | h) − L(y | h<sup>−s</sup>) on the frozen answers; nothing already scored is computed again</span></div>
+      <div className="field-row">
+        <label className="field grow">
+          <span>Model (GGUF on the engine's machine)</span>
+          <input type="text" value={modelPath} onChange={(e) => setModelPath(e.target.value)} placeholder="/models/qwen2.5-7b-instruct-q4_k_m.gguf" data-testid="score-model" />
+        </label>
+        <label className="field">
+          <span>Intervention</span>
+          <select value={intervention} onChange={(e) => setIntervention(e.target.value as typeof intervention)}>
+            <option value="evidence">evidence (calls + observations)</option>
+            <option value="line">line (single-step traces)</option>
+            <option value="reexecute">re-execute (needs an executor)</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Scored span</span>
+          <select value={span} onChange={(e) => setSpan(e.target.value as typeof span)}>
+            <option value="answer">whole answer</option>
+            <option value="expression">answer expression</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>GPU</span>
+          <select value={gpu} onChange={(e) => setGpu(e.target.value as typeof gpu)}>
+            <option value="auto">auto</option><option value="cuda">CUDA</option><option value="vulkan">Vulkan</option><option value="metal">Metal</option><option value="cpu">CPU only</option>
+          </select>
+        </label>
+        <button className="btn primary" disabled={!modelPath.trim()} onClick={() => void startScoring({ model: modelPath.trim(), intervention, span, gpu })} data-testid="start-scoring">Score</button>
+      </div>
+      <div className="btn-row" style={{ marginTop: 8 }}>
+        <button className="btn ghost small" onClick={() => navigate({ view: 'models' })}>Check the model on the Models view…</button>
+        <button className="btn ghost small" disabled={busy} onClick={() => void useReference()} data-testid="use-reference-model">Use the built-in reference model (for demos)</button>
+      </div>
+    </div>
+  );
+}
+
+function JobRow({ job }: { job: JobInfo }) {
+  const act = useStudio((s) => s.jobAction);
+  const pct = job.total > 0 ? Math.min(100, (100 * job.done) / job.total) : job.status === 'done' ? 100 : 0;
+  return (
+    <div className={`job ${job.status}`} data-job={job.id} data-status={job.status}>
+      <div className="job-head">
+        <div className="ellipsis"><strong>{job.title}</strong> <span className="muted small">· {job.kind} · {fmtTime(job.createdAt)}</span></div>
+        <span className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'paused' ? 'warn' : job.status === 'running' ? 'accent' : ''}`}>{job.status}</span>
+      </div>
+      <div className={`progress ${job.status}`} role="progressbar" aria-valuemin={0} aria-valuemax={job.total} aria-valuenow={job.done} aria-label={`${job.title} progress`}>
+        <div style={{ width: `${pct}%` }} />
+      </div>
+      <div className="job-stats tabular">
+        <span>{fmtInt(job.done)} / {fmtInt(job.total)} {job.unit}</span>
+        <span>{job.throughput !== undefined ? `${job.throughput.toFixed(job.throughput < 10 ? 2 : 1)} ${job.unit}/s` : '—'}</span>
+        <span>{job.tokensPerSecond !== undefined ? `${fmtInt(job.tokensPerSecond)} tok/s` : ''}</span>
+        <span>{job.status === 'running' ? `ETA ${fmtDuration(job.etaSeconds)}` : ''}</span>
+        <span className="muted ellipsis">{job.message ?? ''}</span>
+        <span className="btn-row" style={{ justifyContent: 'flex-end' }}>
+          {job.canPause && <button className="btn small" onClick={() => void act(job.id, 'pause')}>Pause</button>}
+          {job.canResume && <button className="btn small" onClick={() => void act(job.id, 'resume')}>Resume</button>}
+          {job.canCancel && <button className="btn small danger" onClick={() => void act(job.id, 'cancel')}>Cancel</button>}
+        </span>
+      </div>
+      {job.error && (
+        <div className="callout bad small" style={{ marginTop: 6 }}>
+          <strong>{job.error.code}</strong>: {job.error.message}
+          {job.error.hint && <div>→ {job.error.hint}</div>}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+// Ranking of a task: Ī_t(s) per tool with support n and a bootstrap interval, a bar chart, rank
+// stability at the current K, and the faithfulness check where it was scored.
+import { useMemo } from 'react';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { RankingRow } from '../../shared/api';
+import { DataTable, sortableFeatures } from '../components/DataTable';
+import { Empty } from '../components/Empty';
+import { fmtPercent, fmtScore, fmtSigned, plural, runLabel } from '../format';
+import { selectKept } from '../store/draft-slice';
+import { useDraft, useStudio } from '../store/react';
+import { useRanking } from '../store/use-ranking';
+import { useChartColors } from './chart-colors';
+
+type Row = RankingRow & { kept: boolean };
+const helper = createColumnHelper<typeof sortableFeatures, Row>();
+const columns = [
+  helper.accessor('rank', { header: '#', cell: (c) => c.getValue() }),
+  helper.accessor('tool', { header: 'Tool', cell: (c) => <span className="mono">{c.getValue()}</span>, sortFn: 'alphanumeric' }),
+  helper.accessor('mean', { header: 'Ī', cell: (c) => <span className={c.getValue() >= 0 ? 'pos' : 'neg'}>{fmtSigned(c.getValue(), 4)}</span> }),
+  helper.accessor((r) => r.hi - r.lo, { id: 'interval', header: '95% interval', cell: (c) => `${fmtScore(c.row.original.lo, 3)} … ${fmtScore(c.row.original.hi, 3)}` }),
+  helper.accessor('n', { header: 'n', cell: (c) => c.getValue() }),
+  helper.accessor('exposed', { header: 'exposed', cell: (c) => c.getValue() }),
+  helper.accessor((r) => r.topKShare ?? -1, { id: 'stability', header: 'in top-K', cell: (c) => <Stability share={c.row.original.topKShare} /> }),
+  helper.accessor((r) => r.meanRank ?? Infinity, { id: 'meanRank', header: 'mean rank', cell: (c) => fmtScore(c.row.original.meanRank, 1) }),
+  helper.accessor('kept', { header: 'space', cell: (c) => (c.getValue() ? <span className="pill good">kept</span> : <span className="muted small">—</span>) }),
+];
+const NUMERIC = new Set(['rank', 'mean', 'interval', 'n', 'exposed', 'stability', 'meanRank']);
+
+export function RankingView() {
+  const task = useStudio((s) => s.route.task);
+  const { draft } = useDraft(task);
+  const ranking = useRanking(task, draft?.k);
+  const kept = useStudio((s) => selectKept(s, task));
+  const navigate = useStudio((s) => s.navigate);
+  const colors = useChartColors();
+  const keptSet = useMemo(() => new Set(kept ?? []), [kept]);
+  const rows = useMemo<Row[]>(() => (ranking?.rows ?? []).map((r) => ({ ...r, kept: keptSet.has(r.tool) })), [ranking, keptSet]);
+  const chartData = useMemo(() => rows.map((r) => ({ tool: r.tool, mean: r.mean, err: [r.mean - r.lo, r.hi - r.mean] as [number, number], kept: r.kept })), [rows]);
+
+  if (!task) return <Empty title="No task selected">Pick a task on the project view.</Empty>;
+  if (!ranking) return <p className="muted">Ranking {task}…</p>;
+  if (ranking.rows.length === 0) {
+    return (
+      <Empty title="Nothing ranked yet" actions={<button className="btn primary" onClick={() => navigate({ view: 'jobs' })}>Score the project…</button>}>
+        The ranking needs attribution scores. Score the task's traces with a local model (Jobs view) or import scores with <code>lots scores import</code>.
+      </Empty>
+    );
+  }
+  const chartH = Math.max(180, rows.length * 22 + 40);
+  return (
+    <div>
+      <div className="view-header">
+        <div>
+          <p className="lede">
+            Ī<sub>t</sub>(s) is the mean of I<sub>x</sub>(s) over the requests that exposed <em>and</em> scored the tool (n); a request that did not
+            expose it contributes nothing. Interval: {Math.round(ranking.level * 100)}% bootstrap over {plural(ranking.scoredRequests, 'request')} ({ranking.resamples} resamples).
+            "In top-K": how often the tool stays in the top {ranking.k} when the requests are resampled.
+          </p>
+        </div>
+        <span className="muted small">{runLabel(ranking.run)}</span>
+      </div>
+      <div className="ranking-layout">
+        <div className="card chart-card" style={{ maxHeight: 640, overflow: 'auto' }}>
+          <div className="card-head"><h2>Task scores</h2><span className="sub">kept tools in colour · whiskers: interval</span></div>
+          <div style={{ height: chartH }} data-testid="ranking-chart">
+            <ResponsiveContainer width="100%" height="100%">
+              <BarChart data={chartData} layout="vertical" margin={{ top: 4, right: 24, bottom: 4, left: 8 }}>
+                <CartesianGrid horizontal={false} stroke={colors.grid} />
+                <XAxis type="number" tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} tickFormatter={(v: number) => fmtScore(v, 2)} />
+                <YAxis type="category" dataKey="tool" width={150} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} interval={0} />
+                <Tooltip formatter={(v) => fmtSigned(Number(v), 4)} contentStyle={colors.tooltip} />
+                <ReferenceLine x={0} stroke={colors.axis} />
+                <Bar dataKey="mean" name="Ī" isAnimationActive={false}>
+                  {chartData.map((d) => <Cell key={d.tool} fill={d.kept ? (d.mean >= 0 ? colors.pos : colors.neg) : colors.muted} />)}
+                  <ErrorBar dataKey="err" width={4} stroke={colors.text} direction="x" />
+                </Bar>
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+        </div>
+        <div className="ranking-side">
+          <StabilityCard rows={rows} k={ranking.k} resamples={ranking.resamples} />
+          <Faithfulness points={ranking.faithfulness} />
+          {ranking.unscored.length > 0 && (
+            <div className="card">
+              <div className="card-head"><h2>Exposed, never scored</h2><span className="sub">{ranking.unscored.length}</span></div>
+              <p className="small text-2" style={{ marginBottom: 6 }}>No evidence to remove on any request: not eligible, never added to a space by the rule (you can still add one by hand).</p>
+              <div className="chips">{ranking.unscored.map((t) => <span key={t} className="chip">{t}</span>)}</div>
+            </div>
+          )}
+        </div>
+      </div>
+      <div className="table-wrap" style={{ marginTop: 14 }}>
+        <DataTable columns={columns} data={rows} rowKey={(r) => r.tool} rowClass={(r) => (r.kept ? '' : 'dim')} numeric={NUMERIC} testId="ranking-table" />
+      </div>
+    </div>
+  );
+}
+
+function Stability({ share }: { share: number | null }) {
+  if (share === null) return <span className="muted">—</span>;
+  return (
+    <span className="stability" title="share of bootstrap resamples keeping the tool in the top-K">
+      <span className="stability-bar"><span style={{ width: `${share * 100}%` }} /></span>
+      {fmtPercent(share)}
+    </span>
+  );
+}
+
+/** How firm is the top-K? Tools of the top K that stay there in nearly every resample, and the shakiest one. */
+function StabilityCard({ rows, k, resamples }: { rows: Row[]; k: number; resamples: number }) {
+  const top = rows.slice(0, k).filter((r) => r.topKShare !== null);
+  if (k === 0 || top.length === 0) return null;
+  const firm = top.filter((r) => r.topKShare! >= 0.95).length;
+  const shakiest = [...top].sort((a, b) => a.topKShare! - b.topKShare!)[0]!;
+  const challenger = rows.slice(k).filter((r) => r.topKShare !== null).sort((a, b) => b.topKShare! - a.topKShare!)[0];
+  return (
+    <div className="card" data-testid="rank-stability">
+      <div className="card-head"><h2>Rank stability at K = {k}</h2><span className="sub">{resamples} resamples</span></div>
+      <p className="small">
+        <strong className="tabular">{firm} of {top.length}</strong> top-{k} tools stay in the top {k} in at least 95% of resamples.
+        {shakiest.topKShare! < 0.95 && <> Least stable: <span className="mono">{shakiest.tool}</span> ({fmtPercent(shakiest.topKShare)}).</>}
+        {challenger && challenger.topKShare! > 0.05 && <> Closest outside: <span className="mono">{challenger.tool}</span> ({fmtPercent(challenger.topKShare)}).</>}
+      </p>
+    </div>
+  );
+}
+
+function Faithfulness({ points }: { points: { k: number; drop: number; additive: number; n: number }[] }) {
+  return (
+    <div className="card" data-testid="faithfulness">
+      <div className="card-head"><h2>Faithfulness check</h2></div>
+      {points.length === 0 ? (
+        <p className="small text-2">
+          Not scored for this run: the scorer removed one tool at a time. The check removes the top-K tools <em>together</em> and compares
+          how much the answer's likelihood drops with what the single-tool scores add up to (the additive surrogate); a faithful ranking
+          shows a large joint drop.
+        </p>
+      ) : (
+        <table className="table small">
+          <thead><tr><th className="num">K</th><th className="num">joint drop</th><th className="num">Σ singles</th><th className="num">n</th></tr></thead>
+          <tbody>{points.map((p) => <tr key={p.k}><td className="num">{p.k}</td><td className="num">{fmtScore(p.drop, 4)}</td><td className="num">{fmtScore(p.additive, 4)}</td><td className="num">{p.n}</td></tr>)}</tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,220 @@
+// The space editor: accept the proposal or edit it (keep, drop, pin, ban; a note is required for an
+// edit), see the diff against the previous approved version and the version history. Keyboard-driven.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { diffSpaces, type SpaceVersion } from '../../shared/project/spaces';
+import { selectTopK } from '../../shared/lots/select';
+import { describeRule } from '../../shared/export/report';
+import { Empty } from '../components/Empty';
+import { fmtSigned, fmtTime } from '../format';
+import { isEdited, rankingOf, selectKept, type EditAction } from '../store/draft-slice';
+import { useDraft, useStudio } from '../store/react';
+import { isTyping } from '../app/shortcuts';
+import { SpacePill } from '../components/SpacePill';
+
+export function SpaceView() {
+  const task = useStudio((s) => s.route.task);
+  const { space, draft } = useDraft(task);
+  const kept = useStudio((s) => selectKept(s, task));
+  const cursor = useStudio((s) => s.reviewCursor);
+  const setCursor = useStudio((s) => s.setReviewCursor);
+  const editTool = useStudio((s) => s.editTool);
+  const setNote = useStudio((s) => s.setNote);
+  const setK = useStudio((s) => s.setK);
+  const resetDraft = useStudio((s) => s.resetDraft);
+  const acceptDraft = useStudio((s) => s.acceptDraft);
+  const accepting = useStudio((s) => s.accepting);
+  const status = useStudio((s) => s.project?.tasks.find((t) => t.task === task)?.space);
+  const listRef = useRef<HTMLDivElement>(null);
+  const noteRef = useRef<HTMLTextAreaElement>(null);
+  const [historyOpen, setHistoryOpen] = useState<number | null>(null);
+
+  const ranking = useMemo(() => rankingOf(space), [space]);
+  const top = useMemo(() => new Set(draft ? selectTopK(ranking, draft.k) : []), [ranking, draft]);
+  const keptSet = useMemo(() => new Set(kept ?? []), [kept]);
+  const candidates = space?.candidates ?? [];
+  const previous = space?.approved ?? null;
+  const diff = useMemo(() => diffSpaces(previous?.tools ?? [], kept ?? []), [previous, kept]);
+  // Same tools, pins and bans as the approved version: nothing to approve.
+  const unchanged = previous !== null && draft !== undefined && diff.added.length === 0 && diff.removed.length === 0
+    && sameSet(previous.pinned, draft.pinned.filter((t) => keptSet.has(t))) && sameSet(previous.banned, draft.banned);
+  const edited = draft ? isEdited(draft) && !unchanged : false;
+  const noteMissing = edited && !draft?.note.trim();
+
+  // Review keys on the list: arrows/j/k move, a/x/p/b act, n jumps to the note, Ctrl+Enter approves.
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el || !task || !draft) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target)) return;
+      const tool = candidates[cursor]?.tool;
+      const act = (a: EditAction) => {
+        if (tool) editTool(task, tool, a);
+      };
+      if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+        e.preventDefault();
+        if (!noteMissing) void acceptDraft(task);
+        else noteRef.current?.focus();
+        return;
+      }
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      switch (e.key) {
+        case 'ArrowDown': case 'j': setCursor(Math.min(candidates.length - 1, cursor + 1)); break;
+        case 'ArrowUp': case 'k': setCursor(Math.max(0, cursor - 1)); break;
+        case 'Home': setCursor(0); break;
+        case 'End': setCursor(candidates.length - 1); break;
+        case 'a': case '+': case 'Enter': act('keep'); break;
+        case 'x': case '-': case 'Delete': act('drop'); break;
+        case 'p': act('pin'); break;
+        case 'b': act('ban'); break;
+        case 'n': noteRef.current?.focus(); break;
+        default: return;
+      }
+      e.preventDefault();
+    };
+    el.addEventListener('keydown', onKey);
+    return () => el.removeEventListener('keydown', onKey);
+  }, [task, draft, candidates, cursor, setCursor, editTool, acceptDraft, noteMissing]);
+
+  useEffect(() => {
+    listRef.current?.querySelector(`[data-index="${cursor}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [cursor]);
+
+  if (!task) return <Empty title="No task selected">Pick a task on the project view.</Empty>;
+  if (!space || !draft) return <p className="muted">Loading the spaces of {task}…</p>;
+  if (candidates.length === 0) return <Empty title="No tools on this task's menus">Import traces for this task first.</Empty>;
+
+  return (
+    <div className="space-layout">
+      <div className="card space-list-card">
+        <div className="card-head">
+          <h2>Tools</h2>
+          <span className="sub">↑↓ move · <kbd>a</kbd> keep · <kbd>x</kbd> drop · <kbd>p</kbd> pin · <kbd>b</kbd> ban · <kbd>?</kbd> all keys</span>
+        </div>
+        <div className="space-list" ref={listRef} tabIndex={0} role="listbox" aria-label="Tools of the task; arrows to move, a keep, x drop, p pin, b ban" aria-activedescendant={`cand-${cursor}`} data-testid="space-list">
+          <div className="space-row space-head">
+            <span className="num">#</span><span>tool</span><span className="num">Ī</span><span className="num">n</span><span>status</span><span />
+          </div>
+          {candidates.map((c, i) => {
+            const isKept = keptSet.has(c.tool);
+            const pinned = draft.pinned.includes(c.tool);
+            const banned = draft.banned.includes(c.tool);
+            const added = draft.added.includes(c.tool);
+            const removed = draft.removed.includes(c.tool);
+            return (
+              <div
+                key={c.tool}
+                id={`cand-${i}`}
+                data-index={i}
+                data-tool={c.tool}
+                role="option"
+                aria-selected={i === cursor}
+                className={`space-row${i === cursor ? ' cursor' : ''}${isKept ? ' kept' : ''}${i === draft.k - 1 && c.rank !== null ? ' k-edge' : ''}`}
+                onClick={() => {
+                  setCursor(i);
+                  listRef.current?.focus();
+                }}
+              >
+                <span className="num muted">{c.rank ?? '—'}</span>
+                <span className="mono ellipsis" title={c.tool}>{c.tool}</span>
+                <span className={`num ${c.mean === null ? 'muted' : c.mean >= 0 ? 'pos' : 'neg'}`}>{c.mean === null ? 'unscored' : fmtSigned(c.mean, 3)}</span>
+                <span className="num muted">{c.n || '—'}</span>
+                <span className="status-cell">
+                  {isKept ? <span className="pill good">kept</span> : <span className="pill">out</span>}
+                  {pinned && <span className="pill accent">pinned</span>}
+                  {banned && <span className="pill bad">banned</span>}
+                  {added && <span className="pill accent">added</span>}
+                  {removed && <span className="pill warn">removed</span>}
+                  {!added && !removed && !pinned && !banned && top.has(c.tool) && <span className="muted tiny">top-{draft.k}</span>}
+                </span>
+                <span className="row-actions">
+                  <button className="btn ghost small" onClick={(e) => { e.stopPropagation(); editTool(task, c.tool, isKept ? 'drop' : 'keep'); }} aria-label={`${isKept ? 'Drop' : 'Keep'} ${c.tool}`}>{isKept ? 'drop' : 'keep'}</button>
+                  <button className="btn ghost small" onClick={(e) => { e.stopPropagation(); editTool(task, c.tool, 'pin'); }} aria-pressed={pinned} aria-label={`Pin ${c.tool}`}>pin</button>
+                  <button className="btn ghost small" onClick={(e) => { e.stopPropagation(); editTool(task, c.tool, 'ban'); }} aria-pressed={banned} aria-label={`Ban ${c.tool}`}>ban</button>
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+
+      <div className="space-side">
+        <div className="card">
+          <div className="card-head">
+            <h2>Draft space</h2>
+            {status && <SpacePill status={status.status} version={status.version} />}
+          </div>
+          <div className="field-row" style={{ alignItems: 'center', marginBottom: 10 }}>
+            <span className="small text-2">Top-K</span>
+            <input type="range" min={0} max={ranking.length} value={Math.min(draft.k, ranking.length)} onChange={(e) => setK(task, Number(e.target.value))} style={{ flex: 1 }} aria-label="Budget K" />
+            <span className="tabular"><strong>K = {draft.k}</strong> → {kept?.length ?? 0} kept</span>
+          </div>
+          <div className="small text-2" style={{ marginBottom: 6 }}>Diff against {previous ? `approved v${previous.version}` : 'nothing approved yet'}:</div>
+          <div className="chips" data-testid="space-diff">
+            {diff.kept.map((t) => <span key={t} className={`chip${draft.pinned.includes(t) ? ' pinned' : ''}`}>{t}</span>)}
+            {diff.added.map((t) => <span key={t} className={`chip added${draft.pinned.includes(t) ? ' pinned' : ''}`}>+ {t}</span>)}
+            {diff.removed.map((t) => <span key={t} className="chip removed">{t}</span>)}
+            {(kept?.length ?? 0) === 0 && diff.removed.length === 0 && <span className="muted small">empty space</span>}
+          </div>
+          <label className="field" style={{ marginTop: 12 }}>
+            <span>Note {unchanged ? <span className="muted">(no changes since v{previous?.version})</span> : edited ? <span className="bad">(required: say why you edited the proposal)</span> : <span className="muted">(optional for the unedited proposal)</span>}</span>
+            <textarea ref={noteRef} rows={3} value={draft.note} onChange={(e) => setNote(task, e.target.value)} placeholder="e.g. pinned Calculator: the team's agents always need it" data-testid="space-note"
+              onKeyDown={(e) => {
+                if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !noteMissing) void acceptDraft(task);
+                if (e.key === 'Escape') listRef.current?.focus();
+              }}
+            />
+          </label>
+          <div className="btn-row" style={{ marginTop: 10 }}>
+            <button className="btn primary" onClick={() => void acceptDraft(task)} disabled={accepting || noteMissing || unchanged} data-testid="approve-space" title={noteMissing ? 'Write a note first' : unchanged ? 'Same as the approved version' : 'Ctrl+Enter'}>
+              {accepting ? <span className="spinner" /> : null} {unchanged ? `Approved as v${previous!.version}` : previous ? `Approve as v${previous.version + 1}` : 'Approve v0'}
+            </button>
+            <button className="btn" onClick={() => resetDraft(task, 'proposal')}>Reset to proposal</button>
+            {previous && <button className="btn ghost" onClick={() => resetDraft(task, 'approved')}>Back to v{previous.version}</button>}
+          </div>
+          <p className="muted tiny" style={{ marginTop: 8 }}>
+            Proposal: {describeRule(space.proposal.rule)} → {space.proposal.tools.length} tools. Pinned tools are always kept, banned ones never; the rule never pads with unscored tools.
+          </p>
+          {space.changedSinceApproval && <div className="callout warn small" style={{ marginTop: 8 }}>Scores changed since v{previous?.version} was approved: review the ranking before approving again.</div>}
+        </div>
+
+        <div className="card">
+          <div className="card-head"><h2>Version history</h2><span className="sub">{space.versions.length} approved</span></div>
+          {space.versions.length === 0 ? <p className="muted small">No version approved yet. The first approval becomes v0.</p> : (
+            <ol className="history" data-testid="space-history">
+              {[...space.versions].reverse().map((v) => (
+                <HistoryItem key={v.version} v={v} prev={space.versions[v.version - 1] ?? null} open={historyOpen === v.version} onToggle={() => setHistoryOpen(historyOpen === v.version ? null : v.version)} />
+              ))}
+            </ol>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function HistoryItem({ v, prev, open, onToggle }: { v: SpaceVersion; prev: SpaceVersion | null; open: boolean; onToggle(): void }) {
+  const d = diffSpaces(prev?.tools ?? [], v.tools);
+  return (
+    <li>
+      <button className="history-item" onClick={onToggle} aria-expanded={open}>
+        <strong>v{v.version}</strong>
+        <span className="muted small tabular">{fmtTime(v.createdAt)}</span>
+        <span className="small">{v.tools.length} tools · {describeRule(v.rule)}</span>
+        <span className="small"><span className="good">+{d.added.length}</span> <span className="bad">−{d.removed.length}</span></span>
+      </button>
+      {v.note && <div className="history-note small">“{v.note}”</div>}
+      {open && (
+        <div className="chips" style={{ margin: '6px 0 4px' }}>
+          {d.kept.map((t) => <span key={t} className="chip">{t}</span>)}
+          {d.added.map((t) => <span key={t} className="chip added">+ {t}</span>)}
+          {d.removed.map((t) => <span key={t} className="chip removed">{t}</span>)}
+        </div>
+      )}
+    </li>
+  );
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set(a);
+  return x.size === new Set(b).size && b.every((t) => x.has(t));
+}

@@ -1,0 +1,30 @@
+// Channel names of the contract, without zod, so the preload bundle stays tiny. Kept in sync with
+// apiInputSchemas by a test (tests/electron/channels.test.ts).
+
+export const API_METHOD_NAMES = [
+  'getAppInfo', 'listRecentProjects', 'getProject', 'openProject', 'createProject', 'closeProject', 'pickPath',
+  'importTraces', 'getHeatmap', 'getTrace', 'getRanking', 'getBudget',
+  'getSpaces', 'acceptSpace',
+  'renderExport', 'saveExport', 'renderReport', 'saveReport',
+  'listJobs', 'startScoring', 'startSweep', 'pauseJob', 'resumeJob', 'cancelJob',
+  'getModels', 'inspectModel', 'getGpuInfo', 'downloadModel', 'prepareReferenceModel',
+  'buildDemo',
+] as const;
+
+export const API_EVENT_NAMES = ['jobUpdate', 'projectChanged', 'menuCommand'] as const;
+
+/** IPC channel of a method: namespaced so nothing else in the app can collide with it. */
+export function methodChannel(method: string): string {
+  return `lots:call:${method}`;
+}
+
+export function eventChannel(event: string): string {
+  return `lots:event:${event}`;
+}
+
+/** HTTP path of a method on the web host. */
+export function methodPath(method: string): string {
+  return `/api/call/${method}`;
+}
+
+export const EVENTS_PATH = '/api/events';

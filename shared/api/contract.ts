@@ -1,0 +1,72 @@
+// The ONE API the renderer sees. The Electron preload, the local web host and the tests' fakes are
+// adapters of this interface; the engine-side implementation (electron/engine/service) never knows the
+// transport. Methods return promises; events are onXxx(listener) → unsubscribe.
+import type { SpaceVersion } from '../project/spaces';
+import type { ApiInput, ApiMethodName } from './schemas';
+import type {
+  AppInfo, BudgetData, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, MenuCommand, ModelInfo,
+  ModelsState, ProjectChange, ProjectSummary, RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail,
+} from './types';
+
+export type Unsubscribe = () => void;
+
+export interface StudioApi {
+  getAppInfo(): Promise<AppInfo>;
+  listRecentProjects(): Promise<RecentProject[]>;
+  /** The open project, or null. */
+  getProject(): Promise<ProjectSummary | null>;
+  openProject(input: ApiInput<'openProject'>): Promise<ProjectSummary>;
+  createProject(input: ApiInput<'createProject'>): Promise<ProjectSummary>;
+  closeProject(): Promise<null>;
+  /** A native dialog (Electron only; the web host answers UNAVAILABLE). null when cancelled. */
+  pickPath(input: ApiInput<'pickPath'>): Promise<string[] | null>;
+
+  importTraces(input: ApiInput<'importTraces'>): Promise<ImportReport>;
+  getHeatmap(input: ApiInput<'getHeatmap'>): Promise<HeatmapData>;
+  getTrace(input: ApiInput<'getTrace'>): Promise<TraceDetail>;
+  getRanking(input: ApiInput<'getRanking'>): Promise<RankingData>;
+  getBudget(input: ApiInput<'getBudget'>): Promise<BudgetData>;
+
+  getSpaces(input: ApiInput<'getSpaces'>): Promise<SpaceState>;
+  acceptSpace(input: ApiInput<'acceptSpace'>): Promise<SpaceVersion>;
+
+  renderExport(input: ApiInput<'renderExport'>): Promise<ExportText>;
+  saveExport(input: ApiInput<'saveExport'>): Promise<{ path: string }>;
+  renderReport(input: ApiInput<'renderReport'>): Promise<{ html: string; filename: string }>;
+  saveReport(input: ApiInput<'saveReport'>): Promise<{ path: string }>;
+
+  listJobs(): Promise<JobInfo[]>;
+  startScoring(input: ApiInput<'startScoring'>): Promise<JobInfo>;
+  startSweep(input: ApiInput<'startSweep'>): Promise<JobInfo>;
+  pauseJob(input: ApiInput<'pauseJob'>): Promise<JobInfo>;
+  resumeJob(input: ApiInput<'resumeJob'>): Promise<JobInfo>;
+  cancelJob(input: ApiInput<'cancelJob'>): Promise<JobInfo>;
+
+  getModels(): Promise<ModelsState>;
+  inspectModel(input: ApiInput<'inspectModel'>): Promise<ModelInfo>;
+  getGpuInfo(): Promise<GpuInfo>;
+  downloadModel(input: ApiInput<'downloadModel'>): Promise<JobInfo>;
+  /** Generates (once) the built-in evidence-copy reference model, for demos without a real model. */
+  prepareReferenceModel(): Promise<ReferenceModel>;
+
+  buildDemo(input: ApiInput<'buildDemo'>): Promise<ProjectSummary>;
+
+  onJobUpdate(listener: (job: JobInfo) => void): Unsubscribe;
+  onProjectChanged(listener: (change: ProjectChange) => void): Unsubscribe;
+  /** Native menu commands (Electron only; never fires in a browser). */
+  onMenuCommand(listener: (command: MenuCommand) => void): Unsubscribe;
+}
+
+export type ApiMethods = Pick<StudioApi, ApiMethodName>;
+
+/** Every event and the payload it carries. */
+export interface ApiEvents {
+  jobUpdate: JobInfo;
+  projectChanged: ProjectChange;
+  menuCommand: MenuCommand;
+}
+export type ApiEventName = keyof ApiEvents;
+
+// A compile-time check that the interface and the schema map list the same methods.
+type Missing = Exclude<ApiMethodName, keyof StudioApi>;
+export const contractIsComplete: Missing extends never ? true : never = true;

@@ -1,0 +1,82 @@
+// One zod schema per API input. Every adapter (Electron IPC, the web host) parses the input with these
+// before the service sees it, so a malformed message is an INVALID_INPUT error, never a crash.
+import { z } from 'zod';
+import { SelectionRuleSchema } from '../project/spaces';
+import { EXPORT_FORMATS } from './types';
+
+const none = z.undefined().or(z.null()).or(z.object({}).strict()).optional();
+const path = z.string().min(1, 'a path is required').max(4096);
+const task = z.string().min(1, 'a task name is required');
+const run = z.string().min(1).optional();
+const jobId = z.object({ id: z.string().min(1) }).strict();
+const toolList = z.array(z.string().min(1)).max(10_000);
+
+export const apiInputSchemas = {
+  getAppInfo: none,
+  listRecentProjects: none,
+  getProject: none,
+  openProject: z.object({ dir: path }).strict(),
+  createProject: z.object({ dir: path, name: z.string().min(1).optional() }).strict(),
+  closeProject: none,
+  pickPath: z.object({
+    kind: z.enum(['project', 'traces', 'model', 'save']),
+    defaultName: z.string().optional(),
+  }).strict(),
+
+  importTraces: z.object({
+    paths: z.array(path).max(1000).optional(),
+    /** Contents read in the page (drag-drop, a browser file picker). */
+    files: z.array(z.object({ name: z.string().min(1), text: z.string() }).strict()).max(1000).optional(),
+  }).strict().refine((v) => (v.paths?.length ?? 0) + (v.files?.length ?? 0) > 0, { message: 'give at least one file (paths or files)' }),
+  getHeatmap: z.object({ task, run }).strict(),
+  getTrace: z.object({ id: z.string().min(1) }).strict(),
+  getRanking: z.object({ task, run, k: z.number().int().nonnegative().optional() }).strict(),
+  getBudget: z.object({ task, run }).strict(),
+
+  getSpaces: z.object({ task, run }).strict(),
+  acceptSpace: z.object({
+    task,
+    tools: toolList,
+    pinned: toolList.default([]),
+    banned: toolList.default([]),
+    rule: SelectionRuleSchema,
+    note: z.string().max(10_000).default(''),
+    run,
+  }).strict(),
+
+  renderExport: z.object({ task, format: z.enum(EXPORT_FORMATS), version: z.number().int().nonnegative().optional() }).strict(),
+  saveExport: z.object({ task, format: z.enum(EXPORT_FORMATS), path, version: z.number().int().nonnegative().optional() }).strict(),
+  renderReport: z.object({ task, run }).strict(),
+  saveReport: z.object({ task, path, run }).strict(),
+
+  listJobs: none,
+  startScoring: z.object({
+    model: path,
+    intervention: z.enum(['evidence', 'line', 'reexecute']).optional(),
+    span: z.enum(['answer', 'expression']).optional(),
+    gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
+    tasks: z.array(task).optional(),
+  }).strict(),
+  startSweep: z.object({ task, model: path, run, baselines: z.boolean().optional() }).strict(),
+  pauseJob: jobId,
+  resumeJob: jobId,
+  cancelJob: jobId,
+
+  getModels: none,
+  inspectModel: z.object({ path, gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional() }).strict(),
+  getGpuInfo: none,
+  downloadModel: z.object({ uri: z.string().min(1) }).strict(),
+  prepareReferenceModel: none,
+
+  buildDemo: z.object({
+    dir: path.optional(),
+    /** Task families of the benchmark (default: all ten); one family makes a demo of about a minute on a CPU. */
+    families: z.array(z.string().min(1)).min(1).optional(),
+    registry: z.number().int().min(15).max(1000).optional(),
+    seed: z.number().int().optional(),
+  }).strict(),
+} as const;
+
+export type ApiMethodName = keyof typeof apiInputSchemas;
+export type ApiInput<M extends ApiMethodName> = z.input<(typeof apiInputSchemas)[M]>;
+export type ApiParsedInput<M extends ApiMethodName> = z.output<(typeof apiInputSchemas)[M]>;

@@ -1,0 +1,339 @@
+// What the engine returns to the renderer. Plain JSON values, so every transport (IPC structured clone,
+// HTTP JSON) carries them unchanged; big matrices travel as base64 typed arrays (see matrix.ts).
+import type { InterventionKind, RemovedStep } from '../trace/interventions';
+import type { Trace } from '../trace/schema';
+import type { StoredScore } from '../project/scores';
+import type { SelectionRule, SpaceVersion } from '../project/spaces';
+import type { BaselineResult } from '../project/sweeps';
+
+export type Transport = 'electron' | 'web';
+
+export interface AppInfo {
+  version: string;
+  transport: Transport;
+  platform: string;
+  /** Native open/save dialogs exist (Electron); in a browser paths are typed in. */
+  nativeDialogs: boolean;
+}
+
+export interface RecentProject {
+  dir: string;
+  name: string;
+  openedAt: string;
+}
+
+export interface ActivityItem {
+  at: string;
+  kind: string;
+  message: string;
+}
+
+export type SpaceStatus = 'none' | 'proposed' | 'approved' | 'changed';
+
+export interface TaskSummary {
+  task: string;
+  requests: number;
+  /** Requests with a score row in the task's latest run. */
+  scored: number;
+  /** Tools on the union of the task's menus. */
+  tools: number;
+  /** |A_t|: tools with at least one score. */
+  eligible: number;
+  correct: number;
+  wrong: number;
+  unlabeled: number;
+  space: { status: SpaceStatus; version?: number; size?: number; approvedAt?: string };
+  models: string[];
+  latestRun?: string;
+  /** Runs with scores for this task, oldest first. */
+  runs: string[];
+  swept: boolean;
+}
+
+export interface RunInfo {
+  run: string;
+  model?: string;
+  intervention?: string;
+  span?: string;
+  rows: number;
+  lastAt?: string;
+}
+
+export interface ProjectSummary {
+  dir: string;
+  name: string;
+  createdAt: string;
+  traces: number;
+  tasks: TaskSummary[];
+  runs: RunInfo[];
+  models: string[];
+  activity: ActivityItem[];
+  /** Problems met while reading (torn lines, skipped records): shown, never fatal. */
+  warnings: string[];
+}
+
+export interface RejectedLine {
+  line: number;
+  message: string;
+}
+
+export interface ImportFileReport {
+  file: string;
+  format: string;
+  added: number;
+  duplicates: number;
+  conflicts: { id: string; message: string }[];
+  rejected: RejectedLine[];
+  /** Rejected lines beyond those listed. */
+  moreRejected: number;
+}
+
+export interface ImportReport {
+  files: ImportFileReport[];
+  project: ProjectSummary;
+}
+
+/** Cell states of the attribution heatmap. */
+export const CELL_UNEXPOSED = 0;
+export const CELL_EXPOSED = 1;
+export const CELL_SCORED = 2;
+
+export interface HeatmapRequest {
+  id: string;
+  /** The request text (first turn), cut to a length worth searching and showing. */
+  text: string;
+  correct: boolean | null;
+}
+
+export interface HeatmapData {
+  task: string;
+  run: string | null;
+  /** Columns: scored tools in ranking order, then exposed-but-unscored tools by name. */
+  tools: string[];
+  /** Ī_t(s) per column (NaN-free: null for an unscored tool). */
+  means: (number | null)[];
+  requests: HeatmapRequest[];
+  /** base64 Float32Array, rows × tools, row-major; a cell that is not scored holds 0. */
+  values: string;
+  /** base64 Uint8Array, rows × tools: CELL_UNEXPOSED / CELL_EXPOSED / CELL_SCORED. */
+  states: string;
+  /** Largest |I_x(s)| over scored cells (0 when none): the colour scale is symmetric around 0. */
+  maxAbs: number;
+}
+
+export interface TraceDetail {
+  trace: Trace;
+  hash: string;
+  /** Score records of this trace, every run. */
+  scores: StoredScore[];
+}
+
+export interface RankingRow {
+  tool: string;
+  rank: number;
+  mean: number;
+  n: number;
+  /** Requests of the task that exposed the tool. */
+  exposed: number;
+  lo: number;
+  hi: number;
+  /** Share of bootstrap resamples in which the tool is in the top-K (null: no bootstrap). */
+  topKShare: number | null;
+  meanRank: number | null;
+  /** Its score was shared with co-called tools on this many requests (a message called several tools). */
+  sharedOn: number;
+}
+
+export interface FaithfulnessPoint {
+  k: number;
+  /** Mean drop of L(y|h) when the top-k tools are removed together. */
+  drop: number;
+  /** Σ of the top-k single-tool means (what the additive surrogate predicts). */
+  additive: number;
+  n: number;
+}
+
+export interface RankingData {
+  task: string;
+  run: string | null;
+  requests: number;
+  scoredRequests: number;
+  /** The budget whose membership the stability column tracks. */
+  k: number;
+  resamples: number;
+  level: number;
+  rows: RankingRow[];
+  /** Exposed but never scored: not eligible, never added to a space. */
+  unscored: string[];
+  /** Removal of the top-k together, where such scores exist; empty otherwise. */
+  faithfulness: FaithfulnessPoint[];
+}
+
+export interface BudgetPoint {
+  k: number;
+  /** F̂(TopK). */
+  surrogate: number;
+  /** Measured fitting accuracy of the top-K space (a sweep), else null. */
+  accuracy: number | null;
+  n: number | null;
+  /** Mean prompt tokens per request under the top-K space (sweep), else null. */
+  promptTokens: number | null;
+  /** Tokens of the tool definitions of the top-K space. */
+  schemaTokens: number;
+}
+
+export interface BudgetData {
+  task: string;
+  run: string | null;
+  /** Eligible tools, ranked. */
+  ranking: { tool: string; mean: number }[];
+  points: BudgetPoint[];
+  /** F(S) when known (scores computed here); null: the surrogate is relative to the full menu. */
+  fullValue: number | null;
+  /** Tokens of each tool's definition, so any edited space can be costed instantly. */
+  toolSchemaTokens: Record<string, number>;
+  /** True when token counts are estimated from text length (no tokenizer at hand). */
+  schemaTokensEstimated: boolean;
+  /** All tools on the task's menu (the keep-all baseline). */
+  menuSize: number;
+  menuSchemaTokens: number;
+  sweep: { model: string; createdAt: string; bestK: number | null } | null;
+  baselines: BaselineResult[];
+  recommendedK: number | null;
+  /** 'sweep': smallest K at the best fitting accuracy; 'surrogate': every tool with Ī > 0 (no sweep yet). */
+  recommendedBy: 'sweep' | 'surrogate' | null;
+}
+
+export interface SpaceCandidate {
+  tool: string;
+  rank: number | null;
+  mean: number | null;
+  n: number;
+}
+
+export interface SpaceState {
+  task: string;
+  versions: SpaceVersion[];
+  approved: SpaceVersion | null;
+  proposal: { tools: string[]; rule: SelectionRule; run: string | null };
+  /** Every tool on the task's menus, ranked ones first. */
+  candidates: SpaceCandidate[];
+  changedSinceApproval: boolean;
+}
+
+export const EXPORT_FORMATS = ['space', 'openai', 'anthropic', 'mcp', 'names'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportText {
+  format: ExportFormat;
+  text: string;
+  filename: string;
+  mime: string;
+  /** Which version was exported; null when none is approved yet (the proposal was exported). */
+  version: number | null;
+}
+
+export type JobKind = 'score' | 'sweep' | 'serve' | 'demo' | 'download';
+export type JobStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
+
+export interface JobInfo {
+  id: string;
+  kind: JobKind;
+  title: string;
+  status: JobStatus;
+  createdAt: string;
+  updatedAt: string;
+  done: number;
+  total: number;
+  /** What `done` counts: traces, K values, bytes… */
+  unit: string;
+  /** Units per second over the recent window. */
+  throughput?: number;
+  tokensPerSecond?: number;
+  etaSeconds?: number;
+  message?: string;
+  error?: { code: string; message: string; hint?: string };
+  canPause: boolean;
+  canResume: boolean;
+  canCancel: boolean;
+  /** The job's result, where there is one (e.g. the path of a downloaded model). */
+  result?: Record<string, unknown>;
+}
+
+export interface ModelFit {
+  fits: boolean | null;
+  gpuLayers: number | null;
+  contextSize: number | null;
+  ramBytes: number | null;
+  vramBytes: number | null;
+  note: string;
+}
+
+export interface ModelInfo {
+  path: string;
+  name: string;
+  sizeBytes: number;
+  architecture: string | null;
+  contextLength: number | null;
+  parameters: string | null;
+  quantization: string | null;
+  layers: number | null;
+  vocabularySize: number | null;
+  fit: ModelFit;
+}
+
+export interface GpuInfo {
+  /** The GPU backend in use, or false for CPU only. */
+  type: string | false;
+  supported: string[];
+  devices: string[];
+  vramTotal: number | null;
+  vramFree: number | null;
+}
+
+export interface RecommendedModel {
+  uri: string;
+  name: string;
+  sizeBytes: number | null;
+  note: string;
+}
+
+export interface ModelsState {
+  recent: { path: string; name: string; usedAt: string }[];
+  recommended: RecommendedModel[];
+  network: { online: boolean; detail: string };
+  downloadDir: string;
+}
+
+export interface ReferenceModel {
+  path: string;
+  name: string;
+  note: string;
+}
+
+export type MenuCommand =
+  | 'project/open'
+  | 'project/new'
+  | 'project/close'
+  | 'traces/import'
+  | 'export/open'
+  | 'demo/open'
+  | 'view/toggle-theme'
+  | 'view/find'
+  | 'view/home'
+  | 'view/heatmap'
+  | 'view/trace'
+  | 'view/ranking'
+  | 'view/budget'
+  | 'view/space'
+  | 'view/export'
+  | 'view/jobs'
+  | 'view/models'
+  | 'view/demo'
+  | 'help/shortcuts';
+
+export interface ProjectChange {
+  reason: 'import' | 'scores' | 'space' | 'sweep' | 'open' | 'close';
+}
+
+export type { InterventionKind, RemovedStep };
