@@ -2,7 +2,7 @@
 import { formatFlags, parseArgs, UsageError } from './args';
 import { EXIT_FAIL, type CliIO, type Command } from './command';
 import { commands } from './registry';
-import './commands/index';
+import { commandIndex, type CommandEntry } from './commands/index';
 
 const defaultIO: CliIO = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
@@ -32,7 +32,10 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
     io.err(`lots: unknown command "${argv.slice(0, 2).join(' ')}". Run \`lots --help\` for the list.`);
     return EXIT_FAIL;
   }
-  const { command, rest } = match;
+  const { entry, rest } = match;
+  await entry.load();
+  const command = commands.find((c) => c.name === entry.name);
+  if (!command) throw new Error(`command module for "${entry.name}" did not register it`);
   if (rest.includes('--help') || rest.includes('-h')) {
     io.out(commandHelp(command));
     return 0;
@@ -59,17 +62,17 @@ function isExpected(e: unknown): boolean {
   return e instanceof CliError || (e instanceof Error && typeof (e as { code?: unknown }).code === 'string');
 }
 
-function findCommand(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
+function findCommand(argv: readonly string[]): { entry: CommandEntry; rest: string[] } | undefined {
   const two = argv.slice(0, 2).join(' ');
-  const byTwo = commands.find((c) => c.name === two);
-  if (byTwo) return { command: byTwo, rest: argv.slice(2) };
-  const byOne = commands.find((c) => c.name === argv[0]);
-  if (byOne) return { command: byOne, rest: argv.slice(1) };
+  const byTwo = commandIndex.find((c) => c.name === two);
+  if (byTwo) return { entry: byTwo, rest: argv.slice(2) };
+  const byOne = commandIndex.find((c) => c.name === argv[0]);
+  if (byOne) return { entry: byOne, rest: argv.slice(1) };
   return undefined;
 }
 
 function globalHelp(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
+  const width = Math.max(...commandIndex.map((c) => c.name.length));
   return [
     'lots — LOTS Studio on the command line: import agent traces, score tool evidence with a local model,',
     'rank tools per task, choose a budget, and export task-specific tool spaces.',
@@ -77,7 +80,7 @@ function globalHelp(): string {
     'usage: lots <command> [options]      (lots <command> --help for details)',
     '',
     'commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commandIndex.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'A project is a folder (--project <dir>); `lots import` creates it.',
   ].join('\n');
