@@ -1,0 +1,160 @@
+// `lots score`: score a project's traces with a local GGUF model, in a separate process, with a
+// progress bar on a terminal (plain periodic lines otherwise). Interrupted (Ctrl-C, a crash, kill -9),
+// the next run resumes: stored scores are keyed and skipped.
+import { resolve } from 'node:path';
+import { flagInt, flagList, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
+import { registerCommands } from '../registry';
+import { CliError } from '../main';
+import { ProjectStore } from '../../engine/store';
+import { checkModelPath, GPU_CHOICES, readModelHeader, type GpuChoice } from '../../engine/llama';
+import { newJobId } from '../../engine/scoring/jobs/queue';
+import { startScoreJob } from '../../engine/scoring/jobs/job-process';
+import type { JobProgress, ScoreJobSpec } from '../../engine/scoring/jobs/protocol';
+import { INTERVENTION_KINDS, type InterventionKind } from '../../../shared/trace/interventions';
+import type { ScoreSpan } from '../../../shared/project/scores';
+
+const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];
+
+export const scoreCommand: Command = {
+  name: 'score',
+  summary: 'score tool evidence in a project\'s traces with a local GGUF model (resumable)',
+  usage: 'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]',
+  flags: {
+    project: { type: 'string', description: 'the project folder' },
+    model: { type: 'string', description: 'the GGUF model file to score with' },
+    span: { type: 'string', description: 'scored tokens: the whole answer, or its first number-like expression', default: 'answer' },
+    intervention: { type: 'string', description: 'evidence (remove calls + observations) | line (remove a tool\'s output line) | reexecute (benchmark traces)', default: 'evidence' },
+    gpu: { type: 'string', description: 'llama.cpp backend', default: 'auto' },
+    task: { type: 'string', multi: true, description: 'only traces of these tasks (repeat or comma-separate)' },
+    parallel: { type: 'string', description: 'traces scored at once on parallel sequences of one context (default 1)' },
+    context: { type: 'string', description: 'tokens per sequence (default: fitted to the longest trace)' },
+  },
+  details: [
+    'For every trace and every tool that was exposed and has evidence in it, I_x(s) = L(y|h) - L(y|h^-s):',
+    'the mean log-probability of the frozen answer tokens with the full context minus without s\'s evidence',
+    '(paper B.2). Multi-turn traces are scored turn by turn and the turn differences averaged.',
+    '',
+    'Scores are appended to <project>/scores.jsonl as each trace finishes, keyed by the model file\'s hash,',
+    'the trace\'s hash, the intervention and the span: run the same command again after an interruption and',
+    'it continues where it stopped; nothing is computed twice.',
+    '',
+    'Ctrl-C stops after the traces in flight (a second Ctrl-C stops at once; stored scores are kept).',
+    'Exit codes: 0 done; 1 cancelled (partial scores kept); 2 failure (bad model, project, options).',
+  ].join('\n'),
+  async run(args, io) {
+    const spec = buildSpec(args);
+    const store = ProjectStore.open(spec.project);
+    if (store.traceCount === 0) throw new CliError(`${store.dir} holds no traces; import some with \`lots import <file> --project ${spec.project}\``);
+    checkModelPath(spec.model);
+    await readModelHeader(spec.model);
+    io.out(`scoring ${store.traceCount} traces of ${store.dir} with ${spec.model} (${spec.intervention}, ${spec.span}, gpu ${spec.gpu})`);
+
+    const job = startScoreJob(spec, { stdio: 'inherit' });
+    const bar = progressPrinter(io);
+    job.on('event', (event) => {
+      if (event.type === 'progress') bar.update(event.progress);
+      if (event.type === 'status' && event.message) bar.note(event.message);
+    });
+    let interrupts = 0;
+    const onSigint = (): void => {
+      interrupts++;
+      if (interrupts === 1) {
+        bar.note('stopping after the traces in flight (Ctrl-C again to stop now)…');
+        job.cancel();
+      } else job.kill();
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      const outcome = await job.outcome;
+      bar.finish(outcome.progress);
+      if (outcome.status === 'failed') {
+        throw Object.assign(new Error(outcome.error?.message ?? 'scoring failed'), { code: outcome.error?.code ?? 'INTERNAL' });
+      }
+      const p = outcome.progress;
+      const summary = p ? `${p.scoredNow} scored now, ${p.skipped} already scored, ${p.done}/${p.total} in the project` : '';
+      if (outcome.status === 'cancelled') {
+        io.err(`cancelled: ${summary}. Run the same command again to continue.`);
+        return EXIT_PARTIAL;
+      }
+      io.out(`done: ${summary}${p?.tokensPerSecond ? `, ${Math.round(p.tokensPerSecond)} tokens/s` : ''}. Scores: ${store.dir}/scores.jsonl`);
+      return EXIT_OK;
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  },
+};
+
+function buildSpec(args: ParsedArgs): ScoreJobSpec {
+  const span = requireFlag(args, 'span') as ScoreSpan;
+  if (!SPANS.includes(span)) throw new UsageError(`--span must be one of ${SPANS.join(', ')}, got "${span}"`);
+  const intervention = requireFlag(args, 'intervention') as InterventionKind;
+  if (!INTERVENTION_KINDS.includes(intervention)) throw new UsageError(`--intervention must be one of ${INTERVENTION_KINDS.join(', ')}, got "${intervention}"`);
+  const gpu = requireFlag(args, 'gpu') as GpuChoice;
+  if (!GPU_CHOICES.includes(gpu)) throw new UsageError(`--gpu must be one of ${GPU_CHOICES.join(', ')}, got "${gpu}"`);
+  const tasks = flagList(args, 'task');
+  return {
+    jobId: newJobId(),
+    project: resolve(requireFlag(args, 'project')),
+    model: resolve(requireFlag(args, 'model')),
+    span,
+    intervention,
+    gpu,
+    ...(tasks.length ? { tasks } : {}),
+    parallel: flagInt(args, 'parallel', { min: 1 }),
+    contextSize: flagInt(args, 'context', { min: 64 }),
+  };
+}
+
+/** A one-line bar redrawn in place on a terminal; elsewhere a plain line every 5 s or 10%. */
+function progressPrinter(io: CliIO): { update(p: JobProgress): void; note(message: string): void; finish(p?: JobProgress): void } {
+  let last: JobProgress | undefined;
+  let lastPrinted = 0;
+  let lastFraction = -1;
+  let drawn = false;
+  const line = (p: JobProgress): string => {
+    const fraction = p.total ? p.done / p.total : 0;
+    const width = 30;
+    const filled = Math.round(fraction * width);
+    const rate = p.tokensPerSecond ? ` ${Math.round(p.tokensPerSecond)} tok/s` : '';
+    const eta = p.etaSeconds !== undefined && p.done < p.total ? ` ETA ${formatDuration(p.etaSeconds)}` : '';
+    return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} traces${rate}${eta}`;
+  };
+  return {
+    update(p) {
+      last = p;
+      if (io.isTTY) {
+        process.stdout.write(`\r${line(p)}\x1b[K`);
+        drawn = true;
+        return;
+      }
+      const fraction = p.total ? p.done / p.total : 0;
+      if (Date.now() - lastPrinted > 5000 || fraction - lastFraction >= 0.1 || p.done === p.total) {
+        if (p.done === p.total && lastFraction === 1) return;
+        lastPrinted = Date.now();
+        lastFraction = fraction;
+        io.out(line(p));
+      }
+    },
+    note(message) {
+      if (drawn) process.stdout.write('\n');
+      drawn = false;
+      io.out(message);
+    },
+    finish(p) {
+      if (io.isTTY && (p ?? last)) process.stdout.write(`\r${line((p ?? last)!)}\x1b[K\n`);
+    },
+  };
+}
+
+function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+
+
+registerCommands([scoreCommand]);

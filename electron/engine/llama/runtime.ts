@@ -1,0 +1,64 @@
+// One llama.cpp runtime per process and GPU choice. node-llama-cpp picks its prebuilt binary
+// (CPU, CUDA, Vulkan, Metal); we never build from source at run time.
+import { getLlama, getLlamaGpuTypes, LlamaLogLevel, type Llama } from 'node-llama-cpp';
+import type { GpuInfo } from '../../../shared/api/types';
+import { ModelError } from './errors';
+
+export type GpuChoice = 'auto' | 'cuda' | 'vulkan' | 'metal' | 'cpu';
+export const GPU_CHOICES: readonly GpuChoice[] = ['auto', 'cuda', 'vulkan', 'metal', 'cpu'];
+
+const runtimes = new Map<GpuChoice, Promise<Llama>>();
+
+/** llama.cpp's recent log lines (warnings and errors), kept instead of printed: a failed load is
+ * explained with them, and a CLI or UI is not flooded with native log output. */
+const recentLog: string[] = [];
+const LOG_LINES = 40;
+
+export function takeRecentLlamaLog(): string[] {
+  return recentLog.splice(0, recentLog.length);
+}
+
+export function getRuntime(gpu: GpuChoice = 'auto'): Promise<Llama> {
+  let runtime = runtimes.get(gpu);
+  if (!runtime) {
+    runtime = openRuntime(gpu);
+    runtimes.set(gpu, runtime);
+    runtime.catch(() => runtimes.delete(gpu));
+  }
+  return runtime;
+}
+
+async function openRuntime(gpu: GpuChoice): Promise<Llama> {
+  try {
+    return await getLlama({
+      gpu: gpu === 'cpu' ? false : gpu,
+      build: 'never',
+      logLevel: LlamaLogLevel.warn,
+      logger: (_level, message) => {
+        recentLog.push(message.trim());
+        if (recentLog.length > LOG_LINES) recentLog.shift();
+      },
+      progressLogs: false,
+    });
+  } catch (e) {
+    const supported = await getLlamaGpuTypes('supported').catch(() => []);
+    throw new ModelError(
+      'GPU_UNAVAILABLE',
+      `cannot start llama.cpp with --gpu ${gpu}: ${(e as Error).message}. ` +
+        `Backends available on this machine: ${['cpu', ...supported.filter(Boolean)].join(', ')}; use --gpu auto to pick one.`,
+    );
+  }
+}
+
+export async function gpuInfo(gpu: GpuChoice = 'auto'): Promise<GpuInfo> {
+  const llama = await getRuntime(gpu);
+  const supported = (await getLlamaGpuTypes('supported')).filter((t): t is Exclude<typeof t, false> => Boolean(t));
+  const vram = llama.gpu ? await llama.getVramState() : undefined;
+  return {
+    type: llama.gpu,
+    supported: ['cpu', ...supported],
+    devices: llama.gpu ? await llama.getGpuDeviceNames() : [],
+    vramTotal: vram?.total ?? null,
+    vramFree: vram?.free ?? null,
+  };
+}

@@ -1,0 +1,137 @@
+// The scoring queue: jobs run one at a time (they share the GPU), each in its own process.
+// Pause keeps the job's process and loaded model, waiting; cancel stops after the traces in flight.
+// Jobs interrupted by a crash are found from their state files and can be started again with the
+// same id: the stored scores are skipped, so nothing is lost or recomputed.
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import type { JobState, ProjectStore } from '../../store';
+import { startScoreJob, type ScoreJobHandle, type StartOptions } from './job-process';
+import type { JobFailure, JobProgress, JobStatus, ScoreJobSpec } from './protocol';
+
+export interface QueuedJob {
+  id: string;
+  spec: ScoreJobSpec;
+  status: JobStatus;
+  progress?: JobProgress;
+  error?: JobFailure;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function newJobId(): string {
+  return `score-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+}
+
+export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
+  private readonly jobs = new Map<string, QueuedJob>();
+  private running: { job: QueuedJob; handle: ScoreJobHandle } | undefined;
+
+  constructor(private readonly options: StartOptions = {}) {
+    super();
+  }
+
+  list(): QueuedJob[] {
+    return [...this.jobs.values()];
+  }
+
+  get(id: string): QueuedJob | undefined {
+    return this.jobs.get(id);
+  }
+
+  enqueue(spec: Omit<ScoreJobSpec, 'jobId'> & { jobId?: string }): QueuedJob {
+    const now = new Date().toISOString();
+    const id = spec.jobId ?? newJobId();
+    const job: QueuedJob = { id, spec: { ...spec, jobId: id }, status: 'queued', createdAt: now, updatedAt: now };
+    this.jobs.set(id, job);
+    this.update(job);
+    this.startNext();
+    return job;
+  }
+
+  pause(id: string): void {
+    const job = this.require(id);
+    if (this.running?.job === job) this.running.handle.pause();
+    else if (job.status === 'queued') this.setStatus(job, 'paused');
+  }
+
+  resume(id: string): void {
+    const job = this.require(id);
+    if (this.running?.job === job) this.running.handle.resume();
+    else if (job.status === 'paused') {
+      this.setStatus(job, 'queued');
+      this.startNext();
+    }
+  }
+
+  cancel(id: string): void {
+    const job = this.require(id);
+    if (this.running?.job === job) this.running.handle.cancel();
+    else if (job.status === 'queued' || job.status === 'paused') this.setStatus(job, 'cancelled');
+  }
+
+  /** Score jobs of a project that were running or paused when their process died. */
+  static interrupted(store: ProjectStore): JobState[] {
+    return store.listJobs().filter((j) => j.kind === 'score' && (j.status === 'running' || j.status === 'paused' || j.status === 'queued') && !(j.pid !== undefined && alive(j.pid)));
+  }
+
+  /** Queue an interrupted job again under its id, with the options it was started with. */
+  resumeInterrupted(state: JobState): QueuedJob {
+    return this.enqueue({ ...(state.options as unknown as ScoreJobSpec), jobId: state.id });
+  }
+
+  /** Wait until no job is running or queued. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.handle.outcome;
+  }
+
+  private startNext(): void {
+    if (this.running) return;
+    const next = [...this.jobs.values()].find((j) => j.status === 'queued');
+    if (!next) return;
+    const handle = startScoreJob(next.spec, this.options);
+    this.running = { job: next, handle };
+    this.setStatus(next, 'running');
+    handle.on('event', (event) => {
+      if (event.type === 'status') next.status = event.status;
+      if (event.type === 'progress' || event.type === 'finished') next.progress = event.progress;
+      if (event.type === 'finished') next.status = event.status;
+      if (event.type === 'failed') {
+        next.status = 'failed';
+        next.error = event.error;
+      }
+      this.update(next);
+    });
+    void handle.outcome.then((outcome) => {
+      next.status = outcome.status;
+      if (outcome.error) next.error = outcome.error;
+      this.running = undefined;
+      this.update(next);
+      this.startNext();
+    });
+  }
+
+  private require(id: string): QueuedJob {
+    const job = this.jobs.get(id);
+    if (!job) throw Object.assign(new Error(`no scoring job "${id}"`), { code: 'NOT_FOUND' });
+    return job;
+  }
+
+  private setStatus(job: QueuedJob, status: JobStatus): void {
+    job.status = status;
+    this.update(job);
+  }
+
+  private update(job: QueuedJob): void {
+    job.updatedAt = new Date().toISOString();
+    this.emit('update', job);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

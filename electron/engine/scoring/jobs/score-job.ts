@@ -1,0 +1,160 @@
+// A scoring job, run inside the job's own process: open the project, skip traces whose score is
+// already stored, score the rest with the optimized path and append each record as its trace
+// finishes. Killed at any point, a rerun loses nothing and recomputes nothing (keys skip what is
+// stored; a torn last line is cut by the store).
+import { basename } from 'node:path';
+import type { Trace } from '../../../../shared/trace/schema';
+import { ProjectStore } from '../../store';
+import type { JobState } from '../../store';
+import { loadModel } from '../../llama/load';
+import { modelFileHash } from '../../llama/hash';
+import { createRenderer } from '../renderer';
+import { scoreTraces } from '../scorer';
+import { toStoredScore } from '../trace-scores';
+import { scoreKey, scoreRun } from '../keys';
+import { benchExecutor } from '../../../../shared/bench/trace';
+import type { JobControl } from './control';
+import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
+
+export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
+  const store = ProjectStore.open(spec.project);
+  const createdAt = store.readJob(spec.jobId)?.createdAt ?? new Date().toISOString();
+  const progress: JobProgress = { done: 0, total: 0, scoredNow: 0, skipped: 0 };
+  const persist = (status: JobState['status'], error?: { code: string; message: string }): void => {
+    store.writeJob({
+      id: spec.jobId,
+      kind: 'score',
+      status,
+      createdAt,
+      updatedAt: new Date().toISOString(),
+      options: { ...spec },
+      progress: {
+        done: progress.done,
+        total: progress.total,
+        ...(progress.tokensPerSecond !== undefined ? { tokensPerSecond: progress.tokensPerSecond } : {}),
+        ...(progress.etaSeconds !== undefined ? { etaSeconds: progress.etaSeconds } : {}),
+        ...(progress.message !== undefined ? { message: progress.message } : {}),
+      },
+      ...(error ? { error } : {}),
+      pid: process.pid,
+    });
+  };
+  try {
+    const traces = selectTraces(store, spec.tasks);
+    progress.total = traces.length;
+    progress.message = 'hashing the model file';
+    persist('running');
+    emit({ type: 'status', status: 'running', message: progress.message });
+    const modelHash = await modelFileHash(spec.model);
+    const run = scoreRun(modelHash, spec.intervention, spec.span);
+    const keyOf = (t: Trace): string => scoreKey(run, store.getTraceHash(t.id)!);
+
+    progress.message = 'loading the model';
+    emit({ type: 'progress', progress: { ...progress } });
+    const { model } = await loadModel(spec.model, { gpu: spec.gpu });
+    const renderer = createRenderer(model, spec.format ?? 'auto');
+    const modelName = model.fileInfo.metadata.general?.name ?? basename(spec.model);
+
+    let tokens = 0;
+    let scoringSeconds = 0;
+    let lastPersist = 0;
+    for (;;) {
+      store.refresh();
+      const pending = traces.filter((t) => !store.hasScore(keyOf(t)));
+      progress.done = traces.length - pending.length;
+      if (progress.scoredNow === 0) progress.skipped = progress.done;
+      progress.message = pending.length ? `scoring ${pending.length} traces` : 'nothing left to score';
+      emit({ type: 'progress', progress: { ...progress } });
+      const started = performance.now();
+      const summary = await scoreTraces(
+        model,
+        renderer,
+        pending,
+        {
+          mode: 'optimized',
+          intervention: spec.intervention,
+          span: spec.span,
+          executor: spec.intervention === 'reexecute' ? benchExecutor : undefined,
+          parallel: spec.parallel,
+          contextSize: spec.contextSize,
+          shouldStop: () => control.stopRequested !== null,
+        },
+        (result) => {
+          const record = toStoredScore(result.plan, result.logprobs, {
+            key: keyOf(result.plan.trace),
+            run,
+            traceHash: store.getTraceHash(result.plan.trace.id)!,
+            model: spec.model,
+            modelName,
+            intervention: spec.intervention,
+            span: spec.span,
+            piece: (token) => model.detokenize([token], false),
+          });
+          store.appendScores([record]);
+          progress.done++;
+          progress.scoredNow++;
+          tokens += result.stats.tokensEvaluated;
+          const elapsed = scoringSeconds + (performance.now() - started) / 1000;
+          progress.tokensPerSecond = elapsed > 0 ? tokens / elapsed : undefined;
+          progress.etaSeconds = elapsed > 0 ? ((progress.total - progress.done) * elapsed) / progress.scoredNow : undefined;
+          emit({ type: 'progress', progress: { ...progress } });
+          if (performance.now() - lastPersist > 1000) {
+            lastPersist = performance.now();
+            persist('running');
+          }
+        },
+      );
+      scoringSeconds += (performance.now() - started) / 1000;
+      if (!summary.stopped) break;
+      if (control.stopRequested === 'pause') {
+        progress.message = 'paused';
+        persist('paused');
+        emit({ type: 'status', status: 'paused' });
+        if ((await control.waitWhilePaused()) === 'resume') {
+          persist('running');
+          emit({ type: 'status', status: 'running' });
+          continue;
+        }
+      }
+      progress.message = 'cancelled';
+      persist('cancelled');
+      store.logActivity({ kind: 'score', message: `scoring cancelled after ${progress.scoredNow} traces (${progress.done}/${progress.total} scored)`, data: { job: spec.jobId, run } });
+      emit({ type: 'finished', status: 'cancelled', progress: { ...progress } });
+      return;
+    }
+    progress.message = `scored ${progress.scoredNow} traces (${progress.skipped} were already scored)`;
+    progress.etaSeconds = 0;
+    persist('done');
+    store.logActivity({ kind: 'score', message: `scored ${progress.scoredNow} traces with ${modelName} (${spec.intervention}, ${spec.span})`, data: { job: spec.jobId, run } });
+    emit({ type: 'finished', status: 'done', progress: { ...progress } });
+  } catch (e) {
+    const error = toFailure(e);
+    try {
+      persist('failed', error);
+    } catch {
+      /* the project itself may be the problem; the event still reports it */
+    }
+    emit({ type: 'failed', error, progress: { ...progress } });
+  }
+}
+
+function selectTraces(store: ProjectStore, tasks: readonly string[] | undefined): Trace[] {
+  const all = store.listTraces();
+  if (!tasks || tasks.length === 0) return all;
+  const wanted = new Set(tasks);
+  const picked = all.filter((t) => t.task !== undefined && wanted.has(t.task));
+  if (picked.length === 0) {
+    const known = [...new Set(all.map((t) => t.task).filter(Boolean))].sort();
+    throw Object.assign(new Error(`no trace has task ${tasks.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`), { code: 'NOT_FOUND' });
+  }
+  return picked;
+}
+
+export function toFailure(e: unknown): { code: string; message: string } {
+  if (e instanceof Error) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return { code, message: e.message };
+    return { code: 'INTERNAL', message: `${e.message}\n${e.stack ?? ''}` };
+  }
+  return { code: 'INTERNAL', message: String(e) };
+}

@@ -1,0 +1,82 @@
+// What to evaluate for one trace: per scoreable turn, the full context h and one context h^{-s} per
+// scoreable tool s (shared/trace/interventions.ts), each rendered and with its frozen tokens located.
+import type { ScoreSpan } from '../../../shared/project/scores';
+import {
+  applyIntervention,
+  exposedTools,
+  removeByReexecution,
+  scoreableTools,
+  type InterventionKind,
+  type InterventionResult,
+  type ReexecuteExecutor,
+} from '../../../shared/trace/interventions';
+import type { Trace } from '../../../shared/trace/schema';
+import type { TraceRenderer } from './renderer';
+import { commonPrefixLength, locateScoredTokens, type ScoringSequence } from './span';
+
+export interface PlanOptions {
+  intervention: InterventionKind;
+  span: ScoreSpan;
+  /** Needed for `reexecute` (the built-in benchmark provides one). */
+  executor?: ReexecuteExecutor;
+}
+
+export interface InterventionPlan {
+  tool: string;
+  sequence: ScoringSequence;
+  sharedWith: string[];
+  /** First token where h^{-s} differs from h (the shared prefix stays in the KV cache). */
+  firstChanged: number;
+}
+
+export interface TurnPlan {
+  turn: number;
+  base: ScoringSequence;
+  /** In evaluation order: descending first changed token, so each truncation keeps the next one's prefix. */
+  interventions: InterventionPlan[];
+}
+
+export interface TracePlan {
+  trace: Trace;
+  exposed: string[];
+  turns: TurnPlan[];
+}
+
+export async function planTrace(trace: Trace, renderer: TraceRenderer, options: PlanOptions): Promise<TracePlan> {
+  const turns: TurnPlan[] = [];
+  for (let t = 0; t < trace.turns.length; t++) {
+    const base = locateScoredTokens(renderer, trace, t, options.span);
+    if (!base) continue;
+    const tools = scoreableTools(trace, t, options.intervention === 'line' ? 'line' : 'evidence');
+    const interventions: InterventionPlan[] = [];
+    for (const tool of tools) {
+      const removed = await intervene(trace, t, tool, options);
+      const sequence = locateScoredTokens(renderer, removed.trace, t, options.span);
+      if (!sequence) continue;
+      interventions.push({ tool, sequence, sharedWith: removed.sharedWith, firstChanged: commonPrefixLength(base.tokens, sequence.tokens) });
+    }
+    interventions.sort((a, b) => b.firstChanged - a.firstChanged || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+    turns.push({ turn: t, base, interventions });
+  }
+  return { trace, exposed: exposedTools(trace), turns };
+}
+
+async function intervene(trace: Trace, turn: number, tool: string, options: PlanOptions): Promise<InterventionResult> {
+  if (options.intervention !== 'reexecute') return applyIntervention(trace, turn, tool, options.intervention);
+  if (!options.executor) {
+    throw Object.assign(new Error('the re-execute intervention needs an executor for the tools (available for the built-in benchmark); use --intervention evidence or line'), {
+      code: 'INVALID_INPUT',
+    });
+  }
+  return removeByReexecution(trace, turn, tool, options.executor);
+}
+
+/** Longest sequence of the plan (tokens that must fit in one context sequence). */
+export function planLength(plan: TracePlan): number {
+  let n = 0;
+  for (const t of plan.turns) {
+    n = Math.max(n, t.base.end);
+    for (const i of t.interventions) n = Math.max(n, i.sequence.end);
+  }
+  return n;
+}

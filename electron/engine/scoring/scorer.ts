@@ -1,0 +1,134 @@
+// Score many traces with one model: one llama.cpp context with several sequences, one trace per
+// sequence at a time, so the decodes of parallel traces share batches. Each finished trace is handed
+// to `onTrace` at once (the job appends it to the project), so an interruption loses at most the
+// traces in flight.
+import type { LlamaModel } from 'node-llama-cpp';
+import type { Trace } from '../../../shared/trace/schema';
+import { ModelError } from '../llama/errors';
+import { createScoringContext } from '../llama/load';
+import { planLength, planTrace, type PlanOptions, type TracePlan } from './plan';
+import type { TraceRenderer } from './renderer';
+import { addStats, emptyStats, SequenceRunner, type EvaluationMode, type EvaluationStats } from './sequence-runner';
+import { locateScoredTokens } from './span';
+import { evaluatePlan, type TurnLogprobs } from './trace-scores';
+
+export interface ScoreTracesOptions extends PlanOptions {
+  mode: EvaluationMode;
+  /** Parallel sequences (traces in flight), default 1. Measured (CPU and an H200 over Vulkan): one
+   * sequence is as fast — reading probabilities at the scored positions dominates, and it is
+   * serialised per batch (see llama/batching.ts) — and keeps every shared prefix in one cache, while
+   * each extra sequence evaluates the common prefix (system prompt, menu) again. Raise it for large
+   * models whose decode, not sampling, is the bottleneck. */
+  parallel?: number;
+  /** Tokens per sequence; default: fitted to the longest trace. */
+  contextSize?: number;
+  batchSize?: number;
+  threads?: number;
+  exactKvCache?: boolean;
+  /** Checked between traces: stop taking new ones (pause / cancel). */
+  shouldStop?: () => boolean;
+}
+
+export interface TraceResult {
+  plan: TracePlan;
+  logprobs: TurnLogprobs[];
+  stats: EvaluationStats;
+  seconds: number;
+}
+
+export interface ScoreTracesSummary {
+  stats: EvaluationStats;
+  contextSize: number;
+  parallel: number;
+  scored: number;
+  stopped: boolean;
+}
+
+export async function scoreTraces(
+  model: LlamaModel,
+  renderer: TraceRenderer,
+  traces: readonly Trace[],
+  options: ScoreTracesOptions,
+  onTrace: (result: TraceResult) => void | Promise<void>,
+): Promise<ScoreTracesSummary> {
+  const parallel = Math.max(1, Math.min(options.parallel ?? 1, traces.length));
+  const contextSize = options.contextSize ?? fitContextSize(model, renderer, traces, options);
+  const stats = emptyStats();
+  if (traces.length === 0) return { stats, contextSize, parallel: 0, scored: 0, stopped: false };
+  const context = await createScoringContext(model, { contextSize, sequences: parallel, batchSize: options.batchSize, threads: options.threads, exactKvCache: options.exactKvCache });
+  let next = 0;
+  let scored = 0;
+  let stopped = false;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    const runner = new SequenceRunner(context.getSequence());
+    try {
+      while (next < traces.length && !failure) {
+        if (options.shouldStop?.()) {
+          stopped = true;
+          return;
+        }
+        const trace = traces[next++]!;
+        const started = performance.now();
+        const before = { ...runner.stats };
+        const plan = await planTrace(trace, renderer, options);
+        const needed = planLength(plan);
+        if (needed > runner.sequence.contextSize) {
+          throw new ModelError('CONTEXT_OVERFLOW', `trace "${trace.id}" needs ${needed} tokens but the scoring context holds ${runner.sequence.contextSize}; raise the context size or shorten the trace.`);
+        }
+        const logprobs = await evaluatePlan(plan, runner, options.mode);
+        scored++;
+        await onTrace({ plan, logprobs, stats: diffStats(runner.stats, before), seconds: (performance.now() - started) / 1000 });
+      }
+    } catch (error) {
+      // The first failure stops the other sequences after their current trace (their results are
+      // delivered); the context is disposed only once every sequence is idle.
+      failure ??= { error };
+    } finally {
+      addStats(stats, runner.stats);
+      await runner.sequence.dispose();
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: parallel }, worker));
+  } finally {
+    await context.dispose();
+  }
+  if (failure) throw failure.error;
+  return { stats, contextSize, parallel, scored, stopped };
+}
+
+/**
+ * A context size with room for the longest full-context sequence (interventions only remove text;
+ * a re-executed chain may add an error message, hence the margin). A trace longer than the model's
+ * trained context is an error that names it.
+ */
+export function fitContextSize(model: LlamaModel, renderer: TraceRenderer, traces: readonly Trace[], options: Pick<PlanOptions, 'span'>): number {
+  let longest = 0;
+  let longestId = '';
+  for (const trace of traces) {
+    for (let t = 0; t < trace.turns.length; t++) {
+      const s = locateScoredTokens(renderer, trace, t, options.span);
+      if (s && s.end > longest) {
+        longest = s.end;
+        longestId = trace.id;
+      }
+    }
+  }
+  const limit = model.trainContextSize;
+  if (longest > limit) {
+    throw new ModelError('CONTEXT_OVERFLOW', `trace "${longestId}" needs ${longest} tokens, more than the model's context length (${limit}); use a model with a longer context or shorten the trace.`);
+  }
+  const wanted = Math.ceil((longest + 64) * 1.1);
+  return Math.min(limit, Math.max(256, Math.ceil(wanted / 256) * 256));
+}
+
+function diffStats(after: EvaluationStats, before: EvaluationStats): EvaluationStats {
+  return {
+    tokensEvaluated: after.tokensEvaluated - before.tokensEvaluated,
+    confidencePositions: after.confidencePositions - before.confidencePositions,
+    topKPositions: after.topKPositions - before.topKPositions,
+    probabilityPositions: after.probabilityPositions - before.probabilityPositions,
+    repairs: after.repairs - before.repairs,
+  };
+}

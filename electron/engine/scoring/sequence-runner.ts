@@ -1,0 +1,171 @@
+// Teacher-forced log-probs of a sequence's frozen tokens on one llama.cpp context sequence.
+//
+// naive: clear the sequence, evaluate everything, read each frozen token's probability from the
+//   full-vocabulary distribution. The reference the optimized path is checked against.
+// optimized: keep what the KV cache already holds and evaluate only from the first token that
+//   differs (the cache is truncated there — never cut in the middle: llama.cpp would shift the later
+//   cells without recomputing them). At the scored positions ask for the greedy token g and its
+//   probability p(g) (`confidence`: no vocabulary copy to JS). Where g is the frozen token f that is
+//   exact. Where it is not, re-evaluate from the first such position asking there for the top-K
+//   distribution (a short list): its entries keep exact logit ratios, so
+//   p(f) = p(g) · P_K(f) / P_K(g) = p(g) · exp(l_f − l_g). Only a frozen token outside the top K
+//   needs the full distribution (a third, rare pass).
+import type { ControlledEvaluateInputItem, ControlledEvaluateIndexOutput, LlamaContextSequence, Token } from 'node-llama-cpp';
+import { ModelError } from '../llama/errors';
+import { commonPrefixLength, type ScoringSequence } from './span';
+
+/** Smallest positive float32: a probability that underflowed still has a finite log. */
+const MIN_PROBABILITY = 1.401298464324817e-45;
+
+/** Size of the short list read where the greedy token is not the frozen one. */
+const TOP_K = 40;
+
+/** Sampler settings under which node-llama-cpp returns the top-K logits, unscaled, as probabilities
+ * normalised over those K (temperature 1 divides by one; top-p 1 and min-p 0 cut nothing). */
+const TOP_K_OPTIONS = { temperature: 1, topK: TOP_K, topP: 1, minP: 0, seed: 1 } as const;
+
+export type EvaluationMode = 'naive' | 'optimized';
+
+export interface EvaluationStats {
+  /** Tokens decoded (each evaluation of a token counts, re-evaluations included). */
+  tokensEvaluated: number;
+  /** Scored positions answered by `confidence` (greedy token == frozen token). */
+  confidencePositions: number;
+  /** Scored positions answered from the top-K list (greedy token != frozen token). */
+  topKPositions: number;
+  /** Scored positions that needed the full distribution. */
+  probabilityPositions: number;
+  /** Re-evaluations from a position where the greedy token was not the frozen one. */
+  repairs: number;
+}
+
+export function emptyStats(): EvaluationStats {
+  return { tokensEvaluated: 0, confidencePositions: 0, topKPositions: 0, probabilityPositions: 0, repairs: 0 };
+}
+
+export function addStats(into: EvaluationStats, from: EvaluationStats): void {
+  into.tokensEvaluated += from.tokensEvaluated;
+  into.confidencePositions += from.confidencePositions;
+  into.topKPositions += from.topKPositions;
+  into.probabilityPositions += from.probabilityPositions;
+  into.repairs += from.repairs;
+}
+
+export class SequenceRunner {
+  readonly stats = emptyStats();
+
+  constructor(readonly sequence: LlamaContextSequence) {}
+
+  /** Log-probs of tokens[start..end), in order. `label` names the trace in errors. */
+  async logprobs(s: ScoringSequence, mode: EvaluationMode, label: string): Promise<number[]> {
+    if (s.start < 1) throw new Error(`${label}: a scored token needs a context before it`);
+    if (s.end - 1 > this.sequence.contextSize) {
+      throw new ModelError(
+        'CONTEXT_OVERFLOW',
+        `${label} needs ${s.end} tokens but the scoring context holds ${this.sequence.contextSize}; ` +
+          'score it with a model (or --context) that has room for it, or shorten the trace.',
+      );
+    }
+    return mode === 'naive' ? this.naive(s, label) : this.optimized(s, label);
+  }
+
+  private async naive(s: ScoringSequence, label: string): Promise<number[]> {
+    await this.sequence.clearHistory();
+    const input = s.tokens.slice(0, s.end - 1);
+    const items: ControlledEvaluateInputItem[] = input.map((tok, pos) => (pos >= s.start - 1 ? [tok, { generateNext: { probabilities: true } }] : tok));
+    const out = await this.evaluate(items, label);
+    const result: number[] = [];
+    for (let pos = s.start - 1; pos < s.end - 1; pos++) {
+      result.push(logOf(out[pos]?.next.probabilities?.get(s.tokens[pos + 1]!)));
+      this.stats.probabilityPositions++;
+    }
+    return result;
+  }
+
+  private async optimized(s: ScoringSequence, label: string): Promise<number[]> {
+    const input = s.tokens.slice(0, s.end - 1);
+    const firstOutput = s.start - 1;
+    const from = Math.min(commonPrefixLength(this.sequence.contextTokens, input), firstOutput);
+    await this.truncate(from);
+    const items: ControlledEvaluateInputItem[] = input
+      .slice(from)
+      .map((tok, k) => (from + k >= firstOutput ? [tok, { generateNext: { token: true, confidence: true } }] : tok));
+    const out = await this.evaluate(items, label);
+    const result: number[] = new Array(s.end - s.start);
+    const mismatched: Array<{ pos: number; greedy: Token; confidence: number }> = [];
+    for (let pos = firstOutput; pos < s.end - 1; pos++) {
+      const next = out[pos - from]?.next;
+      const frozen = s.tokens[pos + 1]!;
+      if (next?.token === frozen && next.confidence !== undefined) {
+        result[pos - firstOutput] = logOf(next.confidence);
+        this.stats.confidencePositions++;
+      } else if (next?.token !== undefined && next.token !== null && next.confidence !== undefined) {
+        mismatched.push({ pos, greedy: next.token, confidence: next.confidence });
+      } else mismatched.push({ pos, greedy: -1 as Token, confidence: Number.NaN });
+    }
+    if (mismatched.length === 0) return result;
+
+    // Greedy token != frozen token: re-evaluate from the first such position (the cache before it
+    // is still valid) and read the top-K list there.
+    const outside: number[] = [];
+    const topK = await this.reevaluate(input, mismatched.map((m) => m.pos), { probabilities: true, options: TOP_K_OPTIONS }, label);
+    for (const m of mismatched) {
+      const list = topK.get(m.pos);
+      const pf = list?.get(s.tokens[m.pos + 1]!);
+      const pg = list?.get(m.greedy);
+      if (pf !== undefined && pg !== undefined && pg > 0 && Number.isFinite(m.confidence)) {
+        result[m.pos - firstOutput] = Math.log(Math.max(m.confidence, MIN_PROBABILITY)) + Math.log(pf) - Math.log(pg);
+        this.stats.topKPositions++;
+      } else outside.push(m.pos);
+    }
+    if (outside.length === 0) return result;
+    const full = await this.reevaluate(input, outside, { probabilities: true }, label);
+    for (const pos of outside) {
+      result[pos - firstOutput] = logOf(full.get(pos)?.get(s.tokens[pos + 1]!));
+      this.stats.probabilityPositions++;
+    }
+    return result;
+  }
+
+  /** Truncate to the first of `positions` and evaluate the rest of `input` with `generateNext` there. */
+  private async reevaluate(
+    input: readonly Token[],
+    positions: readonly number[],
+    generateNext: { probabilities: true; options?: typeof TOP_K_OPTIONS },
+    label: string,
+  ): Promise<Map<number, Map<Token, number>>> {
+    this.stats.repairs++;
+    const redo = positions[0]!;
+    const want = new Set(positions);
+    await this.truncate(redo);
+    const items: ControlledEvaluateInputItem[] = input.slice(redo).map((tok, k) => (want.has(redo + k) ? [tok, { generateNext }] : tok));
+    const out = await this.evaluate(items, label);
+    const lists = new Map<number, Map<Token, number>>();
+    for (const pos of positions) {
+      const p = out[pos - redo]?.next.probabilities;
+      if (p) lists.set(pos, p);
+    }
+    return lists;
+  }
+
+  private async truncate(from: number): Promise<void> {
+    const end = this.sequence.nextTokenIndex;
+    if (from < end) await this.sequence.eraseContextTokenRanges([{ start: from, end }]);
+  }
+
+  private async evaluate(items: ControlledEvaluateInputItem[], label: string): Promise<Array<ControlledEvaluateIndexOutput | undefined>> {
+    this.stats.tokensEvaluated += items.length;
+    return this.sequence.controlledEvaluate(items, {
+      contextShift: {
+        // llama.cpp would silently drop the oldest tokens; a score computed that way is wrong.
+        strategy: () => {
+          throw new ModelError('CONTEXT_OVERFLOW', `${label} does not fit in the scoring context (${this.sequence.contextSize} tokens)`);
+        },
+      },
+    });
+  }
+}
+
+function logOf(p: number | undefined): number {
+  return Math.log(Math.max(p ?? 0, MIN_PROBABILITY));
+}

@@ -1,0 +1,68 @@
+// Where the scored tokens are inside the full sequence (paper B.2). The answer is never tokenized on
+// its own: its first token is the first position where "context + answer" and "context alone" differ
+// (longest common token prefix), so a token that merges across the boundary is scored, not lost.
+import type { Token } from 'node-llama-cpp';
+import type { ScoreSpan } from '../../../shared/project/scores';
+import type { Trace } from '../../../shared/trace/schema';
+import type { TraceRenderer } from './renderer';
+
+/** A sequence to evaluate: tokens[start..end) are the frozen tokens whose log-probs are averaged. */
+export interface ScoringSequence {
+  tokens: Token[];
+  start: number;
+  end: number;
+}
+
+export function commonPrefixLength(a: readonly Token[], b: readonly Token[]): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * The answer expression (paper B.2, GTA): the first number-like span — a number with optional sign,
+ * currency symbol, thousands separators, decimals or percent — else the last non-empty line.
+ * Returns [start, end) character offsets, or undefined for an empty answer.
+ */
+export function findExpression(answer: string): [number, number] | undefined {
+  const m = /[-+−]?[$€£¥]?\d(?:[\d,]*\d)?(?:\.\d+)?%?/.exec(answer);
+  if (m) return [m.index, m.index + m[0].length];
+  const lines = answer.split('\n');
+  let offset = answer.length;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    offset -= lines[i]!.length;
+    const text = lines[i]!.trim();
+    if (text) {
+      const lead = lines[i]!.indexOf(text);
+      return [offset + lead, offset + lead + text.length];
+    }
+    offset -= 1; // the newline before this line
+  }
+  return undefined;
+}
+
+/**
+ * Render turn `turnIndex` with its frozen answer and locate the scored tokens. Returns undefined when
+ * there is nothing to score (empty answer or span). The sequence is cut after the last scored token:
+ * what follows it cannot change its probability.
+ */
+export function locateScoredTokens(renderer: TraceRenderer, trace: Trace, turnIndex: number, span: ScoreSpan): ScoringSequence | undefined {
+  const answer = trace.turns[turnIndex]!.answer;
+  if (!answer) return undefined;
+  const full = renderer.render(trace, turnIndex, answer);
+  const contextOnly = renderer.render(trace, turnIndex, '');
+  const answerStart = commonPrefixLength(full, contextOnly);
+  if (span === 'answer') return answerStart < full.length ? { tokens: full, start: answerStart, end: full.length } : undefined;
+
+  const expr = findExpression(answer);
+  if (!expr) return undefined;
+  const before = renderer.render(trace, turnIndex, answer.slice(0, expr[0]));
+  const through = renderer.render(trace, turnIndex, answer.slice(0, expr[1]));
+  const start = Math.max(answerStart, commonPrefixLength(full, before));
+  let end = commonPrefixLength(full, through);
+  // A token that straddles the end of the expression belongs to it (it carries its last characters).
+  if (end < through.length && end < full.length) end++;
+  if (end <= start) return undefined;
+  return { tokens: full.slice(0, end), start, end };
+}
