@@ -63,7 +63,7 @@ export const importCommand: Command = {
     for (const file of files) results.push(await importFile(store, file, { format, taskField: flagString(args, 'task-field'), bfcl }, io));
     const imported = results.reduce((n, r) => n + r.added + r.duplicates, 0);
     const problems = results.reduce((n, r) => n + r.summary.rejected + r.conflicts + (r.summary.fatal ? 1 : 0), 0);
-    io.out(`project ${store.dir}: ${store.listTraces().length} traces`);
+    io.out(`project ${store.dir}: ${store.traceCount} traces`);
     if (imported === 0 && problems > 0) return EXIT_FAIL;
     return problems > 0 ? EXIT_PARTIAL : EXIT_OK;
   },
