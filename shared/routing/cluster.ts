@@ -1,4 +1,5 @@
 // Task routing by request clustering (paper D.1): k-means on cosine distance (k-means++ seeding,
+import { mulberry32 } from '../lots/prng';
 // seeded and deterministic), k chosen by silhouette when not given, and an online threshold router
 // with running-mean centroids. Over-splitting a task is cheap and merging is costly (D.1), so when
 // silhouettes tie the larger k wins.
@@ -10,16 +11,6 @@ export interface Clustering {
   silhouette: number;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function dot(a: Float64Array, b: Float64Array): number {
   let s = 0;

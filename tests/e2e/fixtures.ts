@@ -1,6 +1,7 @@
 // Generated native traces for the e2e tests and the heatmap benchmark (no files from elsewhere).
 import type { StoredScore } from '../../shared/project/scores';
 import type { Trace } from '../../shared/trace/schema';
+import { mulberry32 as rng } from '../../shared/lots/prng';
 
 export interface TraceSetOptions {
   task: string;
@@ -11,16 +12,6 @@ export interface TraceSetOptions {
   seed?: number;
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const TOOL_NAMES = ['CurrencyConvert', 'RateLookup', 'Calculator', 'TableRead', 'DocSearch', 'UnitConvert', 'Summarize', 'GoogleSearch', 'Barcode', 'DurationCalc', 'TempConvert', 'Solver'];
 

@@ -28,6 +28,7 @@
 import { byteVocabulary, type Vocabulary } from './vocabulary';
 import { llamaGguf, type LlamaShape } from './llama-gguf';
 import type { GgufFile } from './writer';
+import { mulberry32 } from '../../../shared/lots/prng';
 
 export const CHATML_TEMPLATE =
   "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}" +
@@ -158,13 +159,3 @@ function hashSeed(seed: number, name: string, stream: number): number {
   return h;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

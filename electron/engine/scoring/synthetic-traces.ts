@@ -3,6 +3,7 @@
 // tool's evidence is built from the remaining digits and words only, so on the evidence-copy model
 // removing the answer tool must cost the most likelihood.
 import type { Trace } from '../../../shared/trace/schema';
+import { mulberry32 } from '../../../shared/lots/prng';
 
 const TOOL_POOL = [
   'TableQuery', 'Calculator', 'SensorAPI', 'CalendarAPI', 'DocRetrieve', 'Translate', 'ExchangeRate', 'UnitConvert',
@@ -150,12 +151,5 @@ function shuffle<T>(rng: () => number, items: readonly T[]): T[] {
 }
 
 function seeded(seed: number, index: number): () => number {
-  let a = (Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
 }

@@ -2,17 +2,9 @@
 import { readFileSync } from 'node:fs';
 import type { FormatId } from '../../../shared/importers';
 import { fixturePath } from './helpers';
+import { mulberry32 } from '../../../shared/lots/prng';
+export const rng = mulberry32;
 
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Json = unknown;
 
