@@ -1,32 +1,44 @@
-// Bundles the Electron main process (ESM) and the sandboxed preload (CommonJS: a sandboxed preload
-// cannot load ES modules) with esbuild. node-llama-cpp stays external: it ships native binaries that
-// electron-builder unpacks from the asar (see electron-builder.yml), as its Electron guide says.
+// Bundles the Electron main process (ESM), the engine's worker processes (ESM) and the sandboxed
+// preload (CommonJS: a sandboxed preload cannot load ES modules) with esbuild. node-llama-cpp stays
+// external: it is ESM with native binaries, shipped in node_modules and unpacked from the asar
+// (see electron-builder.yml), as its Electron guide says.
+//
+//   node build/bundle-electron.mjs [outdir]     (default: dist-electron)
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outdir = `${root}dist-electron`;
-const external = ['electron', 'node-llama-cpp', '@node-llama-cpp/*', 'bufferutil', 'utf-8-validate', 'vite', 'lightningcss'];
-const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: true, logLevel: 'info', absWorkingDir: root };
+const outdir = resolve(root, process.argv[2] ?? 'dist-electron');
 
-await build({
+/**
+ * Every worker the engine launches, by the name it passes to workerEntry(import.meta.url, name).
+ * The engine looks for `<name>.js` next to the module that launches it; once bundled, that module
+ * is main.js, so each worker is written next to main.js.
+ */
+const WORKERS = {
+  'score-worker': 'electron/engine/scoring/jobs/score-worker.ts',
+  'sweep-worker': 'electron/engine/service/sweep-worker.ts',
+};
+
+const external = ['electron', 'node-llama-cpp', '@node-llama-cpp/*', 'bufferutil', 'utf-8-validate', 'vite', 'lightningcss'];
+const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: true, logLevel: 'warning', absWorkingDir: root };
+// Bundled ESM still meets CommonJS dependencies that call require(); give them one.
+const esm = {
   ...common,
-  entryPoints: { main: 'electron/main.ts' },
-  outdir,
   format: 'esm',
   external,
-  // Bundled ESM still meets CommonJS dependencies that call require(); give them one.
-  banner: { js: "import { createRequire as __lotsRequire } from 'node:module'; const require = __lotsRequire(import.meta.url);" },
+  outdir,
   outExtension: { '.js': '.js' },
-});
+  banner: { js: "import { createRequire as __lotsRequire } from 'node:module'; const require = __lotsRequire(import.meta.url);" },
+};
 
-// Engine processes the main process forks (scoring, sweeps). They look for their entry next to the
-// module that forks them, which after bundling is dist-electron/main.js.
-for (const [name, entry] of [['score-worker', 'electron/engine/scoring/jobs/score-worker.ts'], ['sweep-worker', 'electron/engine/service/sweep-worker.ts']]) {
-  if (!existsSync(`${root}${entry}`)) continue;
-  await build({ ...common, entryPoints: { [name]: entry }, outdir, format: 'esm', external, banner: { js: "import { createRequire as __lotsRequire } from 'node:module'; const require = __lotsRequire(import.meta.url);" } });
+for (const entry of Object.values(WORKERS)) {
+  if (!existsSync(resolve(root, entry))) throw new Error(`bundle-electron: worker entry ${entry} is missing (update WORKERS in build/bundle-electron.mjs)`);
 }
+
+await build({ ...esm, entryPoints: { main: 'electron/main.ts', ...WORKERS } });
 
 await build({
   ...common,
@@ -37,3 +49,5 @@ await build({
   external: ['electron'],
   outExtension: { '.js': '.cjs' },
 });
+
+console.log(`bundle-electron: main.js, ${Object.keys(WORKERS).map((n) => `${n}.js`).join(', ')} and preload.cjs in ${outdir}`);

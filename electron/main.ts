@@ -1,6 +1,7 @@
 // The Electron main process: one window on app://lots, native menus and dialogs, the API contract over
 // IPC (through the checked wrapper in ipc/handlers.ts), engine events pushed to the window.
-// Scoring runs in its own process (the engine's job queue); nothing heavy runs on this event loop.
+// Scoring and sweeps run in Electron utility processes (the engine's job queue, launched through
+// worker-launcher.ts); nothing heavy runs on this event loop.
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, protocol, session, shell } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -14,8 +15,9 @@ import { buildMenuTemplate } from './ipc/menu';
 import { hardenWebContents, isAllowedExternal } from './ipc/navigation';
 import { appProtocolResponse } from './ipc/protocol';
 import { APP_ENTRY, APP_SCHEME, mainWindowOptions } from './ipc/window-options';
+import { utilityProcessLauncher } from './worker-launcher';
 
-// Bundled to dist-electron/main.js; the renderer is built to dist/renderer.
+// Bundled to dist-electron/main.js (the engine's workers next to it); the renderer is built to dist/renderer.
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '..', 'dist', 'renderer');
 const preloadPath = join(here, 'preload.cjs');
@@ -79,7 +81,12 @@ if (!app.requestSingleInstanceLock()) {
     session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
     protocol.handle(APP_SCHEME, (request) => appProtocolResponse(rendererDir, request.url));
 
-    service = new StudioService({ transport: 'electron', configDir: app.getPath('userData'), dialogs: nativeDialogs(dialog, () => mainWindow) });
+    service = new StudioService({
+      transport: 'electron',
+      configDir: app.getPath('userData'),
+      dialogs: nativeDialogs(dialog, () => mainWindow),
+      launcher: utilityProcessLauncher(),
+    });
     registerApiHandlers(ipcMain, service, (event) => isTrustedSender(event, windowIds));
     service.events.onAny((event, payload) => {
       for (const win of BrowserWindow.getAllWindows()) if (windowIds.has(win.webContents.id)) win.webContents.send(eventChannel(event), payload);

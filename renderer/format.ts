@@ -57,10 +57,10 @@ export function plural(n: number, one: string, many = one + 's'): string {
   return `${fmtInt(n)} ${n === 1 ? one : many}`;
 }
 
-/** A run key `<modelHash>|<intervention>|<span>` or `import:<name>` as a short label. */
+/** A run key `<modelHash>|<intervention>|<span>[|<format>]` or `import:<name>` as a short label. */
 export function runLabel(run: string | null | undefined, model?: string): string {
   if (!run) return 'no run';
   if (run.startsWith('import:')) return `imported: ${run.slice(7)}`;
-  const [hash, intervention, span] = run.split('|');
-  return `${model ?? (hash ?? '').slice(0, 8)} · ${intervention ?? '?'} · ${span ?? '?'}`;
+  const [hash, intervention, span, format] = run.split('|');
+  return `${model ?? (hash ?? '').slice(0, 8)} · ${intervention ?? '?'} · ${span ?? '?'}${format ? ` · ${format}` : ''}`;
 }

@@ -1,4 +1,4 @@
-// Scoring, sweep and download jobs: a snapshot from the engine, then live updates pushed by it.
+// Scoring, faithfulness, sweep and download jobs: a snapshot from the engine, then live updates pushed by it.
 import type { ApiInput, JobInfo, StudioApi } from '../../shared/api';
 import type { SliceCreator } from './types';
 
@@ -9,6 +9,7 @@ export interface JobsSlice {
   upsertJob(job: JobInfo): void;
   startScoring(input: ApiInput<'startScoring'>): Promise<JobInfo | null>;
   startSweep(input: ApiInput<'startSweep'>): Promise<JobInfo | null>;
+  startFaithfulness(input: ApiInput<'startFaithfulness'>): Promise<JobInfo | null>;
   jobAction(id: string, action: 'pause' | 'resume' | 'cancel'): Promise<void>;
 }
 
@@ -61,6 +62,17 @@ export const createJobsSlice = (api: StudioApi): SliceCreator<JobsSlice> => (set
       return job;
     } catch (e) {
       get().fail(e, 'The budget sweep did not start');
+      return null;
+    }
+  },
+
+  async startFaithfulness(input) {
+    try {
+      const job = await api.startFaithfulness(input);
+      get().upsertJob(job);
+      return job;
+    } catch (e) {
+      get().fail(e, 'The faithfulness check did not start');
       return null;
     }
   },

@@ -6,7 +6,7 @@ export const API_METHOD_NAMES = [
   'importTraces', 'getHeatmap', 'getTrace', 'getRanking', 'getBudget',
   'getSpaces', 'acceptSpace',
   'renderExport', 'saveExport', 'renderReport', 'saveReport',
-  'listJobs', 'startScoring', 'startSweep', 'pauseJob', 'resumeJob', 'cancelJob',
+  'listJobs', 'startScoring', 'startSweep', 'startFaithfulness', 'pauseJob', 'resumeJob', 'cancelJob',
   'getModels', 'inspectModel', 'getGpuInfo', 'downloadModel', 'prepareReferenceModel',
   'buildDemo',
 ] as const;

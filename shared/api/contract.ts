@@ -38,6 +38,8 @@ export interface StudioApi {
   listJobs(): Promise<JobInfo[]>;
   startScoring(input: ApiInput<'startScoring'>): Promise<JobInfo>;
   startSweep(input: ApiInput<'startSweep'>): Promise<JobInfo>;
+  /** The faithfulness check of a task's ranking (a job in the scoring queue); results reach getRanking. */
+  startFaithfulness(input: ApiInput<'startFaithfulness'>): Promise<JobInfo>;
   pauseJob(input: ApiInput<'pauseJob'>): Promise<JobInfo>;
   resumeJob(input: ApiInput<'resumeJob'>): Promise<JobInfo>;
   cancelJob(input: ApiInput<'cancelJob'>): Promise<JobInfo>;

@@ -58,6 +58,17 @@ export const apiInputSchemas = {
     tasks: z.array(task).optional(),
   }).strict(),
   startSweep: z.object({ task, model: path, run, baselines: z.boolean().optional() }).strict(),
+  startFaithfulness: z.object({
+    task,
+    run,
+    /** Budgets to check. */
+    ks: z.array(z.number().int().positive()).min(1).max(100),
+    /** Random K-subsets per request (default 3). */
+    draws: z.number().int().min(1).max(50).optional(),
+    /** Default: the model file the run was scored with. */
+    model: path.optional(),
+    gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
+  }).strict(),
   pauseJob: jobId,
   resumeJob: jobId,
   cancelJob: jobId,

@@ -144,13 +144,28 @@ export interface RankingRow {
   sharedOn: number;
 }
 
+/** The faithfulness check at one budget (ContextCite's test on the task ranking): each scored request loses
+ * its best-ranked k scoreable tools together, or k random ones. Drops are in nats of mean log-probability
+ * per frozen answer token. */
 export interface FaithfulnessPoint {
   k: number;
-  /** Mean drop of L(y|h) when the top-k tools are removed together. */
+  /** Mean drop of L(y|h) when each request's top-k tools are removed together. */
   drop: number;
-  /** Σ of the top-k single-tool means (what the additive surrogate predicts). */
+  /** Mean Σ of those tools' single scores I_x(s): what the additive surrogate predicts. */
   additive: number;
+  /** Mean drop when k of the request's scoreable tools drawn at random are removed together. */
+  random: number;
+  /** Random draws per request. */
+  draws: number;
+  /** Share of the requests whose top-k drop exceeds their random drop. */
+  beatsRandom: number;
+  /** Requests measured (those with at least k scoreable tools). */
   n: number;
+  /** The task's top-k when the check ran. */
+  tools: string[];
+  /** Measured on an earlier state of the ranking (more requests scored since, or another top-k). */
+  stale: boolean;
+  createdAt: string;
 }
 
 export interface RankingData {
@@ -165,8 +180,11 @@ export interface RankingData {
   rows: RankingRow[];
   /** Exposed but never scored: not eligible, never added to a space. */
   unscored: string[];
-  /** Removal of the top-k together, where such scores exist; empty otherwise. */
+  /** Faithfulness checks of this run, one per k measured; empty until a check has run. */
   faithfulness: FaithfulnessPoint[];
+  /** The model file a check would use (the one the run was scored with) when it is on this machine;
+   * null for imported scores or a file that is not here. */
+  checkModel: string | null;
 }
 
 export interface BudgetPoint {
@@ -233,13 +251,15 @@ export interface ExportText {
   version: number | null;
 }
 
-export type JobKind = 'score' | 'sweep' | 'serve' | 'demo' | 'download';
+export type JobKind = 'score' | 'sweep' | 'serve' | 'demo' | 'download' | 'faithfulness';
 export type JobStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
 
 export interface JobInfo {
   id: string;
   kind: JobKind;
   title: string;
+  /** The task a per-task job (a faithfulness check, a sweep) works on. */
+  task?: string;
   status: JobStatus;
   createdAt: string;
   updatedAt: string;

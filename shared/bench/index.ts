@@ -10,7 +10,7 @@ export { instantiate, benchTraceId } from './instance';
 export type { BenchInstance } from './instance';
 export { executeMenu, renderToolLines } from './executor';
 export type { ToolLine } from './executor';
-export { BENCH_SYSTEM, BenchMetaSchema, buildBenchTrace, isBenchTrace, readBenchMeta, instanceOfTrace, reexecuteWithout, benchExecutor } from './trace';
+export { BENCH_SYSTEM, BenchMetaSchema, buildBenchTrace, isBenchTrace, readBenchMeta, instanceOfTrace, reexecuteWithout, reexecuteWithoutTools, benchExecutor } from './trace';
 export type { BenchMeta, BenchTraceOptions } from './trace';
 export { generateBenchmark, planBenchmark, DEFAULT_FIT, DEFAULT_EVAL, DEFAULT_REGISTRY, DEFAULT_SEED } from './generate';
 export type { BenchOptions, BenchPlan } from './generate';

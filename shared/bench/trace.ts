@@ -85,6 +85,12 @@ export function instanceOfTrace(trace: Trace): BenchInstance {
  * had not been served. The menu (tool documentation) is left as recorded.
  */
 export function reexecuteWithout(trace: Trace, turnIndex: number, tool: string): Trace {
+  return reexecuteWithoutTools(trace, turnIndex, [tool]);
+}
+
+/** The same without several tools at once (the faithfulness check removes the top-K together): one
+ * rebuild from the recorded menu, so a chain missing two links reports what it would really report. */
+export function reexecuteWithoutTools(trace: Trace, turnIndex: number, tools: readonly string[]): Trace {
   if (turnIndex !== 0 || trace.turns.length !== 1) {
     throw new BenchError('INVALID_INPUT', `trace "${trace.id}": benchmark traces have exactly one turn (asked to re-execute turn ${turnIndex})`);
   }
@@ -96,7 +102,8 @@ export function reexecuteWithout(trace: Trace, turnIndex: number, tool: string):
   if (JSON.stringify(recorded?.lines ?? []) !== JSON.stringify(expected)) {
     throw new BenchError('BENCH_MISMATCH', `trace "${trace.id}": its tool lines differ from what this version of the benchmark executes for the same request and menu; regenerate the project with \`lots bench make\``);
   }
-  const lines = executeMenu(instance, menu.filter((name) => name !== tool));
+  const removed = new Set(tools);
+  const lines = executeMenu(instance, menu.filter((name) => !removed.has(name)));
   const steps: Step[] = [];
   for (const step of turn.steps) {
     if (step.kind !== 'lines') steps.push(step);
@@ -106,4 +113,4 @@ export function reexecuteWithout(trace: Trace, turnIndex: number, tool: string):
 }
 
 /** The hook the scorer takes for `--intervention reexecute` on benchmark traces. */
-export const benchExecutor: ReexecuteExecutor = { reexecuteWithout };
+export const benchExecutor: ReexecuteExecutor = { reexecuteWithout, reexecuteWithoutTools };

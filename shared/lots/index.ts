@@ -12,3 +12,4 @@ export * from './running';
 export * from './select';
 export * from './surrogate';
 export * from './score-file';
+export * from './faithfulness';

@@ -35,13 +35,16 @@ export type TurnScoreDetail = z.infer<typeof TurnScoreDetailSchema>;
 export const StoredScoreSchema = ScoreRowSchema.extend({
   /** Unique key: run + trace hash. A record with a key already present is never appended again. */
   key: z.string().min(1),
-  /** The scoring run: `<modelHash>|<intervention>|<span>` for computed scores, `import:<name>` for imported ones. */
+  /** The scoring run: `<modelHash>|<intervention>|<span>|<format>` for computed scores (projects scored
+   * before the format was recorded hold `<modelHash>|<intervention>|<span>`), `import:<name>` for imported ones. */
   run: z.string().min(1),
   traceHash: z.string().optional(),
   model: z.string().optional(),
   modelName: z.string().optional(),
   intervention: z.enum(INTERVENTION_KINDS as [string, ...string[]]).optional(),
   span: ScoreSpanSchema.optional(),
+  /** How the traces were rendered into tokens: 'plain' or the chat wrapper's name (absent in older projects). */
+  format: z.string().min(1).optional(),
   /** Tools whose score was shared with co-called tools (a removed message called several). */
   shared: z.record(z.string(), z.array(z.string())).optional(),
   turns: z.array(TurnScoreDetailSchema).optional(),
@@ -49,6 +52,29 @@ export const StoredScoreSchema = ScoreRowSchema.extend({
 });
 export type StoredScore = z.infer<typeof StoredScoreSchema>;
 
-export function runKey(modelHash: string, intervention: string, span: ScoreSpan): string {
-  return `${modelHash}|${intervention}|${span}`;
+/**
+ * The run a computed score belongs to. The rendering format is part of it, so a model scored once through
+ * its chat template and once as a plain transcript gives two runs, never one mixed ranking. Without a
+ * format (what projects written before it was recorded hold) the key has three parts; such runs stay
+ * readable, and new scoring starts a four-part run beside them.
+ */
+export function runKey(modelHash: string, intervention: string, span: ScoreSpan, format?: string): string {
+  return format === undefined ? `${modelHash}|${intervention}|${span}` : `${modelHash}|${intervention}|${span}|${format}`;
+}
+
+export interface RunKeyParts {
+  modelHash: string;
+  intervention: string;
+  span: string;
+  /** Absent for imported runs and for runs scored before the format was recorded. */
+  format?: string;
+}
+
+/** The parts of a computed run's key; null for imported scores (`import:<name>`) or a foreign string. */
+export function parseRunKey(run: string): RunKeyParts | null {
+  if (run.startsWith('import:')) return null;
+  const parts = run.split('|');
+  if (parts.length < 3 || parts.length > 4 || parts.some((p) => p === '')) return null;
+  const [modelHash, intervention, span, format] = parts as [string, string, string, string | undefined];
+  return { modelHash, intervention, span, ...(format !== undefined ? { format } : {}) };
 }

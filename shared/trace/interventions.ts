@@ -30,6 +30,20 @@ export interface InterventionResult {
  * that needed its output return their error). Supplied where an executor exists (the built-in benchmark). */
 export interface ReexecuteExecutor {
   reexecuteWithout(trace: Trace, turnIndex: number, tool: string): Trace | Promise<Trace>;
+  /** The same without several tools at once (the faithfulness check). Optional: without it the
+   * single-tool hook is applied once per tool, each on the previous result. */
+  reexecuteWithoutTools?(trace: Trace, turnIndex: number, tools: readonly string[]): Trace | Promise<Trace>;
+}
+
+/** Several tools removed together (the faithfulness check removes the top-K at once). */
+export interface JointInterventionResult {
+  tools: string[];
+  kind: InterventionKind;
+  /** The trace with the union of the tools' evidence removed in turns 0..turnIndex. */
+  trace: Trace;
+  removed: RemovedStep[];
+  /** Tools outside `tools` whose evidence went too (co-called in a removed message). */
+  sharedWith: string[];
 }
 
 export function exposedTools(trace: Trace): string[] {
@@ -75,16 +89,26 @@ export function scoreableToolsOfTrace(trace: Trace, kind: InterventionKind = 'ev
  * repeated calls go together; `tool`'s output line goes from a `lines` step.
  */
 export function removeEvidence(trace: Trace, turnIndex: number, tool: string): InterventionResult {
+  return single(tool, removeEvidenceOfTools(trace, turnIndex, [tool]));
+}
+
+/**
+ * Evidence removal of several tools together: the union of what removeEvidence takes for each one
+ * (every message calling any of them, with all its observations; their output lines). A tool outside
+ * the set that was co-called in a removed message is reported in `sharedWith`.
+ */
+export function removeEvidenceOfTools(trace: Trace, turnIndex: number, tools: readonly string[]): JointInterventionResult {
+  const names = new Set(tools);
   const removedCallIds = new Set<string>();
   const sharedWith = new Set<string>();
   const removed: RemovedStep[] = [];
   const turns = mapTurns(trace, turnIndex, (turn, t) => {
     const steps: Step[] = [];
     turn.steps.forEach((step, s) => {
-      if (step.kind === 'call' && step.calls.some((c) => c.name === tool)) {
+      if (step.kind === 'call' && step.calls.some((c) => names.has(c.name))) {
         for (const c of step.calls) {
           removedCallIds.add(c.id);
-          if (c.name !== tool) sharedWith.add(c.name);
+          if (!names.has(c.name)) sharedWith.add(c.name);
         }
         removed.push({ turn: t, step: s });
         return;
@@ -94,7 +118,7 @@ export function removeEvidence(trace: Trace, turnIndex: number, tool: string): I
         return;
       }
       if (step.kind === 'lines') {
-        const kept = dropLines(step, tool, t, s, removed);
+        const kept = dropLines(step, names, t, s, removed);
         if (kept) steps.push(kept);
         return;
       }
@@ -102,23 +126,29 @@ export function removeEvidence(trace: Trace, turnIndex: number, tool: string): I
     });
     return steps;
   });
-  return { tool, kind: 'evidence', trace: { ...trace, turns }, removed, sharedWith: [...sharedWith].sort() };
+  return { tools: [...names].sort(), kind: 'evidence', trace: { ...trace, turns }, removed, sharedWith: [...sharedWith].sort() };
 }
 
 /** Line removal (single-step traces): delete `tool`'s output line; nothing else changes. */
 export function removeLine(trace: Trace, turnIndex: number, tool: string): InterventionResult {
+  return single(tool, removeLinesOfTools(trace, turnIndex, [tool]));
+}
+
+/** Line removal of several tools together: every one of their output lines goes. */
+export function removeLinesOfTools(trace: Trace, turnIndex: number, tools: readonly string[]): JointInterventionResult {
+  const names = new Set(tools);
   const removed: RemovedStep[] = [];
   const turns = mapTurns(trace, turnIndex, (turn, t) => {
     const steps: Step[] = [];
     turn.steps.forEach((step, s) => {
       if (step.kind === 'lines') {
-        const kept = dropLines(step, tool, t, s, removed);
+        const kept = dropLines(step, names, t, s, removed);
         if (kept) steps.push(kept);
       } else steps.push(step);
     });
     return steps;
   });
-  return { tool, kind: 'line', trace: { ...trace, turns }, removed, sharedWith: [] };
+  return { tools: [...names].sort(), kind: 'line', trace: { ...trace, turns }, removed, sharedWith: [] };
 }
 
 /** Re-execute: the executor rebuilds the turn without `tool`; removed positions are those of its evidence. */
@@ -133,14 +163,40 @@ export async function removeByReexecution(
   return { tool, kind: 'reexecute', trace: rebuilt, removed, sharedWith };
 }
 
+/** Re-execute without several tools at once (the executor's joint hook, else one tool after the other). */
+export async function removeToolsByReexecution(
+  trace: Trace,
+  turnIndex: number,
+  tools: readonly string[],
+  executor: ReexecuteExecutor,
+): Promise<JointInterventionResult> {
+  let rebuilt: Trace;
+  if (executor.reexecuteWithoutTools) rebuilt = await executor.reexecuteWithoutTools(trace, turnIndex, tools);
+  else {
+    rebuilt = trace;
+    for (const tool of tools) rebuilt = await executor.reexecuteWithout(rebuilt, turnIndex, tool);
+  }
+  const { tools: names, removed, sharedWith } = removeEvidenceOfTools(trace, turnIndex, tools);
+  return { tools: names, kind: 'reexecute', trace: rebuilt, removed, sharedWith };
+}
+
 /** Apply a synchronous intervention by kind (re-execute needs an executor: use removeByReexecution). */
 export function applyIntervention(trace: Trace, turnIndex: number, tool: string, kind: 'evidence' | 'line'): InterventionResult {
   return kind === 'line' ? removeLine(trace, turnIndex, tool) : removeEvidence(trace, turnIndex, tool);
 }
 
-function dropLines(step: Extract<Step, { kind: 'lines' }>, tool: string, t: number, s: number, removed: RemovedStep[]): Step | null {
+/** applyIntervention for several tools removed together. */
+export function applyJointIntervention(trace: Trace, turnIndex: number, tools: readonly string[], kind: 'evidence' | 'line'): JointInterventionResult {
+  return kind === 'line' ? removeLinesOfTools(trace, turnIndex, tools) : removeEvidenceOfTools(trace, turnIndex, tools);
+}
+
+function single(tool: string, joint: JointInterventionResult): InterventionResult {
+  return { tool, kind: joint.kind, trace: joint.trace, removed: joint.removed, sharedWith: joint.sharedWith };
+}
+
+function dropLines(step: Extract<Step, { kind: 'lines' }>, tools: ReadonlySet<string>, t: number, s: number, removed: RemovedStep[]): Step | null {
   const lines = step.lines.filter((l, i) => {
-    if (l.tool !== tool) return true;
+    if (!tools.has(l.tool)) return true;
     removed.push({ turn: t, step: s, line: i });
     return false;
   });

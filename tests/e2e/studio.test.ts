@@ -207,6 +207,14 @@ describe.skipIf(!chromiumAvailable())('the Studio in Chromium', () => {
     // The heatmap greys the tools outside the space (checked on the model the canvas draws).
   });
 
+  it('runs the faithfulness check at K = 2 from the ranking: joint, additive and random drops', async () => {
+    await go('ranking');
+    await page.click('[data-testid="run-faithfulness"]:has-text("K = 2")');
+    await page.waitForSelector('[data-testid="faithfulness-table"] tbody tr', { timeout: 120_000 });
+    expect(await page.textContent('[data-testid="faithfulness-verdict"]')).toMatch(/^Removing the top 2 tools together lowers the answer's log-likelihood by \d\.\d+ per token/);
+    await shot('08b-faithfulness');
+  }, 150_000);
+
   it('edits and approves the space from the keyboard, with a note', async () => {
     await go('space');
     await page.waitForSelector('[data-testid="space-list"]');

@@ -1,5 +1,10 @@
 // The Electron security settings, asserted without launching Electron: the window options, the IPC
-// handler wrapper (sender check + input validation), navigation/new-window blocking, and the channels.
+// handler wrapper (sender check + input validation), navigation/new-window blocking, the channels, and
+// the packaged app's fuses and packaging config (validated by the installed electron-builder).
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { API_METHOD_NAMES, methodChannel } from '../../shared/api/channels';
 import { apiInputSchemas } from '../../shared/api/schemas';
@@ -144,5 +149,84 @@ describe('navigation', () => {
 describe('the contract', () => {
   it('lists the same methods in the channel list (preload) and the schema map (validation)', () => {
     expect([...API_METHOD_NAMES].sort()).toEqual(Object.keys(apiInputSchemas).sort());
+  });
+});
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+// js-yaml comes with electron-builder; no YAML dependency of our own.
+const yaml = require('js-yaml') as { load(text: string): unknown };
+const builderConfig = yaml.load(readFileSync(join(ROOT, 'build/electron-builder.yml'), 'utf8')) as Record<string, unknown>;
+
+type Fuses = Record<string, boolean>;
+
+/** Installed package folders (relative to the root) that `name` needs at run time, itself excluded. */
+function dependencyClosure(name: string): string[] {
+  const seen = new Set<string>();
+  const find = (dep: string, from: string): string | undefined => {
+    for (let dir = from; ; dir = dirname(dir)) {
+      const candidate = join(dir, 'node_modules', dep);
+      if (existsSync(join(candidate, 'package.json'))) return candidate;
+      if (dir === ROOT || dirname(dir) === dir) return undefined;
+    }
+  };
+  const visit = (dir: string) => {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: object; optionalDependencies?: object };
+    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) {
+      const found = find(dep, dir);
+      if (!found || seen.has(found)) continue;
+      seen.add(found);
+      visit(found);
+    }
+  };
+  visit(join(ROOT, 'node_modules', name));
+  return [...seen].map((dir) => relative(ROOT, dir).split(sep).join('/'));
+}
+
+/** The fuses the packaged app gets: electron-builder 26's `electronFuses`, or (25) the afterPack hook's. */
+async function packagedFuses(): Promise<{ fuses: Fuses; where: string }> {
+  if (builderConfig.electronFuses) return { fuses: builderConfig.electronFuses as Fuses, where: 'electronFuses' };
+  const hook = String(builderConfig.afterPack);
+  const module = (await import(pathToFileURL(resolve(ROOT, hook)).href)) as { ELECTRON_FUSES: Fuses; afterPack: unknown };
+  expect(typeof module.afterPack).toBe('function');
+  return { fuses: module.ELECTRON_FUSES, where: hook };
+}
+
+describe('the packaged app', () => {
+  it('turns runAsNode off (workers are utility processes) and the other risky fuses with it', async () => {
+    const { fuses, where } = await packagedFuses();
+    expect(where).toMatch(/electronFuses|electron-fuses\.mjs$/);
+    expect(fuses.runAsNode).toBe(false);
+    expect(fuses.enableNodeOptionsEnvironmentVariable).toBe(false);
+    expect(fuses.enableNodeCliInspectArguments).toBe(false);
+    expect(fuses.onlyLoadAppFromAsar).toBe(true);
+    expect(fuses.enableEmbeddedAsarIntegrityValidation).toBe(true);
+    expect(fuses.grantFileProtocolExtraPrivileges).toBe(false);
+  });
+
+  it('has a config the installed electron-builder accepts, with node-llama-cpp outside the asar', async () => {
+    const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
+      validateConfiguration(config: unknown, debug: { isEnabled: boolean; add(): void }): Promise<void>;
+    };
+    await expect(validateConfiguration(builderConfig, { isEnabled: false, add: () => undefined })).resolves.toBeUndefined();
+    // The same validator refuses what this version does not know (so the check above can fail).
+    await expect(validateConfiguration({ ...builderConfig, notAnOption: true }, { isEnabled: false, add: () => undefined })).rejects.toThrow(/notAnOption/);
+    expect(builderConfig.asar).toBe(true);
+    expect(builderConfig.asarUnpack).toEqual(expect.arrayContaining(['node_modules/node-llama-cpp/bins/**', 'node_modules/node-llama-cpp/llama/localBuilds/**', 'node_modules/@node-llama-cpp/**']));
+    const files = builderConfig.files as string[];
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'dist/renderer/**', 'dist-electron/**']));
+  });
+
+  it('ships node-llama-cpp and everything it depends on in node_modules (no exclusion hits them)', () => {
+    const files = builderConfig.files as string[];
+    const loaded = require('minimatch') as ((path: string, pattern: string, options?: object) => boolean) & { minimatch?: (path: string, pattern: string, options?: object) => boolean };
+    const matches = loaded.minimatch ?? loaded;
+    const excluded = files.filter((f) => f.startsWith('!')).map((f) => f.slice(1));
+    const shipped = ['node_modules/node-llama-cpp/package.json', 'node_modules/node-llama-cpp/dist/index.js', ...dependencyClosure('node-llama-cpp').map((dir) => `${dir}/package.json`)];
+    expect(shipped.length).toBeGreaterThan(20);
+    const dropped = shipped.filter((path) => excluded.some((pattern) => matches(path, pattern, { dot: true })));
+    expect(dropped).toEqual([]);
+    // …while the packages only the bundles need are excluded (the check above can fail).
+    expect(excluded.some((pattern) => matches('node_modules/recharts/package.json', pattern, { dot: true }))).toBe(true);
   });
 });

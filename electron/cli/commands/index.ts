@@ -14,6 +14,7 @@ export const commandIndex: CommandEntry[] = [
   { name: 'fit', summary: 'rank the tools of each task by their scores and propose its tool space', load: () => import('./fit') },
   { name: 'export', summary: 'write a task\'s tool space for an agent: space JSON, OpenAI/Anthropic tools, MCP allow-list, names, or an HTML report', load: () => import('./export') },
   { name: 'score', summary: 'score tool evidence in a project\'s traces with a local GGUF model (resumable)', load: () => import('./score') },
+  { name: 'faithfulness', summary: 'check each task\'s ranking: the likelihood drop when its top-K tools are removed together, against K random tools', load: () => import('./faithfulness') },
   { name: 'bench scoring', summary: 'measure the scoring engine: naive vs optimized tokens, time and agreement', load: () => import('./bench-scoring') },
   { name: 'bench make', summary: 'generate the built-in benchmark as a ready project (requests, gold answers, tasks, splits)', load: () => import('./bench-make') },
   { name: 'serve', summary: 'answer a benchmark project\'s requests with a local model (greedy) and grade them', load: () => import('./serve') },

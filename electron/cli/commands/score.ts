@@ -11,15 +11,18 @@ import { checkModelPath, GPU_CHOICES, readModelHeader, type GpuChoice } from '..
 import { newJobId } from '../../engine/scoring/jobs/queue';
 import { startScoreJob } from '../../engine/scoring/jobs/job-process';
 import type { JobProgress, ScoreJobSpec } from '../../engine/scoring/jobs/protocol';
+import type { RenderFormat } from '../../engine/scoring/renderer';
+import { progressPrinter } from '../job-progress';
 import { INTERVENTION_KINDS, type InterventionKind } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
 
 const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];
+const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
 
 export const scoreCommand: Command = {
   name: 'score',
   summary: 'score tool evidence in a project\'s traces with a local GGUF model (resumable)',
-  usage: 'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]',
+  usage: 'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]',
   flags: {
     project: { type: 'string', description: 'the project folder' },
     model: { type: 'string', description: 'the GGUF model file to score with' },
@@ -29,6 +32,7 @@ export const scoreCommand: Command = {
     task: { type: 'string', multi: true, description: 'only traces of these tasks (repeat or comma-separate)' },
     parallel: { type: 'string', description: 'traces scored at once on parallel sequences of one context (default 1)' },
     context: { type: 'string', description: 'tokens per sequence (default: fitted to the longest trace)' },
+    format: { type: 'string', description: 'rendering: the model\'s chat template, a plain transcript, or auto (template when the model has one)', default: 'auto' },
   },
   details: [
     'For every trace and every tool that was exposed and has evidence in it, I_x(s) = L(y|h) - L(y|h^-s):',
@@ -37,7 +41,11 @@ export const scoreCommand: Command = {
     '',
     'Scores are appended to <project>/scores.jsonl as each trace finishes, keyed by the model file\'s hash,',
     'the trace\'s hash, the intervention and the span: run the same command again after an interruption and',
-    'it continues where it stopped; nothing is computed twice.',
+    'it continues where it stopped; nothing is computed twice. The rendering format (plain or the chat',
+    'template\'s name) is part of the run: a template and a plain transcript of one model never mix.',
+    '',
+    'Traces with no answer yet (a benchmark\'s requests before `lots serve`) are skipped and counted:',
+    'a row for them would count their tools as exposed with nothing measured.',
     '',
     'Ctrl-C stops after the traces in flight (a second Ctrl-C stops at once; stored scores are kept).',
     'Exit codes: 0 done; 1 cancelled (partial scores kept); 2 failure (bad model, project, options).',
@@ -51,7 +59,7 @@ export const scoreCommand: Command = {
     io.out(`scoring ${store.traceCount} traces of ${store.dir} with ${spec.model} (${spec.intervention}, ${spec.span}, gpu ${spec.gpu})`);
 
     const job = startScoreJob(spec, { stdio: 'inherit' });
-    const bar = progressPrinter(io);
+    const bar = progressPrinter(io, 'traces');
     job.on('event', (event) => {
       if (event.type === 'progress') bar.update(event.progress);
       if (event.type === 'status' && event.message) bar.note(event.message);
@@ -72,7 +80,7 @@ export const scoreCommand: Command = {
         throw Object.assign(new Error(outcome.error?.message ?? 'scoring failed'), { code: outcome.error?.code ?? 'INTERNAL' });
       }
       const p = outcome.progress;
-      const summary = p ? `${p.scoredNow} scored now, ${p.skipped} already scored, ${p.done}/${p.total} in the project` : '';
+      const summary = p ? scoreSummary(p) : '';
       if (outcome.status === 'cancelled') {
         io.err(`cancelled: ${summary}. Run the same command again to continue.`);
         return EXIT_PARTIAL;
@@ -85,6 +93,13 @@ export const scoreCommand: Command = {
   },
 };
 
+/** What a run did, in one line (what the tests and scripts read). */
+export function scoreSummary(p: JobProgress): string {
+  if (p.total === 0 && p.unanswered) return `nothing to score: ${p.unanswered} ${p.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet (serve them first with \`lots serve\`)`;
+  const unanswered = p.unanswered ? `, ${p.unanswered} skipped (no answer yet: serve them first)` : '';
+  return `${p.scoredNow} scored now, ${p.skipped} already scored${unanswered}, ${p.done}/${p.total} in the project`;
+}
+
 function buildSpec(args: ParsedArgs): ScoreJobSpec {
   const span = requireFlag(args, 'span') as ScoreSpan;
   if (!SPANS.includes(span)) throw new UsageError(`--span must be one of ${SPANS.join(', ')}, got "${span}"`);
@@ -93,6 +108,8 @@ function buildSpec(args: ParsedArgs): ScoreJobSpec {
   const gpu = requireFlag(args, 'gpu') as GpuChoice;
   if (!GPU_CHOICES.includes(gpu)) throw new UsageError(`--gpu must be one of ${GPU_CHOICES.join(', ')}, got "${gpu}"`);
   const tasks = flagList(args, 'task');
+  const format = requireFlag(args, 'format') as RenderFormat;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
   return {
     jobId: newJobId(),
     project: resolve(requireFlag(args, 'project')),
@@ -103,58 +120,8 @@ function buildSpec(args: ParsedArgs): ScoreJobSpec {
     ...(tasks.length ? { tasks } : {}),
     parallel: flagInt(args, 'parallel', { min: 1 }),
     contextSize: flagInt(args, 'context', { min: 64 }),
+    ...(format !== 'auto' ? { format } : {}),
   };
 }
-
-/** A one-line bar redrawn in place on a terminal; elsewhere a plain line every 5 s or 10%. */
-function progressPrinter(io: CliIO): { update(p: JobProgress): void; note(message: string): void; finish(p?: JobProgress): void } {
-  let last: JobProgress | undefined;
-  let lastPrinted = 0;
-  let lastFraction = -1;
-  let drawn = false;
-  const line = (p: JobProgress): string => {
-    const fraction = p.total ? p.done / p.total : 0;
-    const width = 30;
-    const filled = Math.round(fraction * width);
-    const rate = p.tokensPerSecond ? ` ${Math.round(p.tokensPerSecond)} tok/s` : '';
-    const eta = p.etaSeconds !== undefined && p.done < p.total ? ` ETA ${formatDuration(p.etaSeconds)}` : '';
-    return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} traces${rate}${eta}`;
-  };
-  return {
-    update(p) {
-      last = p;
-      if (io.isTTY) {
-        process.stdout.write(`\r${line(p)}\x1b[K`);
-        drawn = true;
-        return;
-      }
-      const fraction = p.total ? p.done / p.total : 0;
-      if (Date.now() - lastPrinted > 5000 || fraction - lastFraction >= 0.1 || p.done === p.total) {
-        if (p.done === p.total && lastFraction === 1) return;
-        lastPrinted = Date.now();
-        lastFraction = fraction;
-        io.out(line(p));
-      }
-    },
-    note(message) {
-      if (drawn) process.stdout.write('\n');
-      drawn = false;
-      io.out(message);
-    },
-    finish(p) {
-      if (io.isTTY && (p ?? last)) process.stdout.write(`\r${line((p ?? last)!)}\x1b[K\n`);
-    },
-  };
-}
-
-function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return '?';
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-}
-
-
 
 registerCommands([scoreCommand]);

@@ -22,9 +22,10 @@ export interface ScoreBenchOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** The run `lots score --intervention reexecute` writes too, so either one resumes the other. */
-export function benchRun(modelHash: string, span: ScoreSpan = 'answer'): string {
-  return scoreRun(modelHash, 'reexecute', span);
+/** The run `lots score --intervention reexecute` writes too (same model, span and rendering format), so
+ * either one resumes the other. */
+export function benchRun(modelHash: string, format: string, span: ScoreSpan = 'answer'): string {
+  return scoreRun(modelHash, 'reexecute', span, format);
 }
 
 export function scoreKey(run: string, trace: Trace): string {
@@ -40,7 +41,7 @@ export async function scoreBenchRows(
   onRecord?: (record: StoredScore) => void,
 ): Promise<StoredScore[]> {
   const span = options.span ?? 'answer';
-  const run = benchRun(options.modelHash, span);
+  const run = benchRun(options.modelHash, renderer.format, span);
   const records: StoredScore[] = [];
   await scoreTraces(
     model,
@@ -57,6 +58,7 @@ export async function scoreBenchRows(
         modelName: options.modelName,
         intervention: 'reexecute',
         span,
+        format: renderer.format,
         piece: (token) => model.detokenize([token as Token], false),
       });
       records.push(record);
@@ -76,7 +78,7 @@ export async function scoreBenchTraces(
   traces: readonly Trace[],
   options: ScoreBenchOptions,
 ): Promise<{ run: string; appended: number; skipped: number }> {
-  const run = benchRun(options.modelHash, options.span);
+  const run = benchRun(options.modelHash, renderer.format, options.span);
   const todo = traces.filter((t) => !store.hasScore(scoreKey(run, t)));
   const skipped = traces.length - todo.length;
   let appended = 0;

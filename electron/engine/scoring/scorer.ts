@@ -27,6 +27,9 @@ export interface ScoreTracesOptions extends PlanOptions {
   exactKvCache?: boolean;
   /** Checked between traces: stop taking new ones (pause / cancel). */
   shouldStop?: () => boolean;
+  /** What to evaluate for a trace; default planTrace (one removal per scoreable tool). The
+   * faithfulness check plans joint removals and reuses everything else. */
+  plan?: (trace: Trace) => Promise<TracePlan>;
 }
 
 export interface TraceResult {
@@ -71,7 +74,7 @@ export async function scoreTraces(
         const trace = traces[next++]!;
         const started = performance.now();
         const before = { ...runner.stats };
-        const plan = await planTrace(trace, renderer, options);
+        const plan = options.plan ? await options.plan(trace) : await planTrace(trace, renderer, options);
         const needed = planLength(plan);
         if (needed > runner.sequence.contextSize) {
           throw new ModelError('CONTEXT_OVERFLOW', `trace "${trace.id}" needs ${needed} tokens but the scoring context holds ${runner.sequence.contextSize}; raise the context size or shorten the trace.`);

@@ -40,6 +40,8 @@ export interface ScoreRecordMeta {
   modelName: string;
   intervention: StoredScore['intervention'];
   span: StoredScore['span'];
+  /** The renderer's format ('plain' or the chat wrapper's name). */
+  format?: string;
   /** Detokenize one token for the inspector's per-token view. */
   piece: (token: Token) => string;
 }
@@ -95,6 +97,7 @@ export function toStoredScore(plan: TracePlan, logprobs: readonly TurnLogprobs[]
     modelName: meta.modelName,
     intervention: meta.intervention,
     span: meta.span,
+    ...(meta.format !== undefined ? { format: meta.format } : {}),
     ...(shared.size > 0 ? { shared: Object.fromEntries([...shared].map(([k, v]) => [k, [...v].sort()])) } : {}),
     turns,
     createdAt: new Date().toISOString(),

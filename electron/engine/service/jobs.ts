@@ -1,15 +1,12 @@
 // Jobs as the renderer sees them: scoring (the engine's ScoringQueue, one process per job) and budget
 // sweeps (a sweep worker process), with progress, throughput, ETA, pause/resume/cancel and errors that
 // say what to do. The service's own event loop only relays messages.
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { basename } from 'node:path';
 import type { JobInfo, JobStatus } from '../../../shared/api/types';
 import { ScoringQueue, type QueuedJob } from '../scoring/jobs/queue';
 import type { JobState, ProjectStore } from '../store';
+import { forkLauncher, workerEntry, type WorkerChannel, type WorkerLauncher } from '../workers/launcher';
 import { startDownload, type DownloadHandle } from './download-job';
 import type { SweepJobEvent, SweepJobSpec } from './sweep-job';
 
@@ -25,6 +22,8 @@ const HINTS: Record<string, string> = {
   PROJECT_LOCKED: 'Another process is writing to the project; wait for it to finish, then resume.',
   NOT_FOUND: 'Check the project: score it (or serve it, for a benchmark) first.',
   INVALID_INPUT: 'Check the job’s settings.',
+  MODEL_MISMATCH: 'Pick the model file the run was scored with (its hash is part of the run), or score the task with this model first.',
+  FORMAT_MISMATCH: 'The model now renders the traces differently from when the run was scored: score the task again.',
 };
 
 interface Sample {
@@ -48,7 +47,14 @@ class Rate {
 
 interface SweepRun {
   info: JobInfo;
-  child: ChildProcess;
+  child: WorkerChannel;
+}
+
+export interface JobCenterOptions {
+  /** Workers' output is dropped instead of inherited (tests). */
+  quiet?: boolean;
+  /** How worker processes are started (default: child_process.fork; the desktop app: utilityProcess). */
+  launcher?: WorkerLauncher;
 }
 
 export class JobCenter {
@@ -60,8 +66,11 @@ export class JobCenter {
   /** Interrupted jobs found in the open project, resumable under their id. */
   private readonly interrupted = new Map<string, { state: JobState; info: JobInfo }>();
 
-  constructor(private readonly emit: (job: JobInfo) => void, quiet = false) {
-    this.queue = new ScoringQueue({ stdio: quiet ? 'ignore' : 'inherit' });
+  private readonly launcher: WorkerLauncher;
+
+  constructor(private readonly emit: (job: JobInfo) => void, options: JobCenterOptions = {}) {
+    this.launcher = options.launcher ?? forkLauncher;
+    this.queue = new ScoringQueue({ stdio: options.quiet ? 'ignore' : 'inherit', launcher: this.launcher });
     this.queue.on('update', (job) => this.emit(this.fromQueue(job)));
   }
 
@@ -99,8 +108,8 @@ export class JobCenter {
       id, kind: 'sweep', title: `Budget sweep of ${spec.task}`, status: 'running', createdAt: now, updatedAt: now, done: 0, total: 0, unit: 'budgets',
       message: 'starting', canPause: false, canResume: false, canCancel: true,
     };
-    const { entry, execArgv } = workerEntry('sweep-worker');
-    const child = fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+    const { entry, execArgv } = workerEntry(import.meta.url, 'sweep-worker');
+    const child = this.launcher.launch(entry, execArgv, { name: 'budget sweep', stdio: 'inherit' });
     const run: SweepRun = { info, child };
     this.sweeps.set(id, run);
     const rate = new Rate();
@@ -109,7 +118,8 @@ export class JobCenter {
       this.emit(run.info);
     };
     let ended = false;
-    child.on('message', (e: SweepJobEvent) => {
+    child.onMessage((message) => {
+      const e = message as SweepJobEvent;
       if (e.type === 'progress') {
         const throughput = rate.add(e.done);
         update({ done: e.done, total: e.total, message: e.message, ...(throughput !== undefined ? { throughput, etaSeconds: throughput > 0 ? (e.total - e.done) / throughput : undefined } : {}) });
@@ -121,7 +131,7 @@ export class JobCenter {
         update({ status: 'failed', error: { ...e.error, ...(HINTS[e.error.code] ? { hint: HINTS[e.error.code] } : {}) }, canCancel: false });
       }
     });
-    child.on('exit', (code, signal) => {
+    child.onExit((code, signal) => {
       if (ended) return;
       update({ status: 'failed', canCancel: false, error: { code: 'WORKER_CRASHED', message: `the sweep process stopped unexpectedly (${signal ?? `exit code ${code}`}); measured budgets are kept`, hint: HINTS.WORKER_CRASHED } });
     });
@@ -161,10 +171,10 @@ export class JobCenter {
     }
     const sweep = this.sweeps.get(id);
     if (sweep) {
-      if (sweep.child.connected) sweep.child.send({ type: 'cancel' });
+      sweep.child.send({ type: 'cancel' });
       const timer = setTimeout(() => sweep.child.kill('SIGKILL'), 10_000);
       timer.unref();
-      sweep.child.once('exit', () => clearTimeout(timer));
+      sweep.child.onExit(() => clearTimeout(timer));
       sweep.info = { ...sweep.info, message: 'cancelling after the budget being measured', canCancel: false };
       this.emit(sweep.info);
       return sweep.info;
@@ -176,7 +186,7 @@ export class JobCenter {
   /** Stop every worker (app quit). Stored scores and measured budgets are kept. */
   dispose(): void {
     for (const j of this.queue.list()) if (j.status === 'running' || j.status === 'queued' || j.status === 'paused') this.queue.cancel(j.id);
-    for (const s of this.sweeps.values()) if (s.child.exitCode === null) s.child.kill();
+    for (const s of this.sweeps.values()) s.child.kill();
     for (const d of this.downloads.values()) if (d.info.status === 'running') d.cancel();
   }
 
@@ -203,16 +213,21 @@ export class JobCenter {
     const throughput = p && job.status === 'running' ? rate.add(p.done) : undefined;
     const prev = this.scoreInfo.get(job.id);
     const status: JobStatus = job.status;
+    // The scoring queue also runs faithfulness checks (same model, same one-at-a-time GPU use).
+    const check = job.spec.check;
     const info: JobInfo = {
       id: job.id,
-      kind: 'score',
-      title: `Score with ${basename(job.spec.model)}${job.spec.tasks?.length ? ` · ${job.spec.tasks.join(', ')}` : ''} (${job.spec.intervention})`,
+      kind: check ? 'faithfulness' : 'score',
+      title: check
+        ? `Faithfulness check of ${job.spec.tasks?.join(', ') ?? 'every task'} (K = ${check.ks.join(', ')})`
+        : `Score with ${basename(job.spec.model)}${job.spec.tasks?.length ? ` · ${job.spec.tasks.join(', ')}` : ''} (${job.spec.intervention})`,
+      ...(check && job.spec.tasks?.length === 1 ? { task: job.spec.tasks[0] } : {}),
       status,
       createdAt: job.createdAt,
       updatedAt: job.updatedAt,
       done: p?.done ?? 0,
       total: p?.total ?? 0,
-      unit: 'traces',
+      unit: check ? 'requests' : 'traces',
       ...(throughput !== undefined ? { throughput } : prev?.throughput !== undefined ? { throughput: prev.throughput } : {}),
       ...(p?.tokensPerSecond !== undefined ? { tokensPerSecond: p.tokensPerSecond } : {}),
       ...(p?.etaSeconds !== undefined ? { etaSeconds: p.etaSeconds } : {}),
@@ -225,13 +240,4 @@ export class JobCenter {
     this.scoreInfo.set(job.id, info);
     return info;
   }
-}
-
-/** A worker next to this module: the bundled .js in a build, else the .ts source through tsx. */
-function workerEntry(name: string): { entry: string; execArgv: string[] } {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const js = join(here, `${name}.js`);
-  if (existsSync(js)) return { entry: js, execArgv: [] };
-  const tsx = createRequire(import.meta.url).resolve('tsx');
-  return { entry: join(here, `${name}.ts`), execArgv: ['--import', pathToFileURL(tsx).href] };
 }

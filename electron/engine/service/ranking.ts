@@ -1,4 +1,5 @@
-// The ranking view: Ī_t(s) with support n, a bootstrap interval over requests and rank stability at K.
+// The ranking view: Ī_t(s) with support n, a bootstrap interval over requests, rank stability at K, and
+// the faithfulness checks of the run (service/faithfulness.ts).
 import { fitTask } from '../../../shared/lots/fit';
 import type { FaithfulnessPoint, RankingData } from '../../../shared/api/types';
 import type { TaskData } from './task-data';
@@ -14,10 +15,10 @@ export function bootstrapResamples(scoredCells: number): number {
   return Math.max(MIN_RESAMPLES, Math.min(MAX_RESAMPLES, Math.floor(BOOTSTRAP_BUDGET / scoredCells)));
 }
 
-export function buildRanking(data: TaskData, k: number | undefined, faithfulness: FaithfulnessPoint[] = []): RankingData {
+export function buildRanking(data: TaskData, k: number | undefined, faithfulness: FaithfulnessPoint[] = [], checkModel: string | null = null): RankingData {
   const unscored = [...data.menu.keys()].filter((t) => !data.fit?.ranking.some((r) => r.tool === t)).sort();
   if (!data.fit) {
-    return { task: data.task, run: null, requests: data.traces.length, scoredRequests: 0, k: k ?? 0, resamples: 0, level: LEVEL, rows: [], unscored, faithfulness: [] };
+    return { task: data.task, run: null, requests: data.traces.length, scoredRequests: 0, k: k ?? 0, resamples: 0, level: LEVEL, rows: [], unscored, faithfulness: [], checkModel: null };
   }
   const budget = Math.min(k ?? data.fit.ranking.length, data.fit.ranking.length);
   const cells = data.rows.reduce((n, r) => n + Object.keys(r.scores).length, 0);
@@ -47,6 +48,7 @@ export function buildRanking(data: TaskData, k: number | undefined, faithfulness
     })),
     unscored,
     faithfulness,
+    checkModel,
   };
 }
 

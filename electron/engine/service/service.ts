@@ -22,9 +22,11 @@ import { renderExport, renderReport, writeText } from './exports';
 import { buildHeatmap } from './heatmap';
 import { ModelCatalog } from './models';
 import { JobCenter } from './jobs';
+import type { WorkerLauncher } from '../workers/launcher';
 import { checkModelPath } from '../llama';
 import { importSource, sourcesOf } from './imports';
 import { buildRanking } from './ranking';
+import { checkModelOf, faithfulnessJobSpec, faithfulnessPoints } from './faithfulness';
 import { RecentProjects } from './recent';
 import { buildSummary } from './summary';
 import { ProjectIndex } from './task-data';
@@ -44,6 +46,8 @@ export interface StudioServiceOptions {
   platform?: string;
   /** Workers' output is dropped instead of inherited (tests). */
   quietWorkers?: boolean;
+  /** How scoring and sweep workers are started (default: child_process.fork; Electron: utilityProcess). */
+  launcher?: WorkerLauncher;
 }
 
 /** How often a running job's new results are announced to the views. */
@@ -60,7 +64,7 @@ export class StudioService implements ApiMethods {
   constructor(readonly options: StudioServiceOptions) {
     this.recent = new RecentProjects(options.configDir);
     this.models = new ModelCatalog(options.configDir);
-    this.jobs = new JobCenter((job) => this.jobUpdated(job), options.quietWorkers);
+    this.jobs = new JobCenter((job) => this.jobUpdated(job), { quiet: options.quietWorkers, launcher: options.launcher });
   }
 
   /** Relay a job's progress; new scores or sweep points reach the views at most every few seconds. */
@@ -156,7 +160,9 @@ export class StudioService implements ApiMethods {
   }
 
   async getRanking(input: ApiParsedInput<'getRanking'>): Promise<RankingData> {
-    return buildRanking(this.requireProject().index.task(input.task, input.run), input.k);
+    const { store, index } = this.requireProject();
+    const data = index.task(input.task, input.run);
+    return buildRanking(data, input.k, faithfulnessPoints(store.readFaithfulness(data.task), data), checkModelOf(data));
   }
 
   async getBudget(input: ApiParsedInput<'getBudget'>): Promise<BudgetData> {
@@ -229,6 +235,13 @@ export class StudioService implements ApiMethods {
     const { store } = this.requireProject();
     checkModelPath(input.model);
     return this.jobs.startSweep({ project: store.dir, task: input.task, model: resolve(input.model), ...(input.run ? { run: input.run } : {}), baselines: input.baselines ?? true });
+  }
+
+  async startFaithfulness(input: ApiParsedInput<'startFaithfulness'>): Promise<JobInfo> {
+    const { store, index } = this.requireProject();
+    const spec = faithfulnessJobSpec(store.dir, index.task(input.task, input.run), input);
+    this.models.remember(spec.model, basename(spec.model));
+    return this.jobs.startScoring(spec);
   }
 
   async pauseJob(input: ApiParsedInput<'pauseJob'>): Promise<JobInfo> {

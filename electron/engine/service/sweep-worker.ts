@@ -1,17 +1,19 @@
-// Entry of a sweep job's child process: waits for `start`, runs the sweep, forwards its events,
-// cancels on request (the points measured so far are stored), exits when done or orphaned.
+// Entry of a sweep job's worker process (child_process.fork, or Electron's utilityProcess: see
+// ../workers): waits for `start`, runs the sweep, forwards its events, cancels on request (the
+// points measured so far are stored), exits when done or orphaned.
+import { requireWorkerPort } from '../workers/port';
 import { runSweepJob, type SweepJobEvent, type SweepJobSpec } from './sweep-job';
 
 type Command = { type: 'start'; spec: SweepJobSpec } | { type: 'cancel' };
 
+const port = requireWorkerPort('sweep-worker');
 const abort = new AbortController();
 let started = false;
 
-function send(event: SweepJobEvent): void {
-  if (process.connected) process.send?.(event);
-}
+const send = (event: SweepJobEvent): void => port.send(event);
 
-process.on('message', (message: Command) => {
+port.onMessage((raw) => {
+  const message = raw as Command;
   if (message.type === 'cancel') {
     abort.abort(Object.assign(new Error('the sweep was cancelled'), { code: 'CANCELLED' }));
     return;
@@ -27,11 +29,8 @@ process.on('message', (message: Command) => {
         send({ type: 'failed', error: { code, message: e instanceof Error ? e.message : String(e) } });
       }
     })
-    .finally(() => {
-      process.disconnect?.();
-      process.exit(0);
-    });
+    .finally(() => port.exit(0));
 });
 
-process.on('disconnect', () => process.exit(0));
+port.onParentGone(() => process.exit(0));
 process.on('SIGINT', () => undefined);

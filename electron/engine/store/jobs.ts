@@ -6,7 +6,7 @@ export type JobStatus = z.infer<typeof JobStatusSchema>;
 
 export const JobStateSchema = z.object({
   id: z.string().min(1),
-  kind: z.enum(['score', 'sweep', 'serve', 'demo']),
+  kind: z.enum(['score', 'sweep', 'serve', 'demo', 'faithfulness']),
   status: JobStatusSchema,
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -4,6 +4,7 @@
 //   scores.jsonl         append-only StoredScore records, unique by `key` (nothing is computed twice)
 //   spaces/<task>.json   TaskSpaces: every accepted version of the task's space
 //   sweeps/<task>.json   SweepResult: the budget sweep of a task
+//   faithfulness/<task>.json  TaskFaithfulness: the faithfulness checks of a task, per scoring run
 //   jobs/<id>.json       job state (scoring, sweeps), so a killed run can resume
 //   activity.jsonl       append-only log of what happened (imports, scoring, approvals)
 //   .lock                the write lock (see lock.ts)
@@ -16,6 +17,7 @@ import { TraceSchema, type Trace } from '../../../shared/trace/schema';
 import { StoredScoreSchema, type StoredScore } from '../../../shared/project/scores';
 import { TaskSpacesSchema, type SpaceVersion, type TaskSpaces } from '../../../shared/project/spaces';
 import { SweepResultSchema, type SweepResult } from '../../../shared/project/sweeps';
+import { mergeFaithfulness, TaskFaithfulnessSchema, type FaithfulnessCheck, type TaskFaithfulness } from '../../../shared/project/faithfulness';
 import { appendLines, readJsonIfExists, readJsonlFrom, writeJsonAtomic } from './atomic';
 import { EngineError } from './errors';
 import { ProjectLock } from './lock';
@@ -375,6 +377,22 @@ export class ProjectStore {
 
   writeSweep(result: SweepResult): void {
     this.lock.run('write sweep', () => writeJsonAtomic(join(this.dir, 'sweeps', taskFileName(result.task)), SweepResultSchema.parse(result)));
+  }
+
+  // ---------------------------------------------------------------- faithfulness checks
+
+  readFaithfulness(task: string): TaskFaithfulness {
+    const raw = readJsonIfExists(join(this.dir, 'faithfulness', taskFileName(task)));
+    return raw === undefined ? { task, checks: [] } : TaskFaithfulnessSchema.parse(raw);
+  }
+
+  /** Record a check of one run; K values measured before for the same run and not now are kept. */
+  writeFaithfulness(task: string, check: FaithfulnessCheck): TaskFaithfulness {
+    return this.lock.run('write faithfulness check', () => {
+      const next = TaskFaithfulnessSchema.parse(mergeFaithfulness(this.readFaithfulness(task), check));
+      writeJsonAtomic(join(this.dir, 'faithfulness', taskFileName(task)), next);
+      return next;
+    });
   }
 
   // ---------------------------------------------------------------- jobs

@@ -1,11 +1,7 @@
 // Start a scoring job in its own process and follow it. The caller's event loop only relays
 // messages, so a UI or a CLI progress bar stays responsive however heavy the scoring.
-import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { forkLauncher, workerEntry, type WorkerChannel, type WorkerLauncher, type WorkerStdio } from '../../workers/launcher';
 import type { JobEvent, JobFailure, JobProgress, JobStatus, ScoreJobSpec } from './protocol';
 
 export interface JobOutcome {
@@ -25,11 +21,11 @@ export class ScoreJobHandle extends EventEmitter<ScoreJobHandleEvents> {
   readonly outcome: Promise<JobOutcome>;
   private finished: JobOutcome | undefined;
 
-  constructor(readonly spec: ScoreJobSpec, private readonly child: ChildProcess) {
+  constructor(readonly spec: ScoreJobSpec, private readonly child: WorkerChannel) {
     super();
-    child.on('message', (event: JobEvent) => this.onEvent(event));
+    child.onMessage((event) => this.onEvent(event as JobEvent));
     this.outcome = new Promise<JobOutcome>((resolve) => {
-      child.on('exit', (code, signal) => {
+      child.onExit((code, signal) => {
         if (!this.finished) {
           this.finished = {
             status: 'failed',
@@ -68,11 +64,11 @@ export class ScoreJobHandle extends EventEmitter<ScoreJobHandleEvents> {
   }
 
   kill(signal: NodeJS.Signals = 'SIGKILL'): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    this.child.kill(signal);
   }
 
   private command(message: object): void {
-    if (this.child.connected) this.child.send(message);
+    this.child.send(message);
   }
 
   private onEvent(event: JobEvent): void {
@@ -95,28 +91,16 @@ export interface StartOptions {
   /** Extra environment for the worker. */
   env?: NodeJS.ProcessEnv;
   /** Forward the worker's stdout/stderr (default: inherit). */
-  stdio?: 'inherit' | 'ignore' | 'pipe';
+  stdio?: WorkerStdio;
+  /** How the worker process is started (default: child_process.fork; the desktop app: utilityProcess). */
+  launcher?: WorkerLauncher;
 }
 
-/** Fork the worker and start the job. */
+/** Start the worker and its job. */
 export function startScoreJob(spec: ScoreJobSpec, options: StartOptions = {}): ScoreJobHandle {
-  const { entry, execArgv } = workerEntry();
-  const child = fork(entry, [], {
-    execArgv,
-    env: { ...process.env, ...options.env },
-    stdio: options.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe', 'ipc'] : options.stdio === 'ignore' ? ['ignore', 'ignore', 'ignore', 'ipc'] : ['inherit', 'inherit', 'inherit', 'ipc'],
-    serialization: 'json',
-  });
+  const { entry, execArgv } = workerEntry(import.meta.url, 'score-worker');
+  const child = (options.launcher ?? forkLauncher).launch(entry, execArgv, { name: 'scoring', env: options.env, stdio: options.stdio });
   const handle = new ScoreJobHandle(spec, child);
   child.send({ type: 'start', spec });
   return handle;
-}
-
-/** The worker script: the compiled .js next to this module in a build, else the .ts source through tsx. */
-function workerEntry(): { entry: string; execArgv: string[] } {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const js = join(here, 'score-worker.js');
-  if (existsSync(js)) return { entry: js, execArgv: [] };
-  const tsxLoader = createRequire(import.meta.url).resolve('tsx');
-  return { entry: join(here, 'score-worker.ts'), execArgv: ['--import', pathToFileURL(tsxLoader).href] };
 }

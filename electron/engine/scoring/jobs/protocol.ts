@@ -19,6 +19,19 @@ export interface ScoreJobSpec {
   /** Tokens per sequence (default: fitted to the longest trace). */
   contextSize?: number;
   format?: RenderFormat;
+  /** Instead of scoring, check the faithfulness of a stored run's ranking (`model` must be the file
+   * the run was scored with; `intervention` and `span` are the run's). */
+  check?: FaithfulnessJobOptions;
+}
+
+export interface FaithfulnessJobOptions {
+  kind: 'faithfulness';
+  run: string;
+  /** Budgets to measure. */
+  ks: number[];
+  /** Random K-subsets per request. */
+  draws: number;
+  seed?: number;
 }
 
 export type JobStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
@@ -29,7 +42,11 @@ export interface JobProgress {
   total: number;
   /** Traces scored by this run (not skipped as already present). */
   scoredNow: number;
+  /** Already stored when the job started (a resume). */
   skipped: number;
+  /** Traces left out because no turn has an answer yet (requests not served): scoring them would only
+   * add rows that count the tools as exposed with nothing measured. Not part of `total`. */
+  unanswered?: number;
   tokensPerSecond?: number;
   etaSeconds?: number;
   message?: string;

@@ -1,7 +1,8 @@
 // A scoring job, run inside the job's own process: open the project, skip traces whose score is
 // already stored, score the rest with the optimized path and append each record as its trace
 // finishes. Killed at any point, a rerun loses nothing and recomputes nothing (keys skip what is
-// stored; a torn last line is cut by the store).
+// stored; a torn last line is cut by the store). Traces with no answer yet (a benchmark's requests
+// before serving) are left out. A spec with `check` runs the faithfulness check instead.
 import { basename } from 'node:path';
 import type { Trace } from '../../../../shared/trace/schema';
 import { ProjectStore } from '../../store';
@@ -14,9 +15,11 @@ import { toStoredScore } from '../trace-scores';
 import { scoreKey, scoreRun } from '../keys';
 import { benchExecutor } from '../../../../shared/bench/trace';
 import type { JobControl } from './control';
+import { runFaithfulnessJob } from './faithfulness-job';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 
 export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
+  if (spec.check) return runFaithfulnessJob(spec, spec.check, control, emit);
   const store = ProjectStore.open(spec.project);
   const createdAt = store.readJob(spec.jobId)?.createdAt ?? new Date().toISOString();
   const progress: JobProgress = { done: 0, total: 0, scoredNow: 0, skipped: 0 };
@@ -40,20 +43,31 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
     });
   };
   try {
-    const traces = selectTraces(store, spec.tasks);
+    const selected = selectTraces(store, spec.tasks);
+    const traces = selected.filter(hasAnswer);
     progress.total = traces.length;
+    progress.unanswered = selected.length - traces.length;
+    const unanswered = progress.unanswered > 0 ? `${progress.unanswered} ${progress.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet and ${progress.unanswered === 1 ? 'is' : 'are'} skipped (serve them first)` : '';
+    if (traces.length === 0) {
+      progress.message = `nothing to score: ${unanswered}`;
+      persist('done');
+      store.logActivity({ kind: 'score', message: progress.message, data: { job: spec.jobId } });
+      emit({ type: 'finished', status: 'done', progress: { ...progress } });
+      return;
+    }
     progress.message = 'hashing the model file';
     persist('running');
     emit({ type: 'status', status: 'running', message: progress.message });
     const modelHash = await modelFileHash(spec.model);
-    const run = scoreRun(modelHash, spec.intervention, spec.span);
-    const keyOf = (t: Trace): string => scoreKey(run, store.getTraceHash(t.id)!);
 
     progress.message = 'loading the model';
     emit({ type: 'progress', progress: { ...progress } });
     const { model } = await loadModel(spec.model, { gpu: spec.gpu });
     const renderer = createRenderer(model, spec.format ?? 'auto');
     const modelName = model.fileInfo.metadata.general?.name ?? basename(spec.model);
+    // The rendering is part of the run: a template and a plain transcript of one model never mix.
+    const run = scoreRun(modelHash, spec.intervention, spec.span, renderer.format);
+    const keyOf = (t: Trace): string => scoreKey(run, store.getTraceHash(t.id)!);
 
     let tokens = 0;
     let scoringSeconds = 0;
@@ -63,7 +77,7 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       const pending = traces.filter((t) => !store.hasScore(keyOf(t)));
       progress.done = traces.length - pending.length;
       if (progress.scoredNow === 0) progress.skipped = progress.done;
-      progress.message = pending.length ? `scoring ${pending.length} traces` : 'nothing left to score';
+      progress.message = `${pending.length ? `scoring ${pending.length} traces` : 'nothing left to score'}${unanswered ? `; ${unanswered}` : ''}`;
       emit({ type: 'progress', progress: { ...progress } });
       const started = performance.now();
       const summary = await scoreTraces(
@@ -88,6 +102,7 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
             modelName,
             intervention: spec.intervention,
             span: spec.span,
+            format: renderer.format,
             piece: (token) => model.detokenize([token], false),
           });
           store.appendScores([record]);
@@ -122,7 +137,7 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       emit({ type: 'finished', status: 'cancelled', progress: { ...progress } });
       return;
     }
-    progress.message = `scored ${progress.scoredNow} traces (${progress.skipped} were already scored)`;
+    progress.message = `scored ${progress.scoredNow} traces (${progress.skipped} were already scored${unanswered ? `; ${unanswered}` : ''})`;
     progress.etaSeconds = 0;
     persist('done');
     store.logActivity({ kind: 'score', message: `scored ${progress.scoredNow} traces with ${modelName} (${spec.intervention}, ${spec.span})`, data: { job: spec.jobId, run } });
@@ -138,7 +153,12 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
   }
 }
 
-function selectTraces(store: ProjectStore, tasks: readonly string[] | undefined): Trace[] {
+/** A trace is worth scoring when at least one turn has a frozen answer to score. */
+export function hasAnswer(trace: Trace): boolean {
+  return trace.turns.some((turn) => turn.answer !== '');
+}
+
+export function selectTraces(store: ProjectStore, tasks: readonly string[] | undefined): Trace[] {
   const all = store.listTraces();
   if (!tasks || tasks.length === 0) return all;
   const wanted = new Set(tasks);

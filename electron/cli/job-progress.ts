@@ -1,0 +1,53 @@
+// Job progress on a terminal: a one-line bar redrawn in place, or plain periodic lines when stdout is
+// not a terminal (logs, CI). Shared by the commands that run a job in a worker (score, faithfulness).
+import type { CliIO } from './command';
+import type { JobProgress } from '../engine/scoring/jobs/protocol';
+
+/** A one-line bar redrawn in place on a terminal; elsewhere a plain line every 5 s or 10%. */
+export function progressPrinter(io: CliIO, unit: string): { update(p: JobProgress): void; note(message: string): void; finish(p?: JobProgress): void } {
+  let last: JobProgress | undefined;
+  let lastPrinted = 0;
+  let lastFraction = -1;
+  let drawn = false;
+  const line = (p: JobProgress): string => {
+    const fraction = p.total ? p.done / p.total : 0;
+    const width = 30;
+    const filled = Math.round(fraction * width);
+    const rate = p.tokensPerSecond ? ` ${Math.round(p.tokensPerSecond)} tok/s` : '';
+    const eta = p.etaSeconds !== undefined && p.done < p.total ? ` ETA ${formatDuration(p.etaSeconds)}` : '';
+    return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${unit}${rate}${eta}`;
+  };
+  return {
+    update(p) {
+      last = p;
+      if (io.isTTY) {
+        process.stdout.write(`\r${line(p)}\x1b[K`);
+        drawn = true;
+        return;
+      }
+      const fraction = p.total ? p.done / p.total : 0;
+      if (Date.now() - lastPrinted > 5000 || fraction - lastFraction >= 0.1 || p.done === p.total) {
+        if (p.done === p.total && lastFraction === 1) return;
+        lastPrinted = Date.now();
+        lastFraction = fraction;
+        io.out(line(p));
+      }
+    },
+    note(message) {
+      if (drawn) process.stdout.write('\n');
+      drawn = false;
+      io.out(message);
+    },
+    finish(p) {
+      if (io.isTTY && (p ?? last)) process.stdout.write(`\r${line((p ?? last)!)}\x1b[K\n`);
+    },
+  };
+}
+
+function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}

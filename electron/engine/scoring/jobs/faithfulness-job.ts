@@ -1,0 +1,158 @@
+// The faithfulness check as a job (same queue, process and controls as scoring): load the run's model,
+// check every scored request of the chosen tasks, then store one point per K in faithfulness/<task>.json.
+// Pause waits between requests; cancel stores nothing (a mean over part of the requests would mislead).
+import { basename } from 'node:path';
+import { fitTask } from '../../../../shared/lots/fit';
+import { summarizeFaithfulness, type RequestFaithfulness } from '../../../../shared/lots/faithfulness';
+import type { FaithfulnessCheck } from '../../../../shared/project/faithfulness';
+import { parseRunKey, type StoredScore } from '../../../../shared/project/scores';
+import { benchExecutor } from '../../../../shared/bench/trace';
+import type { Trace } from '../../../../shared/trace/schema';
+import { UNROUTED } from '../../../../shared/lots/aggregate';
+import { ProjectStore, type JobState } from '../../store';
+import { loadModel } from '../../llama/load';
+import { modelFileHash } from '../../llama/hash';
+import { checkFaithfulness } from '../faithfulness';
+import { createRenderer, type RenderFormat } from '../renderer';
+import { renderFormatName } from '../keys';
+import type { JobControl } from './control';
+import type { FaithfulnessJobOptions, JobEvent, JobProgress, ScoreJobSpec } from './protocol';
+import { toFailure } from './score-job';
+
+export const DEFAULT_FAITHFULNESS_DRAWS = 3;
+export const DEFAULT_FAITHFULNESS_SEED = 1;
+
+export async function runFaithfulnessJob(spec: ScoreJobSpec, check: FaithfulnessJobOptions, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
+  const store = ProjectStore.open(spec.project);
+  const createdAt = store.readJob(spec.jobId)?.createdAt ?? new Date().toISOString();
+  const progress: JobProgress = { done: 0, total: 0, scoredNow: 0, skipped: 0 };
+  const persist = (status: JobState['status'], error?: { code: string; message: string }): void => {
+    store.writeJob({
+      id: spec.jobId, kind: 'faithfulness', status, createdAt, updatedAt: new Date().toISOString(), options: { ...spec },
+      progress: { done: progress.done, total: progress.total, ...(progress.message !== undefined ? { message: progress.message } : {}) },
+      ...(error ? { error } : {}),
+      pid: process.pid,
+    });
+  };
+  try {
+    const parts = parseRunKey(check.run);
+    if (!parts) throw failure('INVALID_INPUT', `run "${check.run}" holds imported scores: the check recomputes likelihoods, which needs scores computed here with a model`);
+    const { requests, rows, byTask } = selectRequests(store, check.run, spec.tasks);
+    progress.total = requests.length;
+    progress.message = 'hashing the model file';
+    persist('running');
+    emit({ type: 'status', status: 'running', message: progress.message });
+    const modelHash = await modelFileHash(spec.model);
+    if (modelHash !== parts.modelHash) {
+      throw failure('MODEL_MISMATCH', `${spec.model} is not the model file run "${check.run}" was scored with (its hash is ${modelHash}); pick that model (${rows.values().next().value?.model ?? 'see the run'})`);
+    }
+    progress.message = 'loading the model';
+    emit({ type: 'progress', progress: { ...progress } });
+    const { model } = await loadModel(spec.model, { gpu: spec.gpu });
+    const renderer = createRenderer(model, renderFormatOf(parts.format, spec.format));
+    if (parts.format !== undefined && parts.format !== renderFormatName(renderer.format)) {
+      throw failure('FORMAT_MISMATCH', `run "${check.run}" was rendered as "${parts.format}" but this model now renders as "${renderer.format}"`);
+    }
+    const modelName = model.fileInfo.metadata.general?.name ?? basename(spec.model);
+    const rankings = new Map<string, string[]>();
+    for (const [task, taskRows] of byTask) rankings.set(task, fitTask(task, taskRows, { bootstrap: false }).ranking.map((r) => r.tool));
+    const seed = check.seed ?? DEFAULT_FAITHFULNESS_SEED;
+
+    const results = new Map<string, RequestFaithfulness[]>();
+    let baseDrift = 0;
+    for (;;) {
+      const pending = requests.filter((t) => !results.has(t.id));
+      progress.message = `checking ${pending.length} requests (K = ${check.ks.join(', ')}, ${check.draws} random draws each)`;
+      emit({ type: 'progress', progress: { ...progress } });
+      const summary = await checkFaithfulness(
+        model,
+        renderer,
+        {
+          traces: pending, rows, rankingOf: (t) => rankings.get(t.task ?? UNROUTED) ?? [], ks: check.ks, draws: check.draws, seed,
+          intervention: parts.intervention as ScoreJobSpec['intervention'], span: parts.span as ScoreJobSpec['span'],
+          executor: parts.intervention === 'reexecute' ? benchExecutor : undefined,
+        },
+        { parallel: spec.parallel, contextSize: spec.contextSize, shouldStop: () => control.stopRequested !== null },
+        (r) => {
+          results.set(r.trace.id, r.results);
+          if (!Number.isNaN(r.baseDrift)) baseDrift = Math.max(baseDrift, r.baseDrift);
+          progress.done++;
+          progress.scoredNow++;
+          emit({ type: 'progress', progress: { ...progress } });
+        },
+      );
+      if (!summary.stopped) break;
+      if (control.stopRequested === 'pause') {
+        progress.message = 'paused';
+        persist('paused');
+        emit({ type: 'status', status: 'paused' });
+        if ((await control.waitWhilePaused()) === 'resume') {
+          persist('running');
+          emit({ type: 'status', status: 'running' });
+          continue;
+        }
+      }
+      progress.message = 'cancelled: nothing stored (a check over part of the requests would mislead)';
+      persist('cancelled');
+      emit({ type: 'finished', status: 'cancelled', progress: { ...progress } });
+      return;
+    }
+
+    const now = new Date().toISOString();
+    const lines: string[] = [];
+    for (const [task, taskRows] of byTask) {
+      const measured = requests.filter((t) => (t.task ?? UNROUTED) === task).flatMap((t) => results.get(t.id) ?? []);
+      const ranking = rankings.get(task)!;
+      const points = summarizeFaithfulness(measured, check.ks).map((p) => ({ ...p, tools: ranking.slice(0, p.k), draws: check.draws, rows: taskRows.length, createdAt: now }));
+      const record: FaithfulnessCheck = {
+        run: check.run, model: spec.model, modelName, intervention: parts.intervention, span: parts.span as ScoreJobSpec['span'],
+        format: parts.format ?? renderer.format, seed, baseDrift, points,
+      };
+      store.writeFaithfulness(task, record);
+      lines.push(`${task}: ${points.map((p) => (p.n > 0 ? `K=${p.k} joint ${p.joint.toFixed(3)} vs random ${p.random.toFixed(3)}` : `K=${p.k} not measurable (no request has ${p.k} scoreable tools)`)).join(', ')}`);
+    }
+    progress.message = `checked ${progress.done} requests: ${lines.join('; ')}`;
+    persist('done');
+    store.logActivity({ kind: 'faithfulness', message: `faithfulness check with ${modelName}: ${lines.join('; ')}`, data: { job: spec.jobId, run: check.run } });
+    emit({ type: 'finished', status: 'done', progress: { ...progress } });
+  } catch (e) {
+    const error = toFailure(e);
+    try {
+      persist('failed', error);
+    } catch {
+      /* the project itself may be the problem; the event still reports it */
+    }
+    emit({ type: 'failed', error, progress: { ...progress } });
+  }
+}
+
+/** The run's scored requests of the chosen tasks whose trace is still the one that was scored. */
+function selectRequests(store: ProjectStore, run: string, tasks: readonly string[] | undefined): { requests: Trace[]; rows: Map<string, StoredScore>; byTask: Map<string, StoredScore[]> } {
+  const wanted = tasks && tasks.length > 0 ? new Set(tasks) : undefined;
+  const rows = new Map<string, StoredScore>();
+  for (const row of store.listScores(run)) if (!wanted || wanted.has(row.task ?? UNROUTED)) rows.set(row.trace, row);
+  if (rows.size === 0) {
+    throw failure('NOT_FOUND', `run "${run}" has no scores${wanted ? ` for ${[...wanted].map((t) => `"${t}"`).join(', ')}` : ''}; score the project first`);
+  }
+  const byTask = new Map<string, StoredScore[]>();
+  const requests: Trace[] = [];
+  for (const row of rows.values()) {
+    const task = row.task ?? UNROUTED;
+    let list = byTask.get(task);
+    if (!list) byTask.set(task, (list = []));
+    list.push(row);
+    const trace = store.getTrace(row.trace);
+    if (trace && (row.traceHash === undefined || row.traceHash === store.getTraceHash(trace.id))) requests.push(trace);
+  }
+  return { requests, rows, byTask };
+}
+
+function renderFormatOf(recorded: string | undefined, requested: RenderFormat | undefined): RenderFormat {
+  if (recorded === 'plain') return 'plain';
+  if (recorded !== undefined) return 'template';
+  return requested ?? 'auto';
+}
+
+function failure(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
