@@ -1,7 +1,8 @@
 // Job progress on a terminal: a one-line bar redrawn in place, or plain periodic lines when stdout is
 // not a terminal (logs, CI). Shared by the commands that run a job in a worker (score, faithfulness).
 import type { CliIO } from './command';
-import type { JobProgress } from '../engine/scoring/jobs/protocol';
+import type { JobProgress, ScoreJobSpec } from '../engine/scoring/jobs/protocol';
+import { startScoreJob, type JobOutcome } from '../engine/scoring/jobs/job-process';
 
 /** A one-line bar redrawn in place on a terminal; elsewhere a plain line every 5 s or 10%. */
 export function progressPrinter(io: CliIO, unit: string): { update(p: JobProgress): void; note(message: string): void; finish(p?: JobProgress): void } {
@@ -50,4 +51,34 @@ function formatDuration(seconds: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/**
+ * Run a job in its worker with a progress bar; the first Ctrl-C stops after the work in flight, the second
+ * at once. A failed job becomes an expected error (its code and message); done/cancelled are returned.
+ */
+export async function followScoreJob(spec: ScoreJobSpec, io: CliIO, unit: string, failure: string): Promise<JobOutcome> {
+  const job = startScoreJob(spec, { stdio: 'inherit' });
+  const bar = progressPrinter(io, unit);
+  job.on('event', (event) => {
+    if (event.type === 'progress') bar.update(event.progress);
+    if (event.type === 'status' && event.message) bar.note(event.message);
+  });
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts === 1) {
+      bar.note(`stopping after the ${unit} in flight (Ctrl-C again to stop now)…`);
+      job.cancel();
+    } else job.kill();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const outcome = await job.outcome;
+    bar.finish(outcome.progress);
+    if (outcome.status === 'failed') throw Object.assign(new Error(outcome.error?.message ?? failure), { code: outcome.error?.code ?? 'INTERNAL' });
+    return outcome;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
 }

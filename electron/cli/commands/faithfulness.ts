@@ -7,11 +7,10 @@ import { flagInt, flagList, flagString, requireFlag, UsageError } from '../args'
 import { EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { registerCommands } from '../registry';
 import { CliError } from '../main';
-import { progressPrinter } from '../job-progress';
+import { followScoreJob } from '../job-progress';
 import { ProjectStore } from '../../engine/store';
 import { checkModelPath, GPU_CHOICES, modelFileHash, readModelHeader, type GpuChoice } from '../../engine/llama';
 import { newJobId } from '../../engine/scoring/jobs/queue';
-import { startScoreJob } from '../../engine/scoring/jobs/job-process';
 import { DEFAULT_FAITHFULNESS_DRAWS, DEFAULT_FAITHFULNESS_SEED } from '../../engine/scoring/jobs/faithfulness-job';
 import type { ScoreJobSpec } from '../../engine/scoring/jobs/protocol';
 import { UNROUTED } from '../../../shared/lots/aggregate';
@@ -81,7 +80,7 @@ export const faithfulnessCommand: Command = {
         intervention: parts.intervention as InterventionKind, span: parts.span as ScoreSpan,
         check: { kind: 'faithfulness', run, ks: budgets, draws, seed },
       };
-      const outcome = await followJob(spec, io);
+      const outcome = (await followScoreJob(spec, io, 'requests', 'the faithfulness check failed')).status;
       if (outcome === 'cancelled') {
         cancelled = true;
         break;
@@ -153,31 +152,6 @@ function defaultBudgets(store: ProjectStore, run: string, tasks: readonly string
   return [...ks].sort((a, b) => a - b);
 }
 
-async function followJob(spec: ScoreJobSpec, io: CliIO): Promise<'done' | 'cancelled'> {
-  const job = startScoreJob(spec, { stdio: 'inherit' });
-  const bar = progressPrinter(io, 'requests');
-  job.on('event', (event) => {
-    if (event.type === 'progress') bar.update(event.progress);
-    if (event.type === 'status' && event.message) bar.note(event.message);
-  });
-  let interrupts = 0;
-  const onSigint = (): void => {
-    interrupts++;
-    if (interrupts === 1) {
-      bar.note('stopping after the requests in flight (Ctrl-C again to stop now)…');
-      job.cancel();
-    } else job.kill();
-  };
-  process.on('SIGINT', onSigint);
-  try {
-    const outcome = await job.outcome;
-    bar.finish(outcome.progress);
-    if (outcome.status === 'failed') throw Object.assign(new Error(outcome.error?.message ?? 'the faithfulness check failed'), { code: outcome.error?.code ?? 'INTERNAL' });
-    return outcome.status;
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
-}
 
 function printCheck(io: CliIO, task: string, check: FaithfulnessCheck): void {
   io.out('');

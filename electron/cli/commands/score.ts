@@ -9,10 +9,9 @@ import { CliError } from '../main';
 import { ProjectStore } from '../../engine/store';
 import { checkModelPath, GPU_CHOICES, readModelHeader, type GpuChoice } from '../../engine/llama';
 import { newJobId } from '../../engine/scoring/jobs/queue';
-import { startScoreJob } from '../../engine/scoring/jobs/job-process';
 import type { JobProgress, ScoreJobSpec } from '../../engine/scoring/jobs/protocol';
 import type { RenderFormat } from '../../engine/scoring/renderer';
-import { progressPrinter } from '../job-progress';
+import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS, type InterventionKind } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
 
@@ -58,38 +57,15 @@ export const scoreCommand: Command = {
     await readModelHeader(spec.model);
     io.out(`scoring ${store.traceCount} traces of ${store.dir} with ${spec.model} (${spec.intervention}, ${spec.span}, gpu ${spec.gpu})`);
 
-    const job = startScoreJob(spec, { stdio: 'inherit' });
-    const bar = progressPrinter(io, 'traces');
-    job.on('event', (event) => {
-      if (event.type === 'progress') bar.update(event.progress);
-      if (event.type === 'status' && event.message) bar.note(event.message);
-    });
-    let interrupts = 0;
-    const onSigint = (): void => {
-      interrupts++;
-      if (interrupts === 1) {
-        bar.note('stopping after the traces in flight (Ctrl-C again to stop now)…');
-        job.cancel();
-      } else job.kill();
-    };
-    process.on('SIGINT', onSigint);
-    try {
-      const outcome = await job.outcome;
-      bar.finish(outcome.progress);
-      if (outcome.status === 'failed') {
-        throw Object.assign(new Error(outcome.error?.message ?? 'scoring failed'), { code: outcome.error?.code ?? 'INTERNAL' });
-      }
-      const p = outcome.progress;
-      const summary = p ? scoreSummary(p) : '';
-      if (outcome.status === 'cancelled') {
-        io.err(`cancelled: ${summary}. Run the same command again to continue.`);
-        return EXIT_PARTIAL;
-      }
-      io.out(`done: ${summary}${p?.tokensPerSecond ? `, ${Math.round(p.tokensPerSecond)} tokens/s` : ''}. Scores: ${store.dir}/scores.jsonl`);
-      return EXIT_OK;
-    } finally {
-      process.off('SIGINT', onSigint);
+    const outcome = await followScoreJob(spec, io, 'traces', 'scoring failed');
+    const p = outcome.progress;
+    const summary = p ? scoreSummary(p) : '';
+    if (outcome.status === 'cancelled') {
+      io.err(`cancelled: ${summary}. Run the same command again to continue.`);
+      return EXIT_PARTIAL;
     }
+    io.out(`done: ${summary}${p?.tokensPerSecond ? `, ${Math.round(p.tokensPerSecond)} tokens/s` : ''}. Scores: ${store.dir}/scores.jsonl`);
+    return EXIT_OK;
   },
 };
 
