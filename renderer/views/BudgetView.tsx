@@ -140,7 +140,7 @@ const FitChart = memo(function FitChart({ task, budget, data, max, swept, baseli
             {swept && <YAxis yAxisId="a" orientation="right" domain={[0, 1]} tickFormatter={(v: number) => fmtPercent(v)} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={44} />}
             <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${v}`} formatter={(v, name) => (name === 'accuracy' ? fmtPercent(Number(v), 1) : fmtScore(Number(v), 4))} />
             <Legend verticalAlign="top" height={22} wrapperStyle={{ fontSize: 11 }} />
-            <Line yAxisId="s" type="monotone" dataKey="surrogate" name="F̂ (surrogate)" stroke={colors.neg} strokeDasharray="5 3" dot={false} strokeWidth={2} isAnimationActive={false} />
+            <Line yAxisId="s" type="linear" dataKey="surrogate" name="F̂ (surrogate)" stroke={colors.neg} strokeDasharray="5 3" dot={{ r: 2 }} strokeWidth={2} isAnimationActive={false} />
             {swept && <Line yAxisId="a" type="linear" dataKey="accuracy" name="accuracy" stroke={colors.pos} strokeWidth={2} dot={{ r: 2.5 }} connectNulls isAnimationActive={false} />}
             {swept && baselines.map((b, i) => (
               <ReferenceDot key={`${b.name}-${b.k}`} yAxisId="a" x={b.k} y={b.accuracy} r={4} fill={colors.series3} stroke="none" label={{ value: b.name, position: LABEL_SIDES[i % LABEL_SIDES.length]!, fontSize: 10, fill: colors.text }} />
