@@ -31,3 +31,23 @@ export class JobControl {
     return this.requested === 'cancel' ? 'cancel' : 'resume';
   }
 }
+
+/**
+ * What a job does once its scorer stopped early: on a pause, record it and wait; true when resumed (go on),
+ * false when cancelled (the caller records the cancellation its own way).
+ */
+export async function holdWhilePaused(
+  control: JobControl,
+  progress: { message?: string },
+  persist: (status: 'paused' | 'running') => void,
+  emit: (event: { type: 'status'; status: 'paused' | 'running' }) => void,
+): Promise<boolean> {
+  if (control.stopRequested !== 'pause') return false;
+  progress.message = 'paused';
+  persist('paused');
+  emit({ type: 'status', status: 'paused' });
+  if ((await control.waitWhilePaused()) !== 'resume') return false;
+  persist('running');
+  emit({ type: 'status', status: 'running' });
+  return true;
+}

@@ -15,7 +15,7 @@ import { modelFileHash } from '../../llama/hash';
 import { checkFaithfulness } from '../faithfulness';
 import { createRenderer, type RenderFormat } from '../renderer';
 import { renderFormatName } from '../keys';
-import type { JobControl } from './control';
+import { holdWhilePaused, type JobControl } from './control';
 import type { FaithfulnessJobOptions, JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 import { toFailure } from './score-job';
 
@@ -82,16 +82,7 @@ export async function runFaithfulnessJob(spec: ScoreJobSpec, check: Faithfulness
         },
       );
       if (!summary.stopped) break;
-      if (control.stopRequested === 'pause') {
-        progress.message = 'paused';
-        persist('paused');
-        emit({ type: 'status', status: 'paused' });
-        if ((await control.waitWhilePaused()) === 'resume') {
-          persist('running');
-          emit({ type: 'status', status: 'running' });
-          continue;
-        }
-      }
+      if (await holdWhilePaused(control, progress, persist, emit)) continue;
       progress.message = 'cancelled: nothing stored (a check over part of the requests would mislead)';
       persist('cancelled');
       emit({ type: 'finished', status: 'cancelled', progress: { ...progress } });

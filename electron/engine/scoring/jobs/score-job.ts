@@ -14,7 +14,7 @@ import { scoreTraces } from '../scorer';
 import { toStoredScore } from '../trace-scores';
 import { scoreKey, scoreRun } from '../keys';
 import { benchExecutor } from '../../../../shared/bench/trace';
-import type { JobControl } from './control';
+import { holdWhilePaused, type JobControl } from './control';
 import { runFaithfulnessJob } from './faithfulness-job';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 
@@ -121,16 +121,7 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       );
       scoringSeconds += (performance.now() - started) / 1000;
       if (!summary.stopped) break;
-      if (control.stopRequested === 'pause') {
-        progress.message = 'paused';
-        persist('paused');
-        emit({ type: 'status', status: 'paused' });
-        if ((await control.waitWhilePaused()) === 'resume') {
-          persist('running');
-          emit({ type: 'status', status: 'running' });
-          continue;
-        }
-      }
+      if (await holdWhilePaused(control, progress, persist, emit)) continue;
       progress.message = 'cancelled';
       persist('cancelled');
       store.logActivity({ kind: 'score', message: `scoring cancelled after ${progress.scoredNow} traces (${progress.done}/${progress.total} scored)`, data: { job: spec.jobId, run } });
