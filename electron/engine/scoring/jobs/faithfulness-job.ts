@@ -17,7 +17,7 @@ import { createRenderer, type RenderFormat } from '../renderer';
 import { renderFormatName } from '../keys';
 import { holdWhilePaused, type JobControl } from './control';
 import type { FaithfulnessJobOptions, JobEvent, JobProgress, ScoreJobSpec } from './protocol';
-import { toFailure } from './score-job';
+import { reportFailure } from './score-job';
 
 export const DEFAULT_FAITHFULNESS_DRAWS = 3;
 export const DEFAULT_FAITHFULNESS_SEED = 1;
@@ -107,13 +107,7 @@ export async function runFaithfulnessJob(spec: ScoreJobSpec, check: Faithfulness
     store.logActivity({ kind: 'faithfulness', message: `faithfulness check with ${modelName}: ${lines.join('; ')}`, data: { job: spec.jobId, run: check.run } });
     emit({ type: 'finished', status: 'done', progress: { ...progress } });
   } catch (e) {
-    const error = toFailure(e);
-    try {
-      persist('failed', error);
-    } catch {
-      /* the project itself may be the problem; the event still reports it */
-    }
-    emit({ type: 'failed', error, progress: { ...progress } });
+    reportFailure(e, persist, (error) => emit({ type: 'failed', error, progress: { ...progress } }));
   }
 }
 

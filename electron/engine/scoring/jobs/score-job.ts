@@ -134,13 +134,7 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
     store.logActivity({ kind: 'score', message: `scored ${progress.scoredNow} traces with ${modelName} (${spec.intervention}, ${spec.span})`, data: { job: spec.jobId, run } });
     emit({ type: 'finished', status: 'done', progress: { ...progress } });
   } catch (e) {
-    const error = toFailure(e);
-    try {
-      persist('failed', error);
-    } catch {
-      /* the project itself may be the problem; the event still reports it */
-    }
-    emit({ type: 'failed', error, progress: { ...progress } });
+    reportFailure(e, persist, (error) => emit({ type: 'failed', error, progress: { ...progress } }));
   }
 }
 
@@ -159,6 +153,21 @@ export function selectTraces(store: ProjectStore, tasks: readonly string[] | und
     throw Object.assign(new Error(`no trace has task ${tasks.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`), { code: 'NOT_FOUND' });
   }
   return picked;
+}
+
+/** A job that threw: record the failure in its state file when the project still allows, and report it. */
+export function reportFailure(
+  e: unknown,
+  persist: (status: 'failed', error: { code: string; message: string }) => void,
+  report: (error: { code: string; message: string }) => void,
+): void {
+  const error = toFailure(e);
+  try {
+    persist('failed', error);
+  } catch {
+    /* the project itself may be the problem; the event still reports it */
+  }
+  report(error);
 }
 
 export function toFailure(e: unknown): { code: string; message: string } {
