@@ -16,6 +16,17 @@ export function fmtSigned(x: number | null | undefined, digits = 3): string {
   return x > 0 && !/^0\.?0*$/.test(s) ? '+' + s : s;
 }
 
+/**
+ * Like fmtSigned, but a nonzero value that would round to zero at `digits` (a random-weight model's
+ * scores are ~1e-6) is written with two significant digits instead: +2.3e−6.
+ */
+export function fmtSignedSmall(x: number | null | undefined, digits = 3): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  if (x === 0 || Math.abs(x) >= 0.5 * 10 ** -digits) return fmtSigned(x, digits);
+  const s = Math.abs(x).toExponential(1).replace('-', MINUS);
+  return (x < 0 ? MINUS : '+') + s;
+}
+
 export function fmtPercent(x: number | null | undefined, digits = 0): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';
   return `${(x * 100).toFixed(digits)}%`;

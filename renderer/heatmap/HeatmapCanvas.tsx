@@ -2,8 +2,9 @@
 // store changes (filter, sort, K) only schedule a redraw; drawing happens once per animation frame.
 import { useEffect, useRef } from 'react';
 import { CELL_EXPOSED, CELL_SCORED } from '../../shared/api';
-import { fmtSigned } from '../format';
+import { fmtSignedSmall } from '../format';
 import { selectKept } from '../store/draft-slice';
+import { heatmapViewKey, selectHeatmapView } from '../store/heatmap-view-slice';
 import { useStudioStore } from '../store/react';
 import type { StudioState } from '../store/types';
 import type { HeatmapModel } from './model';
@@ -44,16 +45,22 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
       if (sp.style.width !== `${size.width}px`) sp.style.width = `${size.width}px`;
       if (sp.style.height !== `${size.height}px`) sp.style.height = `${size.height}px`;
       painter.draw(model, layout, viewport(), palette);
+      // The grid says what it shows (the rows change with the filter, search and hidden unscored rows).
+      const rows = String(model.visibleRows);
+      if (sc.dataset.visibleRows !== rows) {
+        sc.dataset.visibleRows = rows;
+        sc.setAttribute('aria-label', gridLabel(model));
+      }
     };
     const schedule = () => {
       if (!raf) raf = requestAnimationFrame(paint);
     };
 
     const sync = (s: StudioState) => {
-      const key = `${s.hmCorrect}\u0000${s.hmSearch}\u0000${s.hmSortTool}\u0000${s.hmSortDir}`;
+      const key = heatmapViewKey(s);
       if (key !== lastView) {
         lastView = key;
-        model.applyView({ correct: s.hmCorrect, search: s.hmSearch, sortTool: s.hmSortTool, sortDir: s.hmSortDir });
+        model.applyView(selectHeatmapView(s));
         painter.sortTool = s.hmSortTool;
         painter.sortDir = s.hmSortDir;
         painter.cursor = null;
@@ -65,8 +72,7 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
     sync(store.getState());
     const unsubscribe = store.subscribe((s, prev) => {
       if (s.theme !== prev.theme) palette = makePalette(s.theme === 'dark');
-      if (s.theme !== prev.theme || s.hmCorrect !== prev.hmCorrect || s.hmSearch !== prev.hmSearch || s.hmSortTool !== prev.hmSortTool
-        || s.hmSortDir !== prev.hmSortDir || s.drafts !== prev.drafts || s.spaces !== prev.spaces) sync(s);
+      if (s.theme !== prev.theme || heatmapViewKey(s) !== heatmapViewKey(prev) || s.drafts !== prev.drafts || s.spaces !== prev.spaces) sync(s);
     });
 
     const showTip = (x: number, y: number, row: number, col: number) => {
@@ -75,7 +81,7 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
       const i = model.cellIndex(row, col);
       const state = model.states[i];
       const tool = model.tools[col]!;
-      const value = state === CELL_SCORED ? `I = ${fmtSigned(model.values[i]!, 4)}` : state === CELL_EXPOSED ? 'exposed, no evidence to remove (not scoreable)' : 'not exposed on this request';
+      const value = state === CELL_SCORED ? `I = ${fmtSignedSmall(model.values[i]!, 4)}` : state === CELL_EXPOSED ? 'exposed, no evidence to remove (not scoreable)' : 'not exposed on this request';
       tt.textContent = '';
       const head = document.createElement('div');
       head.className = 'tip-head';
@@ -196,7 +202,7 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
         className="heatmap-scroller"
         tabIndex={0}
         role="grid"
-        aria-label={`Attribution heatmap: ${model.rows} requests × ${model.cols} tools. Arrow keys move, Enter opens the trace, s sorts by the column.`}
+        aria-label={gridLabel(model)}
         data-testid="heatmap-scroller"
       >
         <div ref={spacer} className="heatmap-spacer" />
@@ -204,4 +210,9 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
       <div ref={tip} className="heatmap-tip" role="tooltip" />
     </div>
   );
+}
+
+function gridLabel(model: HeatmapModel): string {
+  const rows = model.visibleRows === model.rows ? `${model.rows} requests` : `${model.visibleRows} of ${model.rows} requests`;
+  return `Attribution heatmap: ${rows} × ${model.cols} tools. Arrow keys move, Enter opens the trace, s sorts by the column.`;
 }

@@ -11,6 +11,12 @@ export interface HeatmapViewOptions {
   /** Column to sort rows by (descending I_x(s), unscored cells last); null keeps trace order. */
   sortTool: string | null;
   sortDir: 'desc' | 'asc';
+  /**
+   * Show the requests without any score for the run too. By default they are hidden as soon as some
+   * request of the task is scored (a benchmark project holds every unserved request next to the served,
+   * scored traces); a task with no score at all shows every request (the exposure view).
+   */
+  showUnscored?: boolean;
 }
 
 export class HeatmapModel {
@@ -29,6 +35,13 @@ export class HeatmapModel {
   /** Visible rows, in display order (indices into requests). */
   order: Int32Array;
   visibleRows: number;
+  /** 1 where the row holds at least one scored cell for the run. */
+  readonly rowScored: Uint8Array;
+  /** Requests without any scored cell. */
+  readonly unscoredRows: number;
+  private readonly unscoredIndex: Int32Array;
+  /** Requests the current view hides only because they have no score (they pass the filter and search). */
+  hiddenUnscored = 0;
   /** 1 where the column's tool is outside the current space (drawn greyed). */
   readonly greyed: Uint8Array;
   /** Bumped on every change a renderer must redraw for. */
@@ -50,6 +63,21 @@ export class HeatmapModel {
     this.scale = robustScale(this.values, this.states, data.maxAbs, Math.max(1, data.tools.length));
     this.order = new Int32Array(this.rows).map((_, i) => i);
     this.visibleRows = this.rows;
+    this.rowScored = new Uint8Array(this.rows);
+    let unscored = 0;
+    for (let r = 0; r < this.rows; r++) {
+      const base = r * this.cols;
+      for (let c = 0; c < this.cols; c++) {
+        if (this.states[base + c] === CELL_SCORED) {
+          this.rowScored[r] = 1;
+          break;
+        }
+      }
+      if (!this.rowScored[r]) unscored++;
+    }
+    this.unscoredRows = unscored;
+    this.unscoredIndex = new Int32Array(unscored);
+    for (let r = 0, i = 0; r < this.rows; r++) if (!this.rowScored[r]) this.unscoredIndex[i++] = r;
     this.greyed = new Uint8Array(this.cols);
     this.colIndex = new Map(this.tools.map((t, i) => [t, i]));
   }
@@ -72,17 +100,42 @@ export class HeatmapModel {
     return changed;
   }
 
+  /** Whether the view can hide requests without scores: some are scored and some are not. */
+  get hidesUnscored(): boolean {
+    return this.unscoredRows > 0 && this.unscoredRows < this.rows;
+  }
+
+  /** True when the view options hide the requests without scores. */
+  hidingUnscored(opts: Pick<HeatmapViewOptions, 'showUnscored'>): boolean {
+    return this.hidesUnscored && !opts.showUnscored;
+  }
+
+  /**
+   * How many requests the options hide only for having no score (the count the view offers to show),
+   * without touching the current order: it visits the unscored rows only.
+   */
+  countHiddenUnscored(opts: HeatmapViewOptions): number {
+    if (!this.hidingUnscored(opts)) return 0;
+    const needle = this.needle(opts);
+    let n = 0;
+    for (const r of this.unscoredIndex) if (this.passes(r, opts, needle)) n++;
+    return n;
+  }
+
   applyView(opts: HeatmapViewOptions): void {
-    const needle = opts.search.trim().toLowerCase();
-    if (needle && !this.lowered) this.lowered = this.requests.map((r) => `${r.id}\u0000${r.text}`.toLowerCase());
+    const needle = this.needle(opts);
+    const hide = this.hidingUnscored(opts);
     const keep: number[] = [];
+    let hidden = 0;
     for (let r = 0; r < this.rows; r++) {
-      const c = this.requests[r]!.correct;
-      if (opts.correct === 'correct' && c !== true) continue;
-      if (opts.correct === 'wrong' && c !== false) continue;
-      if (needle && !this.lowered![r]!.includes(needle)) continue;
+      if (!this.passes(r, opts, needle)) continue;
+      if (hide && !this.rowScored[r]) {
+        hidden++;
+        continue;
+      }
       keep.push(r);
     }
+    this.hiddenUnscored = hidden;
     const order = Int32Array.from(keep);
     const col = opts.sortTool === null ? -1 : this.column(opts.sortTool);
     if (col >= 0) {
@@ -100,6 +153,20 @@ export class HeatmapModel {
     this.order = order;
     this.visibleRows = order.length;
     this.version++;
+  }
+
+  private needle(opts: HeatmapViewOptions): string {
+    const needle = opts.search.trim().toLowerCase();
+    if (needle && !this.lowered) this.lowered = this.requests.map((r) => `${r.id}\u0000${r.text}`.toLowerCase());
+    return needle;
+  }
+
+  /** The correctness filter and the search (not the unscored rule). */
+  private passes(r: number, opts: HeatmapViewOptions, needle: string): boolean {
+    const c = this.requests[r]!.correct;
+    if (opts.correct === 'correct' && c !== true) return false;
+    if (opts.correct === 'wrong' && c !== false) return false;
+    return !needle || this.lowered![r]!.includes(needle);
   }
 
   cellIndex(viewRow: number, col: number): number {

@@ -1,5 +1,5 @@
 // Filter, search and sort of the attribution heatmap (applied to the HeatmapModel, outside React).
-import type { CorrectFilter } from '../heatmap/model';
+import type { CorrectFilter, HeatmapViewOptions } from '../heatmap/model';
 import type { SliceCreator } from './types';
 
 export interface HeatmapViewSlice {
@@ -7,10 +7,23 @@ export interface HeatmapViewSlice {
   hmSearch: string;
   hmSortTool: string | null;
   hmSortDir: 'desc' | 'asc';
+  /** Show the requests without any score for the run (hidden by default once some request is scored). */
+  hmShowUnscored: boolean;
   setHeatmapFilter(correct: CorrectFilter): void;
   setHeatmapSearch(search: string): void;
   /** Sort by a tool column; the same column again flips the direction, a third time clears it. */
   sortHeatmapBy(tool: string | null): void;
+  setHeatmapShowUnscored(show: boolean): void;
+}
+
+/** The view options the heatmap model applies (the canvas and the toolbar read the same ones). */
+export function selectHeatmapView(s: HeatmapViewSlice): HeatmapViewOptions {
+  return { correct: s.hmCorrect, search: s.hmSearch, sortTool: s.hmSortTool, sortDir: s.hmSortDir, showUnscored: s.hmShowUnscored };
+}
+
+/** A key that changes exactly when the view options do. */
+export function heatmapViewKey(s: HeatmapViewSlice): string {
+  return `${s.hmCorrect}\u0000${s.hmSearch}\u0000${s.hmSortTool}\u0000${s.hmSortDir}\u0000${s.hmShowUnscored ? 1 : 0}`;
 }
 
 export const createHeatmapViewSlice = (): SliceCreator<HeatmapViewSlice> => (set, get) => ({
@@ -18,6 +31,7 @@ export const createHeatmapViewSlice = (): SliceCreator<HeatmapViewSlice> => (set
   hmSearch: '',
   hmSortTool: null,
   hmSortDir: 'desc',
+  hmShowUnscored: false,
 
   setHeatmapFilter(hmCorrect) {
     set({ hmCorrect }, false, 'heatmap/filter');
@@ -33,5 +47,9 @@ export const createHeatmapViewSlice = (): SliceCreator<HeatmapViewSlice> => (set
     else if (tool !== hmSortTool) set({ hmSortTool: tool, hmSortDir: 'desc' }, false, 'heatmap/sort');
     else if (hmSortDir === 'desc') set({ hmSortDir: 'asc' }, false, 'heatmap/sort-flip');
     else set({ hmSortTool: null, hmSortDir: 'desc' }, false, 'heatmap/sort-clear');
+  },
+
+  setHeatmapShowUnscored(hmShowUnscored) {
+    set({ hmShowUnscored }, false, 'heatmap/show-unscored');
   },
 });

@@ -1,5 +1,7 @@
 // The attribution heatmap of a task: requests × tools, I_x(s) per cell; sort, filter, search; click to
-// open the trace. Tools outside the current space (K and edits) are greyed.
+// open the trace. Tools outside the current space (K and edits) are greyed. Requests without any score
+// for the run (a benchmark's unserved requests) are hidden behind a toggle once some request is scored.
+import { useMemo } from 'react';
 import { useStudio, useTaskView } from '../store/react';
 import { Empty } from '../components/Empty';
 import { HeatmapCanvas } from '../heatmap/HeatmapCanvas';
@@ -7,6 +9,7 @@ import { Legend } from '../heatmap/Legend';
 import { useDraft } from '../store/react';
 import type { CorrectFilter } from '../heatmap/model';
 import { useCommands } from '../app/commands-context';
+import type { HeatmapModel } from '../heatmap/model';
 
 const FILTERS: [CorrectFilter, string][] = [['all', 'All'], ['correct', 'Correct'], ['wrong', 'Wrong']];
 
@@ -58,11 +61,36 @@ export function HeatmapView() {
           No scores for this task yet: the cells show which tools each request exposed. <button className="btn small" onClick={() => navigate({ view: 'jobs' })}>Score the project…</button>
         </div>
       )}
+      {model.hidesUnscored && <UnscoredToggle model={model} />}
       {model.rows === 0 ? (
         <Empty title="No requests" actions={<button className="btn primary" onClick={() => void commands.importTraces()}>Import traces…</button>}>This task has no requests yet.</Empty>
       ) : (
         <HeatmapCanvas model={model} onOpenCell={(id, tool) => void openTrace(id, tool)} />
       )}
     </>
+  );
+}
+
+/**
+ * "12 requests without scores hidden · Show them": the count follows the correctness filter and the
+ * search (the model counts, outside React); the button is an ordinary toggle (Tab, Enter or Space).
+ */
+function UnscoredToggle({ model }: { model: HeatmapModel }) {
+  const correct = useStudio((s) => s.hmCorrect);
+  const search = useStudio((s) => s.hmSearch);
+  const show = useStudio((s) => s.hmShowUnscored);
+  const setShow = useStudio((s) => s.setHeatmapShowUnscored);
+  const count = useMemo(() => model.countHiddenUnscored({ correct, search, sortTool: null, sortDir: 'desc', showUnscored: false }), [model, correct, search]);
+  const noun = `${count} request${count === 1 ? '' : 's'} without scores`;
+  const run = model.run ? ` for run ${model.run}` : '';
+  return (
+    <div className="heatmap-unscored small" data-testid="heatmap-unscored">
+      <span className="muted" data-testid="heatmap-unscored-count" data-count={count} title={`No cell of these requests was scored${run} (for a benchmark: requests that were never served).`} aria-live="polite">
+        {show ? `Showing ${noun}` : `${noun} hidden`}
+      </span>
+      <button type="button" className="btn small" aria-pressed={show} onClick={() => setShow(!show)} data-testid="toggle-unscored">
+        {show ? 'Hide them' : 'Show them'}
+      </button>
+    </div>
   );
 }

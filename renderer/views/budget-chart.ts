@@ -1,0 +1,107 @@
+// How the Budget view draws its fit chart: one marker shape and colour per baseline (the legend shows
+// the same), a layout that spreads markers which would land on one another, and tick precision.
+// Pure, so it is tested without a browser.
+
+export type BaselineShape = 'square' | 'ring' | 'triangle' | 'diamond' | 'star' | 'dot';
+
+interface BaselineColors {
+  text: string;
+  warn: string;
+  series3: string;
+  good: string;
+  axis: string;
+}
+
+export interface BaselineStyle {
+  shape: BaselineShape;
+  color: string;
+}
+
+/** The built-in baselines get fixed styles; any other name a filled dot in the axis colour. */
+export function baselineStyle(name: string, colors: BaselineColors): BaselineStyle {
+  switch (name) {
+    case 'keep-all': return { shape: 'square', color: colors.text };
+    case 'no-tools': return { shape: 'ring', color: colors.text };
+    case 'random': return { shape: 'triangle', color: colors.warn };
+    case 'bm25': return { shape: 'diamond', color: colors.series3 };
+    case 'lots': return { shape: 'star', color: colors.good };
+    default: return { shape: 'dot', color: colors.axis };
+  }
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface LayoutOptions {
+  /** Centre-to-centre distance below which two markers collide, and the spacing they get. */
+  gap: number;
+  /** Where marker centres may go horizontally (the plot area, inset). */
+  minX: number;
+  maxX: number;
+}
+
+/**
+ * Marker positions: each keeps its y; markers that collide (closer than `gap` on both axes, directly or
+ * through a chain) are set side by side, `gap` apart, centred on their mean x and kept inside
+ * [minX, maxX]. The order within a group follows x, then the input order, so the result is stable.
+ */
+export function baselineLayout(points: readonly Point[], o: LayoutOptions): Point[] {
+  interface Group { members: number[]; start: number; minY: number; maxY: number }
+  const place = (members: number[]): Group => {
+    members.sort((a, b) => points[a]!.x - points[b]!.x || a - b);
+    const mean = members.reduce((s, i) => s + points[i]!.x, 0) / members.length;
+    const width = (members.length - 1) * o.gap;
+    let start = mean - width / 2;
+    if (start + width > o.maxX) start = o.maxX - width;
+    if (start < o.minX) start = o.minX;
+    const ys = members.map((i) => points[i]!.y);
+    return { members, start, minY: Math.min(...ys), maxY: Math.max(...ys) };
+  };
+  const end = (g: Group) => g.start + (g.members.length - 1) * o.gap;
+  const collide = (a: Group, b: Group) =>
+    a.minY - b.maxY < o.gap && b.minY - a.maxY < o.gap && a.start - end(b) < o.gap && b.start - end(a) < o.gap;
+
+  let groups = points.map((_, i) => place([i]));
+  for (let merged = true; merged && groups.length > 1;) {
+    merged = false;
+    outer: for (let i = 0; i < groups.length; i++) {
+      for (let j = i + 1; j < groups.length; j++) {
+        if (collide(groups[i]!, groups[j]!)) {
+          const next = place([...groups[i]!.members, ...groups[j]!.members]);
+          groups = groups.filter((_, k) => k !== i && k !== j);
+          groups.push(next);
+          merged = true;
+          break outer;
+        }
+      }
+    }
+  }
+  const out: Point[] = points.map((p) => ({ ...p }));
+  for (const g of groups) g.members.forEach((m, k) => (out[m]!.x = g.start + k * o.gap));
+  return out;
+}
+
+/** Decimals that tell the F̂ ticks apart (a random-weight model's F̂ can span 1e-6). */
+export function tickDigits(values: readonly number[]): number {
+  const finite = values.filter((v) => Number.isFinite(v));
+  if (finite.length === 0) return 2;
+  const span = Math.max(...finite) - Math.min(...finite);
+  if (!(span > 0)) return 2;
+  // Recharts puts about five ticks on the axis: resolve a quarter of the span.
+  return Math.min(8, Math.max(2, Math.ceil(-Math.log10(span / 4))));
+}
+
+const MINUS = '\u2212';
+
+/** An F̂ tick: fixed decimals up to 4, beyond that two significant digits as 8.0e−7. */
+export function fmtAxisScore(v: number, digits: number): string {
+  if (!Number.isFinite(v)) return '';
+  if (digits <= 4) {
+    const s = Math.abs(v).toFixed(digits);
+    return v < 0 && !/^0\.?0*$/.test(s) ? MINUS + s : s;
+  }
+  if (v === 0) return '0';
+  return v.toExponential(1).replace(/-/g, MINUS).replace('e+', 'e');
+}
