@@ -6,7 +6,12 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    // In CI, also write a JSON report so .ci/run can print one plain `N passed, N failed` line.
-    ...(process.env.CI ? { reporters: ['default', 'json'], outputFile: { json: 'artifacts/test-results.json' } } : {}),
+    // Fails the run at once, with a hint, when a test needs something this machine lacks (Chromium, …)
+    // and its opt-out variable is not set: tests/requirements.ts.
+    globalSetup: ['tests/requirements-setup.ts'],
+    // The last lines say how many tests an opt-out variable skipped. In CI, also write a JSON report so
+    // .ci/run can print one plain `N passed, N failed` line.
+    reporters: ['default', './tests/requirements-reporter.ts', ...(process.env.CI ? ['json'] : [])],
+    ...(process.env.CI ? { outputFile: { json: 'artifacts/test-results.json' } } : {}),
   },
 });

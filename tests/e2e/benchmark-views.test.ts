@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ensureFixtureModel } from '../../electron/engine/gguf/fixture-cache';
 import { evaluateTask, sweepTask } from '../../electron/engine/bench/evaluate';
@@ -18,7 +18,8 @@ import { scoreBenchTraces } from '../../electron/engine/bench/score';
 import { serveProject } from '../../electron/engine/bench/serve-project';
 import { BenchServer } from '../../electron/engine/bench/server';
 import { ProjectStore } from '../../electron/engine/store';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, ROOT, startStudio, type Studio } from './studio';
+import { describeRequiring } from '../describe-requiring';
+import { ensureRendererBuilt, launchChromium, ROOT, startStudio, type Studio } from './studio';
 
 const SHOTS = join(ROOT, 'artifacts', 'screenshots');
 const SIZES = [[1280, 800], [1920, 1080]] as const;
@@ -100,7 +101,7 @@ function overlaps(list: readonly Box[], other: readonly Box[] = list): string[] 
 
 const heatmapRows = async () => Number(await page.getAttribute('[data-testid="heatmap-scroller"]', 'data-visible-rows'));
 
-describe.skipIf(!chromiumAvailable())('the benchmark project in the Budget and Heatmap views', () => {
+describeRequiring('chromium', 'the benchmark project in the Budget and Heatmap views', () => {
   beforeAll(async () => {
     ensureRendererBuilt();
     work = mkdtempSync(join(tmpdir(), 'lots-e2e-bench-'));

@@ -5,9 +5,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, ensureRendererBuilt, launchChromium, ROOT, startStudio, type Studio } from './studio';
+import { describeRequiring } from '../describe-requiring';
+import { ensureRendererBuilt, launchChromium, ROOT, startStudio, type Studio } from './studio';
 import { makeLineTraces, toJsonl } from './fixtures';
 
 const SHOTS = join(ROOT, 'artifacts', 'screenshots');
@@ -59,7 +60,7 @@ async function go(view: string): Promise<void> {
   await settle();
 }
 
-describe.skipIf(!chromiumAvailable())('the Studio in Chromium', () => {
+describeRequiring('chromium', 'the Studio in Chromium', () => {
   beforeAll(async () => {
     ensureRendererBuilt();
     const work = mkdtempSync(join(tmpdir(), 'lots-e2e-'));

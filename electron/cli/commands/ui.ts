@@ -1,15 +1,14 @@
 // `lots ui`: serve the Studio's UI and API to a browser from this machine (e.g. a GPU box).
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { flagInt, flagList, flagString, type ParsedArgs } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
 import { registerCommands } from '../registry';
+import { ensureRendererBuilt, rendererBuildPaths } from '../renderer-build';
 import { ProjectStore } from '../../engine/store';
 import { StudioService, defaultConfigDir } from '../../engine/service';
 import { startWebHost, type WebHost } from '../../host/host';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const RENDERER_DIR = fileURLToPath(new URL('../../../dist/renderer/', import.meta.url));
 
 export const uiCommand: Command = {
   name: 'ui',
@@ -30,39 +29,51 @@ export const uiCommand: Command = {
   ].join('\n'),
   async run(args: ParsedArgs, io: CliIO): Promise<number> {
     const host = await startUi(args, io);
+    // Ctrl+C under `npm run web` can deliver SIGINT twice (to the process group, and again from npm
+    // when its script shell exec'd node): the handlers stay installed so the repeat does not kill the
+    // process mid-shutdown; a signal more than a second after the first one forces the exit.
+    let first = 0;
     await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      const stop = () => {
+        if (!first) {
+          first = Date.now();
+          resolve();
+        } else if (Date.now() - first > 1000) {
+          io.err('lots ui: stopping now.');
+          process.exit(130);
+        }
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
     });
     await host.close();
+    io.err('lots ui: stopped.');
     return EXIT_OK;
   },
 };
 
 export async function startUi(args: ParsedArgs, io: CliIO): Promise<WebHost> {
-  await ensureRendererBuilt(io);
+  ensureRendererBuilt(ROOT, { log: (line) => io.err(`lots ui: ${line}`) });
   const service = new StudioService({ transport: 'web', configDir: defaultConfigDir() });
   const project = flagString(args, 'project');
   if (project) service.setProject(ProjectStore.openOrCreate(project));
   const host = await startWebHost({
     service,
     events: service.events,
-    staticDir: RENDERER_DIR,
+    staticDir: rendererBuildPaths(ROOT).outDir,
     bind: flagString(args, 'bind'),
     port: flagInt(args, 'port', { min: 0 }),
     allowHosts: flagList(args, 'allow-host'),
   });
   io.out(`LOTS Studio is served at ${host.url}`);
   io.out(`Open: ${host.openUrl}`);
-  return host;
-}
-
-async function ensureRendererBuilt(io: CliIO): Promise<void> {
-  if (existsSync(`${RENDERER_DIR}index.html`)) return;
-  io.err('lots ui: building the UI once (vite build)…');
-  const { build } = await import('vite');
-  await build({ root: ROOT, configFile: `${ROOT}vite.config.ts`, logLevel: 'warn' });
+  return {
+    ...host,
+    close: async () => {
+      await host.close();
+      service.dispose();
+    },
+  };
 }
 
 registerCommands([uiCommand]);

@@ -1,0 +1,55 @@
+// What some tests need from the machine beyond `npm ci`. A test file that needs one wraps its tests in
+// describeRequiring(name, title, fn) (tests/describe-requiring.ts). `npm test` then fails at once with
+// the requirement's hint when one needed by the files being run is missing (tests/requirements-setup.ts,
+// a vitest globalSetup), unless its opt-out variable is set (CI never sets one): then those tests are
+// skipped and the last lines of the run count them (tests/requirements-reporter.ts).
+// Adding a requirement is one entry in `requirements`.
+import { existsSync } from 'node:fs';
+
+export interface Requirement {
+  /** Undefined when this machine has it; else what is missing, in a few words. */
+  missing(): string | undefined;
+  /** How to get it, in one sentence. */
+  hint: string;
+  /** Setting this variable (to anything but "" or "0") skips the tests that need it, and the run says so. */
+  skipEnvVar: string;
+  /** What the tests are called in the closing summary: "end-to-end tests". */
+  tests: string;
+}
+
+export function chromiumPath(): string {
+  return process.env.LOTS_CHROMIUM || '/usr/bin/chromium';
+}
+
+export const requirements = {
+  chromium: {
+    missing: () => (existsSync(chromiumPath()) ? undefined : `Chromium was not found at ${chromiumPath()}`),
+    hint: 'Install it (Debian/Ubuntu: `apt-get install -y chromium`) or set LOTS_CHROMIUM=/path/to/chromium',
+    skipEnvVar: 'LOTS_SKIP_E2E',
+    tests: 'end-to-end tests',
+  },
+} satisfies Record<string, Requirement>;
+
+export type RequirementName = keyof typeof requirements;
+
+export function isRequirement(name: string): name is RequirementName {
+  return Object.hasOwn(requirements, name);
+}
+
+export function optedOut(name: RequirementName): boolean {
+  const value = process.env[requirements[name].skipEnvVar];
+  return value !== undefined && value !== '' && value !== '0';
+}
+
+/** The one line a run fails with when `name` is missing and not opted out of. */
+export function missingLine(name: RequirementName): string {
+  const r: Requirement = requirements[name];
+  return `tests: ${r.missing() ?? `${name} is missing`}. ${r.hint}; ${r.skipEnvVar}=1 skips the ${r.tests} instead.`;
+}
+
+/** The requirements a test file's source asks for through describeRequiring('name', …). */
+export function requirementsIn(source: string): RequirementName[] {
+  const names = new Set<RequirementName>();
+  for (const m of source.matchAll(/\bdescribeRequiring\(\s*['"`]([\w-]+)['"`]/g)) if (isRequirement(m[1]!)) names.add(m[1]!);
+  return [...names];
+}
