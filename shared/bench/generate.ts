@@ -4,7 +4,7 @@
 import { FAMILY_NAMES, type FamilyName } from './family';
 import { instantiate } from './instance';
 import { registryNames } from './registry';
-import { buildBenchTrace } from './trace';
+import { buildBenchTrace, type BenchPrompt } from './trace';
 import type { Trace } from '../trace/schema';
 import { BenchError } from './errors';
 
@@ -22,6 +22,8 @@ export interface BenchOptions {
   /** Evaluation requests per family (indices fit…fit+eval−1). */
   eval?: number;
   answers?: 'empty' | 'gold';
+  /** Menu rendering of the requests (default compact, TGB's style). */
+  prompt?: BenchPrompt;
 }
 
 export interface BenchPlan {
@@ -56,6 +58,7 @@ export function generateBenchmark(options: BenchOptions = {}): Trace[] {
         registry: plan.registry,
         split: index < plan.fit ? 'fit' : 'eval',
         answer: options.answers === 'gold' ? instance.gold : '',
+        prompt: options.prompt ?? 'compact',
       }));
     }
   }

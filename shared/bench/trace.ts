@@ -3,7 +3,7 @@
 // intervention needs nothing but the trace.
 import { z } from 'zod';
 import type { ReexecuteExecutor } from '../trace/interventions';
-import type { Step, Trace } from '../trace/schema';
+import type { Step, ToolDef, Trace } from '../trace/schema';
 import { BenchError } from './errors';
 import { executeMenu } from './executor';
 import { FAMILY_NAMES } from './family';
@@ -16,6 +16,10 @@ export const BENCH_SYSTEM =
   'You answer a request using the outputs of the tools that were run for it, given one line per tool as "<Tool>: <output>". ' +
   'Reply with the final answer only: a single number, without units.';
 
+/** The compact prompt's system text (TGB-style, shorter). */
+export const BENCH_SYSTEM_COMPACT =
+  'Answer the request from the tool outputs below ("<Tool>: <output>" lines). Reply with the final number only, no units.';
+
 export const BenchMetaSchema = z.object({
   v: z.literal(BENCH_META_VERSION),
   seed: z.string(),
@@ -23,10 +27,18 @@ export const BenchMetaSchema = z.object({
   index: z.number().int().nonnegative(),
   /** Size of the registry the request was generated with (its menu may be any subset). */
   registry: z.number().int().positive(),
+  /** How the menu is shown to the model: `compact` (TGB's style: one line per tool, inline in the
+   * system message) or `verbose` (every description and JSON schema through the chat template's
+   * function block). Absent: verbose, as projects made before the compact prompt were served. */
+  prompt: z.enum(['compact', 'verbose']).optional(),
 });
 export type BenchMeta = z.infer<typeof BenchMetaSchema>;
 
+export type BenchPrompt = 'compact' | 'verbose';
+
 export interface BenchTraceOptions {
+  /** Menu rendering (default compact). */
+  prompt?: BenchPrompt;
   /** The served tools (any order; written in canonical order). */
   menu: readonly string[];
   registry: number;
@@ -42,13 +54,14 @@ export interface BenchTraceOptions {
 export function buildBenchTrace(instance: BenchInstance, options: BenchTraceOptions): Trace {
   const menu = canonicalOrder(options.menu);
   const lines = executeMenu(instance, menu);
-  const bench: BenchMeta = { v: BENCH_META_VERSION, seed: instance.seed, family: instance.family, index: instance.index, registry: options.registry };
+  const prompt = options.prompt ?? 'compact';
+  const bench: BenchMeta = { v: BENCH_META_VERSION, seed: instance.seed, family: instance.family, index: instance.index, registry: options.registry, prompt };
   const trace: Trace = {
     v: 1,
     id: options.id ?? benchTraceId(instance.family, instance.index),
     task: instance.family,
-    system: BENCH_SYSTEM,
-    tools: menu.map(benchToolDef),
+    system: prompt === 'compact' ? BENCH_SYSTEM_COMPACT : BENCH_SYSTEM,
+    tools: prompt === 'compact' ? menu.map(compactToolDef) : menu.map(benchToolDef),
     turns: [{
       request: instance.request,
       steps: lines.length > 0 ? [{ kind: 'lines', lines }] : [],
@@ -57,10 +70,35 @@ export function buildBenchTrace(instance: BenchInstance, options: BenchTraceOpti
       ...(options.correct === undefined ? {} : { correct: options.correct }),
     }],
     split: options.split,
-    meta: { ...options.meta, bench },
+    meta: { ...options.meta, bench, ...(prompt === 'compact' ? { render: { menu: 'inline' } } : {}) },
   };
   if (options.model !== undefined) trace.model = options.model;
   return trace;
+}
+
+/** TGB's menu entry: the name and a few words, no parameter schema. */
+const COMPACT_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  TableQuery: 'rows of a data table',
+  Calculator: 'evaluates arithmetic on earlier outputs',
+  SensorAPI: 'latest readings of a sensor',
+  CalendarAPI: 'events of a calendar day',
+  DocRetrieve: 'passages from the document store',
+  Translate: 'translates text into English',
+  ExchangeRate: 'settlement exchange rate',
+  UnitConvert: 'converts length, mass, volume',
+  TempConvert: 'converts temperatures',
+  CurrencyConvert: 'indicative currency conversion',
+  DurationCalc: 'duration between two times',
+  Solver: 'solves an equation for x',
+  GoogleSearch: 'web search snippets',
+  Summarize: 'one-sentence summary',
+  Barcode: 'decodes an EAN-13 barcode',
+};
+
+function compactToolDef(name: string): ToolDef {
+  const def = benchToolDef(name);
+  const short = COMPACT_DESCRIPTIONS[name] ?? (def.description ?? '').replace(/[.,;(].*$/s, '').split(/\s+/).slice(0, 6).join(' ');
+  return { name: def.name, ...(short ? { description: short } : {}) };
 }
 
 export function isBenchTrace(trace: Trace): boolean {

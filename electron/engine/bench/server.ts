@@ -96,6 +96,7 @@ export class BenchServer {
       menu: item.menu,
       registry: bench.registry,
       split: item.base.split ?? 'fit',
+      prompt: bench.prompt ?? 'verbose',
       answer,
       id: item.id ?? item.base.id,
       meta: item.meta,

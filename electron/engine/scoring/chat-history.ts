@@ -3,6 +3,7 @@
 // observations as functionCall items, `lines` steps as `<Tool>: <output>` text in the user part.
 // The turn being scored ends with an open model response holding the (possibly partial) answer.
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, ChatModelResponse } from 'node-llama-cpp';
+import { menuIsInline, systemWithInlineMenu } from '../../../shared/trace/render-hints';
 import type { Step, Trace, Turn } from '../../../shared/trace/schema';
 
 export interface RenderedChat {
@@ -13,12 +14,14 @@ export interface RenderedChat {
 /** History for scoring turn `turnIndex`: turns before it in full, then its request, steps and `answerText`. */
 export function turnChatHistory(trace: Trace, turnIndex: number, answerText: string): RenderedChat {
   const history: ChatHistoryItem[] = [];
-  if (trace.system) history.push({ type: 'system', text: trace.system });
+  const inline = menuIsInline(trace);
+  const system = inline ? systemWithInlineMenu(trace) : trace.system;
+  if (system) history.push({ type: 'system', text: system });
   for (let t = 0; t <= turnIndex; t++) {
     const turn = trace.turns[t]!;
     appendTurn(history, turn, t === turnIndex ? answerText : turn.answer);
   }
-  return { history, functions: toolFunctions(trace) };
+  return { history, functions: inline ? undefined : toolFunctions(trace) };
 }
 
 export function toolFunctions(trace: Trace): ChatModelFunctions | undefined {

