@@ -2,7 +2,7 @@
 // wrapper for it (resolveChatWrapper: a specialised wrapper, else the GGUF's Jinja template); a model
 // without one (the fixtures, base models) uses the plain transcript. Dates some wrappers stamp into
 // the system prompt are switched off: the same trace must render to the same tokens every day.
-import { resolveChatWrapper, type ChatWrapper, type LlamaModel, type Token } from 'node-llama-cpp';
+import { resolveChatWrapper, type ChatWrapper, type LlamaModel, type ResolveChatWrapperOptions, type Token } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';
 import { turnChatHistory } from './chat-history';
 import { plainTranscript } from './plain-format';
@@ -22,18 +22,37 @@ export function createRenderer(model: LlamaModel, format: RenderFormat = 'auto')
   if (format === 'template' && !hasTemplate) {
     throw Object.assign(new Error(`${model.filename ?? 'the model'} has no chat template; score it with the plain format`), { code: 'MODEL_UNSUPPORTED' });
   }
-  return chatRenderer(model, resolveScoringChatWrapper(model));
+  const wrapper = resolveScoringChatWrapper(model);
+  const template = model.fileInfo.metadata.tokenizer?.chat_template;
+  // The format is recorded in score run keys: a thinking-off rendering is a different rendering.
+  return chatRenderer(model, wrapper, templateThinks(typeof template === 'string' ? template : undefined) ? `${wrapper.wrapperName}+no-thinking` : wrapper.wrapperName);
 }
 
 export function resolveScoringChatWrapper(model: LlamaModel): ChatWrapper {
+  const template = model.fileInfo.metadata.tokenizer?.chat_template;
   return resolveChatWrapper(model, {
     warningLogs: false,
-    customWrapperSettings: {
-      'llama3.1': { todayDate: null, cuttingKnowledgeDate: null },
-      'llama3.2-lightweight': { todayDate: null, cuttingKnowledgeDate: null },
-      harmony: { todayDate: null, cuttingKnowledgeDate: null },
-    },
+    customWrapperSettings: scoringWrapperSettings(typeof template === 'string' ? template : undefined),
   });
+}
+
+/** A chat template that can think (Qwen3-style `enable_thinking`, `<think>` blocks). */
+export function templateThinks(template: string | undefined): boolean {
+  return template !== undefined && /enable_thinking|<think>/.test(template);
+}
+
+/**
+ * Wrapper settings for scoring and serving: no dates stamped into system prompts, and thinking off
+ * where the template has it (paper B.2 serves Qwen3/Qwen3.5 with thinking disabled): the Qwen wrapper
+ * then opens the answer with an empty think block, and a Jinja template gets enable_thinking=false.
+ */
+export function scoringWrapperSettings(template: string | undefined): ResolveChatWrapperOptions['customWrapperSettings'] {
+  return {
+    'llama3.1': { todayDate: null, cuttingKnowledgeDate: null },
+    'llama3.2-lightweight': { todayDate: null, cuttingKnowledgeDate: null },
+    harmony: { todayDate: null, cuttingKnowledgeDate: null },
+    ...(templateThinks(template) ? { qwen: { thoughts: 'discourage' as const }, jinjaTemplate: { template: template!, reasoning: false } } : {}),
+  };
 }
 
 export function plainRenderer(model: LlamaModel): TraceRenderer {
@@ -44,9 +63,9 @@ export function plainRenderer(model: LlamaModel): TraceRenderer {
   };
 }
 
-export function chatRenderer(model: LlamaModel, wrapper: ChatWrapper): TraceRenderer {
+export function chatRenderer(model: LlamaModel, wrapper: ChatWrapper, format = wrapper.wrapperName): TraceRenderer {
   return {
-    format: wrapper.wrapperName,
+    format,
     render: (trace, turnIndex, answerText) => {
       const { history, functions } = turnChatHistory(trace, turnIndex, answerText);
       const { contextText } = wrapper.generateContextState({ chatHistory: history, availableFunctions: functions });
