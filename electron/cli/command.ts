@@ -2,8 +2,12 @@
 import type { FlagSpec, ParsedArgs } from './args';
 
 export interface CliIO {
+  /** Messages and results for a person; main() escapes control characters in them (escape.ts). */
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Data meant for a file or a pipe (`lots export` without --out): written as is unless stdout is a
+   * terminal, where it is escaped like `out`. Defaults to `out`. */
+  data?: (text: string) => void;
   /** True when stdout is a terminal (progress bars are drawn only then). */
   isTTY: boolean;
 }

@@ -3,12 +3,26 @@ import { formatFlags, parseArgs, UsageError } from './args';
 import { EXIT_FAIL, type CliIO, type Command } from './command';
 import { commands } from './registry';
 import { commandIndex, type CommandEntry } from './commands/index';
+import { escapeTerminal } from './escape';
 
 const defaultIO: CliIO = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+  data: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
   isTTY: Boolean(process.stdout.isTTY),
 };
+
+/** What commands print passes through here: user-provided text cannot drive the terminal (escape.ts). */
+export function safeIO(io: CliIO): CliIO {
+  const out = (t: string) => io.out(escapeTerminal(t));
+  const data = io.data;
+  return {
+    out,
+    err: (t) => io.err(escapeTerminal(t)),
+    data: data && !io.isTTY ? data : out,
+    isTTY: io.isTTY,
+  };
+}
 
 /** An error a user can act on; printed without a stack trace. */
 export class CliError extends Error {
@@ -18,7 +32,8 @@ export class CliError extends Error {
   }
 }
 
-export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
+export async function main(argv: readonly string[], rawIO: CliIO = defaultIO): Promise<number> {
+  const io = safeIO(rawIO);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.out(globalHelp());
     return argv.length === 0 ? EXIT_FAIL : 0;

@@ -103,6 +103,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const clients = new Set<WebSocket>();
   server.on('upgrade', (req, socket, head) => {
+    // Node hands the raw socket over without its own 'error' handler: a client that resets the connection
+    // before (or while) the handshake completes must not become an uncaught exception.
+    socket.on('error', () => socket.destroy());
     const site = checkSite(req, policy);
     const auth = site.ok ? checkToken(req, policy) : site;
     const path = new URL(req.url ?? '/', 'http://host.invalid').pathname;
@@ -114,6 +117,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
       ws.on('close', () => clients.delete(ws));
+      // Any frame a client can send (over maxPayload, invalid UTF-8, unmasked, bad opcode or close code…)
+      // ends up here: `ws` has already failed the connection with the right close code; without this
+      // handler the 'error' event would throw and take the whole host down with it.
+      ws.on('error', (e: Error & { code?: string }) => {
+        clients.delete(ws);
+        console.warn(`lots host: dropped an event client: ${e.code ?? e.name}: ${e.message}`);
+        ws.terminate();
+      });
       // Events flow to the page only; anything it sends is ignored.
       ws.on('message', () => undefined);
     });

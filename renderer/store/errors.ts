@@ -9,6 +9,7 @@ const HINTS: Record<string, string> = {
   UNAVAILABLE: 'This build or transport cannot do that yet.',
   OFFLINE: 'No network here: pick a GGUF file already on disk instead.',
   PROJECT_LOCKED: 'Another process is writing to the project; wait for it to finish.',
+  PROJECT_FILE_DAMAGED: 'A file of the project is damaged (the message names it): restore it from a backup, or delete it as the message says.',
   NETWORK: 'The engine is not reachable. Is `lots ui` (or the desktop app) still running? Reload when it is.',
 };
 

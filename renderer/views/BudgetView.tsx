@@ -10,6 +10,7 @@ import { selectKept } from '../store/draft-slice';
 import { useDraft, useStudio, useTaskView } from '../store/react';
 import { baselineLayout, baselineStyle, fmtAxisScore, tickDigits, type BaselineShape } from './budget-chart';
 import { useChartColors } from './chart-colors';
+import { ownValue } from '../../shared/trace/own-record';
 
 export function BudgetView() {
   const task = useStudio((s) => s.route.task);
@@ -35,7 +36,7 @@ export function BudgetView() {
   const k = Math.min(draft?.k ?? budget.recommendedK ?? max, max);
   const point = budget.points[k];
   const keptTools = kept ?? [];
-  const keptTokens = keptTools.reduce((n, t) => n + (budget.toolSchemaTokens[t] ?? 0), 0);
+  const keptTokens = keptTools.reduce((n, t) => n + (ownValue(budget.toolSchemaTokens, t) ?? 0), 0);
   const swept = budget.points.some((p) => p.accuracy !== null);
   const hasPrompt = budget.points.some((p) => p.promptTokens !== null);
   const rec = budget.recommendedK;

@@ -7,6 +7,7 @@ import type { Step, Trace } from '../../shared/trace/schema';
 import { Empty } from '../components/Empty';
 import { fmtScore, fmtSigned, runLabel } from '../format';
 import { useStudio } from '../store/react';
+import { ownValue } from '../../shared/trace/own-record';
 
 export function TraceView() {
   const detail = useStudio((s) => s.traceDetail);
@@ -81,8 +82,8 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
         <div className="card">
           <div className="card-head"><h2>Menu</h2><span className="sub">{trace.tools.length} tools · pick one</span></div>
           <ul className="menu-list" role="listbox" aria-label="Tools on the menu">
-            {[...trace.tools].sort((a, b) => (score?.scores[b.name] ?? -Infinity) - (score?.scores[a.name] ?? -Infinity) || (a.name < b.name ? -1 : 1)).map((def) => {
-              const v = score?.scores[def.name];
+            {[...trace.tools].sort((a, b) => (ownValue(score?.scores, b.name) ?? -Infinity) - (ownValue(score?.scores, a.name) ?? -Infinity) || (a.name < b.name ? -1 : 1)).map((def) => {
+              const v = ownValue(score?.scores, def.name);
               const can = scoreable.has(def.name);
               return (
                 <li key={def.name}>
@@ -111,7 +112,7 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
               <>
                 Intervention <strong>{kind}</strong> on <strong className="mono">{tool}</strong> removes {removal.removed.length} step{removal.removed.length === 1 ? '' : 's'} (highlighted)
                 {removal.sharedWith.length > 0 && <> — shared with {removal.sharedWith.join(', ')}: a removed message also called them</>}.
-                {score?.scores[tool] !== undefined && <> I = <strong className="tabular">{fmtSigned(score.scores[tool]!, 4)}</strong>.</>}
+                {ownValue(score?.scores, tool) !== undefined && <> I = <strong className="tabular">{fmtSigned(ownValue(score?.scores, tool)!, 4)}</strong>.</>}
               </>
             ) : (
               <><strong className="mono">{tool}</strong> has no evidence before this answer: nothing to remove, so it is not scored here.</>

@@ -9,6 +9,7 @@ import { pickTask } from './task';
 import { toolDef } from './tools';
 import type { ImportOptions, RecordFormat, RecordOutcome, SourceRecord } from './types';
 import { argumentsOf, arr, asText, contentText, isObj, quote, str, typeName, type Obj } from './values';
+import { setOwn } from '../trace/own-record';
 
 export const gtaFormat: RecordFormat = {
   id: 'gta',
@@ -140,7 +141,7 @@ function gtaTools(list: unknown): ToolDef[] {
       const prop: Obj = { type: jsonType(str(input.type)) };
       if (typeof input.description === 'string') prop.description = input.description;
       if (input.default !== undefined && input.default !== null) prop.default = input.default;
-      properties[name] = prop;
+      setOwn<unknown>(properties, name, prop);
       if (input.optional !== true) required.push(name);
     }
     const def = toolDef(t.name, t.description, Array.isArray(t.inputs) ? { type: 'object', properties, required } : undefined);

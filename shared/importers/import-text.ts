@@ -4,6 +4,7 @@ import type { LineError } from '../trace/validate';
 import { documentLayoutOf, documentRecords, jsonError } from './records';
 import { ImportSession, type ImportStats, type SessionOptions } from './session';
 import type { FormatId, ParsedTrace } from './types';
+import { normaliseLineBreaks } from '../trace/lines';
 
 export interface TextImport {
   traces: ParsedTrace[];
@@ -30,7 +31,7 @@ export function importText(text: string, options: SessionOptions = {}): TextImpo
     }
   };
   take(session.start());
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = normaliseLineBreaks(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const lines = body.split('\n');
   const nonEmpty = lines.filter((l) => l.trim() !== '');
   const layout = documentLayoutOf(body, nonEmpty[0] ?? '', nonEmpty.length);

@@ -2,6 +2,8 @@
 // (Hermes' ast.literal_eval fallback) and `mv(source='log.txt', destination='archive')` (BFCL's decoded calls).
 // A small recursive-descent parser with a depth limit; it never throws and is linear in the input.
 
+import { setOwn } from '../trace/own-record';
+
 const MAX_NESTING = 100;
 
 export type PyResult = { ok: true; value: unknown } | { ok: false };
@@ -37,7 +39,7 @@ export function parsePythonCall(text: string): { name: string; arguments: Record
         p.ws();
         p.expect('=');
         p.ws();
-        args[key] = p.value(0);
+        setOwn(args, key, p.value(0));
         p.ws();
         if (p.eat(')')) break;
         p.expect(',');
@@ -151,7 +153,7 @@ class PyParser {
       if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean') throw new Error('bad key');
       this.ws();
       this.expect(':');
-      out[String(key)] = this.value(depth + 1);
+      setOwn(out, String(key), this.value(depth + 1));
       this.ws();
       if (this.eat('}')) return out;
       this.expect(',');

@@ -57,7 +57,7 @@ export function documentRecords(text: string, layout: DocumentLayout, file: stri
       // Invalid bytes decode to U+FFFD: a part on a bad line is rejected only if it holds one.
       const bad = firstAtLeast(sortedBad, p.line);
       if (bad !== undefined && bad <= last && slice.includes('\uFFFD')) {
-        errors.push(utf8Error(file, bad));
+        errors.push(utf8Error(file, bad, sortedBad[0]));
         continue;
       }
     }
@@ -72,8 +72,13 @@ export function documentRecords(text: string, layout: DocumentLayout, file: stri
   return { records, errors };
 }
 
-export function utf8Error(file: string, line: number): LineError {
-  return { file, line, message: 'the line is not valid UTF-8; save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`) and import it again' };
+/**
+ * A line that is not UTF-8. The hint is given once per file, on its first such line (`firstBad`, default
+ * this one); later lines point back to it. UTF-16 never gets here: the reader decodes it.
+ */
+export function utf8Error(file: string, line: number, firstBad = line): LineError {
+  if (firstBad !== line) return { file, line, message: `the line is not valid UTF-8 (like line ${firstBad}: the file is in another encoding)` };
+  return { file, line, message: 'the line is not valid UTF-8: the file is in another encoding. Convert it to UTF-8 naming the encoding it was written in (e.g. `iconv -f WINDOWS-1252 -t UTF-8 in.jsonl > out.jsonl`) and import it again' };
 }
 
 function parsePart(text: string, p: { start: number; end: number }): unknown {

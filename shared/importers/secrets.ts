@@ -1,5 +1,6 @@
 // Secrets never travel into a project: keys that name credentials are dropped from any metadata kept.
 import { isObj } from './values';
+import { setOwn } from '../trace/own-record';
 
 const SECRET_KEY = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|apikey|openai[-_]api[-_]key|anthropic[-_]api[-_]key|secret|client[-_]secret|password|passwd|access[-_]token|refresh[-_]token|bearer|cookie|set-cookie|private[-_]key)$/i;
 
@@ -13,7 +14,7 @@ export function withoutSecrets(value: unknown, maxDepth = 64): unknown {
   if (Array.isArray(value)) return value.map((v) => withoutSecrets(v, maxDepth - 1));
   if (!isObj(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (!isSecretKey(k)) out[k] = withoutSecrets(v, maxDepth - 1);
+  for (const [k, v] of Object.entries(value)) if (!isSecretKey(k)) setOwn(out, k, withoutSecrets(v, maxDepth - 1));
   return out;
 }
 

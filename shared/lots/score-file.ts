@@ -3,6 +3,7 @@
 import { ScoreRowSchema, type ScoreRow } from '../project/scores';
 import { describeZodError, parseJsonLine, type LineError } from '../trace/validate';
 import { checkScoreRow } from './aggregate';
+import { normaliseLineBreaks } from '../trace/lines';
 
 export interface ParsedScoreFile {
   rows: ScoreRow[];
@@ -63,7 +64,7 @@ function isWellFormedRow(v: object): v is ScoreRow {
 export function parseScoreFile(text: string, file: string): ParsedScoreFile {
   const out: ParsedScoreFile = { rows: [], lines: [], errors: [], records: 0 };
   const firstLine = new Map<string, number>();
-  const lines = text.split('\n');
+  const lines = normaliseLineBreaks(text).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.replace(/\r$/, '');
     if (!raw.trim()) continue;

@@ -1,6 +1,7 @@
 // Score records: the external exchange format (`lots scores import/export`) and what the store keeps.
 import { z } from 'zod';
 import { INTERVENTION_KINDS } from '../trace/interventions';
+import { ownRecord } from '../trace/own-record';
 
 const finite = z.number().refine(Number.isFinite, { message: 'must be a finite number (NaN and Infinity are not scores)' });
 
@@ -10,7 +11,7 @@ export const ScoreRowSchema = z.object({
   trace: z.string().min(1, 'a score record needs the id of its trace'),
   task: z.string().min(1).optional(),
   exposed: z.array(z.string().min(1)),
-  scores: z.record(z.string().min(1), finite),
+  scores: ownRecord(z.string().min(1), finite),
 });
 export type ScoreRow = z.infer<typeof ScoreRowSchema>;
 
@@ -23,11 +24,11 @@ export const TurnScoreDetailSchema = z.object({
   /** L(y | h): mean log-prob of the scored tokens under the full context. */
   base: finite,
   /** L(y | h^{-s}) per scored tool. */
-  removed: z.record(z.string(), finite),
+  removed: ownRecord(z.string(), finite),
   /** The scored tokens as text pieces, in order. */
   tokens: z.array(z.string()).optional(),
   baseTokenLogprobs: z.array(z.number()).optional(),
-  removedTokenLogprobs: z.record(z.string(), z.array(z.number())).optional(),
+  removedTokenLogprobs: ownRecord(z.string(), z.array(z.number())).optional(),
 });
 export type TurnScoreDetail = z.infer<typeof TurnScoreDetailSchema>;
 
@@ -46,7 +47,7 @@ export const StoredScoreSchema = ScoreRowSchema.extend({
   /** How the traces were rendered into tokens: 'plain' or the chat wrapper's name (absent in older projects). */
   format: z.string().min(1).optional(),
   /** Tools whose score was shared with co-called tools (a removed message called several). */
-  shared: z.record(z.string(), z.array(z.string())).optional(),
+  shared: ownRecord(z.string(), z.array(z.string())).optional(),
   turns: z.array(TurnScoreDetailSchema).optional(),
   createdAt: z.string().optional(),
 });

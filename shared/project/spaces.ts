@@ -1,5 +1,6 @@
 // Tool spaces: every accepted version of a task's space is kept (E_t^(0), E_t^(1), …).
 import { z } from 'zod';
+import { ownRecord } from '../trace/own-record';
 
 export const SelectionRuleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('topk'), k: z.number().int().positive() }),
@@ -22,7 +23,7 @@ export const SpaceVersionSchema = z.object({
   /** The scoring run the ranking came from. */
   run: z.string().optional(),
   /** Running scores Ĩ_t(s) at acceptance (B.3). */
-  runningScores: z.record(z.string(), z.number()).optional(),
+  runningScores: ownRecord(z.string(), z.number()).optional(),
   createdAt: z.string(),
 });
 export type SpaceVersion = z.infer<typeof SpaceVersionSchema>;

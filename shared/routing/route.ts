@@ -27,8 +27,9 @@ export function routeUnlabelled(traces: readonly Trace[], method: RoutingMethod 
   else if (method.kind === 'threshold') c = thresholdRoute(vectors, method.tau);
   else c = clusterBySilhouette(vectors, method.maxK ?? 20, seed);
   const width = String(c.k).length < 2 ? 2 : String(c.k).length;
-  const routes: Record<string, string> = {};
-  const examples: Record<string, string[]> = {};
+  // Keyed by trace ids and cluster names: no prototype, so an id like "__proto__" is an ordinary key.
+  const routes = Object.create(null) as Record<string, string>;
+  const examples = Object.create(null) as Record<string, string[]>;
   unlabelled.forEach((t, i) => {
     const name = `cluster-${String(c.assignment[i]! + 1).padStart(width, '0')}`;
     routes[t.id] = name;

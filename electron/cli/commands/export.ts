@@ -84,7 +84,7 @@ export const exportCommand: Command = {
     if (out) {
       writeFileAtomic(resolve(out), exported.text);
       io.err(`wrote ${format} of task "${task}" (${space.version === null ? 'proposed space' : `version ${space.version}`}, ${space.tools.length} tools) to ${out}`);
-    } else if (exported.text) io.out(exported.text.endsWith('\n') ? exported.text.slice(0, -1) : exported.text);
+    } else if (exported.text) (io.data ?? io.out)(exported.text.endsWith('\n') ? exported.text.slice(0, -1) : exported.text);
     return EXIT_OK;
   },
 };

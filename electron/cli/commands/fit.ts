@@ -8,6 +8,7 @@ import type { ScoreRow } from '../../../shared/project/scores';
 import { taskOf } from '../../../shared/lots/aggregate';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU, DEFAULT_TAU, fitTasks, type FitOptions, type FitRuleKind, type TaskFit } from '../../../shared/lots/fit';
 import { chooseRun, projectRows, readScoreFile, SCORE_FORMAT_HELP } from './scores';
+import { escapeControl } from '../escape';
 
 const RULES: readonly FitRuleKind[] = ['topk', 'threshold', 'support'];
 /** Enough for stable 95% percentile intervals and keeps `lots fit` on a few thousand records well under a second. */
@@ -145,15 +146,15 @@ export function formatFit(f: TaskFit): string {
   const rule = f.rule.kind === 'topk' ? `top-K, K = ${f.k} (${BUDGET_SOURCE[f.budgetSource]})`
     : f.rule.kind === 'threshold' ? `threshold: mean > ${f.rule.tau}`
       : f.rule.kind === 'support' ? `support: I > ${f.rule.tau} on ≥ ${f.rule.phi} of scored requests` : 'manual';
-  const lines = [`task ${f.task}: ${f.requests} request${f.requests === 1 ? '' : 's'}, ${f.ranking.length} tool${f.ranking.length === 1 ? '' : 's'} scored; rule ${rule}`];
+  const lines = [`task ${escapeControl(f.task)}: ${f.requests} request${f.requests === 1 ? '' : 's'}, ${f.ranking.length} tool${f.ranking.length === 1 ? '' : 's'} scored; rule ${rule}`];
   if (f.ranking.length > 0) {
     const kept = new Set(f.space);
-    const width = Math.max(4, ...f.ranking.map((r) => r.tool.length));
+    const width = Math.max(4, ...f.ranking.map((r) => escapeControl(r.tool).length));
     const support = f.ranking.some((r) => r.support !== undefined);
     const boot = f.ranking.some((r) => r.topKShare !== undefined);
     lines.push(`  ${'#'.padStart(3)}  ${'tool'.padEnd(width)}  ${'mean'.padStart(9)}  ${boot ? `${'95% interval'.padEnd(21)}  ` : ''}${'n'.padStart(6)}  ${boot ? 'in top-K  ' : ''}${support ? 'support  ' : ''}kept`);
     for (const r of f.ranking) {
-      lines.push(`  ${String(r.rank).padStart(3)}  ${r.tool.padEnd(width)}  ${num(r.mean).padStart(9)}  ` +
+      lines.push(`  ${String(r.rank).padStart(3)}  ${escapeControl(r.tool).padEnd(width)}  ${num(r.mean).padStart(9)}  ` +
         (boot ? `${`[${num(r.lo)}, ${num(r.hi)}]`.padEnd(21)}  ` : '') +
         `${String(r.n).padStart(6)}  ` +
         (boot ? `${`${Math.round((r.topKShare ?? 0) * 100)}%`.padStart(8)}  ` : '') +
@@ -161,8 +162,8 @@ export function formatFit(f: TaskFit): string {
         (kept.has(r.tool) ? '✓' : ''));
     }
   }
-  lines.push(`  space (${f.space.length}): ${f.space.length > 0 ? f.space.join(', ') : '(empty)'}`);
-  if (f.unscored.length > 0) lines.push(`  exposed but never scored (not eligible): ${f.unscored.join(', ')}`);
+  lines.push(`  space (${f.space.length}): ${f.space.length > 0 ? f.space.map(escapeControl).join(', ') : '(empty)'}`);
+  if (f.unscored.length > 0) lines.push(`  exposed but never scored (not eligible): ${f.unscored.map(escapeControl).join(', ')}`);
   return lines.join('\n');
 }
 

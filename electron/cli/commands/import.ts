@@ -12,6 +12,7 @@ import { loadBfclJoin, readTraceFile, type ReadProgress, type ReadSummary } from
 import { formatNames, resolveFormatName, TRACE_FORMATS } from '../../../shared/importers/formats';
 import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import { formatLineError } from '../../../shared/trace/validate';
+import { escapeControl } from '../escape';
 
 interface FileResult {
   summary: ReadSummary;
@@ -84,7 +85,7 @@ async function importFile(store: ProjectStore, file: string, options: { format: 
       else if (e.kind === 'trace') {
         if (imp.add(e.trace) === 'conflict') {
           conflicts++;
-          err(`${file}:${e.line}: trace id "${e.trace.id}" is already in the project with different content; give it another id or import into another project`);
+          err(`${file}:${e.line}: trace id "${escapeControl(e.trace.id)}" is already in the project with different content; give it another id or import into another project`);
         }
       } else if (e.kind === 'summary') summary = e.summary;
     }
@@ -105,14 +106,14 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
   const lines: string[] = [];
   lines.push(`${s.file}: ${s.format ? `format ${s.format} (${s.reason ?? 'given'})` : 'format not recognised'}`);
   const rate = s.elapsedMs > 0 ? ` in ${(s.elapsedMs / 1000).toFixed(1)} s (${(s.bytes / 1048576 / (s.elapsedMs / 1000)).toFixed(1)} MB/s)` : '';
-  lines.push(`  read ${s.records} record(s), ${(s.bytes / 1048576).toFixed(1)} MB${rate}`);
+  lines.push(`  read ${s.records} record(s), ${(s.bytes / 1048576).toFixed(1)} MB${rate}${s.encoding ? ` (${s.encoding.toUpperCase()}, decoded)` : ''}`);
   lines.push(`  traces imported: ${added}; duplicates skipped: ${duplicates}; rejected: ${s.rejected + conflicts}${conflicts ? ` (${conflicts} id conflicts)` : ''}`);
   const p = s.pairing;
   if (p.id + p.position + p['name-order'] > 0) lines.push(`  observations paired by id: ${p.id}, by position: ${p.position}, by name and order: ${p['name-order']}`);
   const labelled = Object.entries(s.tasks).filter(([t]) => t !== '');
   const unlabelled = s.tasks[''] ?? 0;
   if (s.traces > 0) {
-    const shown = labelled.slice(0, 8).map(([t, n]) => `${t} (${n})`).join(', ');
+    const shown = labelled.slice(0, 8).map(([t, n]) => `${escapeControl(t)} (${n})`).join(', ');
     lines.push(`  tasks found: ${labelled.length}${labelled.length ? ` — ${shown}${labelled.length > 8 ? ', …' : ''}` : ''}${unlabelled ? `; ${unlabelled} trace(s) without a task, left for routing` : ''}`);
   }
   if (s.unansweredTurns > 0) lines.push(`  note: ${s.unansweredTurns} turn(s) end without assistant text (empty frozen answer, not scoreable)`);
@@ -127,7 +128,7 @@ class ProgressLine {
     const mb = (n: number): string => (n / 1048576).toFixed(1);
     const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytesRead) / p.totalBytes) : 100;
     const rate = p.elapsedMs > 0 ? Math.round((p.records * 1000) / p.elapsedMs) : 0;
-    process.stderr.write(`\r${this.file}: ${mb(p.bytesRead)}/${mb(p.totalBytes)} MB (${pct}%) · ${p.records} records · ${rate} records/s\x1b[K`);
+    process.stderr.write(`\r${escapeControl(this.file)}: ${mb(p.bytesRead)}/${mb(p.totalBytes)} MB (${pct}%) · ${p.records} records · ${rate} records/s\x1b[K`);
     this.shown = true;
   }
 

@@ -10,7 +10,7 @@ import { ImportSession, type ImportEvent, type ImportStats } from '../../../shar
 import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import type { Trace } from '../../../shared/trace/schema';
 import type { LineError } from '../../../shared/trace/validate';
-import { readLines, throwIfAborted, type RawLine } from './line-reader';
+import { normaliseFileBytes, readLines, throwIfAborted, type RawLine, type Utf16Encoding } from './line-reader';
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
@@ -53,6 +53,8 @@ export interface ReadSummary {
   elapsedMs: number;
   /** Why nothing (more) could be imported, when that happened. */
   fatal?: string;
+  /** Set when the file was UTF-16 (decoded; everything else is read as UTF-8). */
+  encoding?: Utf16Encoding;
 }
 
 export type ReadEvent =
@@ -91,7 +93,10 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
   }
 
   yield* emit(session.start());
-  const lines = readLines(path, { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, signal: options.signal, onBytes: (n) => ((bytesRead += n), progress()) });
+  let encoding: Utf16Encoding | undefined;
+  // The first line that is not UTF-8 gets the hint; the others point back to it (one hint per file).
+  const utf8 = { first: undefined as number | undefined };
+  const lines = readLines(path, { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, signal: options.signal, onBytes: (n) => ((bytesRead += n), progress()), onEncoding: (e) => (encoding = e) });
   try {
     // The first two non-empty lines tell JSON Lines from one JSON document.
     const head: RawLine[] = [];
@@ -115,7 +120,7 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
       documentLine = first.line;
     } else if (first && !firstParses && total <= maxDoc) {
       // Maybe a pretty-printed document: read it whole (within the limit) and see if it is one value.
-      const buffer = await readFile(path);
+      const { bytes: buffer } = normaliseFileBytes(await readFile(path));
       bad = isUtf8(buffer) ? undefined : badUtf8Lines(buffer);
       const text = buffer.toString('utf8');
       documentText = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -139,10 +144,10 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
     } else if (first) {
       mode = 'jsonl';
       documentText = undefined;
-      for (const l of head) yield* emit(readLine(l, session, file));
+      for (const l of head) yield* emit(readLine(l, session, file, utf8));
       for await (const l of lines) {
         if (session.failed) break;
-        yield* emit(readLine(l, session, file));
+        yield* emit(readLine(l, session, file, utf8));
       }
     }
     yield* emit(session.finish());
@@ -168,6 +173,7 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
       unansweredTurns: s.unansweredTurns,
       elapsedMs: Date.now() - started,
       fatal,
+      ...(encoding ? { encoding } : {}),
     },
   };
 }
@@ -201,13 +207,16 @@ function documentParseError(file: string, line: number, text: string): LineError
 }
 
 /** One JSONL line → session events. */
-function readLine(l: RawLine, session: ImportSession, file: string): ImportEvent[] {
+function readLine(l: RawLine, session: ImportSession, file: string, utf8: { first?: number }): ImportEvent[] {
   if (l.tooLong !== undefined) {
     return session.reject({ file, line: l.line, message: `the line is ${(l.tooLong / 1048576).toFixed(1)} MB long, above the limit for one record; split the record or raise the limit` });
   }
   if (!isContent(l)) return [];
   const bytes = l.bytes!;
-  if (!isUtf8(bytes)) return session.reject(utf8Error(file, l.line));
+  if (!isUtf8(bytes)) {
+    utf8.first ??= l.line;
+    return session.reject(utf8Error(file, l.line, utf8.first));
+  }
   const text = bytes.toString('utf8');
   let value: unknown;
   try {

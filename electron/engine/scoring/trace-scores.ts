@@ -6,6 +6,7 @@ import type { Token } from 'node-llama-cpp';
 import type { StoredScore, TurnScoreDetail } from '../../../shared/project/scores';
 import type { TracePlan } from './plan';
 import type { EvaluationMode, SequenceRunner } from './sequence-runner';
+import { setOwn } from '../../../shared/trace/own-record';
 
 export interface TurnLogprobs {
   turn: number;
@@ -58,8 +59,8 @@ export function toStoredScore(plan: TracePlan, logprobs: readonly TurnLogprobs[]
     for (const iv of turnPlan.interventions) {
       const values = lp.removed.get(iv.tool)!;
       const l = meanLogprob(values);
-      removed[iv.tool] = l;
-      removedTokenLogprobs[iv.tool] = values;
+      setOwn(removed, iv.tool, l);
+      setOwn(removedTokenLogprobs, iv.tool, values);
       const acc = sums.get(iv.tool) ?? { total: 0, turns: 0 };
       acc.total += base - l;
       acc.turns++;
@@ -83,7 +84,7 @@ export function toStoredScore(plan: TracePlan, logprobs: readonly TurnLogprobs[]
   const scores: Record<string, number> = {};
   for (const tool of [...sums.keys()].sort()) {
     const { total, turns: n } = sums.get(tool)!;
-    scores[tool] = total / n;
+    setOwn(scores, tool, total / n);
   }
   return {
     key: meta.key,

@@ -6,6 +6,7 @@ import type { BudgetData, BudgetPoint } from '../../../shared/api/types';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import type { ToolDef } from '../../../shared/trace/schema';
 import type { TaskData } from './task-data';
+import { ownValue } from '../../../shared/trace/own-record';
 
 /** Without the scoring model's tokenizer at hand, ~4 characters of JSON per token (stated in the UI). */
 export function estimateSchemaTokens(def: ToolDef): number {
@@ -14,13 +15,14 @@ export function estimateSchemaTokens(def: ToolDef): number {
 
 export function buildBudget(data: TaskData, sweep: SweepResult | undefined): BudgetData {
   const ranking = (data.fit?.ranking ?? []).map((r) => ({ tool: r.tool, mean: r.mean }));
-  const toolSchemaTokens: Record<string, number> = {};
+  // Keyed by tool names: no prototype, so "__proto__" or "constructor" is just another tool.
+  const toolSchemaTokens = Object.create(null) as Record<string, number>;
   for (const [name, def] of data.menu) toolSchemaTokens[name] = estimateSchemaTokens(def);
   const full = fullContextLikelihood(data.rows);
   const byK = new Map((sweep?.points ?? []).map((p) => [p.k, p]));
   let cumulative = 0;
   const points: BudgetPoint[] = surrogateCurve(ranking, full ?? 0).map((s) => {
-    if (s.k > 0) cumulative += toolSchemaTokens[ranking[s.k - 1]!.tool] ?? 0;
+    if (s.k > 0) cumulative += ownValue(toolSchemaTokens, ranking[s.k - 1]!.tool) ?? 0;
     const measured = byK.get(s.k);
     return {
       k: s.k,

@@ -39,7 +39,11 @@ export async function importSource(store: ProjectStore, source: TraceSource): Pr
     if (rejected.length < MAX_LISTED) rejected.push({ line, message });
     else moreRejected++;
   };
-  const imp = store.beginImport(source.path);
+  // Waits (without blocking the host's event loop) while another process writes to the project.
+  const imp = await store.beginImportAsync(source.path).catch((e: unknown) => {
+    source.cleanup?.();
+    throw e;
+  });
   try {
     for await (const e of readTraceFile(source.path, { displayName: source.name })) {
       if (e.kind === 'error') reject(e.error.line, e.error.message);

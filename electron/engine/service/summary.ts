@@ -1,12 +1,24 @@
 // The project home: tasks with request counts, scoring status, space status and models; runs; activity.
 import type { ProjectSummary, RunInfo, TaskSummary } from '../../../shared/api/types';
-import type { ProjectStore } from '../store';
+import { EngineError, type ProjectStore } from '../store';
 import { correctness } from './heatmap';
 import { changedSince } from './spaces';
 import type { ProjectIndex } from './task-data';
 
 export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectSummary {
   index.sync();
+  // A damaged spaces or sweeps file must not keep the whole project from opening: it is listed as a
+  // warning naming the file (the views that need it say so again when they are opened).
+  const damaged: string[] = [];
+  const tolerant = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read();
+    } catch (e) {
+      if (!(e instanceof EngineError && e.code === 'PROJECT_FILE_DAMAGED')) throw e;
+      if (!damaged.includes(e.message)) damaged.push(e.message);
+      return fallback;
+    }
+  };
   const runs = new Map<string, RunInfo>();
   for (const row of store.listScores()) {
     let info = runs.get(row.run);
@@ -17,7 +29,7 @@ export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectS
     info.rows++;
     if (row.createdAt && (!info.lastAt || row.createdAt > info.lastAt)) info.lastAt = row.createdAt;
   }
-  const swept = new Set(store.listSweeps().map((s) => s.task));
+  const swept = new Set(tolerant(() => store.listSweeps(), []).map((s) => s.task));
   const tasks: TaskSummary[] = index.tasks().map((task) => {
     const data = index.task(task);
     let correct = 0;
@@ -27,7 +39,7 @@ export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectS
       if (c === true) correct++;
       else if (c === false) wrong++;
     }
-    const versions = store.readSpaces(task).versions;
+    const versions = tolerant(() => store.readSpaces(task).versions, []);
     const approved = versions.at(-1) ?? null;
     const status = approved ? (changedSince(approved, data) ? 'changed' : 'approved') : data.rows.length > 0 ? 'proposed' : 'none';
     const models = [...new Set(index.runsOf(task).map((r) => runs.get(r)?.model).filter((m): m is string => Boolean(m)))];
@@ -56,6 +68,6 @@ export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectS
     runs: [...runs.values()],
     models: [...new Set([...runs.values()].map((r) => r.model).filter((m): m is string => Boolean(m)))],
     activity: store.listActivity(30).map((a) => ({ at: a.at, kind: a.kind, message: a.message })),
-    warnings: store.warnings.map((w) => `${w.file}: ${w.message}`),
+    warnings: [...store.warnings.map((w) => `${w.file}: ${w.message}`), ...damaged],
   };
 }

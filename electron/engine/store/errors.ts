@@ -4,6 +4,8 @@ export type EngineErrorCode =
   | 'PROJECT_INVALID'
   | 'PROJECT_TOO_NEW'
   | 'PROJECT_LOCKED'
+  /** A file of the project cannot be read as what LOTS Studio wrote there (the message names it and says what to do). */
+  | 'PROJECT_FILE_DAMAGED'
   | 'TRACE_CONFLICT'
   | 'NOT_FOUND'
   | 'INVALID_INPUT';

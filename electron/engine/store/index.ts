@@ -4,3 +4,5 @@ export { EngineError } from './errors';
 export type { EngineErrorCode } from './errors';
 export { JobStateSchema, JobStatusSchema } from './jobs';
 export type { JobState, JobStatus } from './jobs';
+export { ProjectLock, defaultLockWaitMs, setLockWaitReporter } from './lock';
+export type { AcquireOptions, LockHolder, LockWait } from './lock';

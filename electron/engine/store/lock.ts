@@ -1,8 +1,21 @@
 // A write lock shared by every process that opens a project (the UI host, the CLI, scoring workers).
-// Readers never lock; every mutation (import, score append, space accept) holds the lock briefly.
-// The lock file records its holder; a lock whose holder process is gone is taken over (stale).
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+// Readers never lock; every mutation (import, score append, space accept) holds the lock.
+//
+// The lock file records its holder. It is written in full to a private temp file and then linked into
+// place, so a lock file is never seen half-written, and a failed write (a full disk) leaves no lock
+// behind. A lock that cannot be a live one is stale and is taken over: its holder process is gone, it
+// was left by an earlier process that had this process's pid, or it is empty or not a lock record at
+// all (left by a crash or a full disk).
+//
+// Waiting: the synchronous `acquire`/`run` (the CLI, worker processes) sleep between attempts; the
+// asynchronous `acquireAsync`/`runAsync` (the web host, the desktop app's main process) poll with
+// timers and never block an event loop. Either way a writer that holds the lock for long makes the
+// others wait, saying so (`setLockWaitReporter`; stderr by default), up to a limit (LOTS_LOCK_WAIT_S,
+// default 10 minutes) after which they fail with PROJECT_LOCKED.
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { EngineError } from './errors';
 
 export interface LockHolder {
@@ -11,6 +24,55 @@ export interface LockHolder {
   since: string;
   purpose: string;
 }
+
+/** What a waiting writer knows, reported while it waits. */
+export interface LockWait {
+  path: string;
+  /** Undefined when the lock file is being written by another process right now. */
+  holder?: LockHolder;
+  waitedMs: number;
+  limitMs: number;
+  /** One line for a person: who holds the lock, for how long this writer has waited and will wait. */
+  message: string;
+}
+
+export interface AcquireOptions {
+  /** Give up after this long (default: `defaultLockWaitMs()`). */
+  timeoutMs?: number;
+  /** Called after a second of waiting, then every 10 s (default: the process's lock-wait reporter). */
+  onWait?: (wait: LockWait) => void;
+  /** Async acquisition only: stop waiting (the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
+const DEFAULT_WAIT_MS = 10 * 60_000;
+
+/** How long a writer waits for another by default: LOTS_LOCK_WAIT_S seconds, else 10 minutes. */
+export function defaultLockWaitMs(): number {
+  const s = Number(process.env.LOTS_LOCK_WAIT_S);
+  return Number.isFinite(s) && s >= 0 ? s * 1000 : DEFAULT_WAIT_MS;
+}
+
+let reporter: (wait: LockWait) => void = (wait) => {
+  process.stderr.write(`lots: ${wait.message}\n`);
+};
+
+/** Where waits are reported when an acquisition names no `onWait`; returns a function restoring the previous one. */
+export function setLockWaitReporter(report: (wait: LockWait) => void): () => void {
+  const previous = reporter;
+  reporter = report;
+  return () => {
+    reporter = previous;
+  };
+}
+
+/** An empty or unparsable lock younger than this may be one an older LOTS Studio is writing in place. */
+const HALF_WRITTEN_GRACE_MS = 1000;
+const FIRST_REPORT_MS = 1000;
+const REPORT_EVERY_MS = 10_000;
+
+/** Lock files this process holds (through any ProjectLock instance): path → holders. */
+const heldHere = new Map<string, number>();
 
 const sleepArray = new Int32Array(new SharedArrayBuffer(4));
 function sleepSync(ms: number): void {
@@ -27,22 +89,77 @@ function holderAlive(holder: LockHolder): boolean {
   }
 }
 
-function readHolder(path: string): LockHolder | undefined {
+function parseHolder(text: string): LockHolder | undefined {
+  let v: unknown;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+    v = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const h = v as Partial<LockHolder>;
+  if (typeof h.pid !== 'number' || !Number.isInteger(h.pid) || h.pid <= 0 || typeof h.host !== 'string') return undefined;
+  return { pid: h.pid, host: h.host, since: typeof h.since === 'string' ? h.since : '?', purpose: typeof h.purpose === 'string' ? h.purpose : '?' };
 }
 
-/** Run `fn` holding the project's write lock; waits up to `timeoutMs` for another holder. Re-entrant per process. */
+type Inspection =
+  | { state: 'gone' }
+  | { state: 'stale'; stat: Stats; reason: string }
+  | { state: 'held'; holder?: LockHolder; here: boolean };
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+function describeHolder(holder: LockHolder | undefined): string {
+  return holder ? `process ${holder.pid} on ${holder.host} (${holder.purpose}, since ${holder.since})` : 'another process';
+}
+
+function minutes(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 6_000) / 10} min` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** Counts a wait, reports it now and then, and fails it at the deadline. */
+class Waiting {
+  private readonly start = Date.now();
+  private nextReport = this.start + FIRST_REPORT_MS;
+  private attempts = 0;
+
+  constructor(private readonly path: string, private readonly limitMs: number, private readonly onWait: (wait: LockWait) => void) {}
+
+  /** After a failed attempt: throws at the deadline, else reports when due; returns the pause before the next attempt. */
+  failedAttempt(holder: LockHolder | undefined, maxPauseMs: number): number {
+    const now = Date.now();
+    const waited = now - this.start;
+    if (waited >= this.limitMs) {
+      throw new EngineError(
+        'PROJECT_LOCKED',
+        `the project is busy: ${describeHolder(holder)} holds ${this.path}; gave up after waiting ${minutes(waited)}. ` +
+          'Try again when it has finished (LOTS_LOCK_WAIT_S sets how long to wait), or delete the lock file if that process is gone.',
+      );
+    }
+    if (now >= this.nextReport) {
+      this.nextReport = now + REPORT_EVERY_MS;
+      const message = `waiting for the project lock: ${describeHolder(holder)} is writing to the project (${this.path}); waited ${minutes(waited)}, will wait up to ${minutes(this.limitMs)}`;
+      try {
+        this.onWait({ path: this.path, ...(holder ? { holder } : {}), waitedMs: waited, limitMs: this.limitMs, message });
+      } catch {
+        /* a broken reporter must not break the write */
+      }
+    }
+    this.attempts++;
+    return Math.min(5 + this.attempts * 5, maxPauseMs, Math.max(1, this.limitMs - waited));
+  }
+}
+
+/** Run `fn` holding the project's write lock; waits for another holder (see the top of this file). Re-entrant per instance. */
 export class ProjectLock {
   private depth = 0;
 
   constructor(private readonly path: string) {}
 
-  run<T>(purpose: string, fn: () => T, timeoutMs = 15_000): T {
-    this.acquire(purpose, timeoutMs);
+  run<T>(purpose: string, fn: () => T, options?: number | AcquireOptions): T {
+    this.acquire(purpose, options);
     try {
       return fn();
     } finally {
@@ -50,8 +167,9 @@ export class ProjectLock {
     }
   }
 
-  async runAsync<T>(purpose: string, fn: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-    this.acquire(purpose, timeoutMs);
+  /** Like `run`, waiting for the lock without blocking the event loop. */
+  async runAsync<T>(purpose: string, fn: () => Promise<T>, options?: number | AcquireOptions): Promise<T> {
+    await this.acquireAsync(purpose, options);
     try {
       return await fn();
     } finally {
@@ -59,37 +177,49 @@ export class ProjectLock {
     }
   }
 
-  acquire(purpose: string, timeoutMs = 15_000): void {
+  get held(): boolean {
+    return this.depth > 0;
+  }
+
+  /** Synchronous: sleeps between attempts (fine in the CLI and in worker processes, never in a host). */
+  acquire(purpose: string, options?: number | AcquireOptions): void {
     if (this.depth > 0) {
       this.depth++;
       return;
     }
-    const deadline = Date.now() + timeoutMs;
-    for (let attempt = 0; ; attempt++) {
+    const o = normalise(options);
+    const waiting = new Waiting(this.path, o.timeoutMs ?? defaultLockWaitMs(), o.onWait ?? reporter);
+    for (;;) {
+      const attempt = this.attempt(purpose);
+      if (attempt.ok) return;
+      if (attempt.here) {
+        // Another handle in this very process holds it, and only this event loop can let it go: a
+        // synchronous wait could never end.
+        throw new EngineError('PROJECT_LOCKED', `the project is busy: this process is already writing to it (${attempt.holder?.purpose ?? 'another write'}); try again when that has finished.`);
+      }
+      sleepSync(waiting.failedAttempt(attempt.holder, 50));
+    }
+  }
+
+  /** Asynchronous: polls with timers, so the event loop keeps serving while another writer finishes. */
+  async acquireAsync(purpose: string, options?: number | AcquireOptions): Promise<void> {
+    if (this.depth > 0) {
+      this.depth++;
+      return;
+    }
+    const o = normalise(options);
+    const waiting = new Waiting(this.path, o.timeoutMs ?? defaultLockWaitMs(), o.onWait ?? reporter);
+    for (;;) {
+      o.signal?.throwIfAborted();
+      // (Held meanwhile by another write of this process, the lock reads as ours and busy: wait for it too.)
+      const attempt = this.attempt(purpose);
+      if (attempt.ok) return;
+      const pause = waiting.failedAttempt(attempt.holder, 250);
       try {
-        const fd = openSync(this.path, 'wx');
-        const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), purpose };
-        writeSync(fd, JSON.stringify(holder));
-        closeSync(fd);
-        this.depth = 1;
-        return;
+        await delay(pause, undefined, o.signal ? { signal: o.signal } : undefined);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        throw o.signal?.aborted ? o.signal.reason : e;
       }
-      const holder = readHolder(this.path);
-      if (holder && !holderAlive(holder)) {
-        try {
-          unlinkSync(this.path);
-        } catch {
-          /* another process took it over first */
-        }
-        continue;
-      }
-      if (Date.now() > deadline) {
-        const who = holder ? `process ${holder.pid} on ${holder.host} (${holder.purpose}, since ${holder.since})` : 'another process';
-        throw new EngineError('PROJECT_LOCKED', `the project is busy: ${who} holds ${this.path}. Wait for it to finish, or delete the lock file if that process is gone.`);
-      }
-      sleepSync(Math.min(5 + attempt * 5, 50));
     }
   }
 
@@ -97,6 +227,9 @@ export class ProjectLock {
     if (this.depth === 0) return;
     this.depth--;
     if (this.depth === 0) {
+      const n = (heldHere.get(this.path) ?? 1) - 1;
+      if (n > 0) heldHere.set(this.path, n);
+      else heldHere.delete(this.path);
       try {
         unlinkSync(this.path);
       } catch {
@@ -104,4 +237,137 @@ export class ProjectLock {
       }
     }
   }
+
+  /** One try, taking over a stale lock on the way. */
+  private attempt(purpose: string): { ok: true } | { ok: false; holder?: LockHolder; here: boolean } {
+    const record = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), purpose } satisfies LockHolder);
+    for (let tries = 0; tries < 5; tries++) {
+      if (this.create(record)) {
+        this.depth = 1;
+        heldHere.set(this.path, (heldHere.get(this.path) ?? 0) + 1);
+        return { ok: true };
+      }
+      const seen = this.inspect();
+      if (seen.state === 'held') return { ok: false, ...(seen.holder ? { holder: seen.holder } : {}), here: seen.here };
+      if (seen.state === 'stale') this.takeOver(seen.stat);
+    }
+    return { ok: false, here: false };
+  }
+
+  /** Writes the holder record and puts it in place; false when a lock file is already there. */
+  private create(record: string): boolean {
+    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      try {
+        writeFileSync(tmp, record, { flag: 'wx' });
+      } catch (e) {
+        throw lockWriteError(this.path, e);
+      }
+      try {
+        linkSync(tmp, this.path);
+        return true;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') return false;
+        if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV' || code === 'EMLINK') return this.createInPlace(record);
+        throw lockWriteError(this.path, e);
+      }
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+
+  /** For file systems without hard links: create exclusively and write; a failed write removes the file. */
+  private createInPlace(record: string): boolean {
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'wx');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw lockWriteError(this.path, e);
+    }
+    try {
+      const data = Buffer.from(record);
+      for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+      closeSync(fd);
+      return true;
+    } catch (e) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* closed already */
+      }
+      rmSync(this.path, { force: true });
+      throw lockWriteError(this.path, e);
+    }
+  }
+
+  private inspect(): Inspection {
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'gone' };
+      let stat: Stats;
+      try {
+        stat = statSync(this.path);
+      } catch {
+        return { state: 'gone' };
+      }
+      return { state: 'stale', stat, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+    }
+    let stat: Stats;
+    let text: string;
+    try {
+      stat = fstatSync(fd);
+      try {
+        text = readFileSync(fd, 'utf8');
+      } catch (e) {
+        return { state: 'stale', stat, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const holder = parseHolder(text);
+    if (!holder) {
+      if (Date.now() - stat.mtimeMs < HALF_WRITTEN_GRACE_MS) return { state: 'held', here: false };
+      return { state: 'stale', stat, reason: text.length === 0 ? 'empty' : 'not a lock record' };
+    }
+    if (holder.host === hostname() && holder.pid === process.pid) {
+      // Ours through another handle, or left by an earlier process that had this pid (a restarted container).
+      return heldHere.has(this.path) ? { state: 'held', holder, here: true } : { state: 'stale', stat, reason: 'left by an earlier process with this pid' };
+    }
+    return holderAlive(holder) ? { state: 'held', holder, here: false } : { state: 'stale', stat, reason: `process ${holder.pid} is gone` };
+  }
+
+  /** Moves the stale lock aside; if what was moved is not what was judged stale (taken meanwhile), puts it back. */
+  private takeOver(judged: Stats): void {
+    const aside = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+    try {
+      renameSync(this.path, aside);
+    } catch {
+      return; // gone already: another process took it over first
+    }
+    try {
+      if (!sameFile(statSync(aside), judged)) {
+        try {
+          linkSync(aside, this.path);
+        } catch {
+          if (!existsSync(this.path)) renameSync(aside, this.path);
+        }
+      }
+    } finally {
+      rmSync(aside, { force: true });
+    }
+  }
+}
+
+function normalise(options: number | AcquireOptions | undefined): AcquireOptions {
+  return typeof options === 'number' ? { timeoutMs: options } : (options ?? {});
+}
+
+function lockWriteError(path: string, e: unknown): Error {
+  const err = e as NodeJS.ErrnoException;
+  const why = err.code === 'ENOSPC' ? 'no space left on the device' : err.code === 'EDQUOT' ? 'disk quota exceeded' : err.code === 'EROFS' ? 'the file system is read-only' : err.message;
+  return Object.assign(new Error(`cannot take the project lock ${path}: ${why}${err.code ? ` (${err.code})` : ''}; nothing was written`), { code: err.code ?? 'EIO', cause: e });
 }

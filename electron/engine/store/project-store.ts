@@ -12,15 +12,18 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { z } from 'zod';
 import { canonicalJson } from '../../../shared/trace/canonical';
+import { describeZodError } from '../../../shared/trace/validate';
+import { ownRecord, ownValue } from '../../../shared/trace/own-record';
 import { TraceSchema, type Trace } from '../../../shared/trace/schema';
 import { StoredScoreSchema, type StoredScore } from '../../../shared/project/scores';
 import { TaskSpacesSchema, type SpaceVersion, type TaskSpaces } from '../../../shared/project/spaces';
 import { SweepResultSchema, type SweepResult } from '../../../shared/project/sweeps';
 import { mergeFaithfulness, TaskFaithfulnessSchema, type FaithfulnessCheck, type TaskFaithfulness } from '../../../shared/project/faithfulness';
-import { appendLines, readJsonIfExists, readJsonlFrom, writeJsonAtomic } from './atomic';
+import { appendLines, readJsonlFrom, writeJsonAtomic } from './atomic';
 import { EngineError } from './errors';
-import { ProjectLock } from './lock';
+import { ProjectLock, type AcquireOptions } from './lock';
 import { JobStateSchema, type JobState } from './jobs';
 
 export const PROJECT_FORMAT = 'lots-project';
@@ -64,10 +67,40 @@ export function taskFileName(task: string): string {
   return `${safe}-${createHash('sha256').update(task).digest('hex').slice(0, 8)}.json`;
 }
 
+const RoutesFileSchema = z.object({ routes: ownRecord(z.string(), z.string()).optional() });
+
+/**
+ * A JSON file of the project, checked against its schema. Missing: undefined. Damaged (cut short by a
+ * crash or a full disk, edited by hand, written by something else): an expected error that names the
+ * file, says what is wrong and what to do (`remedy` starts with "or …", after "restore it from a backup").
+ */
+export function readProjectFile<T>(path: string, schema: z.ZodType<T>, remedy: string): T | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw damagedFile(path, text.trim() === '' ? 'the file is empty' : (e as Error).message, remedy);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw damagedFile(path, `not what LOTS Studio wrote: ${describeZodError(parsed.error)}`, remedy);
+  return parsed.data;
+}
+
+function damagedFile(path: string, why: string, remedy: string): EngineError {
+  return new EngineError('PROJECT_FILE_DAMAGED', `${path} is damaged (${why}); restore it from a backup, ${remedy}.`);
+}
+
 function withRoute(trace: Trace, routes: Record<string, string>): Trace {
   if (trace.task) return trace;
-  const task = routes[trace.id];
-  return task ? { ...trace, task, meta: { ...trace.meta, routed: true } } : trace;
+  const task = ownValue(routes, trace.id);
+  return typeof task === 'string' && task ? { ...trace, task, meta: { ...trace.meta, routed: true } } : trace;
 }
 
 export interface StoreOptions {
@@ -167,7 +200,7 @@ export class ProjectStore {
     const path = join(this.dir, 'routes.json');
     const stamp = existsSync(path) ? statSync(path).mtimeMs : -1;
     if (this.routesCache?.stamp !== stamp) {
-      const raw = stamp === -1 ? undefined : (readJsonIfExists(path) as { routes?: Record<string, string> } | undefined);
+      const raw = stamp === -1 ? undefined : readProjectFile(path, RoutesFileSchema, 'or delete it and run `lots route` again to route the unlabelled requests');
       this.routesCache = { stamp, routes: raw?.routes ?? {} };
     }
     return this.routesCache.routes;
@@ -193,13 +226,23 @@ export class ProjectStore {
    */
   beginImport(source: string): TraceImport {
     this.lock.acquire(`import ${source}`);
+    return this.startImport(source);
+  }
+
+  /** Like beginImport, waiting for another writer without blocking the event loop (the web host, the app). */
+  async beginImportAsync(source: string, options?: AcquireOptions): Promise<TraceImport> {
+    await this.lock.acquireAsync(`import ${source}`, options);
+    return this.startImport(source);
+  }
+
+  private startImport(source: string): TraceImport {
     try {
       this.refresh();
+      return new TraceImport(this, source);
     } catch (e) {
       this.lock.release();
       throw e;
     }
-    return new TraceImport(this, source);
   }
 
   /** Convenience: import an in-memory list of traces in one go. */
@@ -332,9 +375,8 @@ export class ProjectStore {
   // ---------------------------------------------------------------- spaces
 
   readSpaces(task: string): TaskSpaces {
-    const raw = readJsonIfExists(join(this.dir, 'spaces', taskFileName(task)));
-    if (raw === undefined) return { task, versions: [] };
-    return TaskSpacesSchema.parse(raw);
+    const raw = readProjectFile(join(this.dir, 'spaces', taskFileName(task)), TaskSpacesSchema, `or delete it to start the space history of task "${task}" anew`);
+    return raw ?? { task, versions: [] };
   }
 
   listSpaces(): TaskSpaces[] {
@@ -342,7 +384,8 @@ export class ProjectStore {
     if (!existsSync(dir)) return [];
     return readdirSync(dir)
       .filter((f) => f.endsWith('.json'))
-      .map((f) => TaskSpacesSchema.parse(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+      .map((f) => readProjectFile(join(dir, f), TaskSpacesSchema, "or delete it to start that task's space history anew"))
+      .filter((s): s is TaskSpaces => s !== undefined);
   }
 
   /** Record a new accepted version of a task's space (numbered after the latest). */
@@ -363,8 +406,7 @@ export class ProjectStore {
   // ---------------------------------------------------------------- sweeps
 
   readSweep(task: string): SweepResult | undefined {
-    const raw = readJsonIfExists(join(this.dir, 'sweeps', taskFileName(task)));
-    return raw === undefined ? undefined : SweepResultSchema.parse(raw);
+    return readProjectFile(join(this.dir, 'sweeps', taskFileName(task)), SweepResultSchema, `or delete it and run the budget sweep of task "${task}" again`);
   }
 
   listSweeps(): SweepResult[] {
@@ -372,7 +414,8 @@ export class ProjectStore {
     if (!existsSync(dir)) return [];
     return readdirSync(dir)
       .filter((f) => f.endsWith('.json'))
-      .map((f) => SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
+      .map((f) => readProjectFile(join(dir, f), SweepResultSchema, "or delete it and run that task's budget sweep again"))
+      .filter((s): s is SweepResult => s !== undefined);
   }
 
   writeSweep(result: SweepResult): void {
@@ -382,8 +425,8 @@ export class ProjectStore {
   // ---------------------------------------------------------------- faithfulness checks
 
   readFaithfulness(task: string): TaskFaithfulness {
-    const raw = readJsonIfExists(join(this.dir, 'faithfulness', taskFileName(task)));
-    return raw === undefined ? { task, checks: [] } : TaskFaithfulnessSchema.parse(raw);
+    const raw = readProjectFile(join(this.dir, 'faithfulness', taskFileName(task)), TaskFaithfulnessSchema, `or delete it and run the faithfulness check of task "${task}" again`);
+    return raw ?? { task, checks: [] };
   }
 
   /** Record a check of one run; K values measured before for the same run and not now are kept. */
@@ -412,8 +455,7 @@ export class ProjectStore {
   }
 
   readJob(id: string): JobState | undefined {
-    const raw = readJsonIfExists(join(this.dir, 'jobs', `${id}.json`));
-    return raw === undefined ? undefined : JobStateSchema.parse(raw);
+    return readProjectFile(join(this.dir, 'jobs', `${id}.json`), JobStateSchema, 'or delete it (the job cannot be resumed then; the scores it stored are kept)');
   }
 
   /** Job state files are owned by one job runner at a time; an atomic rewrite needs no project lock. */
