@@ -19,6 +19,7 @@ import { fitTask } from '../../../shared/lots/fit';
 import type { FaithfulnessCheck } from '../../../shared/project/faithfulness';
 import { parseRunKey, type ScoreSpan } from '../../../shared/project/scores';
 import type { InterventionKind } from '../../../shared/trace/interventions';
+import { resolveModelArg } from '../../engine/bench/model-arg';
 
 const DEFAULT_KS = [1, 2, 3];
 
@@ -52,7 +53,7 @@ export const faithfulnessCommand: Command = {
   ].join('\n'),
   async run(args, io) {
     const store = ProjectStore.open(requireFlag(args, 'project'));
-    const model = resolve(requireFlag(args, 'model'));
+    const model = resolve(resolveModelArg(requireFlag(args, 'model')));
     checkModelPath(model);
     await readModelHeader(model);
     const gpu = requireFlag(args, 'gpu') as GpuChoice;

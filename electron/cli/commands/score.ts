@@ -14,6 +14,7 @@ import type { RenderFormat } from '../../engine/scoring/renderer';
 import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS, type InterventionKind } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
+import { resolveModelArg } from '../../engine/bench/model-arg';
 
 const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];
 const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
@@ -24,7 +25,7 @@ export const scoreCommand: Command = {
   usage: 'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]',
   flags: {
     project: { type: 'string', description: 'the project folder' },
-    model: { type: 'string', description: 'the GGUF model file to score with' },
+    model: { type: 'string', description: 'the GGUF model file to score with (or default, or a pulled source such as pypi:…)' },
     span: { type: 'string', description: 'scored tokens: the whole answer, or its first number-like expression', default: 'answer' },
     intervention: { type: 'string', description: 'evidence (remove calls + observations) | line (remove a tool\'s output line) | reexecute (benchmark traces)', default: 'evidence' },
     gpu: { type: 'string', description: 'llama.cpp backend', default: 'auto' },
@@ -89,7 +90,7 @@ function buildSpec(args: ParsedArgs): ScoreJobSpec {
   return {
     jobId: newJobId(),
     project: resolve(requireFlag(args, 'project')),
-    model: resolve(requireFlag(args, 'model')),
+    model: resolve(resolveModelArg(requireFlag(args, 'model'))),
     span,
     intervention,
     gpu,
