@@ -2,6 +2,7 @@
 // parsing as the streaming reader in the engine.
 import type { LineError } from '../trace/validate';
 import { documentLayoutOf, documentRecords, jsonError } from './records';
+import { outOfRangeError, outOfRangeNumbers } from './number-range';
 import { ImportSession, type ImportStats, type SessionOptions } from './session';
 import type { FormatId, ParsedTrace } from './types';
 import { normaliseLineBreaks } from '../trace/lines';
@@ -49,6 +50,12 @@ export function importText(text: string, options: SessionOptions = {}): TextImpo
         value = JSON.parse(line);
       } catch (e) {
         take(session.reject(jsonError(file, i + 1, e)));
+        continue;
+      }
+      // A number the parse changed: the record is rejected (number-range.ts), as in the streaming reader.
+      const outOfRange = outOfRangeNumbers(line);
+      if (outOfRange.length > 0) {
+        take(session.reject(outOfRangeError(file, i + 1, line, outOfRange)));
         continue;
       }
       take(session.push({ value, line: i + 1, size: line.length }));

@@ -1,6 +1,7 @@
 // From text to records: JSON Lines, or one JSON document whose top-level elements are the records.
 import type { LineError } from '../trace/validate';
 import { layoutDocument, type DocumentLayout } from './document';
+import { outOfRangeError, outOfRangeNumbers } from './number-range';
 import type { SourceRecord } from './types';
 import { isObj } from './values';
 
@@ -44,7 +45,10 @@ export function documentRecords(text: string, layout: DocumentLayout, file: stri
     const line = firstLine;
     if (sortedBad) return { records, errors: [utf8Error(file, sortedBad[0]!)] };
     try {
-      records.push({ value: JSON.parse(text), line, size: text.length });
+      const value: unknown = JSON.parse(text);
+      const outOfRange = outOfRangeNumbers(text);
+      if (outOfRange.length > 0) errors.push(outOfRangeError(file, line, text, outOfRange));
+      else records.push({ value, line, size: text.length });
     } catch (e) {
       errors.push(jsonError(file, line, e));
     }
@@ -63,6 +67,12 @@ export function documentRecords(text: string, layout: DocumentLayout, file: stri
     }
     try {
       const record: SourceRecord = { value: JSON.parse(slice), line: p.line + shift, size: slice.length };
+      // A number the parse changed (1e309 → null, 1e-400 → 0, a rounded big integer): rejected, see number-range.ts.
+      const outOfRange = outOfRangeNumbers(slice);
+      if (outOfRange.length > 0) {
+        errors.push(outOfRangeError(file, p.line + shift, slice, outOfRange));
+        continue;
+      }
       if (keyed) record.key = p.key;
       records.push(record);
     } catch (e) {

@@ -1,14 +1,14 @@
 // `lots import <file…> --project <dir>`: read trace files in any supported format (auto-detected by
 // default) into a project. Rejected records are printed as `file:line: reason`; progress goes to stderr
 // when it is a terminal.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { flagList, flagString, requireFlag, UsageError } from '../args';
 import { EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { registerCommands } from '../registry';
 import { CliError } from '../main';
 import { ProjectStore } from '../../engine/store';
-import { loadBfclJoin, readTraceFile, type ReadProgress, type ReadSummary } from '../../engine/import';
+import { assertRegularFile, loadBfclJoin, readTraceFile, type ReadProgress, type ReadSummary } from '../../engine/import';
 import { formatNames, resolveFormatName, TRACE_FORMATS } from '../../../shared/importers/formats';
 import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import { formatLineError } from '../../../shared/trace/validate';
@@ -43,7 +43,8 @@ export const importCommand: Command = {
     'Importing the same records twice adds nothing; a trace id already held with other content is rejected.',
     '',
     'Exit codes: 0 everything imported; 1 some records were rejected (the rest imported);',
-    '2 nothing could be imported, or a usage error.',
+    '2 nothing could be imported, or a usage error; 130 stopped by Ctrl-C (the file in progress is not',
+    'imported, the files before it are kept).',
   ].join('\n'),
   async run(args, io) {
     const files = args.positionals;
@@ -52,16 +53,44 @@ export const importCommand: Command = {
     const formatName = flagString(args, 'format') ?? 'auto';
     const format = resolveFormatName(formatName);
     if (!format) throw new UsageError(`unknown --format "${formatName}"; use one of ${formatNames()}`);
+    // Only regular files, all checked before anything is imported: a device (/dev/zero), a pipe or a
+    // folder would hold the project lock and never finish.
     for (const f of files) {
       if (!existsSync(f)) throw new CliError(`${f}: no such file`);
-      if (statSync(f).isDirectory()) throw new CliError(`${f} is a folder; give trace files`);
+      assertRegularFile(f);
     }
     const datasets = flagList(args, 'bfcl-dataset');
     const funcDocs = flagString(args, 'bfcl-func-docs');
     const bfcl: BfclJoin | undefined = datasets.length || funcDocs ? loadBfclJoin(datasets, funcDocs) : undefined;
     const store = ProjectStore.openOrCreate(project);
     const results: FileResult[] = [];
-    for (const file of files) results.push(await importFile(store, file, { format, taskField: flagString(args, 'task-field'), bfcl }, io));
+    // Ctrl-C stops the import: the file in progress is dropped (nothing of it committed, the lock
+    // released), the files imported before are kept and listed; exit 130. A second Ctrl-C ends at once.
+    const abort = new AbortController();
+    let interrupts = 0;
+    const onSigint = (): void => {
+      if (++interrupts > 1) process.exit(EXIT_CANCELLED);
+      io.err('lots import: stopping (Ctrl-C again to quit at once)…');
+      abort.abort();
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      for (const file of files) {
+        try {
+          results.push(await importFile(store, file, { format, taskField: flagString(args, 'task-field'), bfcl, signal: abort.signal }, io));
+        } catch (e) {
+          if (!abort.signal.aborted) throw e;
+          const kept = results.filter((r) => r.added > 0);
+          const left = files.length - results.length - 1;
+          io.err(`lots import: cancelled; nothing of ${file} was imported${left > 0 ? ` (${left} more file(s) not started)` : ''}`);
+          io.err(kept.length > 0 ? `lots import: kept what was imported before: ${kept.map((r) => `${r.summary.file} (${r.added} traces)`).join(', ')}` : 'lots import: nothing was imported');
+          io.out(`project ${store.dir}: ${store.traceCount} traces`);
+          return EXIT_CANCELLED;
+        }
+      }
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
     const imported = results.reduce((n, r) => n + r.added + r.duplicates, 0);
     const problems = results.reduce((n, r) => n + r.summary.rejected + r.conflicts + (r.summary.fatal ? 1 : 0), 0);
     io.out(`project ${store.dir}: ${store.traceCount} traces`);
@@ -70,13 +99,17 @@ export const importCommand: Command = {
   },
 };
 
-async function importFile(store: ProjectStore, file: string, options: { format: FormatId | 'auto'; taskField?: string; bfcl?: BfclJoin }, io: CliIO): Promise<FileResult> {
+/** Exit code of an import stopped by Ctrl-C (128 + SIGINT, as shells report it). */
+const EXIT_CANCELLED = 130;
+
+async function importFile(store: ProjectStore, file: string, options: { format: FormatId | 'auto'; taskField?: string; bfcl?: BfclJoin; signal: AbortSignal }, io: CliIO): Promise<FileResult> {
   const progress = process.stderr.isTTY ? new ProgressLine(file) : undefined;
   const err = (text: string): void => {
     progress?.clear();
     io.err(text);
   };
-  const imp = store.beginImport(resolve(file));
+  // (Waits for another writer without blocking, so Ctrl-C works while waiting too.)
+  const imp = await store.beginImportAsync(resolve(file), { signal: options.signal });
   let conflicts = 0;
   let summary: ReadSummary | undefined;
   try {
@@ -89,6 +122,8 @@ async function importFile(store: ProjectStore, file: string, options: { format: 
         }
       } else if (e.kind === 'summary') summary = e.summary;
     }
+    // (Cancelled after the last record was read: still dropped, as the user asked.)
+    options.signal.throwIfAborted();
   } catch (e) {
     imp.abort();
     progress?.clear();

@@ -26,7 +26,8 @@ export interface LineReaderOptions {
 }
 
 export async function* readLines(path: string, options: LineReaderOptions): AsyncGenerator<RawLine> {
-  const stream = createReadStream(path, { highWaterMark: options.highWaterMark ?? 1 << 20 });
+  // (The signal also ends a read that waits for data, not only the loop between chunks.)
+  const stream = createReadStream(path, { highWaterMark: options.highWaterMark ?? 1 << 20, ...(options.signal ? { signal: options.signal } : {}) });
   let pieces: Buffer[] = [];
   let pending = 0;
   let skipping = false;

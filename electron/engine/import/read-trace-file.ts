@@ -6,10 +6,12 @@ import { isUtf8 } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
 import { layoutDocument } from '../../../shared/importers/document';
 import { documentRecords, jsonError, utf8Error } from '../../../shared/importers/records';
+import { outOfRangeError, outOfRangeNumbers } from '../../../shared/importers/number-range';
 import { ImportSession, type ImportEvent, type ImportStats } from '../../../shared/importers/session';
 import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import type { Trace } from '../../../shared/trace/schema';
 import type { LineError } from '../../../shared/trace/validate';
+import { checkStats } from './regular-file';
 import { normaliseFileBytes, readLines, throwIfAborted, type RawLine, type Utf16Encoding } from './line-reader';
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -66,7 +68,10 @@ export type ReadEvent =
 export async function* readTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<ReadEvent> {
   const file = options.displayName ?? path;
   const started = Date.now();
-  const total = (await stat(path)).size;
+  const stats = await stat(path);
+  checkStats(stats, file);
+  throwIfAborted(options.signal);
+  const total = stats.size;
   const maxDoc = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   const session = new ImportSession({ file, format: options.format, taskField: options.taskField, bfcl: options.bfcl, sourcePath: path, spanBudgetBytes: options.spanBudgetBytes });
   let bytesRead = 0;
@@ -120,7 +125,7 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
       documentLine = first.line;
     } else if (first && !firstParses && total <= maxDoc) {
       // Maybe a pretty-printed document: read it whole (within the limit) and see if it is one value.
-      const { bytes: buffer } = normaliseFileBytes(await readFile(path));
+      const { bytes: buffer } = normaliseFileBytes(await readFile(path, options.signal ? { signal: options.signal } : {}));
       bad = isUtf8(buffer) ? undefined : badUtf8Lines(buffer);
       const text = buffer.toString('utf8');
       documentText = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -224,6 +229,9 @@ function readLine(l: RawLine, session: ImportSession, file: string, utf8: { firs
   } catch (e) {
     return session.reject(jsonError(file, l.line, e));
   }
+  // A number the parse changed (1e309 → null, 1e-400 → 0, a rounded big integer): rejected, see number-range.ts.
+  const outOfRange = outOfRangeNumbers(text);
+  if (outOfRange.length > 0) return session.reject(outOfRangeError(file, l.line, text, outOfRange));
   return session.push({ value, line: l.line, size: bytes.length });
 }
 

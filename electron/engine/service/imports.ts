@@ -3,10 +3,11 @@
 // temporary file first so both paths stream through the same reader.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ImportFileReport } from '../../../shared/api/types';
-import { readTraceFile, type ReadSummary } from '../import';
-import type { ProjectStore } from '../store';
+import { assertRegularFile, readTraceFile, type ReadSummary } from '../import';
+import { EngineError } from '../store/errors';
+import type { ProjectStore, TraceImport } from '../store';
 
 /** Rejected lines listed per file; the rest are counted (a 1 GB file of bad lines must not flood the UI). */
 const MAX_LISTED = 200;
@@ -18,19 +19,53 @@ export interface TraceSource {
   cleanup?: () => void;
 }
 
+/**
+ * A file name from a client, made safe to create in a temp folder: only its last path component (either
+ * slash), without control characters (NUL included); empty, `.` and `..` become `upload`. The name is
+ * still how problems are reported, so it stays recognisable.
+ */
+export function safeUploadName(name: string): string {
+  const last = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  return last === '' || last === '.' || last === '..' ? 'upload' : last;
+}
+
+/** The sources of an import; every temp folder made for contents is removed by the source's cleanup
+ * (or here, when writing one fails), never left behind. */
 export function sourcesOf(input: { paths?: string[]; files?: { name: string; text: string }[] }): TraceSource[] {
   const sources: TraceSource[] = (input.paths ?? []).map((p) => ({ name: p, path: resolve(p) }));
-  for (const f of input.files ?? []) {
-    const dir = mkdtempSync(join(tmpdir(), 'lots-upload-'));
-    const name = basename(f.name);
-    const path = join(dir, name);
-    writeFileSync(path, f.text);
-    sources.push({ name, path, cleanup: () => rmSync(dir, { recursive: true, force: true }) });
+  try {
+    for (const f of input.files ?? []) {
+      const dir = mkdtempSync(join(tmpdir(), 'lots-upload-'));
+      const cleanup = () => rmSync(dir, { recursive: true, force: true });
+      const name = safeUploadName(f.name);
+      const path = join(dir, name);
+      try {
+        writeFileSync(path, f.text, { flag: 'wx' });
+      } catch (e) {
+        cleanup();
+        throw e;
+      }
+      sources.push({ name, path, cleanup });
+    }
+  } catch (e) {
+    for (const s of sources) s.cleanup?.();
+    throw e;
   }
   return sources;
 }
 
-export async function importSource(store: ProjectStore, source: TraceSource): Promise<ImportFileReport> {
+export interface ImportSourceOptions {
+  /** Cancels the import: nothing of this source is committed, the lock is released, the promise rejects with CANCELLED. */
+  signal?: AbortSignal;
+}
+
+/** The error a cancelled import rejects with. */
+export function importCancelled(what: string): EngineError {
+  return new EngineError('CANCELLED', `import cancelled: nothing of ${what} was imported`);
+}
+
+export async function importSource(store: ProjectStore, source: TraceSource, options: ImportSourceOptions = {}): Promise<ImportFileReport> {
+  const { signal } = options;
   const rejected: { line: number; message: string }[] = [];
   let moreRejected = 0;
   const conflicts: { id: string; message: string }[] = [];
@@ -39,13 +74,19 @@ export async function importSource(store: ProjectStore, source: TraceSource): Pr
     if (rejected.length < MAX_LISTED) rejected.push({ line, message });
     else moreRejected++;
   };
-  // Waits (without blocking the host's event loop) while another process writes to the project.
-  const imp = await store.beginImportAsync(source.path).catch((e: unknown) => {
-    source.cleanup?.();
-    throw e;
-  });
+  // Waits (without blocking the host's event loop) while another process writes to the project; a
+  // device, a pipe or a folder is refused before the lock is taken (it would never finish).
+  let imp: TraceImport;
   try {
-    for await (const e of readTraceFile(source.path, { displayName: source.name })) {
+    if (signal?.aborted) throw importCancelled(source.name);
+    assertRegularFile(source.path, source.name);
+    imp = await store.beginImportAsync(source.path, signal ? { signal } : undefined);
+  } catch (e) {
+    source.cleanup?.();
+    throw signal?.aborted ? importCancelled(source.name) : e;
+  }
+  try {
+    for await (const e of readTraceFile(source.path, { displayName: source.name, ...(signal ? { signal } : {}) })) {
       if (e.kind === 'error') reject(e.error.line, e.error.message);
       else if (e.kind === 'trace') {
         if (imp.add(e.trace) === 'conflict') {
@@ -54,13 +95,18 @@ export async function importSource(store: ProjectStore, source: TraceSource): Pr
         }
       } else if (e.kind === 'summary') summary = e.summary;
     }
+    if (signal?.aborted) throw importCancelled(source.name);
   } catch (e) {
     imp.abort();
     source.cleanup?.();
-    throw e;
+    throw signal?.aborted ? importCancelled(source.name) : e;
   }
-  const counts = imp.commit();
-  source.cleanup?.();
+  let counts: ReturnType<typeof imp.commit>;
+  try {
+    counts = imp.commit();
+  } finally {
+    source.cleanup?.();
+  }
   if (summary?.fatal) reject(0, summary.fatal);
   return {
     file: source.name,

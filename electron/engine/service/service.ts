@@ -9,7 +9,7 @@ import type {
   RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail, Transport,
 } from '../../../shared/api/types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
-import { ProjectStore } from '../store';
+import { EngineError, ProjectStore } from '../store';
 import { DEMO_DEFAULTS } from '../bench/demo';
 import { makeBenchProject } from '../bench/make';
 import { FAMILY_NAMES, type FamilyName } from '../../../shared/bench/family';
@@ -25,7 +25,7 @@ import { parseModelSource } from '../models/sources';
 import { JobCenter } from './jobs';
 import type { WorkerLauncher } from '../workers/launcher';
 import { checkModelPath } from '../llama';
-import { importSource, sourcesOf } from './imports';
+import { importSource, sourcesOf, type ImportSourceOptions } from './imports';
 import { buildRanking } from './ranking';
 import { checkModelOf, faithfulnessJobSpec, faithfulnessPoints } from './faithfulness';
 import { RecentProjects } from './recent';
@@ -139,10 +139,26 @@ export class StudioService implements ApiMethods {
 
   // ------------------------------------------------------------------ traces and scores
 
-  async importTraces(input: ApiParsedInput<'importTraces'>): Promise<ImportReport> {
+  /** `options.signal` cancels it: files imported before stay, the one in progress is dropped (CANCELLED). */
+  async importTraces(input: ApiParsedInput<'importTraces'>, options: ImportSourceOptions = {}): Promise<ImportReport> {
     const { store, index } = this.requireProject();
     const files = [];
-    for (const source of sourcesOf(input)) files.push(await importSource(store, source));
+    const sources = sourcesOf(input);
+    try {
+      for (const source of sources) files.push(await importSource(store, source, options));
+    } catch (e) {
+      if (files.length > 0) {
+        index.sync();
+        this.events.emit('projectChanged', { reason: 'import' });
+      }
+      if (e instanceof EngineError && e.code === 'CANCELLED' && files.length > 0) {
+        throw new EngineError('CANCELLED', `${e.message}; kept ${files.reduce((n, f) => n + f.added, 0)} trace(s) imported before from ${files.map((f) => f.file).join(', ')}`);
+      }
+      throw e;
+    } finally {
+      // Contents not reached (an earlier file failed) have temp folders too.
+      for (const source of sources) source.cleanup?.();
+    }
     index.sync();
     this.events.emit('projectChanged', { reason: 'import' });
     return { files, project: buildSummary(store, index) };

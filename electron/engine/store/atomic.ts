@@ -1,18 +1,60 @@
 // Atomic file writes (temp + fsync + rename) and append-only JSONL files that tolerate a torn last line.
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+/**
+ * Write all of `data` at the file's current position: `writeSync` may write less than it was given (a
+ * full disk, a signal, a network file system), so it is called until everything is written. Throws
+ * (the caller commits nothing) when a write fails or writes nothing.
+ */
+export function writeAll(fd: number, data: string | Uint8Array): void {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  for (let off = 0; off < buf.length; ) {
+    const n = writeSync(fd, buf, off, buf.length - off);
+    if (!(n > 0)) throw Object.assign(new Error(`short write: ${off} of ${buf.length} bytes written, then none`), { code: 'EIO' });
+    off += n;
+  }
+}
+
+/** A failed write as an expected error (it has a code) that names the file and says nothing was committed. */
+export function writeError(path: string, e: unknown): Error {
+  if ((e as { writeFailed?: boolean }).writeFailed) return e as Error; // said already, naming its file
+  const err = e as NodeJS.ErrnoException;
+  const why = err.code === 'ENOSPC' ? 'no space left on the device' : err.code === 'EDQUOT' ? 'disk quota exceeded' : err.code === 'EROFS' ? 'the file system is read-only' : err.message;
+  return Object.assign(new Error(`cannot write ${path}: ${why}${err.code ? ` (${err.code})` : ''}; nothing of this write was kept`), { code: err.code ?? 'EIO', cause: e, writeFailed: true });
+}
+
+/** fsync a folder, so a rename into it survives a power cut (not every platform can: then skipped). */
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    /* Windows and some file systems cannot fsync a folder */
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Write a whole file or nothing: to a temp file (all bytes, fsynced), then renamed over `path`. */
 export function writeFileAtomic(path: string, data: string): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, 'w');
+    try {
+      writeAll(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw writeError(path, e);
   }
-  renameSync(tmp, path);
+  fsyncDir(dirname(path));
 }
 
 export function writeJsonAtomic(path: string, value: unknown): void {
@@ -36,8 +78,19 @@ export function appendLines(path: string, lines: readonly string[]): number {
     const torn = tornTailLength(fd);
     if (torn > 0) ftruncateSync(fd, fstatSize(fd) - torn);
     if (lines.length > 0) {
-      writeSync(fd, lines.map((l) => l + '\n').join(''));
-      fsyncSync(fd);
+      const before = fstatSize(fd);
+      try {
+        writeAll(fd, lines.map((l) => l + '\n').join(''));
+        fsyncSync(fd);
+      } catch (e) {
+        // Nothing partial stays: cut what this append wrote (shrinking needs no space).
+        try {
+          ftruncateSync(fd, before);
+        } catch {
+          /* the torn tail is then cut by the next append, and skipped by readers */
+        }
+        throw writeError(path, e);
+      }
     }
     return torn;
   } finally {

@@ -8,7 +8,9 @@ export type EngineErrorCode =
   | 'PROJECT_FILE_DAMAGED'
   | 'TRACE_CONFLICT'
   | 'NOT_FOUND'
-  | 'INVALID_INPUT';
+  | 'INVALID_INPUT'
+  /** The user stopped it (Ctrl-C, a Cancel button); what was committed before is kept. */
+  | 'CANCELLED';
 
 export class EngineError extends Error {
   override name = 'EngineError';

@@ -81,8 +81,13 @@ function sleepSync(ms: number): void {
 
 function holderAlive(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return true; // cannot tell across machines: assume alive
+  return processAlive(holder.pid);
+}
+
+/** Whether a process of this machine with this pid exists (one of another user counts: EPERM). */
+export function processAlive(pid: number): boolean {
   try {
-    process.kill(holder.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';

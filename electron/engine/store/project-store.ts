@@ -10,8 +10,8 @@
 //   .lock                the write lock (see lock.ts)
 // Every write is atomic (temp + rename) or an append of whole lines; readers never need the lock.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { canonicalJson } from '../../../shared/trace/canonical';
 import { describeZodError } from '../../../shared/trace/validate';
@@ -21,12 +21,22 @@ import { StoredScoreSchema, type StoredScore } from '../../../shared/project/sco
 import { TaskSpacesSchema, type SpaceVersion, type TaskSpaces } from '../../../shared/project/spaces';
 import { SweepResultSchema, type SweepResult } from '../../../shared/project/sweeps';
 import { mergeFaithfulness, TaskFaithfulnessSchema, type FaithfulnessCheck, type TaskFaithfulness } from '../../../shared/project/faithfulness';
-import { appendLines, readJsonlFrom, writeJsonAtomic } from './atomic';
+import { appendLines, fsyncDir, readJsonlFrom, writeAll, writeError, writeJsonAtomic } from './atomic';
 import { EngineError } from './errors';
-import { ProjectLock, type AcquireOptions } from './lock';
+import { processAlive, ProjectLock, type AcquireOptions } from './lock';
 import { JobStateSchema, type JobState } from './jobs';
 
 export const PROJECT_FORMAT = 'lots-project';
+
+/**
+ * The pids a writer's temp file may belong to: `<name>.<pid>.tmp` or `<name>.<pid>.<stamp>.tmp` (the
+ * lock's `.stale` too). A stamp can be all digits, so both readings count; none for other names.
+ */
+function tempFileOwners(name: string): number[] {
+  const parts = name.split('.');
+  if (parts.length < 3 || (parts.at(-1) !== 'tmp' && parts.at(-1) !== 'stale')) return [];
+  return [parts.at(-2)!, ...(parts.length >= 4 ? [parts.at(-3)!] : [])].filter((p) => /^[1-9]\d{0,9}$/.test(p)).map(Number);
+}
 export const PROJECT_VERSION = 1;
 
 export interface ProjectInfo {
@@ -154,6 +164,7 @@ export class ProjectStore {
       throw new EngineError('PROJECT_TOO_NEW', `${abs} was written by a newer LOTS Studio (project format v${info.version}; this version reads up to v${PROJECT_VERSION}). Update LOTS Studio to open it.`);
     }
     const store = new ProjectStore(abs, info, options);
+    store.removeDeadTempFiles();
     store.refresh();
     return store;
   }
@@ -172,6 +183,37 @@ export class ProjectStore {
 
   static openOrCreate(dir: string): ProjectStore {
     return existsSync(join(resolve(dir), 'project.json')) ? ProjectStore.open(dir) : ProjectStore.create(dir);
+  }
+
+  /**
+   * Temp files left by writers that were killed (an import's `traces/NNNN.jsonl.PID….tmp`, an atomic
+   * write's `name.PID.STAMP.tmp`, the lock's own): removed when the project is opened, once their
+   * owner pid — the same liveness check the lock uses — is no process of this machine. A temp file of
+   * a live process (or of this one) is left alone: it may be a write in progress. (Temp names carry no
+   * host, so a project shared by two machines could lose a temp file of the other's write in progress;
+   * that write then fails loudly — its rename finds nothing — and commits nothing.)
+   */
+  private removeDeadTempFiles(): void {
+    for (const sub of ['', 'traces', 'spaces', 'sweeps', 'faithfulness', 'jobs']) {
+      const dir = join(this.dir, sub);
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const owners = tempFileOwners(name);
+        if (owners.length === 0 || owners.some((pid) => pid === process.pid || processAlive(pid))) continue;
+        const pid = owners.at(-1);
+        try {
+          rmSync(join(dir, name), { force: true });
+          this.warnings.push({ file: join(dir, name), message: `removed a temp file left by process ${pid}, which is gone (an interrupted write; nothing of it had been committed)` });
+        } catch {
+          /* not ours to remove (permissions): harmless, left */
+        }
+      }
+    }
   }
 
   /** Pick up what other processes wrote since the last read (new imports, appended scores). */
@@ -474,9 +516,8 @@ export class ProjectStore {
     return records.slice(-limit).reverse();
   }
 
-  /** @internal called by TraceImport.commit once its file is in place */
-  finishImport(path: string, meta: Record<string, unknown>, added: ReadonlyMap<string, string>): void {
-    writeJsonAtomic(path.replace(/\.jsonl$/, '.meta.json'), meta);
+  /** @internal called by TraceImport.commit once its file (and its meta file) is in place */
+  finishImport(path: string, added: ReadonlyMap<string, string>): void {
     const f = basename(path);
     this.traceFiles.add(f);
     this.lazyFiles.add(f);
@@ -528,18 +569,42 @@ export class TraceImport {
     return this.summary;
   }
 
+  /**
+   * Everything that can fail comes before the commit point — the rename of the traces file into place:
+   * the last bytes written (all of them), fsynced, and the meta file written. A failure before it
+   * removes the temp file and commits nothing; the activity log entry after it is best effort (the
+   * import is complete; a failure to log it is a warning).
+   */
   commit(): ImportSummary {
     if (this.done) return this.summary;
     this.done = true;
     try {
-      this.flush();
-      fsyncSync(this.fd);
-      closeSync(this.fd);
+      let meta: string | undefined;
+      try {
+        this.flush();
+        fsyncSync(this.fd);
+        closeSync(this.fd);
+        this.fd = -1;
+        if (this.summary.added > 0) {
+          meta = this.path.replace(/\.jsonl$/, '.meta.json');
+          writeJsonAtomic(meta, { source: this.summary.source, importedAt: this.store.now().toISOString(), added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length });
+          renameSync(this.tmp, this.path);
+          fsyncDir(dirname(this.path));
+        }
+      } catch (e) {
+        this.closeQuietly();
+        rmSync(this.tmp, { force: true });
+        if (meta) rmSync(meta, { force: true });
+        throw writeError(this.tmp, e);
+      }
       if (this.summary.added > 0) {
-        renameSync(this.tmp, this.path);
         this.summary.file = this.path;
-        this.store.finishImport(this.path, { source: this.summary.source, importedAt: this.store.now().toISOString(), added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length }, this.pending);
-        this.store.logActivity({ kind: 'import', message: `imported ${this.summary.added} traces from ${basename(this.summary.source)}`, data: { source: this.summary.source, added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length } });
+        this.store.finishImport(this.path, this.pending);
+        try {
+          this.store.logActivity({ kind: 'import', message: `imported ${this.summary.added} traces from ${basename(this.summary.source)}`, data: { source: this.summary.source, added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length } });
+        } catch (e) {
+          this.store.warnings.push({ file: join(this.store.dir, 'activity.jsonl'), message: `the import was committed but could not be logged: ${(e as Error).message}` });
+        }
       } else rmSync(this.tmp, { force: true });
       return this.summary;
     } finally {
@@ -551,16 +616,31 @@ export class TraceImport {
     if (this.done) return;
     this.done = true;
     try {
-      closeSync(this.fd);
+      this.closeQuietly();
       rmSync(this.tmp, { force: true });
     } finally {
       this.store.lock.release();
     }
   }
 
+  private closeQuietly(): void {
+    if (this.fd < 0) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* closed already */
+    }
+    this.fd = -1;
+  }
+
+  /** Writes the buffered traces, all of them (or throws: the caller aborts, nothing is committed). */
   private flush(): void {
     if (this.buffer.length === 0) return;
-    writeSync(this.fd, this.buffer.join(''));
+    try {
+      writeAll(this.fd, this.buffer.join(''));
+    } catch (e) {
+      throw writeError(this.tmp, e);
+    }
     this.buffer = [];
     this.bufferBytes = 0;
   }
