@@ -4,7 +4,7 @@ import { flagInt, flagString, requireFlag, UsageError } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import { registerCommands } from '../registry';
 import { GPU_CHOICES, type GpuChoice } from '../../engine/llama';
-import { runScoringBench, type ScoringBenchReport } from '../../engine/scoring/bench';
+import { runScoringBench, type ScoringBenchReport, type TimeSplit } from '../../engine/scoring/bench';
 
 export const benchScoringCommand: Command = {
   name: 'bench scoring',
@@ -29,6 +29,9 @@ export const benchScoringCommand: Command = {
     'from scratch, full distribution at every scored token) and optimized (shared prefix kept in the KV',
     'cache, confidence where the greedy token is the frozen one). Reports tokens evaluated against the',
     'prefix-tree minimum, wall times, the speed-up, the score differences, and the per-scored-token cost.',
+    "Throughput: the optimized path's tokens evaluated per second against llama.cpp's raw prompt",
+    "evaluation (no outputs) of every trace's full context on a context of the same size, sequences and",
+    'batch size, timed in the same run; the optimized time is split into decode, output reading and the rest.',
   ].join('\n'),
   async run(args, io) {
     const vocab = requireFlag(args, 'vocab');
@@ -85,8 +88,31 @@ export function formatReport(r: ScoringBenchReport): string {
     `  decode              ${r.perScoredToken.decodeMs.toFixed(3)} ms per token (no outputs)`,
     `  + confidence        ${r.perScoredToken.confidenceMs.toFixed(3)} ms`,
     `  + probabilities     ${r.perScoredToken.probabilitiesMs.toFixed(3)} ms`,
+    '',
+    ...formatThroughput(r),
   ];
   return lines.join('\n');
+}
+
+function formatThroughput(r: ScoringBenchReport): string[] {
+  const t = r.throughput;
+  const rate = (tokens: number, seconds: number): string => `${tokens} tokens in ${seconds.toFixed(2)} s = ${(tokens / seconds).toFixed(1)} tok/s`;
+  const split = (s: TimeSplit, total: number, tokens: number): string[] => {
+    const share = (x: number): string => `${((x / total) * 100).toFixed(1)}%`;
+    return [
+      `    decode            ${s.decodeSeconds.toFixed(2)} s (${share(s.decodeSeconds)}; ${s.decodes} batches of ${s.meanBatchTokens.toFixed(1)} tokens on average; ${(tokens / s.decodeSeconds).toFixed(1)} tok/s)`,
+      `    output reading    ${s.outputSeconds.toFixed(2)} s (${share(s.outputSeconds)}; ${s.outputs} reads, ${s.outputs ? ((s.outputSeconds / s.outputs) * 1000).toFixed(3) : '0'} ms each)`,
+      `    other             ${s.otherSeconds.toFixed(2)} s (${share(s.otherSeconds)}; planning, KV truncation, scheduling)`,
+    ];
+  };
+  return [
+    `throughput (context ${t.contextSize} × ${t.parallel} sequence${t.parallel === 1 ? '' : 's'}, batch ${t.batchSize})`,
+    `  raw                 ${rate(t.raw.tokens, t.raw.seconds)}  (${t.raw.sequences} full contexts, prompt evaluation, no outputs)`,
+    ...(t.raw.time ? [`    decode            ${t.raw.time.decodeSeconds.toFixed(2)} s; ${t.raw.time.decodes} batches of ${t.raw.time.meanBatchTokens.toFixed(1)} tokens on average`] : []),
+    `  optimized           ${rate(t.optimized.tokens, t.optimized.seconds)}`,
+    ...(r.optimized.time ? split(r.optimized.time, t.optimized.seconds, t.optimized.tokens) : []),
+    `  optimized / raw     ${t.ratio.toFixed(3)}  (on CPU time: ${t.raw.cpuSeconds.toFixed(2)} s raw, ${t.optimized.cpuSeconds.toFixed(2)} s optimized, ratio ${t.cpuRatio.toFixed(3)})`,
+  ];
 }
 
 registerCommands([benchScoringCommand]);
