@@ -5,13 +5,14 @@ import { EXIT_OK, type Command } from '../command';
 import { registerCommands } from '../registry';
 import { GPU_CHOICES, type GpuChoice } from '../../engine/llama';
 import { runScoringBench, type ScoringBenchReport, type TimeSplit } from '../../engine/scoring/bench';
+import { resolveModelArg } from '../../engine/bench/model-arg';
 
 export const benchScoringCommand: Command = {
   name: 'bench scoring',
   summary: 'measure the scoring engine: naive vs optimized tokens, time and agreement',
   usage: 'lots bench scoring [--model f.gguf] [--traces n] [--tools m] [--vocab byte|large] [--answers greedy|recorded] [--parallel p] [--gpu g] [--json]',
   flags: {
-    model: { type: 'string', description: 'a GGUF model (default: a generated random-weight llama)' },
+    model: { type: 'string', description: 'a GGUF model, default (the pulled default model) or a pulled source (without it: a generated random-weight llama)' },
     traces: { type: 'string', description: 'single-step traces to generate', default: '12' },
     tools: { type: 'string', description: 'tools (output lines) per trace', default: '15' },
     answers: { type: 'string', description: "frozen answers: greedy (the model's own continuation) or recorded (the traces' digits: the greedy token never matches)", default: 'greedy' },
@@ -42,7 +43,7 @@ export const benchScoringCommand: Command = {
     if (answers !== 'greedy' && answers !== 'recorded') throw new UsageError(`--answers must be greedy or recorded, got "${answers}"`);
     const json = args.flags.json === true;
     const report = await runScoringBench({
-      model: flagString(args, 'model'),
+      model: ((m) => (m === undefined ? undefined : resolveModelArg(m)))(flagString(args, 'model')),
       traces: flagInt(args, 'traces', { min: 1 })!,
       tools: flagInt(args, 'tools', { min: 1 })!,
       vocab,
