@@ -3,7 +3,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGgufFileInfo, resolveChatWrapper, type GgufFileInfo } from 'node-llama-cpp';
+import type { PulledModel } from '../../../shared/api/types';
 import { writeJsonAtomic } from '../store/atomic';
+import { processAlive } from '../store/lock';
 import { defaultConfigDir } from '../service/config-dir';
 
 export interface ModelManifest {
@@ -17,17 +19,8 @@ export interface ModelManifest {
   packages?: string[];
 }
 
-export interface ListedModel {
-  path: string;
-  file: string;
-  sizeBytes: number;
-  architecture: string | null;
-  name: string | null;
-  contextLength: number | null;
-  chatTemplate: string | null;
-  source: string | null;
-  sha256: string | null;
-}
+/** A GGUF in the models folder, as the Models view and `lots models list` show it. */
+export type ListedModel = PulledModel;
 
 export function modelsDir(): string {
   return process.env.LOTS_MODELS_DIR || join(defaultConfigDir(), 'models');
@@ -77,17 +70,8 @@ export function cleanStalePulls(dir: string): void {
     const m = /^\.pull-.*-(\d+)$/.exec(name) ?? /\.partial-(\d+)$/.exec(name);
     if (!m) continue;
     const pid = Number(m[1]);
-    if (pid !== process.pid && isAlive(pid)) continue;
+    if (pid !== process.pid && processAlive(pid)) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
