@@ -11,7 +11,9 @@ export default defineConfig({
     globalSetup: ['tests/requirements-setup.ts'],
     // The last lines say how many tests an opt-out variable skipped. In CI, also write a JSON report so
     // .ci/run can print one plain `N passed, N failed` line.
-    reporters: ['default', './tests/requirements-reporter.ts', ...(process.env.CI ? ['json'] : [])],
+    // The fault suite (tests/faults/) ends with one line of figures: faults injected, runs recovered,
+    // records lost, false successes.
+    reporters: ['default', './tests/requirements-reporter.ts', './tests/faults/fault-reporter.ts', ...(process.env.CI ? ['json'] : [])],
     ...(process.env.CI ? { outputFile: { json: 'artifacts/test-results.json' } } : {}),
   },
 });

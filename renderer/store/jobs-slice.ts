@@ -31,6 +31,8 @@ export const createJobsSlice = (api: StudioApi): SliceCreator<JobsSlice> => (set
     const next = i === -1 ? [...jobs, job] : jobs.map((j, k) => (k === i ? job : j));
     set({ jobs: next }, false, 'jobs/update');
     // A failure is shown where the user is looking, whatever view is open.
+    // (An import's outcome is reported by the import itself: project-slice.)
+    if (job.kind === 'import') return;
     if (job.status === 'failed' && prev?.status !== 'failed' && job.error) {
       get().notify({ kind: 'error', title: `${job.title} failed`, message: job.error.message, code: job.error.code, ...(job.error.hint ? { hint: job.error.hint } : {}) });
     }

@@ -95,7 +95,10 @@ export const createProjectSlice = (api: StudioApi): SliceCreator<ProjectSlice> =
       return report;
     } catch (e) {
       set({ importing: false }, false, 'project/import-failed');
-      get().fail(e, 'Import failed');
+      if ((e as { code?: unknown }).code === 'CANCELLED') {
+        get().notify({ kind: 'info', title: 'Import cancelled', message: (e as Error).message });
+        void get().refreshProject();
+      } else get().fail(e, 'Import failed');
       return null;
     }
   },

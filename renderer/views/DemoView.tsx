@@ -1,10 +1,13 @@
 // The demo: one click builds the built-in benchmark project, then a guided walk through
 // score → rank → sweep → approve → export, each step a button that does it for real.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import type { DemoData } from '../../shared/api';
+import { accuracyChart, growthChart, meanKept, methodLabel, tokensChart } from '../../shared/export/demo-report';
+import { downloadText } from '../api/files';
 import { DEMO_STEPS, DEMO_TASK, type DemoStep } from '../store/demo-slice';
 import { fmtInt } from '../format';
-import { useStudio, useStudioStore } from '../store/react';
+import { useApi, useStudio, useStudioStore } from '../store/react';
 
 const TEXT: Record<DemoStep, [string, string]> = {
   build: ['Build the benchmark project', 'Deterministic scenes, ten task families, tool chains and distractors, gold answers, fitting/evaluation splits.'],
@@ -16,6 +19,129 @@ const TEXT: Record<DemoStep, [string, string]> = {
 };
 
 export function DemoView() {
+  const project = useStudio((s) => s.project);
+  const data = useStudio((s) => s.demoData);
+  const loadDemo = useStudio((s) => s.loadDemo);
+  const revision = project ? `${project.dir}|${project.runs.length}|${project.tasks.length}` : '';
+  useEffect(() => {
+    void loadDemo();
+  }, [revision, loadDemo]);
+  const hasStory = Boolean(project && data && data.tasks.length > 0);
+  return (
+    <div style={{ maxWidth: 1180 }}>
+      {hasStory && data ? <DemoStory data={data} /> : null}
+      <DemoWalk compact={hasStory} />
+    </div>
+  );
+}
+
+/** The demo project in one screen: what was measured, per method and per family. */
+function DemoStory({ data }: { data: DemoData }) {
+  const project = useStudio((s) => s.project);
+  const navigate = useStudio((s) => s.navigate);
+  const setTask = useStudio((s) => s.setTask);
+  const fail = useStudio((s) => s.fail);
+  const api = useApi();
+  const r = data.record;
+  const lots = data.mean.lots?.eval;
+  const all = data.mean['keep-all']?.eval;
+  const open = (task: string, view: 'heatmap' | 'ranking' | 'space') => {
+    setTask(task);
+    navigate({ view, task });
+  };
+  const report = async () => {
+    try {
+      const out = await api.renderDemoReport();
+      downloadText(out.filename, out.html, 'text/html');
+    } catch (e) {
+      fail(e, 'The demo report was not rendered');
+    }
+  };
+  const growth = r && r.growth.length > 1 ? growthChart(r.growth) : '';
+  return (
+    <section className="demo-story" data-testid="demo-story" aria-label="Demo results">
+      <div className="view-header">
+        <div>
+          <h1>What LOTS did on {project?.name ?? 'this project'}</h1>
+          {lots && all ? (
+            <p className="lede" data-testid="demo-headline">
+              LOTS keeps <strong>{meanKept(data).toFixed(1)}</strong> tools per task and answers <strong>{Math.round(lots.accuracy * 100)}%</strong> of {lots.n} evaluation
+              requests, against <strong>{Math.round(all.accuracy * 100)}%</strong> with the whole registry — using <strong>{fmtInt(Math.round(lots.promptTokens))}</strong> instead
+              of {fmtInt(Math.round(all.promptTokens))} prompt tokens per request.
+            </p>
+          ) : <p className="lede">Budget sweeps without evaluation results yet.</p>}
+          {r ? (
+            <p className="small text-2" data-testid="demo-provenance">
+              {r.modelName} · {r.machine} · {r.startedAt.slice(0, 10)}{r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''} ·{' '}
+              {r.preset.families.length} families × ({r.preset.fit} fit + {r.preset.eval} eval), {r.preset.registry} tools, K ≤ {r.preset.kMax ?? 'all'} · <code>{r.command}</code>
+            </p>
+          ) : null}
+        </div>
+        <div className="field-row">
+          <button className="btn" onClick={() => void report()} data-testid="demo-report">Download the report</button>
+        </div>
+      </div>
+      <div className="demo-charts">
+        <div className="card">
+          <div className="card-head"><h2>Accuracy per method</h2><span className="small muted">mean over families</span></div>
+          <div className="svg-chart" dangerouslySetInnerHTML={{ __html: accuracyChart(data) }} />
+        </div>
+        <div className="card">
+          <div className="card-head"><h2>Prompt tokens per request</h2><span className="small muted">evaluation requests</span></div>
+          <div className="svg-chart" dangerouslySetInnerHTML={{ __html: tokensChart(data) }} />
+        </div>
+        {growth ? (
+          <div className="card" data-testid="demo-growth">
+            <div className="card-head"><h2>As the registry grows</h2><span className="small muted">{r!.growth[0]!.families.length} families</span></div>
+            <div className="svg-chart" dangerouslySetInnerHTML={{ __html: growth }} />
+          </div>
+        ) : null}
+      </div>
+      <div className="card" style={{ marginTop: 14 }}>
+        <div className="card-head"><h2>Per family: the kept tools against the gold chain</h2><span className="small muted">green: in the chain · red: not</span></div>
+        <table className="table" data-testid="demo-families">
+          <thead>
+            <tr>
+              <th>Family</th><th className="num">K</th><th>Kept by LOTS</th><th>Gold chain</th>
+              <th className="num">LOTS fit / eval</th><th className="num">Keep-all fit / eval</th><th>Open</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.tasks.map((t) => {
+              const chain = new Set(t.chain);
+              const cell = (m: string) => {
+                const c = t.methods[m];
+                const f = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(2));
+                return `${f(c?.fit?.accuracy)} / ${f(c?.eval?.accuracy)}`;
+              };
+              return (
+                <tr key={t.task}>
+                  <td><strong>{t.task}</strong></td>
+                  <td className="num">{t.k}</td>
+                  <td>{t.kept.map((tool) => <span key={tool} className={`pill ${chain.has(tool) ? 'good' : 'bad'}`} style={{ marginRight: 4 }}>{tool}</span>)}</td>
+                  <td className="small text-2">{t.chain.length ? t.chain.join(' → ') : '(no tool)'}</td>
+                  <td className="num tabular">{cell('lots')}</td>
+                  <td className="num tabular">{cell('keep-all')}</td>
+                  <td className="nowrap">
+                    <button className="btn small ghost" onClick={() => open(t.task, 'heatmap')} aria-label={`Heatmap of ${t.task}`}>Heatmap</button>
+                    <button className="btn small ghost" onClick={() => open(t.task, 'ranking')} aria-label={`Ranking of ${t.task}`}>Ranking</button>
+                    <button className="btn small ghost" onClick={() => open(t.task, 'space')} aria-label={`Space of ${t.task}`}>Space</button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        <p className="small muted" style={{ marginTop: 6 }}>
+          Methods compared: {data.methods.map(methodLabel).join(', ')}. Accuracy: the first number of the answer within max(0.01, 0.1%) of the gold value.
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/** The guided walk: build the benchmark project, then each step for real on this machine. */
+function DemoWalk({ compact }: { compact: boolean }) {
   const done = useStudio(useShallow((s) => s.demoDone));
   const busy = useStudio((s) => s.demoBusy);
   const project = useStudio((s) => s.project);
@@ -89,10 +215,10 @@ export function DemoView() {
   };
 
   return (
-    <div style={{ maxWidth: 980 }}>
+    <div style={{ maxWidth: 980, marginTop: compact ? 22 : 0 }}>
       <div className="view-header">
         <div>
-          <h1>See LOTS work end to end</h1>
+          {compact ? <h2>Walk through it step by step</h2> : <h1>See LOTS work end to end</h1>}
           <p className="lede">
             The built-in benchmark has hidden scenes and known tool chains, so you can watch the method find the tools each task relies on,
             size the space, and ship it. Every step below runs for real on this machine.

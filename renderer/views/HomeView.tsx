@@ -1,6 +1,6 @@
 // Project home: open/create a project, or — with one open — its tasks, scoring and space status,
 // import, recent activity, and the import report with rejected lines.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { fmtInt, fmtTime, plural, runLabel } from '../format';
 import { useCommands } from '../app/commands-context';
@@ -20,6 +20,8 @@ function NoProject() {
   const recent = useStudio(useShallow((s) => s.recent));
   const openProject = useStudio((s) => s.openProject);
   const navigate = useStudio((s) => s.navigate);
+  const openSample = useStudio((s) => s.openSampleProject);
+  const sampleBusy = useStudio((s) => s.sampleBusy);
   return (
     <div style={{ maxWidth: 980 }}>
       <div className="view-header">
@@ -44,8 +46,15 @@ function NoProject() {
         </div>
         <div className="card">
           <div className="card-head"><h2>Demo</h2></div>
-          <p className="text-2" style={{ marginBottom: 12 }}>Build the benchmark project and walk score → rank → sweep → approve → export.</p>
-          <button className="btn" onClick={() => navigate({ view: 'demo' })}>Open the demo</button>
+          <p className="text-2" style={{ marginBottom: 12 }}>
+            A real run of the built-in benchmark on a local model, already scored: heatmap, ranking, budget curve and approved spaces, no model needed.
+          </p>
+          <div className="field-row">
+            <button className="btn primary" onClick={() => void openSample()} disabled={sampleBusy} data-testid="open-sample">
+              {sampleBusy ? <span className="spinner" /> : null}Open the sample project
+            </button>
+            <button className="btn ghost" onClick={() => navigate({ view: 'demo' })}>Build a demo…</button>
+          </div>
         </div>
       </div>
       <div className="card" style={{ marginTop: 14 }}>
@@ -74,6 +83,14 @@ function ProjectHome() {
   const commands = useCommands();
   const project = useStudio((s) => s.project!);
   const importing = useStudio((s) => s.importing);
+  const importJob = useStudio((s) => s.jobs.find((j) => j.kind === 'import' && j.status === 'running'));
+  const jobAction = useStudio((s) => s.jobAction);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  // The import button is disabled while an import runs: keyboard focus moves to its Cancel instead of being lost.
+  const hasImportJob = importJob !== undefined;
+  useEffect(() => {
+    if (hasImportJob && document.activeElement === document.body) cancelRef.current?.focus();
+  }, [hasImportJob]);
   const navigate = useStudio((s) => s.navigate);
   const setTask = useStudio((s) => s.setTask);
   const closeProject = useStudio((s) => s.closeProject);
@@ -97,6 +114,11 @@ function ProjectHome() {
           <button className="btn primary" onClick={() => void commands.importTraces()} disabled={importing} data-testid="import-traces">
             {importing ? <span className="spinner" /> : null} Import traces…
           </button>
+          {importJob && (
+            <button ref={cancelRef} className="btn danger" onClick={() => void jobAction(importJob.id, 'cancel')} data-testid="cancel-import" aria-label={`Cancel: ${importJob.title}`}>
+              Cancel import
+            </button>
+          )}
           <button className="btn" onClick={() => navigate({ view: 'jobs' })} disabled={project.traces === 0}>Score…</button>
           <button className="btn ghost" onClick={() => void closeProject()}>Close</button>
         </div>
@@ -112,6 +134,12 @@ function ProjectHome() {
           <Stat label="Scoring runs" value={fmtInt(project.runs.length)} />
         </div>
       </div>
+
+      {importJob?.message && (
+        <div className="callout small" role="status" aria-live="polite" style={{ marginTop: 14 }} data-testid="import-status">
+          <strong>{importJob.title}</strong>: {importJob.message}
+        </div>
+      )}
 
       <ImportReport />
 

@@ -81,7 +81,7 @@ function JobRow({ job }: { job: JobInfo }) {
     <div className={`job ${job.status}`} data-job={job.id} data-status={job.status}>
       <div className="job-head">
         <div className="ellipsis"><strong>{job.title}</strong> <span className="muted small">· {job.kind} · {fmtTime(job.createdAt)}</span></div>
-        <span className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'paused' ? 'warn' : job.status === 'running' ? 'accent' : ''}`}>{job.status}</span>
+        <span className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'paused' || job.status === 'interrupted' ? 'warn' : job.status === 'running' ? 'accent' : ''}`}>{job.status}</span>
       </div>
       <div className={`progress ${job.status}`} role="progressbar" aria-valuemin={0} aria-valuemax={job.total} aria-valuenow={job.done} aria-label={`${job.title} progress`}>
         <div style={{ width: `${pct}%` }} />
@@ -95,7 +95,7 @@ function JobRow({ job }: { job: JobInfo }) {
         <span className="btn-row" style={{ justifyContent: 'flex-end' }}>
           {job.canPause && <button className="btn small" onClick={() => void act(job.id, 'pause')}>Pause</button>}
           {job.canResume && <button className="btn small" onClick={() => void act(job.id, 'resume')}>Resume</button>}
-          {job.canCancel && <button className="btn small danger" onClick={() => void act(job.id, 'cancel')}>Cancel</button>}
+          {job.canCancel && <button className="btn small danger" onClick={() => void act(job.id, 'cancel')}>{job.status === 'interrupted' ? 'Dismiss' : 'Cancel'}</button>}
         </span>
       </div>
       {job.error && (

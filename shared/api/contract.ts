@@ -4,7 +4,7 @@
 import type { SpaceVersion } from '../project/spaces';
 import type { ApiInput, ApiMethodName } from './schemas';
 import type {
-  AppInfo, BudgetData, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, MenuCommand, ModelInfo,
+  AppInfo, BudgetData, DemoData, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, MenuCommand, ModelInfo,
   ModelsState, ProjectChange, ProjectSummary, RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail,
 } from './types';
 
@@ -52,6 +52,10 @@ export interface StudioApi {
   prepareReferenceModel(): Promise<ReferenceModel>;
 
   buildDemo(input: ApiInput<'buildDemo'>): Promise<ProjectSummary>;
+  getDemo(): Promise<DemoData>;
+  renderDemoReport(): Promise<{ html: string; filename: string }>;
+  /** The sample project (a real benchmark run, bundled): copied to the user's data folder and opened. */
+  openSampleProject(): Promise<ProjectSummary>;
 
   onJobUpdate(listener: (job: JobInfo) => void): Unsubscribe;
   onProjectChanged(listener: (change: ProjectChange) => void): Unsubscribe;

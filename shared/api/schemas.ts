@@ -86,6 +86,12 @@ export const apiInputSchemas = {
     registry: z.number().int().min(15).max(1000).optional(),
     seed: z.number().int().optional(),
   }).strict(),
+  /** The open project's demo story (null record when it was not made by `lots demo`). */
+  getDemo: none,
+  /** The demo's one-page HTML report (the same charts as the Demo view). */
+  renderDemoReport: none,
+  /** Copies the bundled sample project into the user's data folder and opens the copy. */
+  openSampleProject: none,
 } as const;
 
 export type ApiMethodName = keyof typeof apiInputSchemas;

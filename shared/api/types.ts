@@ -5,6 +5,7 @@ import type { Trace } from '../trace/schema';
 import type { StoredScore } from '../project/scores';
 import type { SelectionRule, SpaceVersion } from '../project/spaces';
 import type { BaselineResult } from '../project/sweeps';
+import type { DemoRecord } from '../project/demo';
 
 export type Transport = 'electron' | 'web';
 
@@ -222,6 +223,35 @@ export interface BudgetData {
   recommendedBy: 'sweep' | 'surrogate' | null;
 }
 
+/** One method's result on one split of a task (or the mean over tasks). */
+export interface DemoCell {
+  accuracy: number;
+  n: number;
+  promptTokens: number;
+  /** Random: the std over draws. */
+  accuracyStd?: number;
+}
+
+export interface DemoTask {
+  task: string;
+  k: number;
+  /** The LOTS space at K, in rank order. */
+  kept: string[];
+  /** The family's gold chain (the benchmark's ground truth; empty for no_tool). */
+  chain: string[];
+  /** method → split → result */
+  methods: Record<string, { fit?: DemoCell; eval?: DemoCell }>;
+}
+
+/** The demo project's story: results per task and their means, how it was run, registry growth. */
+export interface DemoData {
+  record: DemoRecord | null;
+  methods: string[];
+  tasks: DemoTask[];
+  /** Mean over tasks per method and split (n summed). */
+  mean: Record<string, { fit?: DemoCell; eval?: DemoCell }>;
+}
+
 export interface SpaceCandidate {
   tool: string;
   rank: number | null;
@@ -251,8 +281,9 @@ export interface ExportText {
   version: number | null;
 }
 
-export type JobKind = 'score' | 'sweep' | 'serve' | 'demo' | 'download' | 'faithfulness';
-export type JobStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
+export type JobKind = 'score' | 'sweep' | 'serve' | 'demo' | 'download' | 'faithfulness' | 'import';
+/** `interrupted`: its process died while it ran (a crash, a kill); it can be resumed or dismissed. */
+export type JobStatus = 'queued' | 'running' | 'paused' | 'interrupted' | 'done' | 'failed' | 'cancelled';
 
 export interface JobInfo {
   id: string;

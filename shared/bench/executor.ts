@@ -1,17 +1,17 @@
 // The single-step protocol (paper B.2): every served tool runs once per request; the family's chain
 // runs in dependency order and the other served tools with generic arguments; one line per served tool,
-// `<Tool>: <output>`, in canonical order, truncated to 1,500 characters. Deterministic given the request
+// `<Tool>: <output>`, in presentation order (registry.ts), truncated to 1,500 characters. Deterministic given the request
 // and the menu. Serving without a tool is re-execution without it: a downstream tool that needed its
 // output returns a NameError, and outputs unrelated to it stay as they were.
 import type { LinesStep } from '../trace/schema';
 import { genericOutput } from './generic';
 import { truncateOutput } from './format';
 import type { BenchInstance } from './instance';
-import { canonicalOrder } from './registry';
+import { presentationOrder, type LineOrder } from './registry';
 
 export type ToolLine = LinesStep['lines'][number];
 
-export function executeMenu(instance: BenchInstance, served: readonly string[]): ToolLine[] {
+export function executeMenu(instance: BenchInstance, served: readonly string[], order: LineOrder = 'dependency'): ToolLine[] {
   const menu = new Set(served);
   const bound = new Set<string>();
   const outputs = new Map<string, string>();
@@ -25,7 +25,7 @@ export function executeMenu(instance: BenchInstance, served: readonly string[]):
     outputs.set(step.tool, step.output);
     if (step.produces) bound.add(step.produces);
   }
-  return canonicalOrder(menu).map((tool) => ({
+  return presentationOrder(menu, order).map((tool) => ({
     tool,
     output: truncateOutput(outputs.get(tool) ?? genericOutput(tool, instance.scene, instance.request)),
   }));

@@ -31,7 +31,38 @@ export function isBenchTool(name: string): boolean {
   return isAuthoredTool(name) || isSyntheticTool(name);
 }
 
-/** The canonical order of menus and tool lines; duplicates dropped. */
+/** The canonical set order (keys, comparisons, the registry listing); duplicates dropped. */
 export function canonicalOrder(names: Iterable<string>): string[] {
   return [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * How a served menu and its tool lines are listed to the model. `dependency` (projects made from
+ * 2026-12): a tool is listed after every tool whose output it may consume (the Calculator after the
+ * tables, readings, events, passages and rates it computes on; Translate after DocRetrieve), otherwise
+ * in code-unit order. `code-unit`: plain code-unit order, as earlier projects were served, which put
+ * the Calculator's result before the outputs it was computed from.
+ */
+export type LineOrder = 'dependency' | 'code-unit';
+
+/** Which tools' outputs a tool may consume (the union over every family's chain). */
+const CONSUMES: Readonly<Record<string, readonly string[]>> = {
+  Calculator: ['CalendarAPI', 'DocRetrieve', 'ExchangeRate', 'SensorAPI', 'TableQuery'],
+  Translate: ['DocRetrieve'],
+};
+
+/** Menus and tool lines in the order the model reads them; duplicates dropped. */
+export function presentationOrder(names: Iterable<string>, order: LineOrder): string[] {
+  const sorted = canonicalOrder(names);
+  if (order === 'code-unit') return sorted;
+  // Kahn's algorithm with code-unit order among the tools that are ready.
+  const present = new Set(sorted);
+  const placed = new Set<string>();
+  const out: string[] = [];
+  while (out.length < sorted.length) {
+    const next = sorted.find((name) => !placed.has(name) && (CONSUMES[name] ?? []).every((dep) => !present.has(dep) || placed.has(dep)))!;
+    placed.add(next);
+    out.push(next);
+  }
+  return out;
 }

@@ -8,7 +8,7 @@ import { BenchError } from './errors';
 import { executeMenu } from './executor';
 import { FAMILY_NAMES } from './family';
 import { benchTraceId, instantiate, type BenchInstance } from './instance';
-import { benchToolDef, canonicalOrder } from './registry';
+import { benchToolDef, presentationOrder, type LineOrder } from './registry';
 
 export const BENCH_META_VERSION = 1;
 
@@ -31,6 +31,9 @@ export const BenchMetaSchema = z.object({
    * system message) or `verbose` (every description and JSON schema through the chat template's
    * function block). Absent: verbose, as projects made before the compact prompt were served. */
   prompt: z.enum(['compact', 'verbose']).optional(),
+  /** The order menus and tool lines are listed in (registry.ts). Absent: code-unit order, as projects
+   * made before the dependency order were served. */
+  order: z.enum(['dependency', 'code-unit']).optional(),
 });
 export type BenchMeta = z.infer<typeof BenchMetaSchema>;
 
@@ -39,6 +42,8 @@ export type BenchPrompt = 'compact' | 'verbose';
 export interface BenchTraceOptions {
   /** Menu rendering (default compact). */
   prompt?: BenchPrompt;
+  /** Listing order of the menu and lines (default dependency). */
+  order?: LineOrder;
   /** The served tools (any order; written in canonical order). */
   menu: readonly string[];
   registry: number;
@@ -52,10 +57,14 @@ export interface BenchTraceOptions {
 }
 
 export function buildBenchTrace(instance: BenchInstance, options: BenchTraceOptions): Trace {
-  const menu = canonicalOrder(options.menu);
-  const lines = executeMenu(instance, menu);
+  const order = options.order ?? 'dependency';
+  const menu = presentationOrder(options.menu, order);
+  const lines = executeMenu(instance, menu, order);
   const prompt = options.prompt ?? 'compact';
-  const bench: BenchMeta = { v: BENCH_META_VERSION, seed: instance.seed, family: instance.family, index: instance.index, registry: options.registry, prompt };
+  const bench: BenchMeta = {
+    v: BENCH_META_VERSION, seed: instance.seed, family: instance.family, index: instance.index, registry: options.registry, prompt,
+    ...(order === 'dependency' ? { order } : {}),
+  };
   const trace: Trace = {
     v: 1,
     id: options.id ?? benchTraceId(instance.family, instance.index),
@@ -136,12 +145,13 @@ export function reexecuteWithoutTools(trace: Trace, turnIndex: number, tools: re
   const menu = trace.tools.map((t) => t.name);
   const turn = trace.turns[0]!;
   const recorded = turn.steps.find((s) => s.kind === 'lines');
-  const expected = executeMenu(instance, menu);
+  const order = readBenchMeta(trace).order ?? 'code-unit';
+  const expected = executeMenu(instance, menu, order);
   if (JSON.stringify(recorded?.lines ?? []) !== JSON.stringify(expected)) {
     throw new BenchError('BENCH_MISMATCH', `trace "${trace.id}": its tool lines differ from what this version of the benchmark executes for the same request and menu; regenerate the project with \`lots bench make\``);
   }
   const removed = new Set(tools);
-  const lines = executeMenu(instance, menu.filter((name) => !removed.has(name)));
+  const lines = executeMenu(instance, menu.filter((name) => !removed.has(name)), order);
   const steps: Step[] = [];
   for (const step of turn.steps) {
     if (step.kind !== 'lines') steps.push(step);

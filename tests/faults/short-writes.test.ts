@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /** `chunk`: at most this many bytes per write call; `budget`: bytes left on the disk (undefined: unlimited). */
-const disk = vi.hoisted(() => ({ chunk: Infinity, budget: undefined as number | undefined, zero: false }));
+const disk = vi.hoisted(() => ({ chunk: Infinity, budget: undefined as number | undefined, zero: false, calls: 0, failAt: undefined as number | undefined }));
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
@@ -26,6 +26,7 @@ vi.mock('node:fs', async (importOriginal) => {
       len = typeof rest[1] === 'number' ? rest[1] : buf.length - off;
     }
     if (disk.zero) return 0;
+    if (++disk.calls === disk.failAt) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
     let n = Math.min(len, disk.chunk);
     if (disk.budget !== undefined) {
       if (disk.budget === 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
@@ -40,16 +41,17 @@ vi.mock('node:fs', async (importOriginal) => {
 
 const { appendLines, writeFileAtomic } = await import('../../electron/engine/store/atomic');
 const { ProjectStore } = await import('../../electron/engine/store');
+const { recordFaults } = await import('./fault-tally');
 const { runCli } = await import('../cli/io');
 const { makeLineTraces, makeScoreRows, toJsonl } = await import('../e2e/fixtures');
 
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'lots-writes-'));
-  Object.assign(disk, { chunk: Infinity, budget: undefined, zero: false });
+  Object.assign(disk, { chunk: Infinity, budget: undefined, zero: false, calls: 0, failAt: undefined });
 });
 afterEach(() => {
-  Object.assign(disk, { chunk: Infinity, budget: undefined, zero: false });
+  Object.assign(disk, { chunk: Infinity, budget: undefined, zero: false, calls: 0, failAt: undefined });
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -136,4 +138,70 @@ describe('a disk that fills up mid-write', () => {
     expect(retry.code).toBe(0);
     expect(ProjectStore.open(project).traceCount).toBe(2000);
   }, 30_000);
+});
+
+describe('a failed write at every write site', () => {
+  // Each store operation is run once to count its writes, then once per write with that write failing
+  // (ENOSPC). It must either fail (throw) and leave the project as it was, or succeed with everything
+  // stored (a failed write of the activity log is allowed: the record is committed, the log is best effort).
+  const traces = makeLineTraces({ task: 't', requests: 120, tools: 5, seed: 9 });
+  const rows = makeScoreRows(traces);
+  const operations: Record<string, { run: (s: ReturnType<typeof ProjectStore.open>) => void; count: (s: ReturnType<typeof ProjectStore.open>) => number; expected: number }> = {
+    import: { run: (s) => void s.addTraces(traces, 'gen.jsonl'), count: (s) => s.traceCount, expected: traces.length },
+    'score append': { run: (s) => void s.appendScores(rows), count: (s) => s.listScores().length, expected: rows.length },
+    'space approval': {
+      run: (s) => void s.acceptSpace({ task: 't', tools: ['A'], pinned: [], banned: [], rule: { kind: 'manual' }, note: 'n' }),
+      count: (s) => s.readSpaces('t').versions.length,
+      expected: 1,
+    },
+    'sweep write': {
+      run: (s) => s.writeSweep({ task: 't', model: 'm', points: [{ k: 1, tools: ['A'], accuracy: 0.5, n: 3, promptTokens: 10 }], baselines: [], createdAt: 'now' }),
+      count: (s) => s.readSweep('t')?.points.length ?? 0,
+      expected: 1,
+    },
+  };
+
+  for (const [name, op] of Object.entries(operations)) {
+    it(`${name}: fails whole or succeeds whole`, () => {
+      const fresh = (i: number) => {
+        const p = join(dir, `p${i}`);
+        const store = ProjectStore.create(p);
+        if (name === 'score append') store.addTraces(traces, 'gen.jsonl');
+        return p;
+      };
+      const clean = fresh(0);
+      disk.calls = 0;
+      op.run(ProjectStore.open(clean));
+      const writes = disk.calls;
+      expect(writes).toBeGreaterThan(0);
+      let falseSuccesses = 0;
+      let lost = 0;
+      let partial = 0;
+      for (let k = 1; k <= writes; k++) {
+        const p = fresh(k);
+        disk.calls = 0;
+        disk.failAt = k;
+        let failed = false;
+        try {
+          op.run(ProjectStore.open(p));
+        } catch (e) {
+          failed = true;
+          expect((e as Error).message).toMatch(/no space left on the device \(ENOSPC\)/);
+        }
+        disk.failAt = undefined;
+        const after = ProjectStore.open(p);
+        const n = op.count(after);
+        if (!failed && n !== op.expected) {
+          falseSuccesses++;
+          lost += op.expected - n;
+        }
+        if (failed && n !== 0) partial++;
+        expect(after.warnings.filter((w) => !/could not be logged/.test(w.message))).toEqual([]);
+        expect(existsSync(join(p, '.lock'))).toBe(false);
+      }
+      recordFaults({ injected: writes, recovered: writes - falseSuccesses - partial, lost, falseSuccesses });
+      expect(falseSuccesses).toBe(0);
+      expect(partial).toBe(0);
+    });
+  }
 });

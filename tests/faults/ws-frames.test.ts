@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApiEventName, ApiEvents } from '../../shared/api/contract';
 import { startWebHost, type EventSource, type WebHost } from '../../electron/host/host';
+import { recordFaults } from './fault-tally';
 
 type Sink = <E extends ApiEventName>(event: E, payload: ApiEvents[E]) => void;
 const sinks = new Set<Sink>();
@@ -140,6 +141,7 @@ describe('web host against hostile WebSocket frames', () => {
       expect(await httpStatus('/')).toBe(200);
       await goodClientHearsEvents();
       expect(crashes).toEqual([]);
+      recordFaults({ injected: 1, recovered: 1, lost: 0, falseSuccesses: 0 });
     });
   }
 

@@ -5,7 +5,8 @@ import { EXIT_FAIL, EXIT_OK, type CliIO, type Command } from '../command';
 import { registerCommands } from '../registry';
 import { formatBytes } from '../../engine/llama/model-file';
 import { listModels, modelsDir } from '../../engine/models/model-dir';
-import { pullModel, type PullProgress } from '../../engine/models/pull';
+import { pullModel } from '../../engine/models/pull';
+import { pullProgressLine } from '../pull-progress';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 
 export const modelsPullCommand: Command = {
@@ -37,7 +38,7 @@ export const modelsPullCommand: Command = {
     const abort = new AbortController();
     const onSigint = () => abort.abort(new Error('interrupted'));
     process.once('SIGINT', onSigint);
-    const show = progressLine(io);
+    const show = pullProgressLine(io);
     try {
       const result = await pullModel(source, { dir, signal: abort.signal, onProgress: show.update });
       show.end();
@@ -51,38 +52,6 @@ export const modelsPullCommand: Command = {
     }
   },
 };
-
-/** Progress on stderr: a bar redrawn in place on a terminal, else a line per phase and every 10%. */
-function progressLine(io: CliIO): { update: (p: PullProgress) => void; end: () => void } {
-  const tty = Boolean(process.stderr.isTTY);
-  let lastMessage = '';
-  let lastTenth = -1;
-  let drawn = false;
-  return {
-    update(p) {
-      const fraction = p.total ? Math.min(1, p.done / p.total) : null;
-      const amount = p.total ? `${formatBytes(p.done)} / ${formatBytes(p.total)}` : p.done ? formatBytes(p.done) : '';
-      if (tty) {
-        const bar = fraction === null ? '' : `[${'#'.repeat(Math.round(fraction * 24)).padEnd(24, '.')}] `;
-        process.stderr.write(`\r${bar}${p.message}${amount ? ` ${amount}` : ''}\x1b[K`);
-        drawn = true;
-        return;
-      }
-      const tenth = fraction === null ? -1 : Math.floor(fraction * 10);
-      if (p.message !== lastMessage || tenth > lastTenth) {
-        if (p.message !== lastMessage) lastTenth = -1;
-        if (p.message === lastMessage && tenth <= lastTenth) return;
-        lastMessage = p.message;
-        lastTenth = tenth;
-        io.err(`${p.message}${amount ? ` ${amount}` : ''}`);
-      }
-    },
-    end() {
-      if (drawn) process.stderr.write('\n');
-      drawn = false;
-    },
-  };
-}
 
 export const modelsListCommand: Command = {
   name: 'models list',

@@ -27,7 +27,7 @@ export const routeCommand: Command = {
     const k = flagInt(args, 'k', { min: 1 });
     const tau = flagNumber(args, 'tau');
     const method: RoutingMethod = k !== undefined ? { kind: 'kmeans', k } : tau !== undefined ? { kind: 'threshold', tau } : { kind: 'silhouette' };
-    const traces = store.listTraces().filter((t) => !t.meta?.routed);
+    const traces = store.listTraces((t) => !t.routed);
     const result = routeUnlabelled(traces, method, flagInt(args, 'seed') ?? 1);
     const n = Object.keys(result.routes).length;
     if (n === 0) {

@@ -2,7 +2,7 @@
 // progress bar on a terminal (plain periodic lines otherwise). Interrupted (Ctrl-C, a crash, kill -9),
 // the next run resumes: stored scores are keyed and skipped.
 import { resolve } from 'node:path';
-import { flagInt, flagList, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { registerCommands } from '../registry';
 import { CliError } from '../main';
@@ -15,14 +15,17 @@ import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS, type InterventionKind } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
 import { resolveModelArg } from '../../engine/bench/model-arg';
+import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteBackend, type RemoteScoringSpec } from '../../engine/scoring/remote/client';
 
 const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];
 const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
 
 export const scoreCommand: Command = {
   name: 'score',
-  summary: 'score tool evidence in a project\'s traces with a local GGUF model (resumable)',
-  usage: 'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]',
+  summary: 'score tool evidence in a project\'s traces with a local GGUF model or on llama.cpp scoring servers (resumable)',
+  usage:
+    'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]\n' +
+    '       lots score --project <dir> --model <file.gguf> --backend llama-server --endpoint URL [--endpoint URL2 …] [--api-key-env VAR] [--served-model NAME] [--concurrency N]',
   flags: {
     project: { type: 'string', description: 'the project folder' },
     model: { type: 'string', description: 'the GGUF model file to score with (or default, or a pulled source such as pypi:…)' },
@@ -33,6 +36,11 @@ export const scoreCommand: Command = {
     parallel: { type: 'string', description: 'traces scored at once on parallel sequences of one context (default 1)' },
     context: { type: 'string', description: 'tokens per sequence (default: fitted to the longest trace)' },
     format: { type: 'string', description: 'rendering: the model\'s chat template, a plain transcript, or auto (template when the model has one)', default: 'auto' },
+    backend: { type: 'string', description: `where log-probs come from: local (llama.cpp in this process) or a scoring server: ${REMOTE_BACKENDS.join(', ')}`, default: 'local' },
+    endpoint: { type: 'string', multi: true, description: 'a scoring server\'s URL (repeat for several: traces are sharded across them)' },
+    'api-key-env': { type: 'string', description: 'environment variable holding the servers\' API key (sent as a bearer token)' },
+    'served-model': { type: 'string', description: 'the model name the endpoints must report serving' },
+    concurrency: { type: 'string', description: 'requests in flight per endpoint (default: the server\'s slots)' },
   },
   details: [
     'For every trace and every tool that was exposed and has evidence in it, I_x(s) = L(y|h) - L(y|h^-s):',
@@ -43,6 +51,13 @@ export const scoreCommand: Command = {
     'the trace\'s hash, the intervention and the span: run the same command again after an interruption and',
     'it continues where it stopped; nothing is computed twice. The rendering format (plain or the chat',
     'template\'s name) is part of the run: a template and a plain transcript of one model never mix.',
+    '',
+    'With --backend llama-server the log-probs come from llama.cpp servers (`llama-server -m model.gguf`):',
+    'the frozen answer tokens are forced by a token-id grammar and read from the raw logits. --model is then',
+    'read only for its chat template and builtin tokens (no weights are loaded); token ids come from the',
+    'server\'s /tokenize. The run is keyed by the served model\'s name and a hash of what the server reports',
+    'about it, so local and server scores never mix. Every endpoint must serve the same model; one that stops',
+    'answering (after retries with backoff) is dropped and its traces go to the others.',
     '',
     'Traces with no answer yet (a benchmark\'s requests before `lots serve`) are skipped and counted:',
     'a row for them would count their tools as exposed with nothing measured.',
@@ -56,7 +71,8 @@ export const scoreCommand: Command = {
     if (store.traceCount === 0) throw new CliError(`${store.dir} holds no traces; import some with \`lots import <file> --project ${spec.project}\``);
     checkModelPath(spec.model);
     await readModelHeader(spec.model);
-    io.out(`scoring ${store.traceCount} traces of ${store.dir} with ${spec.model} (${spec.intervention}, ${spec.span}, gpu ${spec.gpu})`);
+    const where = spec.remote ? `${spec.remote.backend} at ${spec.remote.endpoints.join(', ')}` : `gpu ${spec.gpu}`;
+    io.out(`scoring ${store.traceCount} traces of ${store.dir} with ${spec.model} (${spec.intervention}, ${spec.span}, ${where})`);
 
     const outcome = await followScoreJob(spec, io, 'traces', 'scoring failed');
     const p = outcome.progress;
@@ -66,6 +82,7 @@ export const scoreCommand: Command = {
       return EXIT_PARTIAL;
     }
     io.out(`done: ${summary}${p?.tokensPerSecond ? `, ${Math.round(p.tokensPerSecond)} tokens/s` : ''}. Scores: ${store.dir}/scores.jsonl`);
+    if (spec.remote && p?.message) io.out(p.message);
     return EXIT_OK;
   },
 };
@@ -98,6 +115,36 @@ function buildSpec(args: ParsedArgs): ScoreJobSpec {
     parallel: flagInt(args, 'parallel', { min: 1 }),
     contextSize: flagInt(args, 'context', { min: 64 }),
     ...(format !== 'auto' ? { format } : {}),
+    ...remoteSpec(args),
+  };
+}
+
+function remoteSpec(args: ParsedArgs): { remote?: RemoteScoringSpec } {
+  const backend = requireFlag(args, 'backend');
+  const endpoints = flagList(args, 'endpoint');
+  if (backend === 'local') {
+    if (endpoints.length) throw new UsageError('--endpoint needs --backend (one of ' + REMOTE_BACKENDS.join(', ') + ')');
+    return {};
+  }
+  if (!(REMOTE_BACKENDS as readonly string[]).includes(backend)) throw new UsageError(`--backend must be local or one of ${REMOTE_BACKENDS.join(', ')}, got "${backend}"`);
+  if (endpoints.length === 0) throw new UsageError(`--backend ${backend} needs --endpoint URL (repeat it for several servers)`);
+  let urls: string[];
+  try {
+    urls = [...new Set(endpoints.map(normalizeEndpoint))];
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const apiKeyEnv = flagString(args, 'api-key-env');
+  const servedModel = flagString(args, 'served-model');
+  const concurrency = flagInt(args, 'concurrency', { min: 1 });
+  return {
+    remote: {
+      backend: backend as RemoteBackend,
+      endpoints: urls,
+      ...(apiKeyEnv ? { apiKeyEnv } : {}),
+      ...(servedModel ? { servedModel } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+    },
   };
 }
 

@@ -57,9 +57,9 @@ export function projectRows(store: ProjectStore, run: string): ScoreRow[] {
   });
 }
 
-/** Trace id → task (routed tasks included), read once: store.getTrace re-reads the routes on every call. */
+/** Trace id → task (routed tasks included), without reading the traces. */
 export function traceTaskMap(store: ProjectStore): Map<string, string | undefined> {
-  return new Map(store.listTraces().map((t) => [t.id, t.task]));
+  return store.traceTasks();
 }
 
 export const scoresImportCommand: Command = {

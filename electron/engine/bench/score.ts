@@ -18,6 +18,7 @@ export interface ScoreBenchOptions {
   modelPath?: string;
   span?: ScoreSpan;
   parallel?: number;
+  threads?: number;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -47,7 +48,7 @@ export async function scoreBenchRows(
     model,
     renderer,
     traces,
-    { intervention: 'reexecute', span, executor: benchExecutor, mode: 'optimized', parallel: options.parallel, shouldStop: () => Boolean(options.signal?.aborted) },
+    { intervention: 'reexecute', span, executor: benchExecutor, mode: 'optimized', parallel: options.parallel, threads: options.threads, shouldStop: () => Boolean(options.signal?.aborted) },
     (result) => {
       const trace = result.plan.trace;
       const record = toStoredScore(result.plan, result.logprobs, {

@@ -2,7 +2,7 @@
 // executed under the given menu, rendered exactly as the scorer renders it (same renderer, so a served
 // answer is scored against the context it was generated from), answered greedily, and graded against
 // its gold answer. Deterministic: greedy decoding, and one result per (request, menu) per server.
-import type { LlamaContext, LlamaModel } from 'node-llama-cpp';
+import type { LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import { basename } from 'node:path';
 import { gradeAnswer } from '../../../shared/bench/grade';
 import { canonicalOrder } from '../../../shared/bench/registry';
@@ -25,6 +25,8 @@ export interface BenchServerOptions {
   maxTokens?: number;
   format?: RenderFormat;
   batchSize?: number;
+  /** CPU threads of the model's contexts; default all math cores but one (see llama/load.ts). */
+  threads?: number;
   signal?: AbortSignal;
 }
 
@@ -53,6 +55,10 @@ export interface ServeCallOptions {
 
 export class BenchServer {
   private context: LlamaContext | undefined;
+  /** The context's sequences, kept across calls: a sequence handed back to llama.cpp is reclaimed
+   * asynchronously (so asking for all of them again at once can fail), and a kept one still holds the
+   * prompt prefix (system text, menu) the next request shares. */
+  private sequences: LlamaContextSequence[] = [];
   private contextTokens = 0;
   private readonly memo = new Map<string, { answer: string; promptTokens: number }>();
   private readonly maxTokens: number;
@@ -85,6 +91,11 @@ export class BenchServer {
     return this.loaded.model;
   }
 
+  /** CPU threads the serving and scoring contexts use. */
+  get threads(): number {
+    return this.options.threads ?? Math.max(1, this.model.llama.cpuMathCores - 1);
+  }
+
   get modelName(): string {
     return basename(this.loaded.path);
   }
@@ -97,6 +108,7 @@ export class BenchServer {
       registry: bench.registry,
       split: item.base.split ?? 'fit',
       prompt: bench.prompt ?? 'verbose',
+      order: bench.order ?? 'code-unit',
       answer,
       id: item.id ?? item.base.id,
       meta: item.meta,
@@ -141,37 +153,34 @@ export class BenchServer {
     });
     if (todo.length === 0) return results;
     const longest = Math.max(...todo.map((i) => prepared[i]!.prompt!.length));
-    const context = await this.ensureContext(longest + this.maxTokens + 8);
+    await this.ensureContext(longest + this.maxTokens + 8);
     const stopAtNewline = this.renderer.format === 'plain';
     let next = 0;
-    const worker = async (): Promise<void> => {
-      const sequence = context.getSequence();
-      try {
-        while (next < todo.length) {
-          if (options.signal?.aborted) return;
-          const i = todo[next++]!;
-          const p = prepared[i]!;
-          // A duplicate (request, menu) in the same call is answered once.
-          const hit = this.memo.get(p.key);
-          if (hit) {
-            finish(i, hit.answer, hit.promptTokens, true);
-            continue;
-          }
-          const answer = await generateGreedy(this.model, sequence, p.prompt!, { maxTokens: this.maxTokens, stopAtNewline });
-          this.generated++;
-          this.memo.set(p.key, { answer, promptTokens: p.prompt!.length });
-          finish(i, answer, p.prompt!.length, false);
+    const worker = async (sequence: LlamaContextSequence): Promise<void> => {
+      while (next < todo.length) {
+        if (options.signal?.aborted) return;
+        const i = todo[next++]!;
+        const p = prepared[i]!;
+        // A duplicate (request, menu) in the same call is answered once.
+        const hit = this.memo.get(p.key);
+        if (hit) {
+          finish(i, hit.answer, hit.promptTokens, true);
+          continue;
         }
-      } finally {
-        sequence.dispose();
+        const answer = await generateGreedy(this.model, sequence, p.prompt!, { maxTokens: this.maxTokens, stopAtNewline });
+        this.generated++;
+        this.memo.set(p.key, { answer, promptTokens: p.prompt!.length });
+        finish(i, answer, p.prompt!.length, false);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.parallel, todo.length) }, worker));
+    await Promise.all(this.sequences.slice(0, Math.min(this.parallel, todo.length)).map(worker));
     if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : Object.assign(new Error('serving was cancelled'), { code: 'CANCELLED' });
     return results;
   }
 
   async close(): Promise<void> {
+    for (const s of this.sequences) s.dispose();
+    this.sequences = [];
     await this.context?.dispose();
     this.context = undefined;
     await this.loaded.model.dispose();
@@ -183,10 +192,13 @@ export class BenchServer {
       throw new ModelError('CONTEXT_OVERFLOW', `a served prompt needs ${tokens} tokens (with the answer), more than the model's context length (${limit}); serve a smaller menu or use a model with a longer context.`);
     }
     if (this.context && this.contextTokens >= tokens) return this.context;
+    for (const s of this.sequences) s.dispose();
+    this.sequences = [];
     await this.context?.dispose();
     const size = Math.min(limit, Math.max(512, Math.ceil((tokens * 1.1) / 256) * 256));
-    this.context = await createScoringContext(this.model, { contextSize: size, sequences: this.parallel, batchSize: this.options.batchSize });
+    this.context = await createScoringContext(this.model, { contextSize: size, sequences: this.parallel, batchSize: this.options.batchSize, threads: this.threads });
     this.contextTokens = size;
+    this.sequences = Array.from({ length: this.parallel }, () => this.context!.getSequence());
     return this.context;
   }
 }

@@ -2,7 +2,7 @@
 // wrapper for it (resolveChatWrapper: a specialised wrapper, else the GGUF's Jinja template); a model
 // without one (the fixtures, base models) uses the plain transcript. Dates some wrappers stamp into
 // the system prompt are switched off: the same trace must render to the same tokens every day.
-import { resolveChatWrapper, type ChatWrapper, type LlamaModel, type ResolveChatWrapperOptions, type Token } from 'node-llama-cpp';
+import { resolveChatWrapper, type ChatWrapper, type LlamaModel, type ResolveChatWrapperOptions, type Token, type Tokenizer } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';
 import { turnChatHistory } from './chat-history';
 import { plainTranscript } from './plain-format';
@@ -16,16 +16,18 @@ export interface TraceRenderer {
   render(trace: Trace, turnIndex: number, answerText: string): Token[];
 }
 
-export function createRenderer(model: LlamaModel, format: RenderFormat = 'auto'): TraceRenderer {
+/** `tokenizer` defaults to the model's own; the remote backend passes the scoring server's
+ * (remote/server-tokenizer.ts), so the same rendering yields the server's token ids. */
+export function createRenderer(model: LlamaModel, format: RenderFormat = 'auto', tokenizer: Tokenizer = model.tokenizer): TraceRenderer {
   const hasTemplate = typeof model.fileInfo.metadata.tokenizer?.chat_template === 'string';
-  if (format === 'plain' || (format === 'auto' && !hasTemplate)) return plainRenderer(model);
+  if (format === 'plain' || (format === 'auto' && !hasTemplate)) return plainRenderer(model, tokenizer);
   if (format === 'template' && !hasTemplate) {
     throw Object.assign(new Error(`${model.filename ?? 'the model'} has no chat template; score it with the plain format`), { code: 'MODEL_UNSUPPORTED' });
   }
   const wrapper = resolveScoringChatWrapper(model);
   const template = model.fileInfo.metadata.tokenizer?.chat_template;
   // The format is recorded in score run keys: a thinking-off rendering is a different rendering.
-  return chatRenderer(model, wrapper, templateThinks(typeof template === 'string' ? template : undefined) ? `${wrapper.wrapperName}+no-thinking` : wrapper.wrapperName);
+  return chatRenderer(model, wrapper, templateThinks(typeof template === 'string' ? template : undefined) ? `${wrapper.wrapperName}+no-thinking` : wrapper.wrapperName, tokenizer);
 }
 
 export function resolveScoringChatWrapper(model: LlamaModel): ChatWrapper {
@@ -55,21 +57,21 @@ export function scoringWrapperSettings(template: string | undefined): ResolveCha
   };
 }
 
-export function plainRenderer(model: LlamaModel): TraceRenderer {
+export function plainRenderer(model: LlamaModel, tokenizer: Tokenizer = model.tokenizer): TraceRenderer {
   const bos = model.tokens.shouldPrependBosToken && model.tokens.bos !== null ? [model.tokens.bos] : [];
   return {
     format: 'plain',
-    render: (trace, turnIndex, answerText) => [...bos, ...model.tokenize(plainTranscript(trace, turnIndex, answerText), false)],
+    render: (trace, turnIndex, answerText) => [...bos, ...tokenizer(plainTranscript(trace, turnIndex, answerText), false)],
   };
 }
 
-export function chatRenderer(model: LlamaModel, wrapper: ChatWrapper, format = wrapper.wrapperName): TraceRenderer {
+export function chatRenderer(model: LlamaModel, wrapper: ChatWrapper, format = wrapper.wrapperName, tokenizer: Tokenizer = model.tokenizer): TraceRenderer {
   return {
     format,
     render: (trace, turnIndex, answerText) => {
       const { history, functions } = turnChatHistory(trace, turnIndex, answerText);
       const { contextText } = wrapper.generateContextState({ chatHistory: history, availableFunctions: functions });
-      return contextText.tokenize(model.tokenizer);
+      return contextText.tokenize(tokenizer);
     },
   };
 }

@@ -3,6 +3,7 @@
 import { encodeFloat32, encodeUint8 } from '../../../shared/api/matrix';
 import { CELL_EXPOSED, CELL_SCORED, CELL_UNEXPOSED, type HeatmapData, type HeatmapRequest } from '../../../shared/api/types';
 import type { Trace } from '../../../shared/trace/schema';
+import { correctness } from '../../../shared/trace/correctness';
 import type { TaskData } from './task-data';
 
 const REQUEST_TEXT_CHARS = 400;
@@ -57,14 +58,4 @@ export function buildHeatmap(data: TaskData): HeatmapData {
 function requestText(trace: Trace): string {
   const text = trace.turns.map((t) => t.request).join(' ⏎ ');
   return text.length > REQUEST_TEXT_CHARS ? text.slice(0, REQUEST_TEXT_CHARS - 1) + '…' : text;
-}
-
-/** Correct when every labelled turn is; wrong when any is wrong; null when no turn is labelled. */
-export function correctness(trace: Trace): boolean | null {
-  let labelled = false;
-  for (const turn of trace.turns) {
-    if (turn.correct === false) return false;
-    if (turn.correct === true) labelled = true;
-  }
-  return labelled ? true : null;
 }

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ImportFileReport } from '../../../shared/api/types';
-import { assertRegularFile, readTraceFile, type ReadSummary } from '../import';
+import { assertRegularFile, readTraceFile, type ReadProgress, type ReadSummary } from '../import';
+import type { LockWait } from '../store/lock';
 import { EngineError } from '../store/errors';
 import type { ProjectStore, TraceImport } from '../store';
 
@@ -57,6 +58,9 @@ export function sourcesOf(input: { paths?: string[]; files?: { name: string; tex
 export interface ImportSourceOptions {
   /** Cancels the import: nothing of this source is committed, the lock is released, the promise rejects with CANCELLED. */
   signal?: AbortSignal;
+  /** While another writer holds the project lock: who, since when, how long this import will wait. */
+  onWait?: (wait: LockWait) => void;
+  onProgress?: (progress: ReadProgress) => void;
 }
 
 /** The error a cancelled import rejects with. */
@@ -65,7 +69,7 @@ export function importCancelled(what: string): EngineError {
 }
 
 export async function importSource(store: ProjectStore, source: TraceSource, options: ImportSourceOptions = {}): Promise<ImportFileReport> {
-  const { signal } = options;
+  const { signal, onWait, onProgress } = options;
   const rejected: { line: number; message: string }[] = [];
   let moreRejected = 0;
   const conflicts: { id: string; message: string }[] = [];
@@ -80,13 +84,13 @@ export async function importSource(store: ProjectStore, source: TraceSource, opt
   try {
     if (signal?.aborted) throw importCancelled(source.name);
     assertRegularFile(source.path, source.name);
-    imp = await store.beginImportAsync(source.path, signal ? { signal } : undefined);
+    imp = await store.beginImportAsync(source.path, { ...(signal ? { signal } : {}), ...(onWait ? { onWait } : {}) });
   } catch (e) {
     source.cleanup?.();
     throw signal?.aborted ? importCancelled(source.name) : e;
   }
   try {
-    for await (const e of readTraceFile(source.path, { displayName: source.name, ...(signal ? { signal } : {}) })) {
+    for await (const e of readTraceFile(source.path, { displayName: source.name, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) })) {
       if (e.kind === 'error') reject(e.error.line, e.error.message);
       else if (e.kind === 'trace') {
         if (imp.add(e.trace) === 'conflict') {

@@ -5,9 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import type { JobInfo, JobStatus } from '../../../shared/api/types';
 import { ScoringQueue, type QueuedJob } from '../scoring/jobs/queue';
+import { scoreKey } from '../scoring/keys';
 import type { JobState, ProjectStore } from '../store';
 import { forkLauncher, workerEntry, type WorkerChannel, type WorkerLauncher } from '../workers/launcher';
 import { startDownload, type DownloadHandle } from './download-job';
+import { startImportJob, type ImportJobHandle } from './import-job';
 import type { SweepJobEvent, SweepJobSpec } from './sweep-job';
 
 /** What to do about an expected failure, by code. */
@@ -63,8 +65,9 @@ export class JobCenter {
   private readonly scoreInfo = new Map<string, JobInfo>();
   private readonly sweeps = new Map<string, SweepRun>();
   private readonly downloads = new Map<string, DownloadHandle>();
+  private readonly imports = new Map<string, ImportJobHandle>();
   /** Interrupted jobs found in the open project, resumable under their id. */
-  private readonly interrupted = new Map<string, { state: JobState; info: JobInfo }>();
+  private readonly interrupted = new Map<string, { state: JobState; info: JobInfo; store: ProjectStore }>();
 
   private readonly launcher: WorkerLauncher;
 
@@ -76,22 +79,40 @@ export class JobCenter {
 
   list(): JobInfo[] {
     return [...this.interrupted.values()].map((i) => i.info)
-      .concat(this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)), [...this.sweeps.values()].map((s) => s.info), [...this.downloads.values()].map((d) => d.info))
+      .concat(this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)), [...this.sweeps.values()].map((s) => s.info), [...this.downloads.values()].map((d) => d.info), [...this.imports.values()].map((i) => i.info))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /** A newly opened project: its interrupted scoring jobs appear as paused, ready to resume. */
+  /**
+   * A newly opened project. A job whose state file says it was running (or paused, or queued) but whose
+   * process is gone — the host or the CLI was killed — is not running: when its work is in fact complete
+   * (every trace it had to score is stored), its state becomes "done"; otherwise it is listed as
+   * "interrupted", to resume where it left off or to dismiss.
+   */
   projectOpened(store: ProjectStore): void {
     this.interrupted.clear();
     for (const state of ScoringQueue.interrupted(store)) {
       if (this.queue.get(state.id)) continue;
+      const scored = scoredOf(store, state);
       const options = state.options as { model?: string };
+      if (scored !== undefined && state.progress.total > 0 && scored >= state.progress.total) {
+        const message = `done: all ${state.progress.total} traces are scored (the process that ran the job${state.pid ? `, pid ${state.pid},` : ''} stopped before it could record that)`;
+        try {
+          store.writeJob({ ...state, status: 'done', updatedAt: new Date().toISOString(), progress: { done: state.progress.total, total: state.progress.total, message } });
+        } catch {
+          /* a read-only project: it is still not offered for resumption */
+        }
+        continue;
+      }
+      const done = scored ?? state.progress.done;
       this.interrupted.set(state.id, {
         state,
+        store,
         info: {
-          id: state.id, kind: 'score', title: `Score with ${basename(String(options.model ?? 'a model'))}`, status: 'paused', createdAt: state.createdAt, updatedAt: state.updatedAt,
-          done: state.progress.done, total: state.progress.total, unit: 'traces', message: 'interrupted (the app or the engine stopped): resume to continue where it left off',
-          canPause: false, canResume: true, canCancel: false,
+          id: state.id, kind: 'score', title: `Score with ${basename(String(options.model ?? 'a model'))}`, status: 'interrupted', createdAt: state.createdAt, updatedAt: state.updatedAt,
+          done, total: state.progress.total, unit: 'traces',
+          message: `interrupted: the process running it${state.pid ? ` (pid ${state.pid})` : ''} stopped (the app, the engine or \`lots score\` was closed or killed) with ${done} of ${state.progress.total} traces scored; resume to continue where it left off, or dismiss it`,
+          canPause: false, canResume: true, canCancel: true,
         },
       });
     }
@@ -148,7 +169,15 @@ export class JobCenter {
     return handle.info;
   }
 
+  /** An import of the API as a job (progress, what it waits for, cancel); `signal` also cancels it. */
+  startImport(names: readonly string[], signal?: AbortSignal): ImportJobHandle {
+    const handle = startImportJob(names, this.emit, signal);
+    this.imports.set(handle.info.id, handle);
+    return handle;
+  }
+
   pause(id: string): JobInfo {
+    if (this.interrupted.has(id)) throw Object.assign(new Error('this job was interrupted: resume it, or dismiss it'), { code: 'INVALID_INPUT' });
     this.queue.pause(this.scoringId(id));
     return this.info(id);
   }
@@ -164,10 +193,25 @@ export class JobCenter {
   }
 
   cancel(id: string): JobInfo {
+    const interrupted = this.interrupted.get(id);
+    if (interrupted) {
+      // Dismissed: its state file says so, and the scores it stored are kept.
+      this.interrupted.delete(id);
+      const message = `dismissed after it was interrupted (${interrupted.info.done} of ${interrupted.info.total} traces scored; those scores are kept)`;
+      interrupted.store.writeJob({ ...interrupted.state, status: 'cancelled', updatedAt: new Date().toISOString(), progress: { ...interrupted.state.progress, message } });
+      const info: JobInfo = { ...interrupted.info, status: 'cancelled', updatedAt: new Date().toISOString(), message, canResume: false, canCancel: false };
+      this.emit(info);
+      return info;
+    }
     const download = this.downloads.get(id);
     if (download) {
       download.cancel();
       return download.info;
+    }
+    const imported = this.imports.get(id);
+    if (imported) {
+      if (imported.info.status === 'running') imported.cancel();
+      return imported.info;
     }
     const sweep = this.sweeps.get(id);
     if (sweep) {
@@ -188,6 +232,7 @@ export class JobCenter {
     for (const j of this.queue.list()) if (j.status === 'running' || j.status === 'queued' || j.status === 'paused') this.queue.cancel(j.id);
     for (const s of this.sweeps.values()) s.child.kill();
     for (const d of this.downloads.values()) if (d.info.status === 'running') d.cancel();
+    for (const i of this.imports.values()) if (i.info.status === 'running') i.cancel();
   }
 
   private info(id: string): JobInfo {
@@ -197,11 +242,13 @@ export class JobCenter {
     if (sweep) return sweep.info;
     const download = this.downloads.get(id);
     if (download) return download.info;
+    const imported = this.imports.get(id);
+    if (imported) return imported.info;
     throw Object.assign(new Error(`no job "${id}"`), { code: 'NOT_FOUND' });
   }
 
   private scoringId(id: string): string {
-    if (this.sweeps.has(id) || this.downloads.has(id)) throw Object.assign(new Error('this job can be cancelled, not paused'), { code: 'INVALID_INPUT' });
+    if (this.sweeps.has(id) || this.downloads.has(id) || this.imports.has(id)) throw Object.assign(new Error('this job can be cancelled, not paused'), { code: 'INVALID_INPUT' });
     if (!this.queue.get(id)) throw Object.assign(new Error(`no job "${id}"`), { code: 'NOT_FOUND' });
     return id;
   }
@@ -240,4 +287,29 @@ export class JobCenter {
     this.scoreInfo.set(job.id, info);
     return info;
   }
+}
+
+/**
+ * How many of the traces a score job was given hold a score from a run the job could have written (same
+ * model file, intervention and span): the most of any such run. Undefined for other jobs.
+ */
+function scoredOf(store: ProjectStore, state: JobState): number | undefined {
+  if (state.kind !== 'score') return undefined;
+  const o = state.options as { model?: unknown; intervention?: unknown; span?: unknown; tasks?: unknown; format?: unknown };
+  if (typeof o.model !== 'string') return undefined;
+  const runs = new Set<string>();
+  for (const r of store.listScores()) {
+    if (r.model === o.model && r.intervention === o.intervention && r.span === o.span && (o.format === undefined || o.format === 'auto' || (o.format === 'plain') === (r.format === 'plain'))) runs.add(r.run);
+  }
+  const tasks = Array.isArray(o.tasks) && o.tasks.length > 0 ? new Set(o.tasks as string[]) : undefined;
+  let best = 0;
+  for (const run of runs) {
+    let n = 0;
+    for (const info of store.traceInfos()) {
+      if (tasks && !(info.task !== undefined && tasks.has(info.task))) continue;
+      if (store.hasScore(scoreKey(run, store.getTraceHash(info.id)!))) n++;
+    }
+    best = Math.max(best, n);
+  }
+  return best;
 }

@@ -5,12 +5,15 @@ import { basename, join, resolve } from 'node:path';
 import type { ApiMethods, StudioApi } from '../../../shared/api/contract';
 import type { ApiParsedInput } from '../../../shared/api/schemas';
 import type {
-  AppInfo, BudgetData, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, ModelInfo, ModelsState, ProjectSummary,
+  AppInfo, BudgetData, DemoData, ExportText, GpuInfo, HeatmapData, ImportFileReport, ImportReport, JobInfo, ModelInfo, ModelsState, ProjectSummary,
   RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail, Transport,
 } from '../../../shared/api/types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import { EngineError, ProjectStore } from '../store';
+import { fileURLToPath } from 'node:url';
 import { DEMO_DEFAULTS } from '../bench/demo';
+import { buildDemoData, copySampleProject } from './demo';
+import { renderDemoReport } from '../../../shared/export/demo-report';
 import { makeBenchProject } from '../bench/make';
 import { FAMILY_NAMES, type FamilyName } from '../../../shared/bench/family';
 import { buildBudget } from './budget';
@@ -49,7 +52,12 @@ export interface StudioServiceOptions {
   quietWorkers?: boolean;
   /** How scoring and sweep workers are started (default: child_process.fork; Electron: utilityProcess). */
   launcher?: WorkerLauncher;
+  /** The bundled sample project (default: assets/sample-project of this checkout). */
+  sampleProjectDir?: string;
 }
+
+/** assets/sample-project beside the sources (the CLI and web host run from a checkout). */
+export const DEFAULT_SAMPLE_PROJECT_DIR = fileURLToPath(new URL('../../../assets/sample-project', import.meta.url));
 
 /** How often a running job's new results are announced to the views. */
 const CHANGE_INTERVAL_MS = 3000;
@@ -139,26 +147,40 @@ export class StudioService implements ApiMethods {
 
   // ------------------------------------------------------------------ traces and scores
 
-  /** `options.signal` cancels it: files imported before stay, the one in progress is dropped (CANCELLED). */
-  async importTraces(input: ApiParsedInput<'importTraces'>, options: ImportSourceOptions = {}): Promise<ImportReport> {
+  /**
+   * Runs as a job of kind "import" (progress, what it waits for, cancelJob cancels it); `options.signal`
+   * cancels it too. Files imported before stay, the one in progress is dropped (CANCELLED).
+   */
+  async importTraces(input: ApiParsedInput<'importTraces'>, options: Pick<ImportSourceOptions, 'signal'> = {}): Promise<ImportReport> {
     const { store, index } = this.requireProject();
-    const files = [];
+    const files: ImportFileReport[] = [];
     const sources = sourcesOf(input);
+    const job = this.jobs.startImport(sources.map((s) => s.name), options.signal);
     try {
-      for (const source of sources) files.push(await importSource(store, source, options));
+      for (const [i, source] of sources.entries()) {
+        job.file(i, source.name);
+        files.push(await importSource(store, source, { signal: job.signal, onWait: (wait) => job.note(wait.message), onProgress: (p) => job.progress(p) }));
+      }
     } catch (e) {
       if (files.length > 0) {
         index.sync();
         this.events.emit('projectChanged', { reason: 'import' });
       }
-      if (e instanceof EngineError && e.code === 'CANCELLED' && files.length > 0) {
-        throw new EngineError('CANCELLED', `${e.message}; kept ${files.reduce((n, f) => n + f.added, 0)} trace(s) imported before from ${files.map((f) => f.file).join(', ')}`);
+      const kept = files.reduce((n, f) => n + f.added, 0);
+      if (e instanceof EngineError && e.code === 'CANCELLED') {
+        const message = files.length > 0 ? `${e.message}; kept ${kept} trace(s) imported before from ${files.map((f) => f.file).join(', ')}` : e.message;
+        job.finish('cancelled', message);
+        throw files.length > 0 ? new EngineError('CANCELLED', message) : e;
       }
+      const error = { code: typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : 'INTERNAL', message: (e as Error).message };
+      job.finish('failed', files.length > 0 ? `failed; kept ${kept} trace(s) imported before` : 'failed; nothing of it was imported', error);
       throw e;
     } finally {
       // Contents not reached (an earlier file failed) have temp folders too.
       for (const source of sources) source.cleanup?.();
     }
+    const added = files.reduce((n, f) => n + f.added, 0);
+    job.finish('done', `imported ${added} trace(s) from ${files.map((f) => f.file).join(', ')}`);
     index.sync();
     this.events.emit('projectChanged', { reason: 'import' });
     return { files, project: buildSummary(store, index) };
@@ -311,6 +333,21 @@ export class StudioService implements ApiMethods {
     if (unknown.length > 0) throw invalid(`unknown benchmark families: ${unknown.join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
     const made = makeBenchProject(dir, { fit: DEMO_DEFAULTS.fit, eval: DEMO_DEFAULTS.eval, answers: 'gold', ...(input.families ? { families: input.families as FamilyName[] } : {}), ...(input.registry ? { registry: input.registry } : {}), ...(input.seed !== undefined ? { seed: String(input.seed) } : {}) });
     return this.setProject(made.store);
+  }
+
+  async getDemo(): Promise<DemoData> {
+    return buildDemoData(this.requireProject().store);
+  }
+
+  async renderDemoReport(): Promise<{ html: string; filename: string }> {
+    const { store } = this.requireProject();
+    const html = renderDemoReport(buildDemoData(store), { projectName: store.info.name, generatedAt: new Date().toISOString() });
+    return { html, filename: 'lots-demo-report.html' };
+  }
+
+  async openSampleProject(): Promise<ProjectSummary> {
+    const dir = copySampleProject(this.options.sampleProjectDir ?? DEFAULT_SAMPLE_PROJECT_DIR, this.options.configDir);
+    return this.openProject({ dir });
   }
 
   // ------------------------------------------------------------------ events (transports subscribe here)

@@ -1,7 +1,6 @@
 // The project home: tasks with request counts, scoring status, space status and models; runs; activity.
 import type { ProjectSummary, RunInfo, TaskSummary } from '../../../shared/api/types';
 import { EngineError, type ProjectStore } from '../store';
-import { correctness } from './heatmap';
 import { changedSince } from './spaces';
 import type { ProjectIndex } from './task-data';
 
@@ -32,26 +31,20 @@ export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectS
   const swept = new Set(tolerant(() => store.listSweeps(), []).map((s) => s.task));
   const tasks: TaskSummary[] = index.tasks().map((task) => {
     const data = index.task(task);
-    let correct = 0;
-    let wrong = 0;
-    for (const t of data.traces) {
-      const c = correctness(t);
-      if (c === true) correct++;
-      else if (c === false) wrong++;
-    }
+    const { correct, wrong } = data;
     const versions = tolerant(() => store.readSpaces(task).versions, []);
     const approved = versions.at(-1) ?? null;
     const status = approved ? (changedSince(approved, data) ? 'changed' : 'approved') : data.rows.length > 0 ? 'proposed' : 'none';
     const models = [...new Set(index.runsOf(task).map((r) => runs.get(r)?.model).filter((m): m is string => Boolean(m)))];
     return {
       task,
-      requests: Math.max(data.traces.length, data.rows.length),
+      requests: Math.max(data.requests, data.rows.length),
       scored: data.rows.length,
       tools: data.menu.size,
       eligible: data.fit?.ranking.length ?? 0,
       correct,
       wrong,
-      unlabeled: data.traces.length - correct - wrong,
+      unlabeled: data.requests - correct - wrong,
       space: approved ? { status, version: approved.version, size: approved.tools.length, approvedAt: approved.createdAt } : { status },
       models,
       ...(data.run ? { latestRun: data.run } : {}),

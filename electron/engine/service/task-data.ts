@@ -1,5 +1,7 @@
 // The per-task view of a project every service method starts from: the task's traces, its score rows in
-// one run, its menu. Rebuilt only when the store has changed (a new import or appended scores).
+// one run, its menu. Rebuilt only when the store has changed (a new import or appended scores). Counts and
+// menus come from what the store knows of each trace without reading it; a task's traces themselves are
+// read only when a view needs them (the heatmap, an export), for the last few tasks asked for.
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import { fitTask, type TaskFit } from '../../../shared/lots/fit';
 import type { StoredScore } from '../../../shared/project/scores';
@@ -9,7 +11,12 @@ import { notFound } from './errors';
 
 export interface TaskData {
   task: string;
-  traces: Trace[];
+  /** The task's traces, read from the project the first time they are asked for. */
+  readonly traces: Trace[];
+  /** How many traces the task has, and how many are labelled correct / wrong (known without reading them). */
+  requests: number;
+  correct: number;
+  wrong: number;
   /** The run the rows come from; null when the task has no scores yet. */
   run: string | null;
   runs: string[];
@@ -25,9 +32,22 @@ export function taskOfTrace(trace: Trace): string {
   return trace.task ?? UNROUTED;
 }
 
+interface TaskTraces {
+  count: number;
+  correct: number;
+  wrong: number;
+  menu: Map<string, ToolDef>;
+}
+
+/** Tasks whose traces are kept in memory once read (the views open one task at a time). */
+const LOADED_TASKS = 2;
+
 export class ProjectIndex {
   private stamp = '';
-  private byTask = new Map<string, Trace[]>();
+  private tracesStamp = '';
+  private routes: unknown;
+  private byTask = new Map<string, TaskTraces>();
+  private loaded = new Map<string, Trace[]>();
   private runsByTask = new Map<string, string[]>();
   private cache = new Map<string, TaskData>();
 
@@ -37,15 +57,28 @@ export class ProjectIndex {
   sync(): void {
     this.store.refresh();
     const stamp = `${this.store.traceCount}:${this.store.listScores().length}`;
-    if (stamp === this.stamp) return;
+    const routes = this.store.readRoutes();
+    if (stamp === this.stamp && routes === this.routes) return;
     this.stamp = stamp;
     this.cache.clear();
-    this.byTask = new Map();
-    for (const t of this.store.listTraces()) {
-      const task = taskOfTrace(t);
-      let list = this.byTask.get(task);
-      if (!list) this.byTask.set(task, (list = []));
-      list.push(t);
+    const tracesStamp = String(this.store.traceCount);
+    if (tracesStamp !== this.tracesStamp || routes !== this.routes) {
+      this.tracesStamp = tracesStamp;
+      this.routes = routes;
+      this.loaded.clear();
+      this.byTask = new Map();
+      for (const info of this.store.traceInfos()) {
+        const task = info.task ?? UNROUTED;
+        let t = this.byTask.get(task);
+        if (!t) this.byTask.set(task, (t = { count: 0, correct: 0, wrong: 0, menu: new Map() }));
+        t.count++;
+        if (info.correct === true) t.correct++;
+        else if (info.correct === false) t.wrong++;
+        for (const i of info.menu) {
+          const def = this.store.toolDef(i);
+          if (!t.menu.has(def.name)) t.menu.set(def.name, def);
+        }
+      }
     }
     const runs = new Map<string, string[]>();
     for (const row of this.store.listScores()) {
@@ -93,12 +126,39 @@ export class ProjectIndex {
         rows.push(r);
       }
     }
-    const menu = new Map<string, ToolDef>();
-    for (const t of traces ?? []) for (const def of t.tools) if (!menu.has(def.name)) menu.set(def.name, def);
+    const menu = new Map<string, ToolDef>(traces?.menu);
     for (const r of rows) for (const name of r.exposed) if (!menu.has(name)) menu.set(name, { name });
     const fit = rows.length > 0 ? fitTask(task, rows, { bootstrap: false }) : null;
-    const data: TaskData = { task, traces: traces ?? [], run: chosen, runs, rows, rowByTrace, fit, menu };
+    const load = (): Trace[] => this.tracesOf(task);
+    const data: TaskData = {
+      task,
+      get traces() {
+        return load();
+      },
+      requests: traces?.count ?? 0,
+      correct: traces?.correct ?? 0,
+      wrong: traces?.wrong ?? 0,
+      run: chosen,
+      runs,
+      rows,
+      rowByTrace,
+      fit,
+      menu,
+    };
     this.cache.set(key, data);
     return data;
+  }
+
+  /** The traces of a task, read once and kept for the last LOADED_TASKS tasks asked for. */
+  private tracesOf(task: string): Trace[] {
+    let traces = this.loaded.get(task);
+    if (traces) {
+      this.loaded.delete(task); // most recently used last
+    } else {
+      traces = this.byTask.has(task) ? this.store.listTraces((info) => (info.task ?? UNROUTED) === task) : [];
+      while (this.loaded.size >= LOADED_TASKS) this.loaded.delete(this.loaded.keys().next().value!);
+    }
+    this.loaded.set(task, traces);
+    return traces;
   }
 }

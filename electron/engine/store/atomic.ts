@@ -1,5 +1,7 @@
-// Atomic file writes (temp + fsync + rename) and append-only JSONL files that tolerate a torn last line.
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+// Atomic file writes (temp + fsync + rename) and appends of whole lines to JSONL files (a torn last line
+// is cut first). Reading them: jsonl.ts.
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -37,14 +39,39 @@ export function fsyncDir(dir: string): void {
   }
 }
 
-/** Write a whole file or nothing: to a temp file (all bytes, fsynced), then renamed over `path`. */
-export function writeFileAtomic(path: string, data: string): void {
+/**
+ * A temp file name no other write can be using: the pid (so a dead writer's leftovers are recognised and
+ * removed at open) and random bytes (two writes of one process, in the same millisecond, never share one).
+ */
+export function uniqueTempName(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/**
+ * Write a whole file or nothing: to a temp file (all bytes, fsynced), then renamed over `path`. `data` is
+ * the file's text, or its pieces (written in batches, so a large file never becomes one string).
+ */
+export function writeFileAtomic(path: string, data: string | Iterable<string>): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const tmp = uniqueTempName(path);
   try {
     const fd = openSync(tmp, 'w');
     try {
-      writeAll(fd, data);
+      if (typeof data === 'string') writeAll(fd, data);
+      else {
+        let batch: string[] = [];
+        let size = 0;
+        for (const piece of data) {
+          batch.push(piece);
+          size += piece.length;
+          if (size >= 1 << 20) {
+            writeAll(fd, batch.join(''));
+            batch = [];
+            size = 0;
+          }
+        }
+        writeAll(fd, batch.join(''));
+      }
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -117,54 +144,4 @@ function tornTailLength(fd: number): number {
 
 function fstatSize(fd: number): number {
   return fstatSync(fd).size;
-}
-
-export interface JsonlReadResult<T> {
-  records: T[];
-  /** Problems found, as `line N: reason` (a torn last line is reported here and skipped). */
-  warnings: string[];
-  /** Bytes read up to the end of the last complete line (for incremental re-reads). */
-  offset: number;
-}
-
-/** Read complete lines from `offset` on; a torn final line is ignored with a warning. */
-export function readJsonlFrom<T>(path: string, offset: number, parse: (value: unknown) => T | string, firstLine = 1): JsonlReadResult<T> & { lines: number } {
-  if (!existsSync(path)) return { records: [], warnings: [], offset: 0, lines: 0 };
-  const size = statSync(path).size;
-  if (size <= offset) return { records: [], warnings: [], offset, lines: 0 };
-  const fd = openSync(path, 'r');
-  let buf: Buffer;
-  try {
-    buf = Buffer.alloc(size - offset);
-    readSync(fd, buf, 0, buf.length, offset);
-  } finally {
-    closeSync(fd);
-  }
-  const records: T[] = [];
-  const warnings: string[] = [];
-  const lastNl = buf.lastIndexOf(0x0a);
-  const complete = lastNl === -1 ? '' : buf.subarray(0, lastNl).toString('utf8');
-  let lineNo = firstLine;
-  let count = 0;
-  if (complete.length > 0 || lastNl === 0) {
-    for (const text of complete.split('\n')) {
-      count++;
-      const n = lineNo++;
-      if (!text.trim()) continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        warnings.push(`line ${n}: not valid JSON; record skipped`);
-        continue;
-      }
-      const r = parse(value);
-      if (typeof r === 'string') warnings.push(`line ${n}: ${r}; record skipped`);
-      else records.push(r);
-    }
-  }
-  if (lastNl !== buf.length - 1) {
-    warnings.push(`line ${lineNo}: incomplete last line (an interrupted write); ignored`);
-  }
-  return { records, warnings, offset: offset + lastNl + 1, lines: count };
 }

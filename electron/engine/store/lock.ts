@@ -12,6 +12,13 @@
 // timers and never block an event loop. Either way a writer that holds the lock for long makes the
 // others wait, saying so (`setLockWaitReporter`; stderr by default), up to a limit (LOTS_LOCK_WAIT_S,
 // default 10 minutes) after which they fail with PROJECT_LOCKED.
+//
+// Within one process the lock is one writer at a time too (two imports of one host once shared it
+// and lost an import): a lock path is held by one acquisition, whichever ProjectLock instance made it.
+// Only a call nested in the holder re-enters — inside a synchronous `run`'s function, or in the async
+// context of a `runAsync` — and everyone else waits (async) or is refused at once (sync: a synchronous
+// wait for its own event loop could never end).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
@@ -71,8 +78,22 @@ const HALF_WRITTEN_GRACE_MS = 1000;
 const FIRST_REPORT_MS = 1000;
 const REPORT_EVERY_MS = 10_000;
 
-/** Lock files this process holds (through any ProjectLock instance): path → holders. */
-const heldHere = new Map<string, number>();
+/** Lock files this process holds (through any ProjectLock instance): path → the one acquisition holding it. */
+const heldHere = new Map<string, { purpose: string; since: string; depth: number }>();
+/** Paths whose synchronous `run` function is executing now (a lock call meanwhile is nested in it). */
+const syncFrames = new Map<string, number>();
+/** Paths held by the `runAsync` whose async context this is. */
+const asyncFrames = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/** Whether a lock call for `path` now is nested in the acquisition holding it. */
+function nestedInHolder(path: string): boolean {
+  return (syncFrames.get(path) ?? 0) > 0 || (asyncFrames.getStore()?.has(path) ?? false);
+}
+
+function holderHere(path: string): LockHolder | undefined {
+  const h = heldHere.get(path);
+  return h && { pid: process.pid, host: hostname(), since: h.since, purpose: h.purpose };
+}
 
 const sleepArray = new Int32Array(new SharedArrayBuffer(4));
 function sleepSync(ms: number): void {
@@ -110,14 +131,16 @@ function parseHolder(text: string): LockHolder | undefined {
 type Inspection =
   | { state: 'gone' }
   | { state: 'stale'; stat: Stats; reason: string }
-  | { state: 'held'; holder?: LockHolder; here: boolean };
+  | { state: 'held'; holder?: LockHolder };
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
 function describeHolder(holder: LockHolder | undefined): string {
-  return holder ? `process ${holder.pid} on ${holder.host} (${holder.purpose}, since ${holder.since})` : 'another process';
+  if (!holder) return 'another process';
+  if (holder.pid === process.pid && holder.host === hostname()) return `this process (pid ${holder.pid}: ${holder.purpose}, since ${holder.since})`;
+  return `process ${holder.pid} on ${holder.host} (${holder.purpose}, since ${holder.since})`;
 }
 
 function minutes(ms: number): string {
@@ -157,67 +180,79 @@ class Waiting {
   }
 }
 
-/** Run `fn` holding the project's write lock; waits for another holder (see the top of this file). Re-entrant per instance. */
+/**
+ * Run `fn` holding the project's write lock; waits for another holder (see the top of this file).
+ * Re-entrant for calls nested in the holder.
+ */
 export class ProjectLock {
-  private depth = 0;
-
   constructor(private readonly path: string) {}
 
   run<T>(purpose: string, fn: () => T, options?: number | AcquireOptions): T {
     this.acquire(purpose, options);
+    syncFrames.set(this.path, (syncFrames.get(this.path) ?? 0) + 1);
     try {
       return fn();
     } finally {
+      const n = syncFrames.get(this.path)! - 1;
+      if (n > 0) syncFrames.set(this.path, n);
+      else syncFrames.delete(this.path);
       this.release();
     }
   }
 
-  /** Like `run`, waiting for the lock without blocking the event loop. */
+  /** Like `run`, waiting for the lock without blocking the event loop; `fn`'s async context is nested in the holder. */
   async runAsync<T>(purpose: string, fn: () => Promise<T>, options?: number | AcquireOptions): Promise<T> {
     await this.acquireAsync(purpose, options);
     try {
-      return await fn();
+      const outer = asyncFrames.getStore();
+      return await asyncFrames.run(new Set([...(outer ?? []), this.path]), fn);
     } finally {
       this.release();
     }
   }
 
+  /** Whether this process holds the lock (through any instance). */
   get held(): boolean {
-    return this.depth > 0;
+    return heldHere.has(this.path);
   }
 
   /** Synchronous: sleeps between attempts (fine in the CLI and in worker processes, never in a host). */
   acquire(purpose: string, options?: number | AcquireOptions): void {
-    if (this.depth > 0) {
-      this.depth++;
-      return;
+    const here = heldHere.get(this.path);
+    if (here) {
+      if (nestedInHolder(this.path)) {
+        here.depth++;
+        return;
+      }
+      // Another write of this very process holds it, and only this event loop can let it go: a
+      // synchronous wait could never end.
+      throw new EngineError('PROJECT_LOCKED', `the project is busy: this process is already writing to it (${here.purpose}, since ${here.since}); try again when that has finished.`);
     }
     const o = normalise(options);
     const waiting = new Waiting(this.path, o.timeoutMs ?? defaultLockWaitMs(), o.onWait ?? reporter);
     for (;;) {
       const attempt = this.attempt(purpose);
       if (attempt.ok) return;
-      if (attempt.here) {
-        // Another handle in this very process holds it, and only this event loop can let it go: a
-        // synchronous wait could never end.
-        throw new EngineError('PROJECT_LOCKED', `the project is busy: this process is already writing to it (${attempt.holder?.purpose ?? 'another write'}); try again when that has finished.`);
-      }
       sleepSync(waiting.failedAttempt(attempt.holder, 50));
     }
   }
 
-  /** Asynchronous: polls with timers, so the event loop keeps serving while another writer finishes. */
+  /**
+   * Asynchronous: polls with timers, so the event loop keeps serving while another writer — of another
+   * process, or of this one — finishes.
+   */
   async acquireAsync(purpose: string, options?: number | AcquireOptions): Promise<void> {
-    if (this.depth > 0) {
-      this.depth++;
+    const here = heldHere.get(this.path);
+    if (here && nestedInHolder(this.path)) {
+      here.depth++;
       return;
     }
     const o = normalise(options);
     const waiting = new Waiting(this.path, o.timeoutMs ?? defaultLockWaitMs(), o.onWait ?? reporter);
     for (;;) {
       o.signal?.throwIfAborted();
-      // (Held meanwhile by another write of this process, the lock reads as ours and busy: wait for it too.)
-      const attempt = this.attempt(purpose);
+      // Checked and taken in one synchronous step: two waiters of this process never both get it.
+      const attempt = heldHere.has(this.path) ? { ok: false as const, holder: holderHere(this.path) } : this.attempt(purpose);
       if (attempt.ok) return;
       const pause = waiting.failedAttempt(attempt.holder, 250);
       try {
@@ -229,34 +264,31 @@ export class ProjectLock {
   }
 
   release(): void {
-    if (this.depth === 0) return;
-    this.depth--;
-    if (this.depth === 0) {
-      const n = (heldHere.get(this.path) ?? 1) - 1;
-      if (n > 0) heldHere.set(this.path, n);
-      else heldHere.delete(this.path);
-      try {
-        unlinkSync(this.path);
-      } catch {
-        /* already gone */
-      }
+    const here = heldHere.get(this.path);
+    if (!here) return;
+    if (--here.depth > 0) return;
+    heldHere.delete(this.path);
+    try {
+      unlinkSync(this.path);
+    } catch {
+      /* already gone */
     }
   }
 
   /** One try, taking over a stale lock on the way. */
-  private attempt(purpose: string): { ok: true } | { ok: false; holder?: LockHolder; here: boolean } {
-    const record = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), purpose } satisfies LockHolder);
+  private attempt(purpose: string): { ok: true } | { ok: false; holder?: LockHolder } {
+    const since = new Date().toISOString();
+    const record = JSON.stringify({ pid: process.pid, host: hostname(), since, purpose } satisfies LockHolder);
     for (let tries = 0; tries < 5; tries++) {
       if (this.create(record)) {
-        this.depth = 1;
-        heldHere.set(this.path, (heldHere.get(this.path) ?? 0) + 1);
+        heldHere.set(this.path, { purpose, since, depth: 1 });
         return { ok: true };
       }
       const seen = this.inspect();
-      if (seen.state === 'held') return { ok: false, ...(seen.holder ? { holder: seen.holder } : {}), here: seen.here };
+      if (seen.state === 'held') return { ok: false, ...(seen.holder ? { holder: seen.holder } : {}) };
       if (seen.state === 'stale') this.takeOver(seen.stat);
     }
-    return { ok: false, here: false };
+    return { ok: false };
   }
 
   /** Writes the holder record and puts it in place; false when a lock file is already there. */
@@ -335,14 +367,14 @@ export class ProjectLock {
     }
     const holder = parseHolder(text);
     if (!holder) {
-      if (Date.now() - stat.mtimeMs < HALF_WRITTEN_GRACE_MS) return { state: 'held', here: false };
+      if (Date.now() - stat.mtimeMs < HALF_WRITTEN_GRACE_MS) return { state: 'held' };
       return { state: 'stale', stat, reason: text.length === 0 ? 'empty' : 'not a lock record' };
     }
     if (holder.host === hostname() && holder.pid === process.pid) {
-      // Ours through another handle, or left by an earlier process that had this pid (a restarted container).
-      return heldHere.has(this.path) ? { state: 'held', holder, here: true } : { state: 'stale', stat, reason: 'left by an earlier process with this pid' };
+      // Ours (held meanwhile), or left by an earlier process that had this pid (a restarted container).
+      return heldHere.has(this.path) ? { state: 'held', holder } : { state: 'stale', stat, reason: 'left by an earlier process with this pid' };
     }
-    return holderAlive(holder) ? { state: 'held', holder, here: false } : { state: 'stale', stat, reason: `process ${holder.pid} is gone` };
+    return holderAlive(holder) ? { state: 'held', holder } : { state: 'stale', stat, reason: `process ${holder.pid} is gone` };
   }
 
   /** Moves the stale lock aside; if what was moved is not what was judged stale (taken meanwhile), puts it back. */

@@ -1,6 +1,7 @@
 // A project is a folder:
 //   project.json         format marker + version (a newer version is refused)
-//   traces/NNNN.jsonl    each import as an immutable file of native traces (+ NNNN.meta.json: source, counts)
+//   traces/NNNN.jsonl    each import as an immutable file of native traces (+ NNNN.meta.json: source, counts;
+//                        NNNN.index: where each trace is and what the store keeps of it, see trace-index.ts)
 //   scores.jsonl         append-only StoredScore records, unique by `key` (nothing is computed twice)
 //   spaces/<task>.json   TaskSpaces: every accepted version of the task's space
 //   sweeps/<task>.json   SweepResult: the budget sweep of a task
@@ -8,20 +9,24 @@
 //   jobs/<id>.json       job state (scoring, sweeps), so a killed run can resume
 //   activity.jsonl       append-only log of what happened (imports, scoring, approvals)
 //   .lock                the write lock (see lock.ts)
-// Every write is atomic (temp + rename) or an append of whole lines; readers never need the lock.
+// Every write is atomic (temp + rename) or an append of whole lines; readers never need the lock. Every
+// JSONL file is read line by line in chunks (jsonl.ts), and traces stay on disk until asked for, so a
+// project of any size opens with bounded memory.
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { canonicalJson } from '../../../shared/trace/canonical';
 import { describeZodError } from '../../../shared/trace/validate';
 import { ownRecord, ownValue } from '../../../shared/trace/own-record';
-import { TraceSchema, type Trace } from '../../../shared/trace/schema';
+import type { ToolDef, Trace } from '../../../shared/trace/schema';
 import { StoredScoreSchema, type StoredScore } from '../../../shared/project/scores';
 import { TaskSpacesSchema, type SpaceVersion, type TaskSpaces } from '../../../shared/project/spaces';
 import { SweepResultSchema, type SweepResult } from '../../../shared/project/sweeps';
 import { mergeFaithfulness, TaskFaithfulnessSchema, type FaithfulnessCheck, type TaskFaithfulness } from '../../../shared/project/faithfulness';
-import { appendLines, fsyncDir, readJsonlFrom, writeAll, writeError, writeJsonAtomic } from './atomic';
+import { DemoRecordSchema, type DemoRecord } from '../../../shared/project/demo';
+import { appendLines, fsyncDir, uniqueTempName, writeAll, writeError, writeFileAtomic, writeJsonAtomic } from './atomic';
+import { readJsonlFrom, readLineAt, scanJsonlRecords } from './jsonl';
+import { entryOf, parseTrace, readSidecar, scanTracesFile, sidecarLines, sidecarPath, ToolTable, traceHash, type TraceEntry } from './trace-index';
 import { EngineError } from './errors';
 import { processAlive, ProjectLock, type AcquireOptions } from './lock';
 import { JobStateSchema, type JobState } from './jobs';
@@ -67,8 +72,17 @@ export interface StoreWarning {
   message: string;
 }
 
-export function traceHash(trace: Trace): string {
-  return createHash('sha256').update(canonicalJson(trace)).digest('hex').slice(0, 16);
+export { traceHash };
+
+/** What the store knows about a trace without reading it. */
+export interface TraceInfo {
+  id: string;
+  /** Its task, routed when it had none and `lots route` gave it one. */
+  task?: string;
+  routed: boolean;
+  correct: boolean | null;
+  /** Its menu, as indices for `ProjectStore.toolDef`. */
+  menu: readonly number[];
 }
 
 /** A file-system-safe name for a task (tasks are free text). */
@@ -107,6 +121,12 @@ function damagedFile(path: string, why: string, remedy: string): EngineError {
   return new EngineError('PROJECT_FILE_DAMAGED', `${path} is damaged (${why}); restore it from a backup, ${remedy}.`);
 }
 
+function infoOf(id: string, e: TraceEntry, routes: Record<string, string>): TraceInfo {
+  if (e.task !== undefined) return { id, task: e.task, routed: false, correct: e.correct, menu: e.tools };
+  const task = ownValue(routes, id);
+  return typeof task === 'string' && task ? { id, task, routed: true, correct: e.correct, menu: e.tools } : { id, routed: false, correct: e.correct, menu: e.tools };
+}
+
 function withRoute(trace: Trace, routes: Record<string, string>): Trace {
   if (trace.task) return trace;
   const task = ownValue(routes, trace.id);
@@ -124,9 +144,10 @@ export class ProjectStore {
   /** Problems found while reading (torn lines, bad records); shown to the user, never fatal. */
   readonly warnings: StoreWarning[] = [];
 
-  /** id → content hash and file; `trace` is loaded lazily (an import registers ids without re-reading its file). */
-  private traces = new Map<string, { trace?: Trace; hash: string; file: string }>();
-  private lazyFiles = new Set<string>();
+  /** id → what is kept of the trace (see trace-index.ts); the trace itself is read from its file when asked for. */
+  private traces = new Map<string, TraceEntry>();
+  /** @internal the tool definitions of every menu, interned (used by TraceImport). */
+  readonly tools = new ToolTable();
   private traceFiles = new Set<string>();
   private scores: StoredScore[] = [];
   private scoreKeys = new Set<string>();
@@ -224,17 +245,95 @@ export class ProjectStore {
 
   // ---------------------------------------------------------------- traces
 
-  /** Traces as imported; a trace without a task gets its routed task (`lots route`), marked in meta.routed. */
-  listTraces(): Trace[] {
+  /**
+   * Traces as imported, read from their files; a trace without a task gets its routed task (`lots
+   * route`), marked in meta.routed. `where` picks traces by what the store knows of them without
+   * reading them (only those are read).
+   */
+  listTraces(where?: (info: TraceInfo) => boolean): Trace[] {
+    return [...this.iterTraces(where)];
+  }
+
+  /** Like listTraces, one trace at a time (memory holds one trace, whatever the project's size). */
+  *iterTraces(where?: (info: TraceInfo) => boolean): Generator<Trace> {
     const routes = this.readRoutes();
-    this.loadLazyFiles();
-    return [...this.traces.values()].map((t) => withRoute(t.trace!, routes));
+    const byFile = new Map<string, Array<[string, TraceEntry]>>();
+    for (const [id, e] of this.traces) {
+      if (where && !where(infoOf(id, e, routes))) continue;
+      let list = byFile.get(e.file);
+      if (!list) byFile.set(e.file, (list = []));
+      list.push([id, e]);
+    }
+    for (const [file, list] of byFile) {
+      list.sort((a, b) => a[1].start - b[1].start);
+      const fd = this.openTraceFile(file);
+      try {
+        for (const [id, e] of list) {
+          const trace = this.readTrace(fd, id, e);
+          if (trace) yield withRoute(trace, routes);
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
+  }
+
+  /** What the store knows of every trace (task, label, menu), in import order, without reading a trace. */
+  *traceInfos(): Generator<TraceInfo> {
+    const routes = this.readRoutes();
+    for (const [id, e] of this.traces) yield infoOf(id, e, routes);
+  }
+
+  /** Trace id → task (routed tasks included). */
+  traceTasks(): Map<string, string | undefined> {
+    const routes = this.readRoutes();
+    const tasks = new Map<string, string | undefined>();
+    for (const [id, e] of this.traces) tasks.set(id, infoOf(id, e, routes).task);
+    return tasks;
+  }
+
+  /** A tool definition of a menu (`TraceInfo.menu` holds these indices). */
+  toolDef(index: number): ToolDef {
+    return this.tools.def(index);
   }
 
   getTrace(id: string): Trace | undefined {
-    if (this.traces.get(id)?.trace === undefined) this.loadLazyFiles();
-    const t = this.traces.get(id)?.trace;
-    return t && withRoute(t, this.readRoutes());
+    const e = this.traces.get(id);
+    if (!e) return undefined;
+    const fd = this.openTraceFile(e.file);
+    let trace: Trace | undefined;
+    try {
+      trace = this.readTrace(fd, id, e);
+    } finally {
+      closeSync(fd);
+    }
+    return trace && withRoute(trace, this.readRoutes());
+  }
+
+  private openTraceFile(file: string): number {
+    const path = join(this.dir, 'traces', file);
+    try {
+      return openSync(path, 'r');
+    } catch (e) {
+      throw damagedFile(path, `it cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'or re-import the file it came from into a new project');
+    }
+  }
+
+  /** One trace from its line; a line that no longer holds it (the file was changed by hand) is a warning. */
+  private readTrace(fd: number, id: string, e: TraceEntry): Trace | undefined {
+    const path = join(this.dir, 'traces', e.file);
+    let parsed: Trace | string;
+    try {
+      parsed = parseTrace(JSON.parse(readLineAt(fd, e.start, e.bytes)));
+    } catch (err) {
+      parsed = (err as Error).message;
+    }
+    if (typeof parsed === 'string' || parsed.id !== id) {
+      const message = `trace "${id}" is no longer where this project recorded it (bytes ${e.start}–${e.start + e.bytes}: ${typeof parsed === 'string' ? parsed : `trace "${parsed.id}"`}); the file was changed after it was imported, left out`;
+      if (!this.warnings.some((w) => w.file === path && w.message === message)) this.warnings.push({ file: path, message });
+      return undefined;
+    }
+    return parsed;
   }
 
   /** Task assignments of unlabelled traces (paper D.1); imported files stay untouched. */
@@ -250,7 +349,7 @@ export class ProjectStore {
 
   writeRoutes(routes: Record<string, string>, method: string): void {
     this.lock.run('write routes', () => writeJsonAtomic(join(this.dir, 'routes.json'), { method, createdAt: this.now().toISOString(), routes }));
-    this.logActivity({ kind: 'route', message: `routed ${Object.keys(routes).length} unlabelled requests (${method})` });
+    this.logActivityAfterCommit({ kind: 'route', message: `routed ${Object.keys(routes).length} unlabelled requests (${method})` }, 'the routes were written');
   }
 
   getTraceHash(id: string): string | undefined {
@@ -312,20 +411,6 @@ export class ProjectStore {
     return join(dir, `${String(n).padStart(4, '0')}.jsonl`);
   }
 
-  private loadLazyFiles(): void {
-    for (const f of this.lazyFiles) {
-      const { records } = readJsonlFrom(join(this.dir, 'traces', f), 0, (v) => {
-        const r = TraceSchema.safeParse(v);
-        return r.success ? r.data : 'invalid trace';
-      });
-      for (const trace of records) {
-        const entry = this.traces.get(trace.id);
-        if (entry && entry.file === f) entry.trace = trace;
-      }
-    }
-    this.lazyFiles.clear();
-  }
-
   private loadNewTraceFiles(): void {
     const dir = join(this.dir, 'traces');
     if (!existsSync(dir)) return;
@@ -334,14 +419,12 @@ export class ProjectStore {
       if (this.traceFiles.has(f)) continue;
       this.traceFiles.add(f);
       const path = join(dir, f);
-      const { records, warnings } = readJsonlFrom(path, 0, (v) => {
-        const r = TraceSchema.safeParse(v);
-        return r.success ? r.data : r.error.issues[0]?.message ?? 'invalid trace';
-      });
-      for (const w of warnings) this.warnings.push({ file: path, message: w });
-      for (const trace of records) {
-        if (!this.traces.has(trace.id)) this.traces.set(trace.id, { trace, hash: traceHash(trace), file: f });
-      }
+      const add = (id: string, entry: TraceEntry): void => {
+        if (!this.traces.has(id)) this.traces.set(id, entry);
+      };
+      const indexed = readSidecar(path, f, this.tools);
+      if (indexed) for (const [id, entry] of indexed) add(id, entry);
+      else for (const w of scanTracesFile(path, f, this.tools, add)) this.warnings.push({ file: path, message: w });
     }
   }
 
@@ -384,6 +467,14 @@ export class ProjectStore {
       this.loadNewScores();
       return fresh;
     });
+  }
+
+  /**
+   * Like appendScores, waiting for another writer without blocking the event loop (a job's worker keeps
+   * talking to its parent meanwhile: `options.onWait` says who holds the lock, up to the wait limit).
+   */
+  async appendScoresAsync(records: readonly StoredScore[], options?: AcquireOptions): Promise<StoredScore[]> {
+    return this.lock.runAsync('append scores', async () => this.appendScores(records), options);
   }
 
   private loadNewScores(): void {
@@ -440,7 +531,8 @@ export class ProjectStore {
         createdAt: version.createdAt ?? this.now().toISOString(),
       };
       writeJsonAtomic(join(this.dir, 'spaces', taskFileName(version.task)), { task: version.task, versions: [...current.versions, next] });
-      this.logActivity({ kind: 'space', message: `space v${next.version} of ${version.task} accepted (${next.tools.length} tools)`, data: { task: version.task, version: next.version } });
+      // Committed: from here on the approval stands (failing now would invite a second, duplicate one).
+      this.logActivityAfterCommit({ kind: 'space', message: `space v${next.version} of ${version.task} accepted (${next.tools.length} tools)`, data: { task: version.task, version: next.version } }, `space v${next.version} of ${version.task} was accepted`);
       return next;
     });
   }
@@ -462,6 +554,16 @@ export class ProjectStore {
 
   writeSweep(result: SweepResult): void {
     this.lock.run('write sweep', () => writeJsonAtomic(join(this.dir, 'sweeps', taskFileName(result.task)), SweepResultSchema.parse(result)));
+  }
+
+  // ---------------------------------------------------------------- the demo record
+
+  readDemo(): DemoRecord | undefined {
+    return readProjectFile(join(this.dir, 'demo.json'), DemoRecordSchema, 'or delete it (the demo\'s results stay in the sweeps; only its provenance and registry-growth figures are lost)');
+  }
+
+  writeDemo(record: DemoRecord): void {
+    this.lock.run('write demo record', () => writeJsonAtomic(join(this.dir, 'demo.json'), DemoRecordSchema.parse(record)));
   }
 
   // ---------------------------------------------------------------- faithfulness checks
@@ -511,43 +613,57 @@ export class ProjectStore {
     appendLines(join(this.dir, 'activity.jsonl'), [JSON.stringify({ at: this.now().toISOString(), ...entry })]);
   }
 
+  /** Logs what a committed write did; failing to log it is a warning (the write stands), not an error. */
+  logActivityAfterCommit(entry: Omit<ActivityEntry, 'at'>, what: string): void {
+    try {
+      this.logActivity(entry);
+    } catch (e) {
+      this.warnings.push({ file: join(this.dir, 'activity.jsonl'), message: `${what}, but could not be logged: ${(e as Error).message}` });
+    }
+  }
+
+  /** The latest `limit` entries, newest first (the log is streamed: only they are kept). */
   listActivity(limit = 50): ActivityEntry[] {
-    const { records } = readJsonlFrom<ActivityEntry>(join(this.dir, 'activity.jsonl'), 0, (v) => v as ActivityEntry);
-    return records.slice(-limit).reverse();
+    const latest: ActivityEntry[] = [];
+    scanJsonlRecords<ActivityEntry>(join(this.dir, 'activity.jsonl'), 0, (v) => v as ActivityEntry, (entry) => {
+      latest.push(entry);
+      if (latest.length > limit) latest.shift();
+    });
+    return latest.reverse();
   }
 
   /** @internal called by TraceImport.commit once its file (and its meta file) is in place */
-  finishImport(path: string, added: ReadonlyMap<string, string>): void {
-    const f = basename(path);
-    this.traceFiles.add(f);
-    this.lazyFiles.add(f);
-    for (const [id, hash] of added) if (!this.traces.has(id)) this.traces.set(id, { hash, file: f });
+  finishImport(path: string, added: ReadonlyMap<string, TraceEntry>): void {
+    this.traceFiles.add(basename(path));
+    for (const [id, entry] of added) if (!this.traces.has(id)) this.traces.set(id, entry);
   }
 }
 
 /** An import in progress; holds the project's write lock until commit() or abort(). Traces stream to a
  * temporary file (memory stays bounded by the id index), renamed into place on commit. */
 export class TraceImport {
-  private readonly pending = new Map<string, string>();
+  private readonly pending = new Map<string, TraceEntry>();
   private readonly summary: ImportSummary;
   private readonly path: string;
   private readonly tmp: string;
   private fd: number;
   private buffer: string[] = [];
   private bufferBytes = 0;
+  /** Bytes of the traces file so far (written and buffered): where the next line starts. */
+  private size = 0;
   private done = false;
 
   constructor(private readonly store: ProjectStore, source: string) {
     this.summary = { file: '', source, added: 0, duplicates: 0, conflicts: [] };
     this.path = store.nextTraceFile();
-    this.tmp = `${this.path}.${process.pid}.tmp`;
+    this.tmp = uniqueTempName(this.path);
     this.fd = openSync(this.tmp, 'w');
   }
 
   /** Returns what happened to the trace: added, a duplicate of one already held, or a conflicting id. */
   add(trace: Trace): 'added' | 'duplicate' | 'conflict' {
     const hash = traceHash(trace);
-    const known = this.store.knownTrace(trace.id)?.hash ?? this.pending.get(trace.id);
+    const known = this.store.knownTrace(trace.id)?.hash ?? this.pending.get(trace.id)?.hash;
     if (known !== undefined) {
       if (known === hash) {
         this.summary.duplicates++;
@@ -556,10 +672,12 @@ export class TraceImport {
       this.summary.conflicts.push({ id: trace.id, message: `trace id "${trace.id}" is already in the project with different content; give it another id or import into another project` });
       return 'conflict';
     }
-    this.pending.set(trace.id, hash);
-    const line = JSON.stringify(trace) + '\n';
-    this.buffer.push(line);
-    this.bufferBytes += line.length;
+    const line = JSON.stringify(trace);
+    const bytes = Buffer.byteLength(line);
+    this.pending.set(trace.id, entryOf(trace, basename(this.path), this.size, bytes, this.store.tools, hash));
+    this.size += bytes + 1;
+    this.buffer.push(line, '\n');
+    this.bufferBytes += line.length + 1;
     if (this.bufferBytes > 1 << 20) this.flush();
     this.summary.added++;
     return 'added';
@@ -580,6 +698,7 @@ export class TraceImport {
     this.done = true;
     try {
       let meta: string | undefined;
+      let sidecar: string | undefined;
       try {
         this.flush();
         fsyncSync(this.fd);
@@ -588,6 +707,8 @@ export class TraceImport {
         if (this.summary.added > 0) {
           meta = this.path.replace(/\.jsonl$/, '.meta.json');
           writeJsonAtomic(meta, { source: this.summary.source, importedAt: this.store.now().toISOString(), added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length });
+          sidecar = sidecarPath(this.path);
+          writeFileAtomic(sidecar, linesOf(sidecarLines(basename(this.path), this.size, [...this.pending], this.store.tools)));
           renameSync(this.tmp, this.path);
           fsyncDir(dirname(this.path));
         }
@@ -595,16 +716,13 @@ export class TraceImport {
         this.closeQuietly();
         rmSync(this.tmp, { force: true });
         if (meta) rmSync(meta, { force: true });
+        if (sidecar) rmSync(sidecar, { force: true });
         throw writeError(this.tmp, e);
       }
       if (this.summary.added > 0) {
         this.summary.file = this.path;
         this.store.finishImport(this.path, this.pending);
-        try {
-          this.store.logActivity({ kind: 'import', message: `imported ${this.summary.added} traces from ${basename(this.summary.source)}`, data: { source: this.summary.source, added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length } });
-        } catch (e) {
-          this.store.warnings.push({ file: join(this.store.dir, 'activity.jsonl'), message: `the import was committed but could not be logged: ${(e as Error).message}` });
-        }
+        this.store.logActivityAfterCommit({ kind: 'import', message: `imported ${this.summary.added} traces from ${basename(this.summary.source)}`, data: { source: this.summary.source, added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length } }, 'the import was committed');
       } else rmSync(this.tmp, { force: true });
       return this.summary;
     } finally {
@@ -644,4 +762,8 @@ export class TraceImport {
     this.buffer = [];
     this.bufferBytes = 0;
   }
+}
+
+function* linesOf(lines: Iterable<string>): Generator<string> {
+  for (const line of lines) yield line + '\n';
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { executeMenu } from '../../../shared/bench/executor';
 import { generateBenchmark } from '../../../shared/bench/generate';
 import { instantiate } from '../../../shared/bench/instance';
-import { registryNames } from '../../../shared/bench/registry';
+import { presentationOrder, registryNames } from '../../../shared/bench/registry';
 import { benchExecutor, buildBenchTrace, reexecuteWithout } from '../../../shared/bench/trace';
 import { BenchError } from '../../../shared/bench/errors';
 import { removeByReexecution, scoreableTools } from '../../../shared/trace/interventions';
@@ -21,15 +21,18 @@ function changedLines(before: Trace, after: Trace): string[] {
 }
 
 describe('executor (single-step protocol)', () => {
-  it('writes one line per served tool, in canonical order, in a valid native trace', () => {
+  it('writes one line per served tool, in dependency order, in a valid native trace', () => {
     const t = traceOf('table_total');
     const step = t.turns[0]!.steps[0]!;
     expect(step.kind).toBe('lines');
     const tools = step.kind === 'lines' ? step.lines.map((l) => l.tool) : [];
-    expect(tools).toEqual([...registry].sort());
+    expect(tools).toEqual(presentationOrder(registry, 'dependency'));
+    // The Calculator comes after every output it computes on; the rest stays in code-unit order.
+    expect(tools.indexOf('Calculator')).toBeGreaterThan(Math.max(...['CalendarAPI', 'DocRetrieve', 'ExchangeRate', 'SensorAPI', 'TableQuery'].map((n) => tools.indexOf(n))));
+    expect(tools.filter((n) => n !== 'Calculator')).toEqual([...registry].sort().filter((n) => n !== 'Calculator'));
     expect(t.tools.map((d) => d.name)).toEqual(tools);
     expect(validateTrace(JSON.parse(JSON.stringify(t)), 'x.jsonl', 1).ok).toBe(true);
-    expect(t).toMatchObject({ task: 'table_total', split: 'fit', meta: { bench: { v: 1, seed: 'exec', family: 'table_total', index: 0, registry: 15 } } });
+    expect(t).toMatchObject({ task: 'table_total', split: 'fit', meta: { bench: { v: 1, seed: 'exec', family: 'table_total', index: 0, registry: 15, order: 'dependency' } } });
     expect(scoreableTools(t, 0, 'line')).toEqual([...registry].sort());
   });
 
@@ -96,7 +99,15 @@ describe('re-execution without a tool', () => {
     const res = await removeByReexecution(t, 0, 'DocRetrieve', benchExecutor);
     expect(res.kind).toBe('reexecute');
     expect(linesOf(res.trace).get('Calculator')).toBe("NameError: name 'passages' is not defined");
-    expect(res.removed).toEqual([{ turn: 0, step: 0, line: [...registry].sort().indexOf('DocRetrieve') }]);
+    expect(res.removed).toEqual([{ turn: 0, step: 0, line: presentationOrder(registry, 'dependency').indexOf('DocRetrieve') }]);
+  });
+
+  it('a trace served in the earlier code-unit order re-executes in that order (old projects keep working)', () => {
+    const t = buildBenchTrace(instantiate('exec', 'table_total', 0), { menu: registry, registry: 15, split: 'fit', answer: 'x', order: 'code-unit' });
+    delete (t.meta!.bench as { order?: string }).order; // as projects made before the field existed
+    const r = reexecuteWithout(t, 0, 'TableQuery');
+    expect([...linesOf(r).keys()]).toEqual([...registry].sort().filter((n) => n !== 'TableQuery'));
+    expect(linesOf(r).get('Calculator')).toBe("NameError: name 'rows' is not defined");
   });
 
   it('refuses a trace whose lines this version of the benchmark would not produce', () => {

@@ -3,6 +3,7 @@ import type { InterventionKind } from '../../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../../shared/project/scores';
 import type { GpuChoice } from '../../llama/runtime';
 import type { RenderFormat } from '../renderer';
+import type { RemoteScoringSpec } from '../remote/client';
 
 /** Everything a job needs; stored in the job state file so an interrupted job can be resumed. */
 export interface ScoreJobSpec {
@@ -19,6 +20,9 @@ export interface ScoreJobSpec {
   /** Tokens per sequence (default: fitted to the longest trace). */
   contextSize?: number;
   format?: RenderFormat;
+  /** Score on scoring servers instead of in this process (../remote); `model` is then read only for
+   * its chat template and builtin tokens (a vocabulary-only load: no weights). */
+  remote?: RemoteScoringSpec;
   /** Instead of scoring, check the faithfulness of a stored run's ranking (`model` must be the file
    * the run was scored with; `intervention` and `span` are the run's). */
   check?: FaithfulnessJobOptions;

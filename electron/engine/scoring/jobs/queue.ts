@@ -92,7 +92,11 @@ export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
     this.running = { job: next, handle };
     this.setStatus(next, 'running');
     handle.on('event', (event) => {
-      if (event.type === 'status') next.status = event.status;
+      if (event.type === 'status') {
+        next.status = event.status;
+        // (A status line — e.g. waiting for the project lock — shows as the job's message until the next progress.)
+        if (event.message) next.progress = { ...(next.progress ?? { done: 0, total: 0, scoredNow: 0, skipped: 0 }), message: event.message };
+      }
       if (event.type === 'progress' || event.type === 'finished') next.progress = event.progress;
       if (event.type === 'finished') next.status = event.status;
       if (event.type === 'failed') {

@@ -17,6 +17,8 @@ import { benchExecutor } from '../../../../shared/bench/trace';
 import { holdWhilePaused, type JobControl } from './control';
 import { runFaithfulnessJob } from './faithfulness-job';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
+import type { JobScorer } from './job-scorer';
+import { openRemoteScorer } from '../remote/remote-job';
 
 export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
   if (spec.check) return runFaithfulnessJob(spec, spec.check, control, emit);
@@ -42,6 +44,7 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       pid: process.pid,
     });
   };
+  let scorer: JobScorer | undefined;
   try {
     const selected = selectTraces(store, spec.tasks);
     const traces = selected.filter(hasAnswer);
@@ -55,18 +58,13 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       emit({ type: 'finished', status: 'done', progress: { ...progress } });
       return;
     }
-    progress.message = 'hashing the model file';
-    persist('running');
-    emit({ type: 'status', status: 'running', message: progress.message });
-    const modelHash = await modelFileHash(spec.model);
-
-    progress.message = 'loading the model';
-    emit({ type: 'progress', progress: { ...progress } });
-    const { model } = await loadModel(spec.model, { gpu: spec.gpu });
-    const renderer = createRenderer(model, spec.format ?? 'auto');
-    const modelName = model.fileInfo.metadata.general?.name ?? basename(spec.model);
-    // The rendering is part of the run: a template and a plain transcript of one model never mix.
-    const run = scoreRun(modelHash, spec.intervention, spec.span, renderer.format);
+    const note = (message: string): void => {
+      progress.message = message;
+      persist('running');
+      emit({ type: 'status', status: 'running', message });
+    };
+    scorer = spec.remote ? await openRemoteScorer(spec, spec.remote, note) : await openLocalScorer(spec, note);
+    const { run, modelName } = scorer;
     const keyOf = (t: Trace): string => scoreKey(run, store.getTraceHash(t.id)!);
 
     let tokens = 0;
@@ -80,32 +78,23 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       progress.message = `${pending.length ? `scoring ${pending.length} traces` : 'nothing left to score'}${unanswered ? `; ${unanswered}` : ''}`;
       emit({ type: 'progress', progress: { ...progress } });
       const started = performance.now();
-      const summary = await scoreTraces(
-        model,
-        renderer,
+      const summary = await scorer.score(
         pending,
-        {
-          mode: 'optimized',
-          intervention: spec.intervention,
-          span: spec.span,
-          executor: spec.intervention === 'reexecute' ? benchExecutor : undefined,
-          parallel: spec.parallel,
-          contextSize: spec.contextSize,
-          shouldStop: () => control.stopRequested !== null,
-        },
-        (result) => {
+        () => control.stopRequested !== null,
+        async (result) => {
           const record = toStoredScore(result.plan, result.logprobs, {
             key: keyOf(result.plan.trace),
             run,
             traceHash: store.getTraceHash(result.plan.trace.id)!,
-            model: spec.model,
+            model: scorer!.model,
             modelName,
             intervention: spec.intervention,
             span: spec.span,
-            format: renderer.format,
-            piece: (token) => model.detokenize([token], false),
+            format: scorer!.format,
+            piece: (token) => scorer!.piece(token),
           });
-          store.appendScores([record]);
+          // Waits (saying so in the job's status) while another writer holds the project lock.
+          await store.appendScoresAsync([record], { onWait: (wait) => emit({ type: 'status', status: 'running', message: wait.message }) });
           progress.done++;
           progress.scoredNow++;
           tokens += result.stats.tokensEvaluated;
@@ -128,14 +117,53 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       emit({ type: 'finished', status: 'cancelled', progress: { ...progress } });
       return;
     }
-    progress.message = `scored ${progress.scoredNow} traces (${progress.skipped} were already scored${unanswered ? `; ${unanswered}` : ''})`;
+    const where = scorer.summary?.();
+    progress.message = `scored ${progress.scoredNow} traces (${progress.skipped} were already scored${unanswered ? `; ${unanswered}` : ''})${where ? `; ${where}` : ''}`;
     progress.etaSeconds = 0;
     persist('done');
     store.logActivity({ kind: 'score', message: `scored ${progress.scoredNow} traces with ${modelName} (${spec.intervention}, ${spec.span})`, data: { job: spec.jobId, run } });
     emit({ type: 'finished', status: 'done', progress: { ...progress } });
   } catch (e) {
     reportFailure(e, persist, (error) => emit({ type: 'failed', error, progress: { ...progress } }));
+  } finally {
+    await scorer?.dispose();
   }
+}
+
+/** The local backend: the GGUF loaded into llama.cpp here, keyed by the file's hash. */
+async function openLocalScorer(spec: ScoreJobSpec, note: (message: string) => void): Promise<JobScorer> {
+  note('hashing the model file');
+  const modelHash = await modelFileHash(spec.model);
+  note('loading the model');
+  const { model } = await loadModel(spec.model, { gpu: spec.gpu });
+  const renderer = createRenderer(model, spec.format ?? 'auto');
+  // The rendering is part of the run: a template and a plain transcript of one model never mix.
+  const run = scoreRun(modelHash, spec.intervention, spec.span, renderer.format);
+  return {
+    run,
+    model: spec.model,
+    modelName: model.fileInfo.metadata.general?.name ?? basename(spec.model),
+    format: renderer.format,
+    piece: (token) => model.detokenize([token], false),
+    score: (pending, shouldStop, onTrace) =>
+      scoreTraces(
+        model,
+        renderer,
+        pending,
+        {
+          mode: 'optimized',
+          intervention: spec.intervention,
+          span: spec.span,
+          executor: spec.intervention === 'reexecute' ? benchExecutor : undefined,
+          parallel: spec.parallel,
+          contextSize: spec.contextSize,
+          shouldStop,
+        },
+        onTrace,
+      ),
+    // The job's process exits when the job ends; the model goes with it.
+    dispose: async () => undefined,
+  };
 }
 
 /** A trace is worth scoring when at least one turn has a frozen answer to score. */
@@ -144,12 +172,12 @@ export function hasAnswer(trace: Trace): boolean {
 }
 
 export function selectTraces(store: ProjectStore, tasks: readonly string[] | undefined): Trace[] {
-  const all = store.listTraces();
-  if (!tasks || tasks.length === 0) return all;
+  if (!tasks || tasks.length === 0) return store.listTraces();
   const wanted = new Set(tasks);
-  const picked = all.filter((t) => t.task !== undefined && wanted.has(t.task));
+  // Only the traces of these tasks are read.
+  const picked = store.listTraces((t) => t.task !== undefined && wanted.has(t.task));
   if (picked.length === 0) {
-    const known = [...new Set(all.map((t) => t.task).filter(Boolean))].sort();
+    const known = [...new Set([...store.traceTasks().values()].filter(Boolean))].sort();
     throw Object.assign(new Error(`no trace has task ${tasks.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`), { code: 'NOT_FOUND' });
   }
   return picked;

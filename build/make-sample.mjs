@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// `npm run sample`: regenerates assets/sample-project, the project "Open the sample project" copies.
+// It is a `lots demo` run of the quick preset on the default model (pulled if missing; about half an
+// hour on a 2-core CPU), made in a temporary folder and copied here without locks, temp files or job
+// files. Extra arguments go to `lots demo` (e.g. --families a,b --threads 2).
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dest = join(root, 'assets', 'sample-project');
+const work = mkdtempSync(join(tmpdir(), 'lots-sample-'));
+const out = join(work, 'sample');
+const run = spawnSync(process.execPath, [join(root, 'bin', 'lots.mjs'), 'demo', '--out', out, ...process.argv.slice(2)], { stdio: 'inherit' });
+if (run.status !== 0) {
+  console.error(`npm run sample: lots demo failed (exit ${run.status ?? run.signal}); assets/sample-project is unchanged. The partial run is in ${out}: the same command resumes it there.`);
+  process.exit(run.status ?? 1);
+}
+rmSync(dest, { recursive: true, force: true });
+cpSync(out, dest, { recursive: true, filter: (src) => !/[\\/](jobs|\.lock)$|\.tmp$/.test(src) });
+rmSync(work, { recursive: true, force: true });
+let bytes = 0;
+const walk = (d) => { for (const n of readdirSync(d)) { const p = join(d, n); const s = statSync(p); if (s.isDirectory()) walk(p); else bytes += s.size; } };
+walk(dest);
+console.log(`npm run sample: wrote ${dest} (${(bytes / 1024).toFixed(0)} KiB)`);

@@ -1,0 +1,23 @@
+// What a scoring job scores with: the local llama.cpp model (score-job.ts) or scoring servers
+// (../remote/remote-job.ts). The job itself — which traces are pending, the store, progress, pause and
+// cancel — is the same for both.
+import type { Token } from 'node-llama-cpp';
+import type { Trace } from '../../../../shared/trace/schema';
+import type { TraceResult } from '../scorer';
+
+export interface JobScorer {
+  /** The run key (model identity | intervention | span | format). */
+  run: string;
+  /** Stored with each score: the model file, or the backend and served model. */
+  model: string;
+  modelName: string;
+  /** The renderer's format. */
+  format: string;
+  /** One token's text for the inspector's per-token view. */
+  piece(token: Token): string;
+  /** Score `traces`, handing each result over as it finishes; stops taking traces once `shouldStop`. */
+  score(traces: readonly Trace[], shouldStop: () => boolean, onTrace: (result: TraceResult) => void | Promise<void>): Promise<{ stopped: boolean }>;
+  /** Said once the job is done (e.g. where the traces went). */
+  summary?(): string;
+  dispose(): Promise<void>;
+}

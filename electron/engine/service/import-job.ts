@@ -1,0 +1,70 @@
+// An import through the API, shown as a job while it runs: which file, how far, what it waits for (another
+// writer holding the project lock: who, since when, up to what limit) — and cancellable from the Jobs list
+// or the import button's Cancel, through the same cancelJob as every other job.
+import { randomBytes } from 'node:crypto';
+import type { JobInfo } from '../../../shared/api/types';
+import type { ReadProgress } from '../import';
+import { importCancelled } from './imports';
+
+export interface ImportJobHandle {
+  info: JobInfo;
+  /** Aborted by cancel(), or by the caller's own signal. */
+  readonly signal: AbortSignal;
+  cancel(): void;
+  /** Starting file `index` (0-based) of the import. */
+  file(index: number, name: string): void;
+  progress(p: ReadProgress): void;
+  /** A status line while the import waits (for the project lock). */
+  note(message: string): void;
+  finish(status: 'done' | 'cancelled' | 'failed', message: string, error?: { code: string; message: string }): void;
+}
+
+/** Progress is announced at most this often (every chunk of a large file would flood the views). */
+const PROGRESS_INTERVAL_MS = 250;
+
+export function startImportJob(names: readonly string[], emit: (job: JobInfo) => void, outer?: AbortSignal): ImportJobHandle {
+  const id = `import-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+  const now = new Date().toISOString();
+  const title = names.length === 1 ? `Import ${names[0]}` : `Import ${names.length} files`;
+  const abort = new AbortController();
+  const signal = outer ? AbortSignal.any([abort.signal, outer]) : abort.signal;
+  let current = { index: 0, name: names[0] ?? '' };
+  let lastProgress = 0;
+  const handle: ImportJobHandle = {
+    info: {
+      id, kind: 'import', title, status: 'running', createdAt: now, updatedAt: now, done: 0, total: 0, unit: 'bytes',
+      message: 'starting', canPause: false, canResume: false, canCancel: true,
+    },
+    signal,
+    cancel: () => abort.abort(importCancelled(current.name)),
+    file(index, name) {
+      current = { index, name };
+      update({ done: 0, total: 0, message: `reading ${where()}` });
+    },
+    progress(p) {
+      const t = Date.now();
+      if (t - lastProgress < PROGRESS_INTERVAL_MS) return;
+      lastProgress = t;
+      const rate = p.elapsedMs > 500 ? p.bytesRead / (p.elapsedMs / 1000) : undefined;
+      update({
+        done: p.bytesRead, total: p.totalBytes, message: `reading ${where()}: ${p.traces} traces${p.rejected ? `, ${p.rejected} lines rejected` : ''}`,
+        ...(rate ? { throughput: rate, etaSeconds: Math.max(0, (p.totalBytes - p.bytesRead) / rate) } : {}),
+      });
+    },
+    note(message) {
+      update({ message });
+    },
+    finish(status, message, error) {
+      update({ status, message, canCancel: false, etaSeconds: 0, ...(error ? { error } : {}) });
+    },
+  };
+  function where(): string {
+    return names.length > 1 ? `${current.name} (file ${current.index + 1} of ${names.length})` : current.name;
+  }
+  function update(patch: Partial<JobInfo>): void {
+    handle.info = { ...handle.info, ...patch, updatedAt: new Date().toISOString() };
+    emit(handle.info);
+  }
+  emit(handle.info);
+  return handle;
+}

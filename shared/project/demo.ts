@@ -1,0 +1,56 @@
+// The record `lots demo` leaves in its project (demo.json): how the demo was run (model, command,
+// machine, preset sizes) and, when the registry-growth run was done, accuracy and prompt tokens of
+// keep-all and LOTS at each registry size. The per-task results themselves live in the sweeps.
+import { z } from 'zod';
+
+export const DEMO_RECORD_VERSION = 1;
+
+const MethodPointSchema = z.object({
+  /** Mean accuracy over the families (evaluation requests). */
+  accuracy: z.number().min(0).max(1),
+  /** Mean accuracy on the fitting requests. */
+  fitAccuracy: z.number().min(0).max(1).optional(),
+  /** Requests behind `accuracy` (all families). */
+  n: z.number().int().nonnegative(),
+  /** Mean prompt tokens per request. */
+  promptTokens: z.number().nonnegative(),
+  /** Mean tools served (K for LOTS, the registry for keep-all). */
+  tools: z.number().nonnegative(),
+});
+export type MethodPoint = z.infer<typeof MethodPointSchema>;
+
+export const GrowthPointSchema = z.object({
+  registry: z.number().int().positive(),
+  /** The project of this size, relative to the demo project (`.` for the demo project itself). */
+  project: z.string(),
+  families: z.array(z.string()),
+  methods: z.record(z.string(), MethodPointSchema),
+  seconds: z.number().nonnegative(),
+});
+export type GrowthPoint = z.infer<typeof GrowthPointSchema>;
+
+export const DemoRecordSchema = z.object({
+  v: z.literal(DEMO_RECORD_VERSION),
+  model: z.string(),
+  modelName: z.string(),
+  modelHash: z.string(),
+  /** The command line as typed (or the equivalent one for a run started in the Studio). */
+  command: z.string(),
+  machine: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  seconds: z.number().nonnegative().optional(),
+  preset: z.object({
+    name: z.string(),
+    families: z.array(z.string()),
+    fit: z.number().int().nonnegative(),
+    eval: z.number().int().nonnegative(),
+    registry: z.number().int().positive(),
+    draws: z.number().int().positive(),
+    /** The budget grid's largest K (the grid is 1…kMax, capped by the ranked tools). */
+    kMax: z.number().int().positive().optional(),
+    seed: z.string(),
+  }),
+  growth: z.array(GrowthPointSchema).default([]),
+});
+export type DemoRecord = z.infer<typeof DemoRecordSchema>;

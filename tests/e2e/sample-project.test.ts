@@ -1,0 +1,143 @@
+// The sample project, as a newcomer meets it: the empty Project view → "Open the sample project" →
+// the Demo view tells the story (accuracy per method, prompt tokens, registry growth when recorded, per
+// family the kept tools against the gold chain), and each family links to a real heatmap, ranking and
+// budget curve. No model is loaded: the sample was served and scored by the default model when it was
+// made (assets/sample-project, `npm run sample`). The bundled folder is never written.
+// Screenshots at 1280×800 and 1920×1080 land in artifacts/screenshots/.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { DEFAULT_SAMPLE_PROJECT_DIR } from '../../electron/engine/service/service';
+import { ProjectStore } from '../../electron/engine/store';
+import { describeRequiring } from '../describe-requiring';
+import { ensureRendererBuilt, launchChromium, ROOT, startStudio, type Studio } from './studio';
+
+const SHOTS = join(ROOT, 'artifacts', 'screenshots');
+
+let work: string;
+let studio: Studio;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+function tree(dir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const walk = (d: string, rel: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p, `${rel}${name}/`);
+      else out[`${rel}${name}`] = st.mtimeMs;
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+async function settle(): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120)))));
+}
+
+async function shot(name: string): Promise<void> {
+  const vp = page.viewportSize()!;
+  const dir = join(SHOTS, `${vp.width}x${vp.height}`);
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: name.startsWith('demo') });
+}
+
+describeRequiring('chromium', 'the sample project and the Demo view', () => {
+  const bundled = tree(DEFAULT_SAMPLE_PROJECT_DIR);
+  const sample = ProjectStore.open(DEFAULT_SAMPLE_PROJECT_DIR);
+  const families = sample.listSweeps().map((s) => s.task).sort();
+  const record = sample.readDemo();
+
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    work = mkdtempSync(join(tmpdir(), 'lots-e2e-sample-'));
+    studio = await startStudio(join(work, 'config'));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    await page.goto(studio.host.openUrl);
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    studio?.service.dispose();
+    await studio?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the bundled sample is a real demo run: a model, sweeps with baselines, approved spaces', () => {
+    expect(record, 'assets/sample-project/demo.json').toBeDefined();
+    expect(record!.modelName).toMatch(/\.gguf$/);
+    expect(families.length).toBeGreaterThanOrEqual(3);
+    for (const task of families) {
+      const sweep = sample.readSweep(task)!;
+      expect(sweep.bestK, task).toBeGreaterThan(0);
+      expect(new Set(sweep.baselines.map((b) => b.name))).toEqual(new Set(['lots', 'keep-all', 'no-tools', 'random', 'bm25']));
+      expect(sample.readSpaces(task).versions.length, task).toBeGreaterThan(0);
+    }
+    expect(sample.listScores().length).toBeGreaterThan(0);
+  });
+
+  it('opens from the empty Project view as a copy and tells the story on one screen', async () => {
+    await page.click('[data-testid="open-sample"]');
+    await page.waitForSelector('[data-testid="demo-story"]');
+    await settle();
+    const copy = (await studio.service.getProject())!.dir;
+    expect(copy.startsWith(join(studio.configDir, 'sample-projects'))).toBe(true);
+    await expect(page.locator('[data-testid="demo-headline"]').textContent()).resolves.toMatch(/LOTS keeps [\d.]+ tools per task and answers \d+% of \d+ evaluation requests, against \d+% with the whole registry/);
+    await expect(page.locator('[data-testid="demo-provenance"]').textContent()).resolves.toContain(record!.modelName);
+    expect(await page.locator('[data-testid="demo-families"] tbody tr').count()).toBe(families.length);
+    // Both charts are drawn with one bar group per method.
+    const charts = page.locator('.svg-chart svg');
+    expect(await charts.count()).toBeGreaterThanOrEqual(2);
+    expect(await charts.nth(0).getAttribute('aria-label')).toMatch(/^Accuracy per method on evaluation requests: LOTS \d+%, Keep-all \d+%/);
+    expect(await charts.nth(1).getAttribute('aria-label')).toMatch(/^Prompt tokens per request: LOTS \d+, Keep-all \d+/);
+    if ((record?.growth.length ?? 0) > 1) await page.waitForSelector('[data-testid="demo-growth"] svg');
+    for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await settle();
+      await shot('demo-story');
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('each family links to a real heatmap, ranking and budget curve', async () => {
+    const task = families[0]!;
+    await page.click(`button[aria-label="Heatmap of ${task}"]`);
+    await page.waitForSelector('[data-testid="view-heatmap"]');
+    await page.waitForSelector('[data-testid="heatmap-scroller"][data-visible-rows]');
+    expect(Number(await page.getAttribute('[data-testid="heatmap-scroller"]', 'data-visible-rows'))).toBeGreaterThan(0);
+    await settle();
+    await shot('sample-heatmap');
+
+    await page.click('nav [data-view="demo"]');
+    await page.click(`button[aria-label="Ranking of ${task}"]`);
+    await page.waitForSelector('[data-testid="view-ranking"]');
+    await page.waitForSelector('.recharts-bar-rectangle');
+    await settle();
+    await shot('sample-ranking');
+
+    await page.click('nav [data-view="budget"]');
+    await page.waitForSelector('[data-testid="view-budget"]');
+    await page.waitForSelector('text=Best K by measured fitting accuracy');
+    await settle();
+    await shot('sample-budget');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the demo report carries the same charts; the bundled folder was not written', async () => {
+    const report = await studio.service.renderDemoReport();
+    expect(report.html).toContain('Accuracy per method on evaluation requests: LOTS');
+    expect(report.html).toContain('Prompt tokens per request: LOTS');
+    for (const task of families) expect(report.html).toContain(`<td>${task}</td>`);
+    expect(tree(DEFAULT_SAMPLE_PROJECT_DIR)).toEqual(bundled);
+  });
+});

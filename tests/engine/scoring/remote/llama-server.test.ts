@@ -1,0 +1,258 @@
+// The remote backend against real llama.cpp servers (tests/engine/scoring/remote/llama-server-process.ts
+// starts them) serving the default real model, compared with the local scorer on the same GGUF:
+// the server's tokenizer gives the local ids, L and I agree within the measured tolerance, rankings
+// agree (Kendall τ per task), a killed `lots score --backend llama-server` resumes exactly once, and
+// two endpoints shard the traces with one's work moving to the other when it dies.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { LlamaModel } from 'node-llama-cpp';
+import { describeRequiring } from '../../../describe-requiring';
+import { pulledDefaultModel } from '../../../../electron/engine/bench/model-arg';
+import { loadModel } from '../../../../electron/engine/llama/load';
+import { planTrace, type TracePlan } from '../../../../electron/engine/scoring/plan';
+import { createRenderer, type TraceRenderer } from '../../../../electron/engine/scoring/renderer';
+import { scoreTraces, type TraceResult } from '../../../../electron/engine/scoring/scorer';
+import { meanLogprob } from '../../../../electron/engine/scoring/trace-scores';
+import { multiStepTraces, multiTurnTraces } from '../../../../electron/engine/scoring/synthetic-traces';
+import { LlamaServerClient } from '../../../../electron/engine/scoring/remote/llama-server';
+import { planWithServerTokens, scoreTracesRemote, type RemoteTraceResult } from '../../../../electron/engine/scoring/remote/remote-scorer';
+import { ServerTokenizer } from '../../../../electron/engine/scoring/remote/server-tokenizer';
+import { loadVocabulary, vocabularyFacts } from '../../../../electron/engine/scoring/remote/remote-job';
+import { ProjectStore } from '../../../../electron/engine/store';
+import { FAMILIES } from '../../../../shared/bench/families';
+import { generateBenchmark } from '../../../../shared/bench/generate';
+import { benchExecutor, buildBenchTrace, instanceOfTrace } from '../../../../shared/bench/trace';
+import type { Trace } from '../../../../shared/trace/schema';
+import { kendallTau, perTaskMeans } from './agreement';
+import { startLlamaServer, type LlamaServerProcess } from './llama-server-process';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const SLOW = 900_000;
+const modelPath = pulledDefaultModel();
+
+/**
+ * The tolerance is the local scorer's own numerical floor on this model: the same traces scored
+ * locally with F32 instead of F16 keys and values. On this 0.5B Q8_0 model that alone moves single
+ * token log-probs by up to ~0.1 and mean log-probs by a few 1e-2. The server runs the same weights
+ * through a newer llama.cpp (other kernels, the answer read one decode step at a time instead of in
+ * one batch), so its scores may differ from the local ones by as much, with a margin.
+ */
+const FLOOR_FACTOR = 2;
+/** Rankings: per task, τ between remote and local must be no worse than between local F16 and F32 KV, less a margin. */
+const TAU_MARGIN = 0.2;
+
+/** Benchmark traces with gold answers (the re-execute intervention), three families, 3 + 4 tools. */
+function benchTraces(perFamily: number): Trace[] {
+  const families = ['table_total', 'sensor_mean', 'fx_settle'] as const;
+  const distractors = ['Barcode', 'GoogleSearch', 'TempConvert'];
+  return families.flatMap((family) =>
+    generateBenchmark({ families: [family], fit: perFamily, eval: 0 }).map((t) =>
+      buildBenchTrace(instanceOfTrace(t), { menu: [...FAMILIES[family].chainTools, ...distractors], registry: 15, split: 'fit', answer: t.turns[0]!.gold! }),
+    ),
+  );
+}
+
+let server: LlamaServerProcess;
+let model: LlamaModel;
+let vocab: LlamaModel;
+let renderer: TraceRenderer;
+const dirs: string[] = [];
+const bench = benchTraces(2);
+const localBench = new Map<string, TraceResult>();
+const localExact = new Map<string, TraceResult>();
+let floor: { dL: number; dI: number; pairs: number };
+
+function remoteRenderer(client: LlamaServerClient): { renderer: TraceRenderer; tokenizer: ServerTokenizer } {
+  const tokenizer = new ServerTokenizer(vocabularyFacts(vocab), (text, special) => client.tokenize(text, special));
+  return { renderer: createRenderer(vocab, 'auto', tokenizer.tokenizer), tokenizer };
+}
+
+function compare(local: ReadonlyMap<string, TraceResult>, remote: ReadonlyMap<string, { logprobs: TraceResult['logprobs'] }>): { dL: number; dI: number; pairs: number } {
+  let dL = 0;
+  let dI = 0;
+  let pairs = 0;
+  for (const [id, l] of local) {
+    const r = remote.get(id)!;
+    expect(r, id).toBeDefined();
+    l.logprobs.forEach((lt, i) => {
+      const rt = r.logprobs[i]!;
+      const lb = meanLogprob(lt.base);
+      const rb = meanLogprob(rt.base);
+      dL = Math.max(dL, Math.abs(lb - rb));
+      for (const [tool, values] of lt.removed) {
+        const rv = rt.removed.get(tool)!;
+        dL = Math.max(dL, Math.abs(meanLogprob(values) - meanLogprob(rv)));
+        dI = Math.max(dI, Math.abs(lb - meanLogprob(values) - (rb - meanLogprob(rv))));
+        pairs++;
+      }
+    });
+  }
+  return { dL, dI, pairs };
+}
+
+function scoreLines(dir: string): Array<{ key: string; trace: string; run: string; scores: Record<string, number> }> {
+  const path = join(dir, 'scores.jsonl');
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l)];
+      } catch {
+        return [];
+      }
+    });
+}
+
+function lots(args: string[]): { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>; kill: (s: NodeJS.Signals) => void } {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/lots.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  return { done: new Promise((r) => child.on('exit', (code, signal) => r({ code, signal, out, err }))), kill: (s) => child.kill(s) };
+}
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describeRequiring('real-model', 'the remote scoring backend on the default real model', () => {
+  describeRequiring('scoring-server', 'lots score --backend llama-server against a real llama.cpp server', () => {
+    beforeAll(async () => {
+      [server, { model }, vocab] = await Promise.all([startLlamaServer({ model: modelPath!, slots: 2, threads: 2 }), loadModel(modelPath!, { gpu: 'cpu' }), loadVocabulary(modelPath!)]);
+      renderer = createRenderer(model);
+      const options = { mode: 'optimized', intervention: 'reexecute', span: 'answer', executor: benchExecutor, parallel: 1 } as const;
+      await scoreTraces(model, renderer, bench, options, (r) => void localBench.set(r.plan.trace.id, r));
+      await scoreTraces(model, renderer, bench, { ...options, exactKvCache: true }, (r) => void localExact.set(r.plan.trace.id, r));
+      floor = compare(localBench, localExact);
+    }, SLOW);
+    afterAll(async () => {
+      await server?.stop();
+      await model?.dispose();
+      await vocab?.dispose();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    });
+
+    it('tokenizes on the server to exactly the local token ids: every sequence of every plan, both spans', async () => {
+      const client = new LlamaServerClient({ baseUrl: server.url });
+      const { renderer: remote, tokenizer } = remoteRenderer(client);
+      const traces = [...bench, ...multiStepTraces({ count: 2, tools: 3, seed: 11 }), ...multiTurnTraces({ count: 1, tools: 2, seed: 11 })];
+      let sequences = 0;
+      for (const trace of traces) {
+        for (const span of ['answer', 'expression'] as const) {
+          const options = { intervention: trace.meta?.bench ? ('reexecute' as const) : ('evidence' as const), span, executor: benchExecutor };
+          const strip = (p: TracePlan) => p.turns.map((t) => ({ turn: t.turn, base: t.base, ivs: t.interventions.map((i) => ({ tool: i.tool, sequence: i.sequence })) }));
+          const local = await planTrace(trace, renderer, options);
+          const served = await planWithServerTokens(trace, remote, tokenizer, options);
+          expect(strip(served), `${trace.id} (${span})`).toEqual(strip(local));
+          sequences += local.turns.reduce((n, t) => n + 1 + t.interventions.length, 0);
+        }
+      }
+      expect(sequences).toBeGreaterThan(40);
+      expect(tokenizer.requests).toBeGreaterThan(0);
+    }, SLOW);
+
+    it('agrees with the local scorer on L and I, and ranks every task\'s tools the same (Kendall τ)', async () => {
+      const client = new LlamaServerClient({ baseUrl: server.url });
+      const { renderer: remote, tokenizer } = remoteRenderer(client);
+      const remoteBench = new Map<string, RemoteTraceResult>();
+      const started = performance.now();
+      await scoreTracesRemote([{ client, concurrency: 2 }], remote, tokenizer, bench, { intervention: 'reexecute', span: 'answer', executor: benchExecutor }, (r) => void remoteBench.set(r.plan.trace.id, r));
+      const seconds = (performance.now() - started) / 1000;
+      const { dL, dI, pairs } = compare(localBench, remoteBench);
+      const localMeans = perTaskMeans([...localBench.values()]);
+      const remoteMeans = perTaskMeans([...remoteBench.values()]);
+      const exactMeans = perTaskMeans([...localExact.values()]);
+      const taus = [...localMeans].map(([task, means]) => ({ task, tau: kendallTau(means, remoteMeans.get(task)!), floor: kendallTau(means, exactMeans.get(task)!) }));
+      console.log(
+        `remote vs local (${bench.length} traces, ${pairs} interventions, ${seconds.toFixed(1)} s): max |ΔL| ${dL.toExponential(2)}, max |ΔI| ${dI.toExponential(2)}; ` +
+          `local F16 vs F32 KV: max |ΔL| ${floor.dL.toExponential(2)}, max |ΔI| ${floor.dI.toExponential(2)}; ` +
+          `Kendall τ remote vs local (local F16 vs F32): ${taus.map((t) => `${t.task} ${t.tau.toFixed(3)} (${t.floor.toFixed(3)})`).join(', ')}`,
+      );
+      expect(pairs).toBeGreaterThanOrEqual(bench.length * 6);
+      expect(dL).toBeLessThan(FLOOR_FACTOR * floor.dL);
+      expect(dI).toBeLessThan(FLOOR_FACTOR * floor.dI);
+      for (const t of taus) expect(t.tau, t.task).toBeGreaterThanOrEqual(Math.min(t.floor, 1) - TAU_MARGIN);
+    }, SLOW);
+
+    it('lots score --backend llama-server, killed midway, resumes with every trace scored exactly once and agrees with the local scores', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lots-remote-'));
+      dirs.push(dir);
+      ProjectStore.create(dir).addTraces(bench, 'bench');
+      const args = ['score', '--project', dir, '--model', modelPath!, '--intervention', 'reexecute', '--backend', 'llama-server', '--endpoint', server.url, '--concurrency', '1'];
+      const first = lots(args);
+      await waitFor(() => scoreLines(dir).length >= 2, 'the first remote scores');
+      first.kill('SIGKILL');
+      expect((await first.done).signal).toBe('SIGKILL');
+      const before = scoreLines(dir);
+      expect(before.length).toBeLessThan(bench.length);
+
+      const second = await lots(args).done;
+      expect(second.code, second.err + second.out).toBe(0);
+      const after = scoreLines(dir);
+      expect(after).toHaveLength(bench.length);
+      expect(new Set(after.map((r) => r.key)).size).toBe(bench.length);
+      expect(after.slice(0, before.length)).toEqual(before);
+      expect(second.out).toContain(`${bench.length - before.length} scored now, ${before.length} already scored`);
+      // The run names the server's model, never the local file's hash.
+      expect(new Set(after.map((r) => r.run)).size).toBe(1);
+      expect(after[0]!.run).toMatch(/^llama-server:.+@[0-9a-f]{16}\|reexecute\|answer\|/);
+      for (const r of after) {
+        const local = localBench.get(r.trace)!;
+        const lb = meanLogprob(local.logprobs[0]!.base);
+        for (const [tool, values] of local.logprobs[0]!.removed) expect(Math.abs(r.scores[tool]! - (lb - meanLogprob(values))), `${r.trace} ${tool}`).toBeLessThan(FLOOR_FACTOR * floor.dI);
+      }
+    }, SLOW);
+
+    it('shards traces across two endpoints, and when one dies its work moves to the other', async () => {
+      const second = await startLlamaServer({ model: modelPath!, slots: 1, threads: 1 });
+      try {
+        const clients = [new LlamaServerClient({ baseUrl: server.url }), new LlamaServerClient({ baseUrl: second.url, retry: { attempts: 3, baseDelayMs: 100 } })];
+        const { renderer: remote, tokenizer } = remoteRenderer(clients[0]!);
+        const traces = bench;
+        const results = new Map<string, RemoteTraceResult>();
+        const seen: string[] = [];
+        const failed: string[] = [];
+        const summary = await scoreTracesRemote(
+          clients.map((client) => ({ client, concurrency: 1 })),
+          remote,
+          tokenizer,
+          traces,
+          { intervention: 'reexecute', span: 'answer', executor: benchExecutor, onEndpointFailed: (e) => failed.push(e) },
+          async (r) => {
+            seen.push(r.plan.trace.id);
+            results.set(r.plan.trace.id, r);
+            // The second endpoint dies after its first trace, with more of the queue left.
+            if (r.endpoint === second.url && summaryCount(results, second.url) === 1) await second.kill();
+          },
+        );
+        expect(failed).toEqual([second.url]);
+        expect(summary.failedEndpoints).toEqual([second.url]);
+        expect(summary.perEndpoint[second.url]).toBe(1);
+        expect(summary.perEndpoint[server.url]).toBe(traces.length - 1);
+        // Every trace exactly once, none lost with the dead endpoint.
+        expect(seen.sort()).toEqual(traces.map((t) => t.id).sort());
+        const { dI } = compare(localBench, results);
+        expect(dI).toBeLessThan(FLOOR_FACTOR * floor.dI);
+      } finally {
+        await second.stop();
+      }
+    }, SLOW);
+  });
+});
+
+function summaryCount(results: ReadonlyMap<string, RemoteTraceResult>, endpoint: string): number {
+  let n = 0;
+  for (const r of results.values()) if (r.endpoint === endpoint) n++;
+  return n;
+}

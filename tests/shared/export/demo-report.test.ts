@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { DemoData } from '../../../shared/api/types';
+import { accuracyChart, growthChart, meanKept, renderDemoReport, tokensChart } from '../../../shared/export/demo-report';
+import type { GrowthPoint } from '../../../shared/project/demo';
+
+const cell = (accuracy: number, n: number, promptTokens: number) => ({ accuracy, n, promptTokens });
+
+const data: DemoData = {
+  record: null,
+  methods: ['lots', 'keep-all', 'random'],
+  tasks: [
+    { task: 'table_total', k: 2, kept: ['TableQuery', 'Calculator'], chain: ['TableQuery', 'Calculator'], methods: { lots: { fit: cell(1, 2, 160), eval: cell(0.75, 4, 170) }, 'keep-all': { fit: cell(0.5, 2, 580), eval: cell(0.25, 4, 590) }, random: { eval: { ...cell(0, 4, 90), accuracyStd: 0.1 } } } },
+    { task: '<b>x</b>', k: 1, kept: ['GoogleSearch'], chain: [], methods: { lots: { eval: cell(0.25, 4, 100) }, 'keep-all': { eval: cell(0.75, 4, 600) } } },
+  ],
+  mean: { lots: { fit: cell(1, 2, 160), eval: cell(0.5, 8, 135) }, 'keep-all': { fit: cell(0.5, 2, 580), eval: cell(0.5, 8, 595) }, random: { eval: cell(0, 4, 90) } },
+};
+
+const point = (registry: number, lots: number, all: number): GrowthPoint => ({
+  registry, project: '.', families: ['table_total'], seconds: 1,
+  methods: { lots: { accuracy: lots, n: 3, promptTokens: 150, tools: 2 }, 'keep-all': { accuracy: all, n: 3, promptTokens: registry * 30, tools: registry } },
+});
+
+describe('demo charts and report', () => {
+  it('the accuracy chart has one labelled bar per method and split, the summary in its label', () => {
+    const svg = accuracyChart(data);
+    expect(svg).toContain('aria-label="Accuracy per method on evaluation requests: LOTS 50%, Keep-all 50%, Random 0%"');
+    expect(svg.match(/<rect [^>]*><title>/g)).toHaveLength(5); // lots fit+eval, keep-all fit+eval, random eval
+    expect(svg).toContain('<title>LOTS, fitting: 100% of 2</title>');
+  });
+
+  it('the tokens chart scales bars to the largest mean', () => {
+    const svg = tokensChart(data);
+    expect(svg).toContain('Prompt tokens per request: LOTS 135, Keep-all 595, Random 90');
+    const widths = [...svg.matchAll(/<rect x="\d+" y="[\d.]+" width="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(Math.max(...widths)).toBe(widths[1]); // keep-all is the widest
+  });
+
+  it('the growth chart needs two sizes and names each point', () => {
+    expect(growthChart([point(15, 0.6, 0.4)])).toBe('');
+    const svg = growthChart([point(15, 0.6, 0.4), point(30, 0.6, 0.2), point(60, 0.5, 0.1)]);
+    expect(svg).toContain('Accuracy against registry size: 15 tools: keep-all 40%, LOTS 60%; 30 tools: keep-all 20%, LOTS 60%; 60 tools: keep-all 10%, LOTS 50%');
+    expect(svg).toContain('1800 / 150 tok');
+  });
+
+  it('the report escapes names, marks kept tools against the chain, and carries the mean row', () => {
+    const html = renderDemoReport(data, { projectName: 'p&q' });
+    expect(html).toContain('<title>LOTS demo — p&amp;q</title>');
+    expect(html).toContain('<td>&lt;b&gt;x&lt;/b&gt;</td>');
+    expect(html).not.toContain('<b>x</b>');
+    expect(html).toContain('<span class="hit">TableQuery</span>');
+    expect(html).toContain('<span class="miss">GoogleSearch</span>');
+    expect(html).toContain('0.00±0.10');
+    expect(html).toMatch(/<tr class="mean"><td>mean<\/td><td class="num">1\.5<\/td>/);
+    expect(meanKept(data)).toBe(1.5);
+    expect(html).toContain('LOTS keeps 1.5 tools per task and answers 50% of 8 evaluation requests, against 50% with the whole registry, using 135 instead of 595 prompt tokens per request.');
+  });
+});
