@@ -40,7 +40,8 @@ export const demoCommand: Command = {
   },
   details: [
     `Preset (default): all ten families × (${quick.fit} fit + ${quick.eval} eval) requests, registry of 15 tools,`,
-    `budgets K = 1…${quick.kMax}, ${quick.draws} Random draws: about 25–35 minutes on a 2-core CPU with the default model.`,
+    `budgets K = 1…${quick.kMax}, ${quick.draws} Random draws: about 50 CPU-minutes with the default model on one core of a`,
+    '2-core AMD EPYC (measured: 63 min wall there with two other jobs on the machine).',
     '',
     'Steps: make the project → serve the fitting requests under the whole registry → score them with the',
     're-execute intervention → rank each task\'s tools → sweep the budget K on the fitting requests →',

@@ -68,7 +68,7 @@ export const exportCommand: Command = {
 
     const sweep = store.readSweep(task);
     const exported = exportSpace(format as SpaceExportFormat, space, {
-      ...(format === 'openai' || format === 'anthropic' ? { definitions: collectToolDefinitions(store.iterTraces()) } : {}),
+      ...(format === 'openai' || format === 'anthropic' ? { definitions: collectToolDefinitions(store.traceMenus()) } : {}),
       ...(format === 'report' ? {
         report: {
           ranking: fit?.ranking ?? [],

@@ -26,8 +26,8 @@ import { serveProject } from './serve-project';
 import { BenchServer } from './server';
 
 /**
- * Split sizes. `quick` runs all ten families on a 2-core CPU in about half an hour with the 0.5B
- * default model: 2 fitting and 4 evaluation requests per family, 2 Random draws, budgets K = 1…6 (the
+ * Split sizes. `quick` runs all ten families in about 50 CPU-minutes (one llama.cpp thread, 2-core AMD
+ * EPYC) with the 0.5B default model: 2 fitting and 4 evaluation requests per family, 2 Random draws, budgets K = 1…6 (the
  * longest gold chain has three tools). `full` is the paper's protocol: 80 / 320, K = 1…|A_t|.
  */
 export const DEMO_PRESETS = {

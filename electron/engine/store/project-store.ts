@@ -284,6 +284,11 @@ export class ProjectStore {
     for (const [id, e] of this.traces) yield infoOf(id, e, routes);
   }
 
+  /** Every trace's menu (its tool definitions), in import order, without reading a trace. */
+  *traceMenus(): Generator<{ tools: ToolDef[] }> {
+    for (const e of this.traces.values()) yield { tools: e.tools.map((i) => this.tools.def(i)) };
+  }
+
   /** Trace id → task (routed tasks included). */
   traceTasks(): Map<string, string | undefined> {
     const routes = this.readRoutes();

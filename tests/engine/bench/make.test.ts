@@ -47,7 +47,7 @@ describe('lots bench make', () => {
     makeBenchProject(join(dir, 'c'), { ...options, seed: '8' });
     const a = files(join(dir, 'a'));
     const b = files(join(dir, 'b'));
-    expect([...a.keys()]).toEqual(['activity.jsonl', 'project.json', 'traces/0001.jsonl', 'traces/0001.meta.json']);
+    expect([...a.keys()]).toEqual(['activity.jsonl', 'project.json', 'traces/0001.index', 'traces/0001.jsonl', 'traces/0001.meta.json']);
     expect([...b.keys()]).toEqual([...a.keys()]);
     for (const [name, bytes] of a) expect(b.get(name)!.equals(bytes), name).toBe(true);
     expect(files(join(dir, 'c')).get('traces/0001.jsonl')!.equals(a.get('traces/0001.jsonl')!)).toBe(false);
