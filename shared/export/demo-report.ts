@@ -89,9 +89,9 @@ export function growthChart(points: readonly GrowthPoint[]): string {
   const usable = points.filter((p) => p.methods.lots && p.methods['keep-all']);
   if (usable.length < 2) return '';
   const width = 460;
-  const height = 230;
-  const left = 44;
-  const right = 16;
+  const height = 268;
+  const left = 60;
+  const right = 48;
   const top = 12;
   const plotH = 150;
   const step = (width - left - right) / (usable.length - 1);
@@ -101,15 +101,16 @@ export function growthChart(points: readonly GrowthPoint[]): string {
     const pts = usable.map((p, i) => [x(i), y(p.methods[name]!.accuracy)] as const);
     const path = pts.map(([a, b], i) => `${i ? 'L' : 'M'}${px(a)},${px(b)}`).join(' ');
     const dots = usable.map((p, i) => `<circle cx="${px(pts[i]![0])}" cy="${px(pts[i]![1])}" r="3.5" fill="${colour}"><title>${escapeHtml(`${methodLabel(name)} at ${p.registry} tools: ${pct(p.methods[name]!.accuracy)} (n = ${p.methods[name]!.n}), ${Math.round(p.methods[name]!.promptTokens)} prompt tokens`)}</title></circle>` +
-      `<text x="${px(pts[i]![0] + 6)}" y="${px(pts[i]![1] - 5)}" fill="${colour}">${pct(p.methods[name]!.accuracy)}</text>`).join('');
+      // LOTS labels below its points, keep-all above, the last point's label to its left: none overlap.
+      `<text x="${px(pts[i]![0] + (i === usable.length - 1 ? -6 : 6))}" y="${px(pts[i]![1] + (name === 'lots' ? 14 : -6))}" fill="${colour}"${i === usable.length - 1 ? ' text-anchor="end"' : ''}>${pct(p.methods[name]!.accuracy)}</text>`).join('');
     return `<path d="${path}" fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>${dots}`;
   };
   const grid = [0, 0.5, 1].map((t) => `<line x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#8884"/><text x="${left - 6}" y="${px(y(t) + 3)}" text-anchor="end">${pct(t)}</text>`).join('');
-  const xLabels = usable.map((p, i) => `<text x="${px(x(i))}" y="${top + plotH + 16}" text-anchor="middle">${p.registry} tools</text>` +
-    `<text x="${px(x(i))}" y="${top + plotH + 30}" text-anchor="middle" class="muted">${Math.round(p.methods['keep-all']!.promptTokens)} / ${Math.round(p.methods.lots!.promptTokens)} tok</text>`).join('');
-  const legend = `<line x1="${left}" x2="${left + 18}" y1="${height - 8}" y2="${height - 8}" stroke="${COLOURS.lots}" stroke-width="2"/><text x="${left + 22}" y="${height - 5}">LOTS</text>` +
-    `<line x1="${left + 70}" x2="${left + 88}" y1="${height - 8}" y2="${height - 8}" stroke="${COLOURS.keepAll}" stroke-width="2" stroke-dasharray="5 3"/><text x="${left + 92}" y="${height - 5}">Keep-all (whole registry)</text>` +
-    `<text x="${width - right}" y="${height - 5}" text-anchor="end">prompt tokens: keep-all / LOTS</text>`;
+  const xLabels = usable.map((p, i) => `<text x="${px(x(i))}" y="${top + plotH + 30}" text-anchor="middle">${p.registry} tools</text>` +
+    `<text x="${px(x(i))}" y="${top + plotH + 44}" text-anchor="middle" class="muted">${Math.round(p.methods['keep-all']!.promptTokens)} / ${Math.round(p.methods.lots!.promptTokens)} tok</text>`).join('');
+  const legend = `<line x1="${left}" x2="${left + 18}" y1="${height - 26}" y2="${height - 26}" stroke="${COLOURS.lots}" stroke-width="2"/><text x="${left + 22}" y="${height - 23}">LOTS</text>` +
+    `<line x1="${left + 70}" x2="${left + 88}" y1="${height - 26}" y2="${height - 26}" stroke="${COLOURS.keepAll}" stroke-width="2" stroke-dasharray="5 3"/><text x="${left + 92}" y="${height - 23}">Keep-all (the whole registry)</text>` +
+    `<text x="${left}" y="${height - 5}">Under each size: prompt tokens per request, keep-all / LOTS.</text>`;
   const summary = usable.map((p) => `${p.registry} tools: keep-all ${pct(p.methods['keep-all']!.accuracy)}, LOTS ${pct(p.methods.lots!.accuracy)}`).join('; ');
   return `<svg class="demo-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy against registry size: ${escapeHtml(summary)}">
 ${grid}
