@@ -78,7 +78,7 @@ function JobRow({ job }: { job: JobInfo }) {
   const act = useStudio((s) => s.jobAction);
   const pct = job.total > 0 ? Math.min(100, (100 * job.done) / job.total) : job.status === 'done' ? 100 : 0;
   return (
-    <div className={`job ${job.status}`} data-job={job.id} data-status={job.status}>
+    <div className={`job ${job.status}`} data-job={job.id} data-kind={job.kind} data-status={job.status}>
       <div className="job-head">
         <div className="ellipsis"><strong>{job.title}</strong> <span className="muted small">· {job.kind} · {fmtTime(job.createdAt)}</span></div>
         <span className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'paused' || job.status === 'interrupted' ? 'warn' : job.status === 'running' ? 'accent' : ''}`}>{job.status}</span>

@@ -132,7 +132,8 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
     await go('jobs');
     expect(await page.inputValue('[data-testid="score-model"]')).toMatch(/\.gguf$/);
     await page.click('[data-testid="start-scoring"]');
-    await page.waitForSelector('[data-status="done"]', { timeout: 240_000 });
+    // The imports before it are jobs too (done already): wait for the scoring job itself.
+    await page.waitForSelector('[data-kind="score"][data-status="done"]', { timeout: 240_000 });
     await shots('04-jobs');
   }, 300_000);
 
