@@ -29,7 +29,7 @@ function NoProject() {
           <h1>Start with your agent's traces</h1>
           <p className="lede">
             A project is a folder holding imported traces, their scores and every approved tool space. Open one, create one and drop
-            trace files on the window, or build the demo project to see the whole loop on the built-in benchmark.
+            trace files on the window, or open the sample project to see the whole loop on a real run of the built-in benchmark.
           </p>
         </div>
       </div>
