@@ -6,6 +6,7 @@
 //   spaces/<task>.json   TaskSpaces: every accepted version of the task's space
 //   sweeps/<task>.json   SweepResult: the budget sweep of a task
 //   faithfulness/<task>.json  TaskFaithfulness: the faithfulness checks of a task, per scoring run
+//   updates/<task>.json  TaskUpdates: the task's running scores batch by batch and the proposals (lots update)
 //   jobs/<id>.json       job state (scoring, sweeps), so a killed run can resume
 //   activity.jsonl       append-only log of what happened (imports, scoring, approvals)
 //   .lock                the write lock (see lock.ts)
@@ -24,6 +25,7 @@ import { TaskSpacesSchema, type SpaceVersion, type TaskSpaces } from '../../../s
 import { SweepResultSchema, type SweepResult } from '../../../shared/project/sweeps';
 import { mergeFaithfulness, TaskFaithfulnessSchema, type FaithfulnessCheck, type TaskFaithfulness } from '../../../shared/project/faithfulness';
 import { DemoRecordSchema, type DemoRecord } from '../../../shared/project/demo';
+import { TaskUpdatesSchema, type TaskUpdates } from '../../../shared/project/updates';
 import { appendLines, fsyncDir, uniqueTempName, writeAll, writeError, writeFileAtomic, writeJsonAtomic } from './atomic';
 import { readJsonlFrom, readLineAt, scanJsonlRecords } from './jsonl';
 import { entryOf, parseTrace, readSidecar, scanTracesFile, sidecarLines, sidecarPath, ToolTable, traceHash, type TraceEntry } from './trace-index';
@@ -83,6 +85,8 @@ export interface TraceInfo {
   correct: boolean | null;
   /** Its menu, as indices for `ProjectStore.toolDef`. */
   menu: readonly number[];
+  /** The trace file it was imported into (`0003.jsonl`): one import, one batch for `lots update`. */
+  file: string;
 }
 
 /** A file-system-safe name for a task (tasks are free text). */
@@ -90,6 +94,8 @@ export function taskFileName(task: string): string {
   const safe = task.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
   return `${safe}-${createHash('sha256').update(task).digest('hex').slice(0, 8)}.json`;
 }
+
+const ImportMetaSchema = z.object({ source: z.string() }).passthrough();
 
 const RoutesFileSchema = z.object({ routes: ownRecord(z.string(), z.string()).optional() });
 
@@ -122,9 +128,9 @@ function damagedFile(path: string, why: string, remedy: string): EngineError {
 }
 
 function infoOf(id: string, e: TraceEntry, routes: Record<string, string>): TraceInfo {
-  if (e.task !== undefined) return { id, task: e.task, routed: false, correct: e.correct, menu: e.tools };
+  if (e.task !== undefined) return { id, task: e.task, routed: false, correct: e.correct, menu: e.tools, file: e.file };
   const task = ownValue(routes, id);
-  return typeof task === 'string' && task ? { id, task, routed: true, correct: e.correct, menu: e.tools } : { id, routed: false, correct: e.correct, menu: e.tools };
+  return typeof task === 'string' && task ? { id, task, routed: true, correct: e.correct, menu: e.tools, file: e.file } : { id, routed: false, correct: e.correct, menu: e.tools, file: e.file };
 }
 
 function withRoute(trace: Trace, routes: Record<string, string>): Trace {
@@ -215,7 +221,7 @@ export class ProjectStore {
    * that write then fails loudly — its rename finds nothing — and commits nothing.)
    */
   private removeDeadTempFiles(): void {
-    for (const sub of ['', 'traces', 'spaces', 'sweeps', 'faithfulness', 'jobs']) {
+    for (const sub of ['', 'traces', 'spaces', 'sweeps', 'faithfulness', 'updates', 'jobs']) {
       const dir = join(this.dir, sub);
       let names: string[];
       try {
@@ -585,6 +591,31 @@ export class ProjectStore {
       writeJsonAtomic(join(this.dir, 'faithfulness', taskFileName(task)), next);
       return next;
     });
+  }
+
+  // ---------------------------------------------------------------- continual updates
+
+  readUpdates(task: string): TaskUpdates | undefined {
+    return readProjectFile(join(this.dir, 'updates', taskFileName(task)), TaskUpdatesSchema, `or delete it: \`lots update\` folds the task's batches again from its scores`);
+  }
+
+  listUpdates(): TaskUpdates[] {
+    const dir = join(this.dir, 'updates');
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => readProjectFile(join(dir, f), TaskUpdatesSchema, "or delete it: `lots update` folds the task's batches again from its scores"))
+      .filter((u): u is TaskUpdates => u !== undefined);
+  }
+
+  writeUpdates(updates: TaskUpdates): void {
+    this.lock.run('write updates', () => writeJsonAtomic(join(this.dir, 'updates', taskFileName(updates.task)), TaskUpdatesSchema.parse(updates)));
+  }
+
+  /** Where an import's traces came from (its NNNN.meta.json), for labelling batches. */
+  importSource(file: string): string | undefined {
+    const meta = readProjectFile(join(this.dir, 'traces', file.replace(/\.jsonl$/, '.meta.json')), ImportMetaSchema, 'or delete it (only the import\'s source name is lost)');
+    return meta?.source;
   }
 
   // ---------------------------------------------------------------- jobs
