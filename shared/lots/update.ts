@@ -15,6 +15,7 @@ export interface FoldInput {
   /** The task's traces in the batch (≥ rows.length: some may not be scored). */
   traces: number;
   source: string;
+  label?: string;
   at: string;
   accuracy?: number;
 }
@@ -38,6 +39,7 @@ export function foldBatch(task: string, updates: Pick<TaskUpdates, 'alpha' | 'ru
   const entry: UpdateBatch = {
     batch: (prev?.batch ?? 0) + 1,
     source: input.source,
+    ...(input.label !== undefined ? { label: input.label } : {}),
     traces: input.traces,
     scored: scores.requests,
     batchMeans,

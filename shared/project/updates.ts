@@ -30,6 +30,8 @@ export const UpdateBatchSchema = z.object({
   batch: z.number().int().positive(),
   /** Where the batch came from: the project's trace file (one import) or a benchmark stream label. */
   source: z.string(),
+  /** What a person recognises it by: the imported file's name. */
+  label: z.string().optional(),
   /** The task's traces in the batch, and how many of them had score rows in the run. */
   traces: z.number().int().nonnegative(),
   scored: z.number().int().nonnegative(),

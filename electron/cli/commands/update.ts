@@ -81,7 +81,7 @@ function printResult(r: TaskUpdateResult, project: string, io: CliIO): void {
   const folded = new Set(r.folded.map((b) => b.batch));
   for (const b of r.history.batches) {
     const mark = folded.has(b.batch) ? 'new' : '   ';
-    io.out(`  ${mark} batch ${b.batch}  ${b.source}  ${b.scored}/${b.traces} scored  → ${b.proposed.length} tools: ${b.proposed.join(', ') || '(none)'}`);
+    io.out(`  ${mark} batch ${b.batch}  ${b.source}${b.label ? ` (${b.label})` : ''}  ${b.scored}/${b.traces} scored  → ${b.proposed.length} tools: ${b.proposed.join(', ') || '(none)'}`);
     for (const c of b.entered) io.out(`        + ${crossing(c, 'entered')}`);
     for (const c of b.left) io.out(`        − ${crossing(c, 'left')}`);
   }

@@ -3,6 +3,7 @@
 // task's run folds its batch means into the running scores, and the rule proposes the next space. The
 // proposal is stored with the history (updates/<task>.json) and shown against the approved version; it is
 // never applied here — the operator approves it as any other proposal.
+import { basename } from 'node:path';
 import { foldBatch } from '../../../shared/lots/update';
 import { diffSpaces, type SpaceVersion } from '../../../shared/project/spaces';
 import { DEFAULT_UPDATE_ALPHA, type TaskUpdates, type UpdateBatch, type UpdateRule } from '../../../shared/project/updates';
@@ -102,7 +103,8 @@ function updateTask(store: ProjectStore, index: ProjectIndex, task: string, opti
       empty.push({ source: file, traces: ids.length });
       continue;
     }
-    const batch = foldBatch(task, history, { rows, traces: ids.length, source: file, at: now().toISOString() });
+    const source = store.importSource(file);
+    const batch = foldBatch(task, history, { rows, traces: ids.length, source: file, ...(source ? { label: basename(source) } : {}), at: now().toISOString() });
     history = { ...history, batches: [...history.batches, batch] };
     folded.push(batch);
   }

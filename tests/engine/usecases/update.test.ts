@@ -101,7 +101,7 @@ describe('lots update', () => {
     const r = await runCli(['update', '--project', project, '--rule', 'topk', '--k', '2']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('task fx: run import:prod, α = 0.25, rule top-2 — history folded again: the rule changed');
-    expect(r.out).toMatch(/batch 1 {2}0001\.jsonl {2}2\/2 scored {2}→ 2 tools: ExchangeRate, Calculator/);
+    expect(r.out).toMatch(/batch 1 {2}0001\.jsonl \(monday\.jsonl\) {2}2\/2 scored {2}→ 2 tools: ExchangeRate, Calculator/);
     expect(r.out).toMatch(/\+ ExchangeRate entered \(running 0\.700 ≥ cut 0\.300\)/);
     expect(r.out).toContain('not applied');
     expect(r.out).toContain('against approved v0: no change');
@@ -117,5 +117,32 @@ describe('lots update', () => {
     const task = await runCli(['update', '--project', project, '--task', 'nope']);
     expect(task.code).toBe(2);
     expect(task.err).toMatch(/task "nope" is not in this project/);
+  });
+});
+
+describe('lots compare', () => {
+  it('compares two runs of the same task (τ, top-K overlap, movers) and lists runs without --runs', async () => {
+    const other = [
+      row('m1', { Calculator: 0.9, DocRetrieve: 0.1, ExchangeRate: 0.2, WebSearch: 0.0 }),
+      row('m2', { Calculator: 0.7, DocRetrieve: 0.3, ExchangeRate: 0.4, WebSearch: -0.2 }),
+    ];
+    const imp = await runCli(['scores', 'import', tmp.file('model-b.jsonl', jsonl(other)), '--project', project, '--run', 'import:model-b']);
+    expect(imp.code, imp.err).toBe(0);
+    const list = await runCli(['compare', '--project', project]);
+    expect(list.code).toBe(0);
+    expect(list.out).toContain('A = import:prod');
+    const r = await runCli(['compare', '--project', project, '--runs', 'import:prod,import:model-b', '--k', '2', '--json']);
+    expect(r.code, r.err).toBe(0);
+    const fx = JSON.parse(r.out).tasks.fx;
+    // A (prod, 4 rows): FX 0.65, Calc 0.2, Doc 0.425, Web 0 → FX > Doc > Calc > Web; B: Calc 0.8 > FX 0.3 > Doc 0.2 > Web -0.1
+    expect(fx.common).toBe(4);
+    expect(fx.topKA).toEqual(['ExchangeRate', 'DocRetrieve']);
+    expect(fx.topKB).toEqual(['Calculator', 'ExchangeRate']);
+    expect(fx.topKOverlap).toBe(0.5);
+    expect(fx.tau).toBeCloseTo(1 / 3, 12); // concordant: FX-Doc, FX-Web, Doc-Web, Calc-Web; discordant: FX-Calc, Doc-Calc
+    expect(fx.moved[0]).toMatchObject({ tool: 'Calculator', rankA: 3, rankB: 1 });
+    const bad = await runCli(['compare', '--project', project, '--runs', 'import:prod,nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/run "nope" is not in this project; its runs are: import:prod, import:model-b/);
   });
 });
