@@ -6,6 +6,7 @@
 //   spaces/<task>.json   TaskSpaces: every accepted version of the task's space
 //   sweeps/<task>.json   SweepResult: the budget sweep of a task
 //   faithfulness/<task>.json  TaskFaithfulness: the faithfulness checks of a task, per scoring run
+//   stream.json          StreamRecord: a benchmark stream's arms batch by batch (lots bench stream)
 //   updates/<task>.json  TaskUpdates: the task's running scores batch by batch and the proposals (lots update)
 //   jobs/<id>.json       job state (scoring, sweeps), so a killed run can resume
 //   activity.jsonl       append-only log of what happened (imports, scoring, approvals)
@@ -26,6 +27,7 @@ import { SweepResultSchema, type SweepResult } from '../../../shared/project/swe
 import { mergeFaithfulness, TaskFaithfulnessSchema, type FaithfulnessCheck, type TaskFaithfulness } from '../../../shared/project/faithfulness';
 import { DemoRecordSchema, type DemoRecord } from '../../../shared/project/demo';
 import { TaskUpdatesSchema, type TaskUpdates } from '../../../shared/project/updates';
+import { StreamRecordSchema, type StreamRecord } from '../../../shared/project/stream';
 import { appendLines, fsyncDir, uniqueTempName, writeAll, writeError, writeFileAtomic, writeJsonAtomic } from './atomic';
 import { readJsonlFrom, readLineAt, scanJsonlRecords } from './jsonl';
 import { entryOf, parseTrace, readSidecar, scanTracesFile, sidecarLines, sidecarPath, ToolTable, traceHash, type TraceEntry } from './trace-index';
@@ -610,6 +612,14 @@ export class ProjectStore {
 
   writeUpdates(updates: TaskUpdates): void {
     this.lock.run('write updates', () => writeJsonAtomic(join(this.dir, 'updates', taskFileName(updates.task)), TaskUpdatesSchema.parse(updates)));
+  }
+
+  readStream(): StreamRecord | undefined {
+    return readProjectFile(join(this.dir, 'stream.json'), StreamRecordSchema, 'or delete it and run `lots bench stream` again');
+  }
+
+  writeStream(record: StreamRecord): void {
+    this.lock.run('write stream record', () => writeJsonAtomic(join(this.dir, 'stream.json'), StreamRecordSchema.parse(record)));
   }
 
   /** Where an import's traces came from (its NNNN.meta.json), for labelling batches. */

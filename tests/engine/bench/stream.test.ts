@@ -1,0 +1,70 @@
+// `lots bench stream` through real llama.cpp with the evidence-copy fixture (it copies the last tool
+// line's value, so scores and spaces mean something mechanically): arrivals, arms on the same requests,
+// the frozen arm keeping its first space, the capped cold start, credited accuracy, what is stored.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../../electron/cli/main';
+import { ProjectStore } from '../../../electron/engine/store';
+import type { CliIO } from '../../../electron/cli/command';
+
+const dir = mkdtempSync(join(tmpdir(), 'lots-stream-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function capture(): { io: CliIO; out: () => string; err: () => string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (t) => out.push(t), err: (t) => err.push(t), isTTY: false }, out: () => out.join('\n'), err: () => err.join('\n') };
+}
+
+describe('lots bench stream', () => {
+  it('runs the arms batch by batch on two families and stores the stream and the updated history', async () => {
+    const out = join(dir, 's');
+    const c = capture();
+    const code = await main(['bench', 'stream', '--model', 'fixture:evidence-copy', '--out', out, '--gpu', 'cpu', '--families', 'compute_only,table_total',
+      '--batches', '3', '--batch-size', '1', '--eval', '1', '--cap', '4', '--epsilon', '1', '--arrival-every', '2', '--k', '2', '--max-tokens', '4', '--threads', '1'], c.io);
+    expect(code, c.err()).toBe(0);
+    const record = ProjectStore.open(out).readStream()!;
+    expect(record.options).toMatchObject({ families: ['compute_only', 'table_total'], batches: 3, batchSize: 1, cap: 4, epsilon: 1, arrivalEvery: 2, rule: { kind: 'topk', k: 2 } });
+    const [a, b] = record.tasks;
+    expect(a!.arrival).toBe(1);
+    expect(b!.arrival).toBe(3);
+    // compute_only alone at steps 1–2; then the family with fewer batches goes first (ties: arrival order).
+    expect(record.credited.map((c) => [c.step, c.task])).toEqual([[1, 'compute_only'], [2, 'compute_only'], [3, 'table_total'], [4, 'table_total'], [5, 'compute_only'], [6, 'table_total']]);
+    for (const t of record.tasks) {
+      for (const arm of ['keep-all', 'frozen', 'updated', 'capped'] as const) expect(t.arms[arm]).toHaveLength(3);
+      const keepAll = t.arms['keep-all'];
+      expect(keepAll.every((x) => x.menuSize === 15 && x.space.length === 15)).toBe(true);
+      // The frozen arm keeps the space of the first update; the first batch is the updated arm's.
+      const first = t.arms.updated[0]!;
+      expect(first.menuSize).toBe(15);
+      expect(first.space.length).toBeLessThanOrEqual(2);
+      expect(t.arms.frozen.every((x) => JSON.stringify(x.space) === JSON.stringify(first.space))).toBe(true);
+      expect(t.arms.updated.slice(1).every((x, i) => x.menuSize === t.arms.updated[i]!.space.length)).toBe(true);
+      // The capped arm's first batch sees 4 registry tools; later requests explore (ε = 1) up to the cap.
+      const capped = t.arms.capped!;
+      expect(capped[0]!.menuSize).toBe(4);
+      expect(capped.slice(1).every((x) => x.explored === 1 && x.menuSize === 4)).toBe(true);
+      // Prompt tokens: the small spaces cost less than the registry.
+      expect(t.arms.updated[2]!.served.promptTokens).toBeLessThan(keepAll[2]!.served.promptTokens);
+    }
+    // Credited accuracy: families not yet arrived count 0 over T = 2.
+    const step1 = record.credited[0]!;
+    expect(step1.arms['keep-all']).toBeCloseTo(a!.arms['keep-all'][0]!.eval.accuracy / 2, 12);
+    const history = ProjectStore.open(out).readUpdates('compute_only')!;
+    expect(history.batches.map((x) => x.label)).toEqual(['updated batch 1', 'updated batch 2', 'updated batch 3']);
+    expect(history.batches.every((x) => x.accuracy !== undefined)).toBe(true);
+    expect(c.out()).toMatch(/compute_only \(arrives at step 1\)\nbatch +step +keep-all +frozen +updated +capped C=4 ε=1 +updated space/);
+    expect(c.out()).toContain('credited accuracy A_t');
+  });
+
+  it('refuses a folder that is not new and a cap the registry does not allow', async () => {
+    const c = capture();
+    expect(await main(['bench', 'stream', '--model', 'fixture:random', '--out', join(dir, 's'), '--gpu', 'cpu'], c.io)).toBe(2);
+    expect(c.err()).toMatch(/already exists and is not empty; give --out a new folder/);
+    const d = capture();
+    expect(await main(['bench', 'stream', '--model', 'fixture:random', '--out', join(dir, 'capbad'), '--gpu', 'cpu', '--cap', '15'], d.io)).toBe(2);
+    expect(d.err()).toMatch(/--cap must be an integer between 1 and 14/);
+  });
+});
