@@ -7,6 +7,7 @@ import { BudgetView } from '../views/BudgetView';
 import { DemoView } from '../views/DemoView';
 import { ExportView } from '../views/ExportView';
 import { HeatmapView } from '../views/HeatmapView';
+import { HistoryView } from '../views/HistoryView';
 import { HomeView } from '../views/HomeView';
 import { JobsView } from '../views/JobsView';
 import { ModelsView } from '../views/ModelsView';
@@ -30,6 +31,7 @@ const VIEWS: Record<ViewName, () => ReactNode> = {
   ranking: () => <RankingView />,
   budget: () => <BudgetView />,
   space: () => <SpaceView />,
+  history: () => <HistoryView />,
   export: () => <ExportView />,
   jobs: () => <JobsView />,
   models: () => <ModelsView />,

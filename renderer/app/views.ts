@@ -15,6 +15,7 @@ export const VIEW_DEFS: ViewDef[] = [
   { name: 'ranking', label: 'Ranking', group: 'task', needsTask: true },
   { name: 'budget', label: 'Budget', group: 'task', needsTask: true },
   { name: 'space', label: 'Space', group: 'task', needsTask: true },
+  { name: 'history', label: 'History', group: 'task', needsTask: true },
   { name: 'export', label: 'Export', group: 'task', needsTask: true },
   { name: 'jobs', label: 'Jobs', group: 'engine', needsTask: false },
   { name: 'models', label: 'Models', group: 'engine', needsTask: false },

@@ -7,6 +7,7 @@ import { createAppSlice, type Theme } from './app-slice';
 import { createDataSlice } from './data-slice';
 import { createDemoSlice } from './demo-slice';
 import { createDraftSlice } from './draft-slice';
+import { createHistorySlice } from './history-slice';
 import { createExportSlice } from './export-slice';
 import { createHeatmapViewSlice } from './heatmap-view-slice';
 import { createJobsSlice } from './jobs-slice';
@@ -37,6 +38,7 @@ export function createStudioStore(api: StudioApi, options: StoreOptions = {}): S
         ...createModelsSlice(api)(...a),
         ...createExportSlice(api)(...a),
         ...createDemoSlice(api)(...a),
+        ...createHistorySlice(api)(...a),
       }),
       { name: 'lots-studio', enabled: options.devtools ?? false },
     ),

@@ -10,16 +10,17 @@ import type { JobsSlice } from './jobs-slice';
 import type { ModelsSlice } from './models-slice';
 import type { ExportSlice } from './export-slice';
 import type { DemoSlice } from './demo-slice';
+import type { HistorySlice } from './history-slice';
 
-export type StudioState = AppSlice & ProjectSlice & DataSlice & HeatmapViewSlice & TraceSlice & DraftSlice & JobsSlice & ModelsSlice & ExportSlice & DemoSlice;
+export type StudioState = AppSlice & ProjectSlice & DataSlice & HeatmapViewSlice & TraceSlice & DraftSlice & JobsSlice & ModelsSlice & ExportSlice & DemoSlice & HistorySlice;
 
 export type SliceCreator<T> = StateCreator<StudioState, [['zustand/devtools', never]], [], T>;
 
-export const VIEWS = ['home', 'heatmap', 'trace', 'ranking', 'budget', 'space', 'export', 'jobs', 'models', 'demo'] as const;
+export const VIEWS = ['home', 'heatmap', 'trace', 'ranking', 'budget', 'space', 'history', 'export', 'jobs', 'models', 'demo'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 /** Views that show one task (the task picker and K slider appear in the top bar). */
-export const TASK_VIEWS: readonly ViewName[] = ['heatmap', 'trace', 'ranking', 'budget', 'space', 'export'];
+export const TASK_VIEWS: readonly ViewName[] = ['heatmap', 'trace', 'ranking', 'budget', 'space', 'history', 'export'];
 
 export interface Route {
   view: ViewName;

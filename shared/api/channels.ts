@@ -4,7 +4,7 @@
 export const API_METHOD_NAMES = [
   'getAppInfo', 'listRecentProjects', 'getProject', 'openProject', 'createProject', 'closeProject', 'pickPath',
   'importTraces', 'getHeatmap', 'getTrace', 'getRanking', 'getBudget',
-  'getSpaces', 'acceptSpace',
+  'getSpaces', 'acceptSpace', 'getHistory', 'updateSpace', 'compareRuns',
   'renderExport', 'saveExport', 'renderReport', 'saveReport',
   'listJobs', 'startScoring', 'startSweep', 'startFaithfulness', 'pauseJob', 'resumeJob', 'cancelJob',
   'getModels', 'inspectModel', 'getGpuInfo', 'downloadModel', 'prepareReferenceModel',

@@ -3,6 +3,7 @@
 // transport. Methods return promises; events are onXxx(listener) → unsubscribe.
 import type { SpaceVersion } from '../project/spaces';
 import type { ApiInput, ApiMethodName } from './schemas';
+import type { HistoryData, RunComparison, UpdateResult } from './history';
 import type {
   AppInfo, BudgetData, DemoData, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, MenuCommand, ModelInfo,
   ModelsState, ProjectChange, ProjectSummary, RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail,
@@ -29,6 +30,10 @@ export interface StudioApi {
 
   getSpaces(input: ApiInput<'getSpaces'>): Promise<SpaceState>;
   acceptSpace(input: ApiInput<'acceptSpace'>): Promise<SpaceVersion>;
+  /** A task's update batches, approved versions and (benchmark streams) every arm batch by batch. */
+  getHistory(input: ApiInput<'getHistory'>): Promise<HistoryData>;
+  updateSpace(input: ApiInput<'updateSpace'>): Promise<UpdateResult>;
+  compareRuns(input: ApiInput<'compareRuns'>): Promise<RunComparison>;
 
   renderExport(input: ApiInput<'renderExport'>): Promise<ExportText>;
   saveExport(input: ApiInput<'saveExport'>): Promise<{ path: string }>;

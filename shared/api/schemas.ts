@@ -44,6 +44,18 @@ export const apiInputSchemas = {
     run,
   }).strict(),
 
+  getHistory: z.object({ task }).strict(),
+  /** Fold the task's new scored batches into its running scores and propose the next space (nothing is applied). */
+  updateSpace: z.object({
+    task,
+    alpha: z.number().gt(0).max(1).optional(),
+    rule: z.enum(['topk', 'support']).optional(),
+    k: z.number().int().positive().optional(),
+    phi: z.number().min(0).max(1).optional(),
+    refold: z.boolean().optional(),
+  }).strict(),
+  compareRuns: z.object({ task, runA: z.string().min(1), runB: z.string().min(1), k: z.number().int().positive().optional() }).strict(),
+
   renderExport: z.object({ task, format: z.enum(EXPORT_FORMATS), version: z.number().int().nonnegative().optional() }).strict(),
   saveExport: z.object({ task, format: z.enum(EXPORT_FORMATS), path, version: z.number().int().nonnegative().optional() }).strict(),
   renderReport: z.object({ task, run }).strict(),

@@ -34,6 +34,9 @@ import { checkModelOf, faithfulnessJobSpec, faithfulnessPoints } from './faithfu
 import { RecentProjects } from './recent';
 import { buildSummary } from './summary';
 import { ProjectIndex } from './task-data';
+import { taskHistory, updateSpaces } from '../usecases/update';
+import { compareRuns, listRunInfos } from '../usecases/compare';
+import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';
 
 export const STUDIO_VERSION = '0.1.0';
 
@@ -214,6 +217,26 @@ export class StudioService implements ApiMethods {
   async getSpaces(input: ApiParsedInput<'getSpaces'>): Promise<SpaceState> {
     const { store, index } = this.requireProject();
     return buildSpaceState(store, index.task(input.task, input.run));
+  }
+
+  async getHistory(input: ApiParsedInput<'getHistory'>): Promise<HistoryData> {
+    const { store, index } = this.requireProject();
+    index.task(input.task); // an unknown task is NOT_FOUND, with the tasks to pick from
+    return taskHistory(store, input.task);
+  }
+
+  async updateSpace(input: ApiParsedInput<'updateSpace'>): Promise<UpdateResult> {
+    const { store, index } = this.requireProject();
+    const [result] = await store.lock.runAsync('update space', async () => updateSpaces(store, index, { task: input.task, alpha: input.alpha, rule: input.rule, k: input.k, phi: input.phi, refold: input.refold }));
+    this.events.emit('projectChanged', { reason: 'space' });
+    return { ...taskHistory(store, input.task), folded: result!.folded.length, refoldReason: result!.refoldReason ?? null };
+  }
+
+  async compareRuns(input: ApiParsedInput<'compareRuns'>): Promise<RunComparison> {
+    const { store, index } = this.requireProject();
+    const [c] = compareRuns(store, index, { runA: input.runA, runB: input.runB, task: input.task, k: input.k });
+    const models = new Map(listRunInfos(store).map((r) => [r.run, r.model ?? null]));
+    return { ...c!, runA: input.runA, runB: input.runB, modelA: models.get(input.runA) ?? null, modelB: models.get(input.runB) ?? null };
   }
 
   async acceptSpace(input: ApiParsedInput<'acceptSpace'>): Promise<SpaceVersion> {

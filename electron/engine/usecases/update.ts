@@ -12,6 +12,7 @@ import { UNROUTED } from '../../../shared/lots/aggregate';
 import type { ProjectStore } from '../store';
 import { EngineError } from '../store';
 import type { ProjectIndex } from '../service/task-data';
+import type { HistoryData } from '../../../shared/api/history';
 
 export interface UpdateOptions {
   /** One task; every task with scores when absent. */
@@ -164,4 +165,33 @@ function refoldReason(stored: TaskUpdates | undefined, next: { alpha: number; ru
 
 export function describeRule(rule: UpdateRule): string {
   return rule.kind === 'topk' ? `top-${rule.k}` : `support ≥ ${rule.phi} (I > ${rule.tau})`;
+}
+
+/** The task's imports not folded into its history yet, in import order. */
+export function unfoldedBatches(store: ProjectStore, task: string, history: TaskUpdates | undefined): WaitingBatch[] {
+  const done = new Set(history?.batches.map((b) => b.source) ?? []);
+  const counts = new Map<string, number>();
+  for (const info of store.traceInfos()) {
+    if ((info.task ?? UNROUTED) !== task || done.has(info.file)) continue;
+    counts.set(info.file, (counts.get(info.file) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([source, traces]) => ({ source, traces }));
+}
+
+/** What the Studio shows of a task's history: updates, proposal, unfolded imports, approved versions, stream arms. */
+export function taskHistory(store: ProjectStore, task: string): HistoryData {
+  const updates = store.readUpdates(task) ?? null;
+  const versions = store.readSpaces(task).versions;
+  const stream = store.readStream();
+  const streamTask = stream?.tasks.find((t) => t.task === task);
+  // A benchmark stream's history comes from its own batches; its project's imported requests are not batches.
+  const waiting = stream ? [] : unfoldedBatches(store, task, updates ?? undefined);
+  return {
+    task,
+    updates,
+    proposal: withEdits(updates?.batches.at(-1)?.proposed ?? [], versions.at(-1)),
+    waiting,
+    versions,
+    stream: stream && streamTask ? { task: streamTask, options: stream.options, modelName: stream.modelName, credited: stream.credited } : null,
+  };
 }

@@ -1,0 +1,321 @@
+// A task's space over time (paper §3, Appendix B.3, Figures 11 and 15): the update batches along the
+// batch axis — which tools entered and left the proposal at which batch and why (their running score
+// crossing the cut) — the running-score trajectories, accuracy per batch where measured, the approved
+// versions, and for a benchmark stream every arm's accuracy and prompt tokens batch by batch. "Fold new
+// batches" runs the update on the task's new scored imports; the proposal is approved on the Space view.
+import { memo, useEffect, useMemo, useState } from 'react';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { HistoryData } from '../../shared/api';
+import { diffSpaces } from '../../shared/project/spaces';
+import type { Crossing, TaskUpdates, UpdateBatch, UpdateRule } from '../../shared/project/updates';
+import { STREAM_ARMS, type StreamArm } from '../../shared/project/stream';
+import { Empty } from '../components/Empty';
+import { fmtInt, fmtPercent, fmtSigned, fmtTime } from '../format';
+import { isStale } from '../store/data-slice';
+import { useStudio, useStudioStore } from '../store/react';
+import { useChartColors } from './chart-colors';
+
+function useHistory(task: string | undefined): HistoryData | undefined {
+  const entry = useStudio((s) => (task ? s.histories[task] : undefined));
+  const version = useStudio((s) => s.dataVersion);
+  const store = useStudioStore();
+  useEffect(() => {
+    if (task && isStale(entry, version)) void store.getState().loadHistory(task);
+  }, [task, entry, version, store]);
+  return entry?.value;
+}
+
+export function HistoryView() {
+  const task = useStudio((s) => s.route.task);
+  const history = useHistory(task);
+  if (!task) return <Empty title="No task selected">Pick a task on the project view.</Empty>;
+  if (!history) return <p className="muted">Loading the history of {task}…</p>;
+  const updates = history.updates;
+  return (
+    <div className="history" data-testid="history-view">
+      <UpdateCard history={history} />
+      {updates && updates.batches.length > 0 && (
+        <>
+          <ProposalCard history={history} />
+          <TimelineCard updates={updates} />
+          <TrajectoryCard updates={updates} />
+        </>
+      )}
+      {history.stream && <StreamCard stream={history.stream} />}
+      <VersionsCard history={history} />
+    </div>
+  );
+}
+
+function describeRule(rule: UpdateRule): string {
+  return rule.kind === 'topk' ? `top-${rule.k}` : `support ≥ ${rule.phi} (I > ${rule.tau})`;
+}
+
+function UpdateCard({ history }: { history: HistoryData }) {
+  const { task, updates, waiting, stream } = history;
+  const folding = useStudio((s) => s.folding);
+  const fold = useStudio((s) => s.foldBatches);
+  const [alpha, setAlpha] = useState(String(updates?.alpha ?? 0.2));
+  const [rule, setRule] = useState<'topk' | 'support'>(updates?.rule.kind ?? 'topk');
+  const [k, setK] = useState(String(updates?.rule.kind === 'topk' ? updates.rule.k : history.versions.at(-1)?.tools.length ?? 3));
+  const [phi, setPhi] = useState(String(updates?.rule.kind === 'support' ? updates.rule.phi : 0.05));
+  const alphaN = Number(alpha);
+  const kN = Number(k);
+  const phiN = Number(phi);
+  const valid = alphaN > 0 && alphaN <= 1 && (rule === 'topk' ? Number.isInteger(kN) && kN >= 1 : phiN >= 0 && phiN <= 1);
+  return (
+    <div className="card">
+      <div className="card-head">
+        <h2>Updates of {task}</h2>
+        <span className="sub" data-testid="history-summary">
+          {updates && updates.batches.length > 0
+            ? `${updates.batches.length} batch${updates.batches.length === 1 ? '' : 'es'} folded · α = ${updates.alpha} · ${describeRule(updates.rule)} · run ${updates.run}`
+            : 'no batch folded yet'}
+        </span>
+      </div>
+      <p className="small text-2" style={{ marginTop: 0 }}>
+        Each import of the task is a batch. A scored batch updates the running scores, Ĩ ← α·Ī + (1−α)·Ĩ (a tool a batch did not score keeps
+        its own), and the rule proposes the next space. Nothing is applied here: approve the proposal on the Space view.
+      </p>
+      {stream ? (
+        <p className="small muted" style={{ marginBottom: 0 }}>This project is a benchmark stream ({stream.modelName}): its history comes from the stream's updated arm.</p>
+      ) : (
+        <form className="fold-form" onSubmit={(e) => { e.preventDefault(); if (valid) void fold(task, { alpha: alphaN, rule, ...(rule === 'topk' ? { k: kN } : { phi: phiN }) }); }}>
+          <label>α <input type="number" min={0.01} max={1} step="any" value={alpha} onChange={(e) => setAlpha(e.target.value)} aria-label="EMA weight alpha" /></label>
+          <label>rule{' '}
+            <select value={rule} onChange={(e) => setRule(e.target.value as 'topk' | 'support')} aria-label="Update rule">
+              <option value="topk">top-K</option>
+              <option value="support">support frequency</option>
+            </select>
+          </label>
+          {rule === 'topk'
+            ? <label>K <input type="number" min={1} step={1} value={k} onChange={(e) => setK(e.target.value)} aria-label="Budget K" /></label>
+            : <label>φ <input type="number" min={0} max={1} step="any" value={phi} onChange={(e) => setPhi(e.target.value)} aria-label="Minimum running support phi" /></label>}
+          <button type="submit" className="btn primary" disabled={folding || !valid} data-testid="fold-batches">{folding ? 'Folding…' : 'Fold new batches'}</button>
+          {!valid && <span className="bad small">α must be in (0, 1]; K a positive integer; φ in [0, 1].</span>}
+        </form>
+      )}
+      {waiting.length > 0 && (
+        <div className="callout warn small" style={{ marginTop: 10 }} data-testid="history-waiting">
+          Not folded yet: {waiting.map((w) => `${w.source} (${fmtInt(w.traces)} traces)`).join(', ')}. A batch is folded once its traces are scored (Jobs view, or <code>lots score</code>).
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ProposalCard({ history }: { history: HistoryData }) {
+  const navigate = useStudio((s) => s.navigate);
+  const approved = history.versions.at(-1);
+  const diff = diffSpaces(approved?.tools ?? [], history.proposal);
+  return (
+    <div className="card" data-testid="history-proposal">
+      <div className="card-head">
+        <h2>Proposal after batch {history.updates!.batches.at(-1)!.batch}</h2>
+        <span className="sub">{approved ? `against approved v${approved.version}` : 'no version approved yet'} · not applied</span>
+      </div>
+      <div className="chips">
+        {history.proposal.length === 0 && <span className="muted small">The rule keeps no tool.</span>}
+        {history.proposal.map((t) => <span key={t} className={`chip${diff.added.includes(t) ? ' added' : ''}`} title={diff.added.includes(t) ? 'new against the approved version' : 'kept'}>{t}</span>)}
+        {diff.removed.map((t) => <span key={t} className="chip removed" title="in the approved version, not in the proposal">{t}</span>)}
+      </div>
+      <div className="btn-row" style={{ marginTop: 10 }}>
+        <button className="btn" onClick={() => navigate({ view: 'space' })}>Review and approve on the Space view…</button>
+      </div>
+    </div>
+  );
+}
+
+/** Every tool with a running score, ordered by its latest running score. */
+function toolsOf(updates: TaskUpdates): string[] {
+  const last = updates.batches.at(-1)!.running;
+  return Object.keys(last).sort((a, b) => (last[b]! - last[a]!) || (a < b ? -1 : 1));
+}
+
+function crossingText(c: Crossing, how: 'entered' | 'left', batch: number): string {
+  const s = `running ${fmtSigned(c.running)}`;
+  if (c.support !== undefined) return `${c.tool} ${how} at batch ${batch}: ${s}, running support ${fmtPercent(c.support)} ${how === 'entered' ? '≥' : '<'} φ ${c.cut}`;
+  if (c.cut === null) return `${c.tool} ${how} at batch ${batch}: ${s} (the space had room for every scored tool)`;
+  return `${c.tool} ${how} at batch ${batch}: ${s} ${how === 'entered' ? '≥' : '≤'} the cut ${fmtSigned(c.cut)}`;
+}
+
+function TimelineCard({ updates }: { updates: TaskUpdates }) {
+  const tools = useMemo(() => toolsOf(updates), [updates]);
+  const max = useMemo(() => Math.max(1e-9, ...updates.batches.flatMap((b) => Object.values(b.running).map(Math.abs))), [updates]);
+  const hasAccuracy = updates.batches.some((b) => b.accuracy !== undefined);
+  return (
+    <div className="card">
+      <div className="card-head">
+        <h2>Space along the batches</h2>
+        <span className="sub">running score per tool after each batch · outlined: in the proposal · ▲ entered · ▼ left</span>
+      </div>
+      <div className="timeline-scroll">
+        <table className="timeline" data-testid="history-timeline">
+          <thead>
+            <tr>
+              <th scope="col">tool</th>
+              {updates.batches.map((b) => (
+                <th key={b.batch} scope="col" title={`${b.source}${b.label ? ` (${b.label})` : ''}: ${b.scored} of ${b.traces} traces scored, folded ${fmtTime(b.at)}`}>
+                  <div>batch {b.batch}</div>
+                  <div className="tiny muted">{b.label ?? b.source}</div>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {tools.map((tool) => (
+              <tr key={tool} data-tool={tool}>
+                <th scope="row" className="mono">{tool}</th>
+                {updates.batches.map((b) => <TimelineCell key={b.batch} tool={tool} batch={b} max={max} />)}
+              </tr>
+            ))}
+            {hasAccuracy && (
+              <tr className="timeline-accuracy">
+                <th scope="row">accuracy</th>
+                {updates.batches.map((b) => <td key={b.batch} className="tabular">{b.accuracy === undefined ? '—' : fmtPercent(b.accuracy)}</td>)}
+              </tr>
+            )}
+            <tr className="timeline-size">
+              <th scope="row">tools kept</th>
+              {updates.batches.map((b) => <td key={b.batch} className="tabular">{b.proposed.length}</td>)}
+            </tr>
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function TimelineCell({ tool, batch, max }: { tool: string; batch: UpdateBatch; max: number }) {
+  const running = batch.running[tool];
+  const inSpace = batch.proposed.includes(tool);
+  const entered = batch.entered.find((c) => c.tool === tool);
+  const left = batch.left.find((c) => c.tool === tool);
+  if (running === undefined) return <td className="muted tiny" title={`${tool} had no score yet at batch ${batch.batch}`}>—</td>;
+  const share = Math.round(Math.min(1, Math.abs(running) / max) * 60);
+  const color = running >= 0 ? 'var(--pos)' : 'var(--neg)';
+  const scored = batch.batchMeans[tool];
+  const title = [
+    entered ? crossingText(entered, 'entered', batch.batch) : left ? crossingText(left, 'left', batch.batch) : `${tool} after batch ${batch.batch}: running ${fmtSigned(running)}${inSpace ? ', in the proposal' : ''}`,
+    scored === undefined ? 'not scored by this batch (its running score is kept)' : `batch mean ${fmtSigned(scored)}`,
+  ].join('\n');
+  return (
+    <td className={`timeline-cell tabular${inSpace ? ' in' : ''}`} style={{ background: `color-mix(in srgb, ${color} ${share}%, transparent)` }} title={title} data-in={inSpace ? 'yes' : 'no'} data-change={entered ? 'entered' : left ? 'left' : undefined}>
+      {entered && <span className="mark good" aria-label="entered">▲</span>}
+      {left && <span className="mark bad" aria-label="left">▼</span>}
+      {fmtSigned(running, 2)}
+    </td>
+  );
+}
+
+const LINE_COLORS = ['#2166ac', '#d66018', '#2e8b57', '#7b4fa0', '#9a6a00', '#c2185b', '#00838f', '#5d4037'];
+
+const TrajectoryCard = memo(function TrajectoryCard({ updates }: { updates: TaskUpdates }) {
+  const colors = useChartColors();
+  // Tools that were ever proposed, then the best others, at most eight lines.
+  const tools = useMemo(() => {
+    const ever = new Set(updates.batches.flatMap((b) => b.proposed));
+    const all = toolsOf(updates);
+    return [...all.filter((t) => ever.has(t)), ...all.filter((t) => !ever.has(t))].slice(0, LINE_COLORS.length);
+  }, [updates]);
+  const data = useMemo(() => updates.batches.map((b) => ({ batch: b.batch, ...Object.fromEntries(tools.map((t) => [t, b.running[t] ?? null])) })), [updates, tools]);
+  return (
+    <div className="card">
+      <div className="card-head">
+        <h2>Running scores</h2>
+        <span className="sub">Ĩ(s) after each batch · α = {updates.alpha}</span>
+      </div>
+      <div className="chart" data-testid="history-trajectory">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={data} margin={{ top: 10, right: 18, bottom: 18, left: 8 }}>
+            <CartesianGrid stroke={colors.grid} />
+            <XAxis dataKey="batch" type="number" domain={[1, Math.max(1, updates.batches.length)]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'batch', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
+            <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={56} tickFormatter={(v: number) => fmtSigned(v, 2)} />
+            <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `after batch ${v}`} formatter={(v) => fmtSigned(Number(v))} />
+            <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
+            {tools.map((t, i) => <Line key={t} dataKey={t} stroke={LINE_COLORS[i]} strokeWidth={2} dot={{ r: 2.5 }} connectNulls={false} isAnimationActive={false} />)}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+    </div>
+  );
+});
+
+const ARM_COLORS: Record<StreamArm, string> = { 'keep-all': '#8a8f98', frozen: '#d66018', updated: '#2166ac', capped: '#2e8b57' };
+
+function StreamCard({ stream }: { stream: NonNullable<HistoryData['stream']> }) {
+  const colors = useChartColors();
+  const arms = STREAM_ARMS.filter((a) => stream.task.arms[a]);
+  const label = (a: StreamArm) => (a === 'capped' ? `capped (C = ${stream.options.cap}, ε = ${stream.options.epsilon})` : a);
+  const rows = stream.task.arms.updated.map((u, i) => ({
+    batch: u.batch,
+    ...Object.fromEntries(arms.map((a) => [`acc:${a}`, stream.task.arms[a]?.[i]?.eval.accuracy ?? null])),
+    ...Object.fromEntries(arms.map((a) => [`tok:${a}`, stream.task.arms[a]?.[i]?.served.promptTokens ?? null])),
+  }));
+  const chart = (prefix: 'acc' | 'tok', testid: string, y: (v: number) => string, domain?: [number, number]) => (
+    <div className="chart" data-testid={testid}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={rows} margin={{ top: 10, right: 18, bottom: 18, left: 8 }}>
+          <CartesianGrid stroke={colors.grid} />
+          <XAxis dataKey="batch" type="number" domain={[1, Math.max(1, rows.length)]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'batch', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
+          <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={48} tickFormatter={y} domain={domain ?? ['auto', 'auto']} />
+          <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `batch ${v}`} formatter={(v) => y(Number(v))} />
+          <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
+          {arms.map((a) => <Line key={a} dataKey={`${prefix}:${a}`} name={label(a)} stroke={ARM_COLORS[a]} strokeWidth={2} strokeDasharray={a === 'frozen' ? '5 3' : undefined} dot={{ r: 3 }} isAnimationActive={false} />)}
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+  return (
+    <div className="card" data-testid="history-stream">
+      <div className="card-head">
+        <h2>Benchmark stream</h2>
+        <span className="sub">{stream.modelName} · {stream.options.batches} batches of {stream.options.batchSize} · {stream.options.eval} evaluation requests · arrives at step {stream.task.arrival}</span>
+      </div>
+      <div className="grid-2">
+        <div>
+          <h3 className="small">Accuracy on the evaluation requests after each batch</h3>
+          {chart('acc', 'stream-accuracy', (v) => fmtPercent(v), [0, 1])}
+        </div>
+        <div>
+          <h3 className="small">Prompt tokens per request of the batch</h3>
+          {chart('tok', 'stream-tokens', (v) => fmtInt(v))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function VersionsCard({ history }: { history: HistoryData }) {
+  const navigate = useStudio((s) => s.navigate);
+  if (history.versions.length === 0) {
+    return (
+      <div className="card">
+        <div className="card-head"><h2>Approved versions</h2></div>
+        <p className="muted small" style={{ margin: 0 }}>None yet. <button className="btn small" onClick={() => navigate({ view: 'space' })}>Approve a space…</button></p>
+      </div>
+    );
+  }
+  return (
+    <div className="card">
+      <div className="card-head"><h2>Approved versions</h2><span className="sub">{history.versions.length} · newest last</span></div>
+      <table className="table small" data-testid="history-versions">
+        <thead><tr><th>version</th><th>approved</th><th>tools</th><th>change</th><th>note</th></tr></thead>
+        <tbody>
+          {history.versions.map((v, i) => {
+            const d = diffSpaces(history.versions[i - 1]?.tools ?? [], v.tools);
+            return (
+              <tr key={v.version}>
+                <td className="tabular">v{v.version}</td>
+                <td className="tabular">{fmtTime(v.createdAt)}</td>
+                <td className="mono">{v.tools.join(', ') || '(none)'}</td>
+                <td className="mono">{[...d.added.map((t) => `+${t}`), ...d.removed.map((t) => `−${t}`)].join(' ') || '—'}</td>
+                <td>{v.note}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
