@@ -8,7 +8,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import type { HistoryData } from '../../shared/api';
 import { diffSpaces } from '../../shared/project/spaces';
 import type { Crossing, TaskUpdates, UpdateBatch, UpdateRule } from '../../shared/project/updates';
-import { STREAM_ARMS, type StreamArm } from '../../shared/project/stream';
+import { STREAM_ARMS, type StreamArm } from '../../shared/project/streams';
 import { Empty } from '../components/Empty';
 import { fmtInt, fmtPercent, fmtSigned, fmtTime } from '../format';
 import { isStale } from '../store/data-slice';

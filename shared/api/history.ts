@@ -3,7 +3,7 @@
 // batch; and the comparison of two scoring runs' rankings.
 import type { RankingComparison } from '../lots/compare';
 import type { SpaceVersion } from '../project/spaces';
-import type { StreamRecord, StreamTask } from '../project/stream';
+import type { StreamRecord, StreamTask } from '../project/streams';
 import type { TaskUpdates } from '../project/updates';
 
 export interface HistoryData {

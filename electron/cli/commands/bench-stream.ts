@@ -5,7 +5,7 @@ import { flagInt, flagList, flagNumber, flagString, requireFlag, UsageError } fr
 import { EXIT_OK, type Command } from '../command';
 import { registerCommands } from '../registry';
 import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/bench/family';
-import { STREAM_ARMS, type StreamArm, type StreamRecord } from '../../../shared/project/stream';
+import { STREAM_ARMS, type StreamArm, type StreamRecord } from '../../../shared/project/streams';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import type { UpdateRule } from '../../../shared/project/updates';
 import { runBenchStream, STREAM_DEFAULTS } from '../../engine/bench/stream';

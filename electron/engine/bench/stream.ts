@@ -18,7 +18,7 @@ import { canonicalOrder, registryNames } from '../../../shared/bench/registry';
 import { rngFor } from '../../../shared/bench/rng';
 import type { MenuEvaluation } from '../../../shared/bench/sweep';
 import { foldBatch } from '../../../shared/lots/update';
-import { STREAM_ARMS, type StreamArm, type StreamArmBatch, type StreamMeasure, type StreamRecord, type StreamTask } from '../../../shared/project/stream';
+import { STREAM_ARMS, type StreamArm, type StreamArmBatch, type StreamMeasure, type StreamRecord, type StreamTask } from '../../../shared/project/streams';
 import type { TaskUpdates, UpdateRule } from '../../../shared/project/updates';
 import type { Trace } from '../../../shared/trace/schema';
 import type { GpuChoice } from '../llama/runtime';

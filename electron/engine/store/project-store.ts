@@ -27,7 +27,7 @@ import { SweepResultSchema, type SweepResult } from '../../../shared/project/swe
 import { mergeFaithfulness, TaskFaithfulnessSchema, type FaithfulnessCheck, type TaskFaithfulness } from '../../../shared/project/faithfulness';
 import { DemoRecordSchema, type DemoRecord } from '../../../shared/project/demo';
 import { TaskUpdatesSchema, type TaskUpdates } from '../../../shared/project/updates';
-import { StreamRecordSchema, type StreamRecord } from '../../../shared/project/stream';
+import { StreamRecordSchema, type StreamRecord } from '../../../shared/project/streams';
 import { appendLines, fsyncDir, uniqueTempName, writeAll, writeError, writeFileAtomic, writeJsonAtomic } from './atomic';
 import { readJsonlFrom, readLineAt, scanJsonlRecords } from './jsonl';
 import { entryOf, parseTrace, readSidecar, scanTracesFile, sidecarLines, sidecarPath, ToolTable, traceHash, type TraceEntry } from './trace-index';
