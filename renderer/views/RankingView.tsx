@@ -1,6 +1,7 @@
 // Ranking of a task: Ī_t(s) per tool with support n and a bootstrap interval, a bar chart, rank
 // stability at the current K, and the faithfulness check (run from here as a job).
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { RankingData, RankingRow } from '../../shared/api';
@@ -12,6 +13,7 @@ import { selectKept } from '../store/draft-slice';
 import { useDraft, useStudio } from '../store/react';
 import { useRanking } from '../store/use-ranking';
 import { useChartColors } from './chart-colors';
+import { comparisonKey } from '../store/history-slice';
 
 type Row = RankingRow & { kept: boolean };
 const helper = createColumnHelper<typeof sortableFeatures, Row>();
@@ -83,6 +85,7 @@ export function RankingView() {
         <div className="ranking-side">
           <StabilityCard rows={rows} k={ranking.k} resamples={ranking.resamples} />
           <Faithfulness ranking={ranking} />
+          <CompareRuns task={task} run={ranking.run} />
           {ranking.unscored.length > 0 && (
             <div className="card">
               <div className="card-head"><h2>Exposed, never scored</h2><span className="sub">{ranking.unscored.length}</span></div>
@@ -200,6 +203,56 @@ function Faithfulness({ ranking }: { ranking: RankingData }) {
           </button>
           {!model && <button className="btn ghost" onClick={() => navigate({ view: 'models' })}>Pick the model…</button>}
         </div>
+      )}
+    </div>
+  );
+}
+
+/** Two scoring runs of the task (two models, two setups): do they rank its tools alike? (paper C.1) */
+function CompareRuns({ task, run }: { task: string; run: string | null }) {
+  const runs = useStudio(useShallow((s) => {
+    const mine = new Set(s.project?.tasks.find((t) => t.task === task)?.runs ?? []);
+    return (s.project?.runs ?? []).filter((r) => mine.has(r.run));
+  }));
+  const others = runs.filter((r) => r.run !== run);
+  const [other, setOther] = useState<string>('');
+  const chosen = others.some((r) => r.run === other) ? other : (others[0]?.run ?? '');
+  const comparison = useStudio((s) => (run && chosen ? s.comparisons[comparisonKey(task, run, chosen)] : undefined));
+  const load = useStudio((s) => s.loadComparison);
+  const version = useStudio((s) => s.dataVersion);
+  useEffect(() => {
+    if (run && chosen) void load(task, run, chosen);
+  }, [task, run, chosen, load, version]);
+  if (!run || others.length === 0) return null;
+  return (
+    <div className="card" data-testid="compare-runs">
+      <div className="card-head"><h2>Compare with another run</h2><span className="sub">reuse across models</span></div>
+      <label className="small">
+        against{' '}
+        <select value={chosen} onChange={(e) => setOther(e.target.value)} aria-label="Run to compare with">
+          {others.map((r) => <option key={r.run} value={r.run}>{runLabel(r.run, r.model)}</option>)}
+        </select>
+      </label>
+      {comparison && (
+        <>
+          <p className="small" style={{ marginTop: 8 }} data-testid="compare-summary">
+            Kendall τ <strong className="tabular">{comparison.tau === null ? '—' : comparison.tau.toFixed(3)}</strong> over {plural(comparison.common, 'tool')} both runs scored;
+            top-{comparison.k} overlap <strong className="tabular">{Math.round(comparison.topKOverlap * comparison.k)} of {comparison.k}</strong>.
+          </p>
+          {comparison.moved.length > 0 ? (
+            <table className="table small">
+              <thead><tr><th>moved most</th><th className="num">this run</th><th className="num">other</th></tr></thead>
+              <tbody>
+                {comparison.moved.slice(0, 5).map((m) => (
+                  <tr key={m.tool}><td className="mono">{m.tool}</td><td className="num tabular">#{m.rankA} ({fmtSigned(m.meanA, 3)})</td><td className="num tabular">#{m.rankB} ({fmtSigned(m.meanB, 3)})</td></tr>
+                ))}
+              </tbody>
+            </table>
+          ) : <p className="small muted">Both runs order the common tools the same way.</p>}
+          {(comparison.onlyA.length > 0 || comparison.onlyB.length > 0) && (
+            <p className="tiny muted">Scored by one run only: {[...comparison.onlyA.map((t) => `${t} (this)`), ...comparison.onlyB.map((t) => `${t} (other)`)].join(', ')}.</p>
+          )}
+        </>
       )}
     </div>
   );

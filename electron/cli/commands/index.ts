@@ -23,6 +23,7 @@ export const commandIndex: CommandEntry[] = [
   { name: 'bench model', summary: 'measure a model on this machine: size, prompt and generation tokens/s, keep-all accuracy on benchmark requests', load: () => import('./bench-model') },
   { name: 'bench make', summary: 'generate the built-in benchmark as a ready project (requests, gold answers, tasks, splits)', load: () => import('./bench-make') },
   { name: 'bench stream', summary: 'serve the benchmark as a stream of batches: keep-all, frozen and updated spaces (and a capped cold start) batch by batch', load: () => import('./bench-stream') },
+  { name: 'bench reuse', summary: 'serve each task\'s space, fitted with one model, with another model: reused space against keep-all', load: () => import('./bench-reuse') },
   { name: 'serve', summary: 'answer a benchmark project\'s requests with a local model (greedy) and grade them', load: () => import('./serve') },
   { name: 'sweep', summary: 'measure fitting accuracy of each task\'s top-K space for every K and pick its budget', load: () => import('./sweep') },
   { name: 'evaluate', summary: 'compare each task\'s LOTS space with the baselines on fitting and evaluation requests', load: () => import('./evaluate') },
