@@ -19,10 +19,11 @@ export interface HistorySlice {
   /** Fold the task's new scored batches; returns how many were folded (null on failure). */
   foldBatches(task: string, options?: FoldOptions): Promise<number | null>;
   comparisons: Record<string, RunComparison>;
-  loadComparison(task: string, runA: string, runB: string): Promise<void>;
+  /** Compare two runs' rankings of a task at budget K (the overlap's K; default: the engine's). */
+  loadComparison(task: string, runA: string, runB: string, k?: number): Promise<void>;
 }
 
-export const comparisonKey = (task: string, runA: string, runB: string): string => `${task}\u0000${runA}\u0000${runB}`;
+export const comparisonKey = (task: string, runA: string, runB: string, k?: number): string => `${task}\u0000${runA}\u0000${runB}\u0000${k ?? ''}`;
 
 export const createHistorySlice = (api: StudioApi): SliceCreator<HistorySlice> => (set, get) => ({
   histories: {},
@@ -62,10 +63,10 @@ export const createHistorySlice = (api: StudioApi): SliceCreator<HistorySlice> =
     }
   },
 
-  async loadComparison(task, runA, runB) {
+  async loadComparison(task, runA, runB, k) {
     try {
-      const c = await api.compareRuns({ task, runA, runB });
-      set({ comparisons: { ...get().comparisons, [comparisonKey(task, runA, runB)]: c } }, false, 'history/compare');
+      const c = await api.compareRuns({ task, runA, runB, ...(k !== undefined && k > 0 ? { k } : {}) });
+      set({ comparisons: { ...get().comparisons, [comparisonKey(task, runA, runB, k)]: c } }, false, 'history/compare');
     } catch (e) {
       get().fail(e, `Cannot compare the two runs of ${task}`);
     }

@@ -85,7 +85,7 @@ export function RankingView() {
         <div className="ranking-side">
           <StabilityCard rows={rows} k={ranking.k} resamples={ranking.resamples} />
           <Faithfulness ranking={ranking} />
-          <CompareRuns task={task} run={ranking.run} />
+          <CompareRuns task={task} run={ranking.run} k={ranking.k} />
           {ranking.unscored.length > 0 && (
             <div className="card">
               <div className="card-head"><h2>Exposed, never scored</h2><span className="sub">{ranking.unscored.length}</span></div>
@@ -209,7 +209,7 @@ function Faithfulness({ ranking }: { ranking: RankingData }) {
 }
 
 /** Two scoring runs of the task (two models, two setups): do they rank its tools alike? (paper C.1) */
-function CompareRuns({ task, run }: { task: string; run: string | null }) {
+function CompareRuns({ task, run, k }: { task: string; run: string | null; k: number }) {
   const runs = useStudio(useShallow((s) => {
     const mine = new Set(s.project?.tasks.find((t) => t.task === task)?.runs ?? []);
     return (s.project?.runs ?? []).filter((r) => mine.has(r.run));
@@ -217,12 +217,12 @@ function CompareRuns({ task, run }: { task: string; run: string | null }) {
   const others = runs.filter((r) => r.run !== run);
   const [other, setOther] = useState<string>('');
   const chosen = others.some((r) => r.run === other) ? other : (others[0]?.run ?? '');
-  const comparison = useStudio((s) => (run && chosen ? s.comparisons[comparisonKey(task, run, chosen)] : undefined));
+  const comparison = useStudio((s) => (run && chosen ? s.comparisons[comparisonKey(task, run, chosen, k)] : undefined));
   const load = useStudio((s) => s.loadComparison);
   const version = useStudio((s) => s.dataVersion);
   useEffect(() => {
-    if (run && chosen) void load(task, run, chosen);
-  }, [task, run, chosen, load, version]);
+    if (run && chosen) void load(task, run, chosen, k);
+  }, [task, run, chosen, k, load, version]);
   if (!run || others.length === 0) return null;
   return (
     <div className="card" data-testid="compare-runs">

@@ -95,4 +95,21 @@ describeRequiring('chromium', 'the History view', () => {
     expect(await page.textContent('[data-testid="history-proposal"]')).toContain('DocRetrieve');
     expect(pageErrors).toEqual([]);
   });
+
+  it('the Ranking view compares the shown run with another model\'s run of the same traces', async () => {
+    const other = (trace: string, scores: Record<string, number>) => ({ ...row(trace, scores), key: `import:model-b|${trace}`, run: 'import:model-b', modelName: 'other-model.gguf' });
+    ProjectStore.open(project).appendScores([
+      other('a1', { Calculator: 0.9, DocRetrieve: 0.1, ExchangeRate: 0.2 }),
+      other('b1', { Calculator: 0.7, DocRetrieve: 0.3, ExchangeRate: 0.1 }),
+    ]);
+    await page.evaluate(() => { location.hash = '#/ranking?task=fx'; });
+    // The shown run is the latest (model-b); the card compares it with import:prod.
+    await page.waitForSelector('[data-testid="compare-summary"]');
+    const summary = await page.textContent('[data-testid="compare-summary"]');
+    // model-b: Calculator 0.8 > DocRetrieve 0.2 > ExchangeRate 0.15; prod: DocRetrieve 0.75 > ExchangeRate 0.56 > Calculator 0.12
+    expect(summary).toMatch(/Kendall τ -0\.333 over 3 tools both runs scored; top-(\d) overlap \d of \1\./);
+    expect(await page.textContent('[data-testid="compare-runs"]')).toContain('Calculator');
+    expect(pageErrors).toEqual([]);
+  });
 });
+
