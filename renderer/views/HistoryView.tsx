@@ -8,7 +8,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import type { HistoryData } from '../../shared/api';
 import { diffSpaces } from '../../shared/project/spaces';
 import type { Crossing, TaskUpdates, UpdateBatch, UpdateRule } from '../../shared/project/updates';
-import { STREAM_ARMS, type StreamArm } from '../../shared/project/streams';
+import type { StreamArm } from '../../shared/project/streams';
 import { Empty } from '../components/Empty';
 import { fmtInt, fmtPercent, fmtSigned, fmtTime } from '../format';
 import { isStale } from '../store/data-slice';
@@ -245,7 +245,8 @@ const ARM_COLORS: Record<StreamArm, string> = { 'keep-all': '#8a8f98', frozen: '
 
 function StreamCard({ stream }: { stream: NonNullable<HistoryData['stream']> }) {
   const colors = useChartColors();
-  const arms = STREAM_ARMS.filter((a) => stream.task.arms[a]);
+  // frozen (dashed) after updated, so where the two coincide both stay visible
+  const arms = (['keep-all', 'updated', 'frozen', 'capped'] as const).filter((a) => stream.task.arms[a]);
   const label = (a: StreamArm) => (a === 'capped' ? `capped (C = ${stream.options.cap}, ε = ${stream.options.epsilon})` : a);
   const rows = stream.task.arms.updated.map((u, i) => ({
     batch: u.batch,
