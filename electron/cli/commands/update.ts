@@ -86,7 +86,7 @@ function printResult(r: TaskUpdateResult, project: string, io: CliIO): void {
     for (const c of b.left) io.out(`        − ${crossing(c, 'left')}`);
   }
   for (const w of r.waiting) io.out(`  waiting: ${w.source} (${w.traces} traces, no score rows in this run yet: lots score --project ${project})`);
-  for (const e of r.empty) io.out(`  skipped: ${e.source} (${e.traces} traces: their rows scored no tool)`);
+  for (const e of r.empty) io.out(`  skipped: ${e.source} (${e.traces} traces: ${e.reason === 'unanswered' ? 'requests with no answer yet, nothing to score' : 'their rows scored no tool'})`);
   if (r.history.batches.length === 0) {
     io.out('  no batch folded yet');
     return;

@@ -36,6 +36,11 @@ export interface WaitingBatch {
   traces: number;
 }
 
+export interface SkippedBatch extends WaitingBatch {
+  /** `unanswered`: requests nobody answered yet (a benchmark's generated requests); `no-tool`: its rows scored no tool. */
+  reason: 'unanswered' | 'no-tool';
+}
+
 export interface TaskUpdateResult {
   task: string;
   run: string;
@@ -45,8 +50,9 @@ export interface TaskUpdateResult {
   folded: UpdateBatch[];
   /** Batches of the task with no score row in the run yet (they wait; later batches wait behind them). */
   waiting: WaitingBatch[];
-  /** Batches whose rows scored no tool (nothing to fold; they do not hold later batches back). */
-  empty: WaitingBatch[];
+  /** Batches whose rows scored no tool, or requests nobody answered yet (nothing to fold; they do not
+   * hold later batches back). */
+  empty: SkippedBatch[];
   refolded: boolean;
   /** Why the history was folded again, when it was. */
   refoldReason?: string;
@@ -90,18 +96,23 @@ function updateTask(store: ProjectStore, index: ProjectIndex, task: string, opti
   const files = [...byFile.keys()].sort();
   const folded: UpdateBatch[] = [];
   const waiting: WaitingBatch[] = [];
-  const empty: WaitingBatch[] = [];
+  const empty: SkippedBatch[] = [];
   const now = options.now ?? (() => new Date());
   for (const file of files) {
     if (done.has(file)) continue;
     const ids = byFile.get(file)!;
     const rows = ids.map((id) => data.rowByTrace.get(id)).filter((r) => r !== undefined);
+    if (rows.length === 0 && unanswered(store, file, new Set(ids))) {
+      // Requests nobody answered yet (a benchmark's generated requests): nothing to score, not a batch.
+      empty.push({ source: file, traces: ids.length, reason: 'unanswered' });
+      continue;
+    }
     if (waiting.length > 0 || rows.length === 0) {
       waiting.push({ source: file, traces: ids.length });
       continue;
     }
     if (!rows.some((r) => Object.keys(r.scores).length > 0)) {
-      empty.push({ source: file, traces: ids.length });
+      empty.push({ source: file, traces: ids.length, reason: 'no-tool' });
       continue;
     }
     const source = store.importSource(file);
@@ -140,6 +151,14 @@ function resolveRule(store: ProjectStore, task: string, options: UpdateOptions, 
   if (k === undefined) throw new EngineError('INVALID_INPUT', `task "${task}" has no budget yet: give one with --k N (or run its budget sweep, or approve a space)`);
   if (!Number.isInteger(k) || k < 1) throw new EngineError('INVALID_INPUT', `--k must be a positive integer, got ${k}`);
   return { kind: 'topk', k };
+}
+
+/** True when no trace of the file (of these ids) has an answer: requests waiting to be served. */
+function unanswered(store: ProjectStore, file: string, ids: ReadonlySet<string>): boolean {
+  for (const trace of store.iterTraces((info) => info.file === file && ids.has(info.id))) {
+    if (trace.turns.some((t) => t.answer.trim() !== '')) return false;
+  }
+  return true;
 }
 
 /** The operator's edits outlive updates: pinned tools stay in, banned ones stay out. */
