@@ -5,7 +5,8 @@ import { basename } from 'node:path';
 import type { JobInfo, JobStatus } from '../../../shared/api/types';
 import { scoreKey } from '../scoring/keys';
 import type { JobState, ProjectStore } from '../store';
-import { startDownload, type DownloadHandle } from './download-job';
+import { startDownload } from './download-job';
+import type { JobHandle } from './handle';
 import { newJobId } from './ids';
 import { startImportJob, type ImportJobHandle } from './import-job';
 import { forkLauncher, type WorkerLauncher } from './launcher';
@@ -70,8 +71,8 @@ export class JobCenter {
   private readonly rates = new Map<string, Rate>();
   private readonly scoreInfo = new Map<string, JobInfo>();
   private readonly sweeps = new Map<string, SweepRun>();
-  private readonly downloads = new Map<string, DownloadHandle>();
-  private readonly imports = new Map<string, ImportJobHandle>();
+  /** Jobs that run in this process (model downloads, imports): cancel only. */
+  private readonly local = new Map<string, JobHandle & { info: JobInfo }>();
   /** Interrupted jobs found in the open project, resumable under their id. */
   private readonly interrupted = new Map<string, { state: JobState; info: JobInfo; store: ProjectStore }>();
 
@@ -85,7 +86,7 @@ export class JobCenter {
 
   list(): JobInfo[] {
     return [...this.interrupted.values()].map((i) => i.info)
-      .concat(this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)), [...this.sweeps.values()].map((s) => s.info), [...this.downloads.values()].map((d) => d.info), [...this.imports.values()].map((i) => i.info))
+      .concat(this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)), [...this.sweeps.values()].map((s) => s.info), [...this.local.values()].map((l) => l.info))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
@@ -165,7 +166,7 @@ export class JobCenter {
 
   startDownload(uri: string, dir: string): JobInfo {
     const handle = startDownload(newJobId('download'), uri, dir, this.emit);
-    this.downloads.set(handle.id, handle);
+    this.local.set(handle.id, handle);
     this.emit(handle.info);
     return handle.info;
   }
@@ -173,7 +174,7 @@ export class JobCenter {
   /** An import of the API as a job (progress, what it waits for, cancel); `signal` also cancels it. */
   startImport(names: readonly string[], signal?: AbortSignal): ImportJobHandle {
     const handle = startImportJob(names, this.emit, signal);
-    this.imports.set(handle.info.id, handle);
+    this.local.set(handle.id, handle);
     return handle;
   }
 
@@ -204,15 +205,10 @@ export class JobCenter {
       this.emit(info);
       return info;
     }
-    const download = this.downloads.get(id);
-    if (download) {
-      download.cancel();
-      return download.info;
-    }
-    const imported = this.imports.get(id);
-    if (imported) {
-      if (imported.info.status === 'running') imported.cancel();
-      return imported.info;
+    const local = this.local.get(id);
+    if (local) {
+      if (local.status === 'running') local.cancel();
+      return local.info;
     }
     const sweep = this.sweeps.get(id);
     if (sweep) {
@@ -229,8 +225,7 @@ export class JobCenter {
   dispose(): void {
     for (const j of this.queue.list()) if (j.status === 'running' || j.status === 'queued' || j.status === 'paused') this.queue.cancel(j.id);
     for (const s of this.sweeps.values()) s.job.kill('SIGTERM');
-    for (const d of this.downloads.values()) if (d.info.status === 'running') d.cancel();
-    for (const i of this.imports.values()) if (i.info.status === 'running') i.cancel();
+    for (const l of this.local.values()) if (l.status === 'running') l.cancel();
   }
 
   private info(id: string): JobInfo {
@@ -238,15 +233,13 @@ export class JobCenter {
     if (job) return this.fromQueue(job);
     const sweep = this.sweeps.get(id);
     if (sweep) return sweep.info;
-    const download = this.downloads.get(id);
-    if (download) return download.info;
-    const imported = this.imports.get(id);
-    if (imported) return imported.info;
+    const local = this.local.get(id);
+    if (local) return local.info;
     throw Object.assign(new Error(`no job "${id}"`), { code: 'NOT_FOUND' });
   }
 
   private scoringId(id: string): string {
-    if (this.sweeps.has(id) || this.downloads.has(id) || this.imports.has(id)) throw Object.assign(new Error('this job can be cancelled, not paused'), { code: 'INVALID_INPUT' });
+    if (this.sweeps.has(id) || this.local.has(id)) throw Object.assign(new Error('this job can be cancelled, not paused'), { code: 'INVALID_INPUT' });
     if (!this.queue.get(id)) throw Object.assign(new Error(`no job "${id}"`), { code: 'NOT_FOUND' });
     return id;
   }
