@@ -1,4 +1,4 @@
-// Bundles the Electron main process (ESM), the engine's worker processes (ESM) and the sandboxed
+// Bundles the Electron main process (ESM), the engine's job worker (ESM) and the sandboxed
 // preload (CommonJS: a sandboxed preload cannot load ES modules) with esbuild. node-llama-cpp stays
 // external: it is ESM with native binaries, shipped in node_modules and unpacked from the asar
 // (see electron-builder.yml), as its Electron guide says.
@@ -18,8 +18,7 @@ const outdir = resolve(root, process.argv[2] ?? 'dist-electron');
  * is main.js, so each worker is written next to main.js.
  */
 const WORKERS = {
-  'score-worker': 'electron/engine/scoring/jobs/score-worker.ts',
-  'sweep-worker': 'electron/engine/service/sweep-worker.ts',
+  'job-worker': 'electron/engine/jobs/job-worker.ts',
 };
 
 const external = ['electron', 'node-llama-cpp', '@node-llama-cpp/*', 'bufferutil', 'utf-8-validate', 'vite', 'lightningcss'];

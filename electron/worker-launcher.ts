@@ -2,7 +2,7 @@
 // fork re-launches the Electron binary as Node (ELECTRON_RUN_AS_NODE), which the packaged app forbids
 // with the runAsNode fuse off (build/electron-builder.yml). Same messages, same worker entries.
 import { utilityProcess } from 'electron';
-import type { WorkerChannel, WorkerLauncher, WorkerStdio } from './engine/workers/launcher';
+import type { WorkerChannel, WorkerLauncher, WorkerStdio } from './engine/jobs/launcher';
 
 /** A utility process cannot take stdin; stdout/stderr follow the option. */
 function stdioOf(stdio: WorkerStdio = 'inherit'): Array<'pipe' | 'ignore' | 'inherit'> {

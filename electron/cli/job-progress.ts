@@ -1,8 +1,10 @@
 // Job progress on a terminal: a one-line bar redrawn in place, or plain periodic lines when stdout is
 // not a terminal (logs, CI). Shared by the commands that run a job in a worker (score, faithfulness).
 import type { CliIO } from './command';
-import type { JobProgress, ScoreJobSpec } from '../engine/scoring/jobs/protocol';
-import { startScoreJob, type JobOutcome } from '../engine/scoring/jobs/job-process';
+import type { JobOutcome } from '../engine/jobs/handle';
+import { startJob } from '../engine/jobs/process';
+import type { JobProgress } from '../engine/jobs/protocol';
+import type { QueuedRequest } from '../engine/jobs/queue';
 
 /** A one-line bar redrawn in place on a terminal; elsewhere a plain line every 5 s or 10%. */
 export function progressPrinter(io: CliIO, unit: string): { update(p: JobProgress): void; note(message: string): void; finish(p?: JobProgress): void } {
@@ -57,8 +59,8 @@ function formatDuration(seconds: number): string {
  * Run a job in its worker with a progress bar; the first Ctrl-C stops after the work in flight, the second
  * at once. A failed job becomes an expected error (its code and message); done/cancelled are returned.
  */
-export async function followScoreJob(spec: ScoreJobSpec, io: CliIO, unit: string, failure: string): Promise<JobOutcome> {
-  const job = startScoreJob(spec, { stdio: 'inherit' });
+export async function followScoreJob(request: QueuedRequest, io: CliIO, unit: string, failure: string): Promise<JobOutcome> {
+  const job = startJob(request, { stdio: 'inherit' });
   const bar = progressPrinter(io, unit);
   job.on('event', (event) => {
     if (event.type === 'progress') bar.update(event.progress);

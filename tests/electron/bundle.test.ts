@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forkLauncher } from '../../electron/engine/workers/launcher';
+import { forkLauncher } from '../../electron/engine/jobs/launcher';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 // Inside the checkout (git-ignored .cache/) so the bundles resolve node-llama-cpp from node_modules.
@@ -41,7 +41,7 @@ const WORKERS = launchedWorkers(sourceFiles(join(ROOT, 'electron')), "'");
 
 describe('the Electron bundle', () => {
   it('holds main.js, preload.cjs and, next to main.js, every worker the engine launches', () => {
-    expect(WORKERS).toEqual(['score-worker', 'sweep-worker']);
+    expect(WORKERS).toEqual(['job-worker']);
     // The bundled main process asks for exactly these, relative to itself.
     expect(launchedWorkers([join(DIST, 'main.js')], '"')).toEqual(WORKERS);
     for (const file of ['main.js', 'preload.cjs', ...WORKERS.map((w) => `${w}.js`)]) expect(existsSync(join(DIST, file)), file).toBe(true);
@@ -57,15 +57,20 @@ describe('the Electron bundle', () => {
     expect(r.status).toBe(2);
   });
 
-  it.each(WORKERS)('%s forked answers a job over IPC and exits cleanly', async (worker) => {
-    const child = forkLauncher.launch(join(DIST, `${worker}.js`), [], { stdio: 'ignore' });
+  it.each(['score', 'faithfulness', 'sweep'] as const)('the job worker forked answers a %s request over IPC and exits cleanly', async (kind) => {
+    const child = forkLauncher.launch(join(DIST, 'job-worker.js'), [], { stdio: 'ignore' });
     const got: unknown[] = [];
     child.onMessage((m) => got.push(m));
     const exit = new Promise<number | null>((r) => child.onExit((code) => r(code)));
     const missing = join(OUT, 'no-project');
-    child.send({ type: 'start', spec: { jobId: `${worker}-test`, project: missing, model: join(missing, 'm.gguf'), task: 't', intervention: 'line', span: 'answer', gpu: 'cpu', baselines: false } });
+    const spec = { jobId: `${kind}-test`, project: missing, model: join(missing, 'm.gguf'), gpu: 'cpu' };
+    const request =
+      kind === 'score' ? { kind, spec: { ...spec, intervention: 'line', span: 'answer' } }
+      : kind === 'faithfulness' ? { kind, spec: { ...spec, run: 'r', ks: [1], draws: 1 } }
+      : { kind, spec: { ...spec, task: 't', baselines: false } };
+    child.send({ type: 'start', request });
     expect(await exit).toBe(0);
-    expect(got).toContainEqual({ type: 'failed', error: expect.objectContaining({ code: 'PROJECT_NOT_FOUND' }) });
+    expect(got).toContainEqual(expect.objectContaining({ type: 'failed', error: expect.objectContaining({ code: 'PROJECT_NOT_FOUND' }) }));
   });
 });
 
@@ -99,7 +104,7 @@ describe('the bundled main process (stand-in electron)', () => {
     expect(report.sweep).toMatchObject({ ok: true, value: { kind: 'sweep', status: 'running' } });
     const forks = report.forks as Array<{ modulePath: string; args: string[]; options: { serviceName: string; execArgv: string[]; stdio: string[] }; exists: boolean }>;
     expect(forks).toHaveLength(1);
-    expect(forks[0]).toMatchObject({ modulePath: join(DIST, 'sweep-worker.js'), args: [], exists: true, options: { serviceName: 'LOTS Studio budget sweep', execArgv: [], stdio: ['ignore', 'inherit', 'inherit'] } });
+    expect(forks[0]).toMatchObject({ modulePath: join(DIST, 'job-worker.js'), args: [], exists: true, options: { serviceName: 'LOTS Studio budget sweep', execArgv: [], stdio: ['ignore', 'inherit', 'inherit'] } });
     // The worker ran (as an emulated utility process) and its failure came back as the job's error:
     // it was not mistaken for a crash.
     const ended = report.ended as { status: string; error: { code: string } } | undefined;

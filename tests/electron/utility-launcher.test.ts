@@ -3,7 +3,7 @@
 // event.data on the worker side), reports exit, and never posts to an exited process.
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { workerPort, type WorkerProcess } from '../../electron/engine/workers/port';
+import { workerPort, type WorkerProcess } from '../../electron/engine/jobs/port';
 
 class FakeUtilityProcess extends EventEmitter {
   pid: number | undefined = 4242;
@@ -41,10 +41,10 @@ afterEach(() => {
 
 describe('utilityProcess launcher', () => {
   it('forks the entry with a service name, execArgv, merged env and stdin ignored', () => {
-    utilityProcessLauncher().launch('/app/dist-electron/score-worker.js', ['--x'], { name: 'scoring', stdio: 'ignore', env: { LOTS_TEST_VALUE: '1' } });
+    utilityProcessLauncher().launch('/app/dist-electron/job-worker.js', ['--x'], { name: 'scoring', stdio: 'ignore', env: { LOTS_TEST_VALUE: '1' } });
     expect(forks).toHaveLength(1);
     const { modulePath, args, options } = forks[0]!;
-    expect(modulePath).toBe('/app/dist-electron/score-worker.js');
+    expect(modulePath).toBe('/app/dist-electron/job-worker.js');
     expect(args).toEqual([]);
     expect(options).toMatchObject({ serviceName: 'LOTS Studio scoring', execArgv: ['--x'], stdio: ['ignore', 'ignore', 'ignore'] });
     expect((options.env as NodeJS.ProcessEnv).LOTS_TEST_VALUE).toBe('1');

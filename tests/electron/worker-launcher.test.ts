@@ -4,8 +4,8 @@
 import { EventEmitter } from 'node:events';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { forkLauncher, workerEntry, type WorkerChannel } from '../../electron/engine/workers/launcher';
-import { workerPort, type WorkerProcess } from '../../electron/engine/workers/port';
+import { forkLauncher, workerEntry, type WorkerChannel } from '../../electron/engine/jobs/launcher';
+import { workerPort, type WorkerProcess } from '../../electron/engine/jobs/port';
 
 const ECHO = workerEntry(new URL('fixtures/echo-worker.ts', import.meta.url).href, 'echo-worker');
 

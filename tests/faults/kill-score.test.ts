@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../electron/engine/store';
 import { StudioService } from '../../electron/engine/service';
 import { ensureFixtureModel } from '../../electron/engine/gguf/fixture-cache';
-import type { JobEvent } from '../../electron/engine/scoring/jobs/protocol';
+import type { JobEvent } from '../../electron/engine/jobs/protocol';
 import { makeLineTraces } from '../e2e/fixtures';
 import { recordFaults } from './fault-tally';
 import { faultRandom, runChild, type ChildRun } from './kill';

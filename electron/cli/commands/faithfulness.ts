@@ -10,15 +10,14 @@ import { CliError } from '../main';
 import { followScoreJob } from '../job-progress';
 import { ProjectStore } from '../../engine/store';
 import { checkModelPath, GPU_CHOICES, modelFileHash, readModelHeader, type GpuChoice } from '../../engine/llama';
-import { newJobId } from '../../engine/scoring/jobs/queue';
-import { DEFAULT_FAITHFULNESS_DRAWS, DEFAULT_FAITHFULNESS_SEED } from '../../engine/scoring/jobs/faithfulness-job';
-import type { ScoreJobSpec } from '../../engine/scoring/jobs/protocol';
+import { newJobId } from '../../engine/jobs/ids';
+import { DEFAULT_FAITHFULNESS_DRAWS, DEFAULT_FAITHFULNESS_SEED } from '../../engine/jobs/faithfulness-job';
+import type { FaithfulnessJobSpec } from '../../engine/jobs/protocol';
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import { faithfulnessVerdict } from '../../../shared/lots/faithfulness';
 import { fitTask } from '../../../shared/lots/fit';
 import type { FaithfulnessCheck } from '../../../shared/project/faithfulness';
-import { parseRunKey, type ScoreSpan } from '../../../shared/project/scores';
-import type { InterventionKind } from '../../../shared/trace/interventions';
+import { parseRunKey } from '../../../shared/project/scores';
 import { resolveModelArg } from '../../engine/bench/model-arg';
 
 const DEFAULT_KS = [1, 2, 3];
@@ -73,15 +72,10 @@ export const faithfulnessCommand: Command = {
     let cancelled = false;
     const checked: Array<{ task: string; run: string }> = [];
     for (const [run, taskList] of plans) {
-      const parts = parseRunKey(run)!;
       const budgets = ks.length > 0 ? ks : defaultBudgets(store, run, taskList);
       io.out(`checking ${taskList.join(', ')} (run ${run}) at K = ${budgets.join(', ')} with ${draws} random draws per request`);
-      const spec: ScoreJobSpec = {
-        jobId: newJobId(), project: store.dir, model, gpu, tasks: taskList,
-        intervention: parts.intervention as InterventionKind, span: parts.span as ScoreSpan,
-        check: { kind: 'faithfulness', run, ks: budgets, draws, seed },
-      };
-      const outcome = (await followScoreJob(spec, io, 'requests', 'the faithfulness check failed')).status;
+      const spec: FaithfulnessJobSpec = { jobId: newJobId('faithfulness'), project: store.dir, model, gpu, tasks: taskList, run, ks: budgets, draws, seed };
+      const outcome = (await followScoreJob({ kind: 'faithfulness', spec }, io, 'requests', 'the faithfulness check failed')).status;
       if (outcome === 'cancelled') {
         cancelled = true;
         break;

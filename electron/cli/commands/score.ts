@@ -8,8 +8,8 @@ import { registerCommands } from '../registry';
 import { CliError } from '../main';
 import { ProjectStore } from '../../engine/store';
 import { checkModelPath, GPU_CHOICES, readModelHeader, type GpuChoice } from '../../engine/llama';
-import { newJobId } from '../../engine/scoring/jobs/queue';
-import type { JobProgress, ScoreJobSpec } from '../../engine/scoring/jobs/protocol';
+import { newJobId } from '../../engine/jobs/ids';
+import type { JobProgress, ScoreJobSpec } from '../../engine/jobs/protocol';
 import type { RenderFormat } from '../../engine/scoring/renderer';
 import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS, type InterventionKind } from '../../../shared/trace/interventions';
@@ -74,7 +74,7 @@ export const scoreCommand: Command = {
     const where = spec.remote ? `${spec.remote.backend} at ${spec.remote.endpoints.join(', ')}` : `gpu ${spec.gpu}`;
     io.out(`scoring ${store.traceCount} traces of ${store.dir} with ${spec.model} (${spec.intervention}, ${spec.span}, ${where})`);
 
-    const outcome = await followScoreJob(spec, io, 'traces', 'scoring failed');
+    const outcome = await followScoreJob({ kind: 'score', spec }, io, 'traces', 'scoring failed');
     const p = outcome.progress;
     const summary = p ? scoreSummary(p) : '';
     if (outcome.status === 'cancelled') {
@@ -105,7 +105,7 @@ function buildSpec(args: ParsedArgs): ScoreJobSpec {
   const format = requireFlag(args, 'format') as RenderFormat;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
   return {
-    jobId: newJobId(),
+    jobId: newJobId('score'),
     project: resolve(requireFlag(args, 'project')),
     model: resolve(resolveModelArg(requireFlag(args, 'model'))),
     span,

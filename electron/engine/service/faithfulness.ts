@@ -5,11 +5,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FaithfulnessPoint } from '../../../shared/api/types';
 import type { TaskFaithfulness } from '../../../shared/project/faithfulness';
-import { parseRunKey, type ScoreSpan } from '../../../shared/project/scores';
-import type { InterventionKind } from '../../../shared/trace/interventions';
+import { parseRunKey } from '../../../shared/project/scores';
 import { checkModelPath, type GpuChoice } from '../llama';
-import { DEFAULT_FAITHFULNESS_DRAWS, DEFAULT_FAITHFULNESS_SEED } from '../scoring/jobs/faithfulness-job';
-import type { ScoreJobSpec } from '../scoring/jobs/protocol';
+import { DEFAULT_FAITHFULNESS_DRAWS, DEFAULT_FAITHFULNESS_SEED } from '../jobs/faithfulness-job';
+import type { FaithfulnessJobSpec } from '../jobs/protocol';
 import { invalid } from './errors';
 import type { TaskData } from './task-data';
 
@@ -45,7 +44,7 @@ export interface FaithfulnessRequest {
   gpu?: GpuChoice;
 }
 
-export function faithfulnessJobSpec(project: string, data: TaskData, input: FaithfulnessRequest): Omit<ScoreJobSpec, 'jobId'> {
+export function faithfulnessJobSpec(project: string, data: TaskData, input: FaithfulnessRequest): Omit<FaithfulnessJobSpec, 'jobId'> {
   if (!data.run) throw invalid(`task "${data.task}" has no scores yet: score it first (Jobs view)`);
   const parts = parseRunKey(data.run);
   if (!parts) throw invalid('these scores were imported: the check recomputes likelihoods with the model that computed them, so score the task with a local model first');
@@ -58,10 +57,11 @@ export function faithfulnessJobSpec(project: string, data: TaskData, input: Fait
   return {
     project,
     model: resolve(model),
-    intervention: parts.intervention as InterventionKind,
-    span: parts.span as ScoreSpan,
     gpu: input.gpu ?? 'auto',
     tasks: [data.task],
-    check: { kind: 'faithfulness', run: data.run, ks: [...new Set(input.ks)].sort((a, b) => a - b), draws: input.draws ?? DEFAULT_FAITHFULNESS_DRAWS, seed: DEFAULT_FAITHFULNESS_SEED },
+    run: data.run,
+    ks: [...new Set(input.ks)].sort((a, b) => a - b),
+    draws: input.draws ?? DEFAULT_FAITHFULNESS_DRAWS,
+    seed: DEFAULT_FAITHFULNESS_SEED,
   };
 }

@@ -25,8 +25,8 @@ import { renderExport, renderReport, writeText } from './exports';
 import { buildHeatmap } from './heatmap';
 import { ModelCatalog } from './models';
 import { parseModelSource } from '../models/sources';
-import { JobCenter } from './jobs';
-import type { WorkerLauncher } from '../workers/launcher';
+import { JobCenter } from '../jobs/center';
+import type { WorkerLauncher } from '../jobs/launcher';
 import { checkModelPath } from '../llama';
 import { importSource, sourcesOf, type ImportSourceOptions } from './imports';
 import { buildRanking } from './ranking';
@@ -304,7 +304,7 @@ export class StudioService implements ApiMethods {
     const { store, index } = this.requireProject();
     const spec = faithfulnessJobSpec(store.dir, index.task(input.task, input.run), input);
     this.models.remember(spec.model, basename(spec.model));
-    return this.jobs.startScoring(spec);
+    return this.jobs.startFaithfulness(spec);
   }
 
   async pauseJob(input: ApiParsedInput<'pauseJob'>): Promise<JobInfo> {

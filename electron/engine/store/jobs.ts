@@ -1,8 +1,13 @@
 // Persistent job state (scoring runs, budget sweeps), so a killed run can be resumed.
 import { z } from 'zod';
+import type { JobStatus as ApiJobStatus } from '../../../shared/api/types';
 
+/** The API's job statuses but `interrupted`, which is concluded when a state file's process is gone. */
 export const JobStatusSchema = z.enum(['queued', 'running', 'paused', 'done', 'failed', 'cancelled']);
-export type JobStatus = z.infer<typeof JobStatusSchema>;
+export type JobStatus = Exclude<ApiJobStatus, 'interrupted'>;
+// Compile-time check that the schema lists exactly those statuses.
+const SAME_STATUSES: [JobStatus, z.infer<typeof JobStatusSchema>] extends [z.infer<typeof JobStatusSchema>, JobStatus] ? true : never = true;
+void SAME_STATUSES;
 
 export const JobStateSchema = z.object({
   id: z.string().min(1),

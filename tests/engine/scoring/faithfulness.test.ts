@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../../electron/engine/store';
-import { JobControl } from '../../../electron/engine/scoring/jobs/control';
-import { runScoreJob } from '../../../electron/engine/scoring/jobs/score-job';
-import type { JobEvent, JobProgress, ScoreJobSpec } from '../../../electron/engine/scoring/jobs/protocol';
+import { JobControl } from '../../../electron/engine/jobs/control';
+import { runFaithfulnessJob } from '../../../electron/engine/jobs/faithfulness-job';
+import { runScoreJob } from '../../../electron/engine/jobs/score-job';
+import type { FaithfulnessJobSpec, JobEvent, JobProgress, ScoreJobSpec } from '../../../electron/engine/jobs/protocol';
 import { getLlama } from 'node-llama-cpp';
 import { checkFaithfulness } from '../../../electron/engine/scoring/faithfulness';
 import { createRenderer } from '../../../electron/engine/scoring/renderer';
@@ -31,6 +32,13 @@ afterAll(() => {
 async function runJob(spec: Omit<ScoreJobSpec, 'jobId'>): Promise<{ last: JobEvent; progress: JobProgress | undefined }> {
   const events: JobEvent[] = [];
   await runScoreJob({ jobId: `test-${Math.random().toString(36).slice(2)}`, ...spec }, new JobControl(), (e) => events.push(e));
+  const last = events.at(-1)!;
+  return { last, progress: 'progress' in last ? last.progress : undefined };
+}
+
+async function runCheck(spec: Omit<FaithfulnessJobSpec, 'jobId'>): Promise<{ last: JobEvent; progress: JobProgress | undefined }> {
+  const events: JobEvent[] = [];
+  await runFaithfulnessJob({ jobId: `test-${Math.random().toString(36).slice(2)}`, ...spec }, new JobControl(), (e) => events.push(e));
   const last = events.at(-1)!;
   return { last, progress: 'progress' in last ? last.progress : undefined };
 }
@@ -95,7 +103,7 @@ describe('scoring job: unanswered requests and the rendering format', () => {
     let run: string;
     beforeAll(async () => {
       run = store.listRuns()[0]!;
-      const r = await runJob({ project: dir, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu', check: { kind: 'faithfulness', run, ks: [1, 2], draws: 3 } });
+      const r = await runCheck({ project: dir, model: evidenceCopyModel(), gpu: 'cpu', run, ks: [1, 2], draws: 3 });
       expect(r.last, JSON.stringify(r.last)).toMatchObject({ type: 'finished', status: 'done', progress: { done: 8, total: 8 } });
     });
 
@@ -117,7 +125,7 @@ describe('scoring job: unanswered requests and the rendering format', () => {
     });
 
     it('refuses a model file that is not the run\'s', async () => {
-      const r = await runJob({ project: dir, model: randomModel(), intervention: 'line', span: 'answer', gpu: 'cpu', check: { kind: 'faithfulness', run, ks: [1], draws: 1 } });
+      const r = await runCheck({ project: dir, model: randomModel(), gpu: 'cpu', run, ks: [1], draws: 1 });
       expect(r.last).toMatchObject({ type: 'failed', error: { code: 'MODEL_MISMATCH' } });
     });
   });

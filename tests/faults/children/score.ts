@@ -1,7 +1,7 @@
-// A scoring job run in this process, as its worker runs it (score-worker.ts), for the fault suite's kill
+// A scoring job run in this process, as its worker runs it (job-worker.ts), for the fault suite's kill
 // loop: argv = project, model file, job id. Prints each event as one JSON line.
-import { runScoreJob } from '../../../electron/engine/scoring/jobs/score-job';
-import { JobControl } from '../../../electron/engine/scoring/jobs/control';
+import { runScoreJob } from '../../../electron/engine/jobs/score-job';
+import { JobControl } from '../../../electron/engine/jobs/control';
 
 const [project, model, jobId] = process.argv.slice(2) as [string, string, string];
 void runScoreJob({ jobId, project, model, intervention: 'line', span: 'answer', gpu: 'cpu', parallel: 2 }, new JobControl(), (event) => {

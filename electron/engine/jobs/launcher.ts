@@ -1,5 +1,5 @@
-// How the engine starts its worker processes (scoring, sweeps). The engine only sees a WorkerChannel;
-// who launches it is the host's choice: child_process.fork here (CLI, web host, tests), Electron's
+// How the engine starts its job worker (scoring, faithfulness checks, sweeps: job-worker.ts). The engine
+// only sees a WorkerChannel; who launches it is the host's choice: child_process.fork here (CLI, web host, tests), Electron's
 // utilityProcess in the desktop app (electron/worker-launcher.ts), which lets the packaged app keep
 // the runAsNode fuse off — fork re-launches the Electron binary as Node, which that fuse forbids.
 import { fork } from 'node:child_process';

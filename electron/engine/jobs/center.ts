@@ -1,16 +1,18 @@
-// Jobs as the renderer sees them: scoring (the engine's ScoringQueue, one process per job) and budget
-// sweeps (a sweep worker process), with progress, throughput, ETA, pause/resume/cancel and errors that
-// say what to do. The service's own event loop only relays messages.
-import { randomBytes } from 'node:crypto';
+// Jobs as the renderer sees them: scoring and faithfulness checks (the ScoringQueue), budget sweeps (a job
+// worker each), model downloads and imports (in this process), with progress, throughput, ETA,
+// pause/resume/cancel and errors that say what to do. The service's own event loop only relays messages.
 import { basename } from 'node:path';
 import type { JobInfo, JobStatus } from '../../../shared/api/types';
-import { ScoringQueue, type QueuedJob } from '../scoring/jobs/queue';
 import { scoreKey } from '../scoring/keys';
 import type { JobState, ProjectStore } from '../store';
-import { forkLauncher, workerEntry, type WorkerChannel, type WorkerLauncher } from '../workers/launcher';
-import { startDownload, type DownloadHandle } from './download-job';
+import { startDownload } from './download-job';
+import type { JobHandle } from './handle';
+import { newJobId } from './ids';
 import { startImportJob, type ImportJobHandle } from './import-job';
-import type { SweepJobEvent, SweepJobSpec } from './sweep-job';
+import { forkLauncher, type WorkerLauncher } from './launcher';
+import { startJob, type WorkerJob } from './process';
+import type { FaithfulnessJobSpec, JobFailure, ScoreJobSpec, SweepJobSpec } from './protocol';
+import { ScoringQueue, type QueuedJob } from './queue';
 
 /** What to do about an expected failure, by code. */
 const HINTS: Record<string, string> = {
@@ -49,7 +51,12 @@ class Rate {
 
 interface SweepRun {
   info: JobInfo;
-  child: WorkerChannel;
+  job: WorkerJob<{ kind: 'sweep'; spec: SweepJobSpec }>;
+}
+
+function withHint(error: JobFailure): NonNullable<JobInfo['error']> {
+  const hint = HINTS[error.code];
+  return { ...error, ...(hint ? { hint } : {}) };
 }
 
 export interface JobCenterOptions {
@@ -64,8 +71,8 @@ export class JobCenter {
   private readonly rates = new Map<string, Rate>();
   private readonly scoreInfo = new Map<string, JobInfo>();
   private readonly sweeps = new Map<string, SweepRun>();
-  private readonly downloads = new Map<string, DownloadHandle>();
-  private readonly imports = new Map<string, ImportJobHandle>();
+  /** Jobs that run in this process (model downloads, imports): cancel only. */
+  private readonly local = new Map<string, JobHandle & { info: JobInfo }>();
   /** Interrupted jobs found in the open project, resumable under their id. */
   private readonly interrupted = new Map<string, { state: JobState; info: JobInfo; store: ProjectStore }>();
 
@@ -79,7 +86,7 @@ export class JobCenter {
 
   list(): JobInfo[] {
     return [...this.interrupted.values()].map((i) => i.info)
-      .concat(this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)), [...this.sweeps.values()].map((s) => s.info), [...this.downloads.values()].map((d) => d.info), [...this.imports.values()].map((i) => i.info))
+      .concat(this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)), [...this.sweeps.values()].map((s) => s.info), [...this.local.values()].map((l) => l.info))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
@@ -118,53 +125,48 @@ export class JobCenter {
     }
   }
 
-  startScoring(spec: Parameters<ScoringQueue['enqueue']>[0]): JobInfo {
-    return this.fromQueue(this.queue.enqueue(spec));
+  startScoring(spec: Omit<ScoreJobSpec, 'jobId'>): JobInfo {
+    return this.fromQueue(this.queue.enqueue({ kind: 'score', spec }));
+  }
+
+  /** A faithfulness check: queued with the scoring jobs (same model, same one-at-a-time GPU use). */
+  startFaithfulness(spec: Omit<FaithfulnessJobSpec, 'jobId'>): JobInfo {
+    return this.fromQueue(this.queue.enqueue({ kind: 'faithfulness', spec }));
   }
 
   startSweep(spec: Omit<SweepJobSpec, 'jobId'>): JobInfo {
-    const id = `sweep-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+    const id = newJobId('sweep');
     const now = new Date().toISOString();
     const info: JobInfo = {
       id, kind: 'sweep', title: `Budget sweep of ${spec.task}`, status: 'running', createdAt: now, updatedAt: now, done: 0, total: 0, unit: 'budgets',
       message: 'starting', canPause: false, canResume: false, canCancel: true,
     };
-    const { entry, execArgv } = workerEntry(import.meta.url, 'sweep-worker');
-    const child = this.launcher.launch(entry, execArgv, { name: 'budget sweep', stdio: 'inherit' });
-    const run: SweepRun = { info, child };
+    const job = startJob({ kind: 'sweep', spec: { ...spec, jobId: id } }, { launcher: this.launcher, stdio: 'inherit' });
+    const run: SweepRun = { info, job };
     this.sweeps.set(id, run);
     const rate = new Rate();
     const update = (patch: Partial<JobInfo>) => {
       run.info = { ...run.info, ...patch, updatedAt: new Date().toISOString() };
       this.emit(run.info);
     };
-    let ended = false;
-    child.onMessage((message) => {
-      const e = message as SweepJobEvent;
+    job.on('event', (e) => {
       if (e.type === 'progress') {
-        const throughput = rate.add(e.done);
-        update({ done: e.done, total: e.total, message: e.message, ...(throughput !== undefined ? { throughput, etaSeconds: throughput > 0 ? (e.total - e.done) / throughput : undefined } : {}) });
+        const { done, total, message } = e.progress;
+        const throughput = rate.add(done);
+        update({ done, total, message, ...(throughput !== undefined ? { throughput, etaSeconds: throughput > 0 ? (total - done) / throughput : undefined } : {}) });
       } else if (e.type === 'finished') {
-        ended = true;
-        update({ status: e.status, message: e.message, done: e.status === 'done' ? run.info.total : run.info.done, etaSeconds: 0, canCancel: false });
-      } else {
-        ended = true;
-        update({ status: 'failed', error: { ...e.error, ...(HINTS[e.error.code] ? { hint: HINTS[e.error.code] } : {}) }, canCancel: false });
+        update({ status: e.status, message: e.progress.message, done: e.status === 'done' ? run.info.total : run.info.done, etaSeconds: 0, canCancel: false });
+      } else if (e.type === 'failed') {
+        update({ status: 'failed', error: withHint(e.error), canCancel: false });
       }
     });
-    child.onExit((code, signal) => {
-      if (ended) return;
-      update({ status: 'failed', canCancel: false, error: { code: 'WORKER_CRASHED', message: `the sweep process stopped unexpectedly (${signal ?? `exit code ${code}`}); measured budgets are kept`, hint: HINTS.WORKER_CRASHED } });
-    });
-    child.send({ type: 'start', spec: { ...spec, jobId: id } });
     this.emit(info);
     return info;
   }
 
   startDownload(uri: string, dir: string): JobInfo {
-    const id = `download-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
-    const handle = startDownload(id, uri, dir, this.emit);
-    this.downloads.set(id, handle);
+    const handle = startDownload(newJobId('download'), uri, dir, this.emit);
+    this.local.set(handle.id, handle);
     this.emit(handle.info);
     return handle.info;
   }
@@ -172,7 +174,7 @@ export class JobCenter {
   /** An import of the API as a job (progress, what it waits for, cancel); `signal` also cancels it. */
   startImport(names: readonly string[], signal?: AbortSignal): ImportJobHandle {
     const handle = startImportJob(names, this.emit, signal);
-    this.imports.set(handle.info.id, handle);
+    this.local.set(handle.id, handle);
     return handle;
   }
 
@@ -203,22 +205,14 @@ export class JobCenter {
       this.emit(info);
       return info;
     }
-    const download = this.downloads.get(id);
-    if (download) {
-      download.cancel();
-      return download.info;
-    }
-    const imported = this.imports.get(id);
-    if (imported) {
-      if (imported.info.status === 'running') imported.cancel();
-      return imported.info;
+    const local = this.local.get(id);
+    if (local) {
+      if (local.status === 'running') local.cancel();
+      return local.info;
     }
     const sweep = this.sweeps.get(id);
     if (sweep) {
-      sweep.child.send({ type: 'cancel' });
-      const timer = setTimeout(() => sweep.child.kill('SIGKILL'), 10_000);
-      timer.unref();
-      sweep.child.onExit(() => clearTimeout(timer));
+      sweep.job.cancel();
       sweep.info = { ...sweep.info, message: 'cancelling after the budget being measured', canCancel: false };
       this.emit(sweep.info);
       return sweep.info;
@@ -230,9 +224,8 @@ export class JobCenter {
   /** Stop every worker (app quit). Stored scores and measured budgets are kept. */
   dispose(): void {
     for (const j of this.queue.list()) if (j.status === 'running' || j.status === 'queued' || j.status === 'paused') this.queue.cancel(j.id);
-    for (const s of this.sweeps.values()) s.child.kill();
-    for (const d of this.downloads.values()) if (d.info.status === 'running') d.cancel();
-    for (const i of this.imports.values()) if (i.info.status === 'running') i.cancel();
+    for (const s of this.sweeps.values()) s.job.kill('SIGTERM');
+    for (const l of this.local.values()) if (l.status === 'running') l.cancel();
   }
 
   private info(id: string): JobInfo {
@@ -240,15 +233,13 @@ export class JobCenter {
     if (job) return this.fromQueue(job);
     const sweep = this.sweeps.get(id);
     if (sweep) return sweep.info;
-    const download = this.downloads.get(id);
-    if (download) return download.info;
-    const imported = this.imports.get(id);
-    if (imported) return imported.info;
+    const local = this.local.get(id);
+    if (local) return local.info;
     throw Object.assign(new Error(`no job "${id}"`), { code: 'NOT_FOUND' });
   }
 
   private scoringId(id: string): string {
-    if (this.sweeps.has(id) || this.downloads.has(id) || this.imports.has(id)) throw Object.assign(new Error('this job can be cancelled, not paused'), { code: 'INVALID_INPUT' });
+    if (this.sweeps.has(id) || this.local.has(id)) throw Object.assign(new Error('this job can be cancelled, not paused'), { code: 'INVALID_INPUT' });
     if (!this.queue.get(id)) throw Object.assign(new Error(`no job "${id}"`), { code: 'NOT_FOUND' });
     return id;
   }
@@ -261,14 +252,15 @@ export class JobCenter {
     const prev = this.scoreInfo.get(job.id);
     const status: JobStatus = job.status;
     // The scoring queue also runs faithfulness checks (same model, same one-at-a-time GPU use).
-    const check = job.spec.check;
+    const { request } = job;
+    const check = request.kind === 'faithfulness';
     const info: JobInfo = {
       id: job.id,
-      kind: check ? 'faithfulness' : 'score',
-      title: check
-        ? `Faithfulness check of ${job.spec.tasks?.join(', ') ?? 'every task'} (K = ${check.ks.join(', ')})`
-        : `Score with ${basename(job.spec.model)}${job.spec.tasks?.length ? ` · ${job.spec.tasks.join(', ')}` : ''} (${job.spec.intervention})`,
-      ...(check && job.spec.tasks?.length === 1 ? { task: job.spec.tasks[0] } : {}),
+      kind: request.kind,
+      title: request.kind === 'faithfulness'
+        ? `Faithfulness check of ${request.spec.tasks?.join(', ') ?? 'every task'} (K = ${request.spec.ks.join(', ')})`
+        : `Score with ${basename(request.spec.model)}${request.spec.tasks?.length ? ` · ${request.spec.tasks.join(', ')}` : ''} (${request.spec.intervention})`,
+      ...(check && request.spec.tasks?.length === 1 ? { task: request.spec.tasks[0] } : {}),
       status,
       createdAt: job.createdAt,
       updatedAt: job.updatedAt,
@@ -279,7 +271,7 @@ export class JobCenter {
       ...(p?.tokensPerSecond !== undefined ? { tokensPerSecond: p.tokensPerSecond } : {}),
       ...(p?.etaSeconds !== undefined ? { etaSeconds: p.etaSeconds } : {}),
       ...(p?.message !== undefined ? { message: p.message } : {}),
-      ...(job.error ? { error: { ...job.error, ...(HINTS[job.error.code] ? { hint: HINTS[job.error.code] } : {}) } } : {}),
+      ...(job.error ? { error: withHint(job.error) } : {}),
       canPause: status === 'running' || status === 'queued',
       canResume: status === 'paused',
       canCancel: status === 'running' || status === 'queued' || status === 'paused',

@@ -1,30 +1,33 @@
-// The scoring queue: jobs run one at a time (they share the GPU), each in its own process.
-// Pause keeps the job's process and loaded model, waiting; cancel stops after the traces in flight.
-// Jobs interrupted by a crash are found from their state files and can be started again with the
-// same id: the stored scores are skipped, so nothing is lost or recomputed.
+// The scoring queue: jobs that load a model (scoring, faithfulness checks) run one at a time (they
+// share the GPU), each in the job worker's process. Pause keeps the job's process and loaded model,
+// waiting; cancel stops after the traces in flight. Jobs interrupted by a crash are found from their
+// state files and can be started again with the same id: the stored scores are skipped, so nothing is
+// lost or recomputed.
 import { EventEmitter } from 'node:events';
-import { randomBytes } from 'node:crypto';
-import type { JobState, ProjectStore } from '../../store';
-import { startScoreJob, type ScoreJobHandle, type StartOptions } from './job-process';
-import type { JobFailure, JobProgress, JobStatus, ScoreJobSpec } from './protocol';
+import type { JobState, ProjectStore } from '../store';
+import { newJobId } from './ids';
+import { startJob, type StartOptions, type WorkerJob } from './process';
+import type { FaithfulnessJobSpec, JobFailure, JobProgress, RunStatus, ScoreJobSpec } from './protocol';
+
+/** What the queue runs. */
+export type QueuedRequest = { kind: 'score'; spec: ScoreJobSpec } | { kind: 'faithfulness'; spec: FaithfulnessJobSpec };
+
+/** A request to queue; without a job id, a new one is given. */
+export type QueueInput = { kind: 'score'; spec: Omit<ScoreJobSpec, 'jobId'> & { jobId?: string } } | { kind: 'faithfulness'; spec: Omit<FaithfulnessJobSpec, 'jobId'> & { jobId?: string } };
 
 export interface QueuedJob {
   id: string;
-  spec: ScoreJobSpec;
-  status: JobStatus;
+  request: QueuedRequest;
+  status: RunStatus;
   progress?: JobProgress;
   error?: JobFailure;
   createdAt: string;
   updatedAt: string;
 }
 
-export function newJobId(): string {
-  return `score-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
-}
-
 export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
   private readonly jobs = new Map<string, QueuedJob>();
-  private running: { job: QueuedJob; handle: ScoreJobHandle } | undefined;
+  private running: { job: QueuedJob; handle: WorkerJob<QueuedRequest> } | undefined;
 
   constructor(private readonly options: StartOptions = {}) {
     super();
@@ -38,10 +41,11 @@ export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
     return this.jobs.get(id);
   }
 
-  enqueue(spec: Omit<ScoreJobSpec, 'jobId'> & { jobId?: string }): QueuedJob {
+  enqueue(input: QueueInput): QueuedJob {
     const now = new Date().toISOString();
-    const id = spec.jobId ?? newJobId();
-    const job: QueuedJob = { id, spec: { ...spec, jobId: id }, status: 'queued', createdAt: now, updatedAt: now };
+    const id = input.spec.jobId ?? newJobId(input.kind);
+    const request = { kind: input.kind, spec: { ...input.spec, jobId: id } } as QueuedRequest;
+    const job: QueuedJob = { id, request, status: 'queued', createdAt: now, updatedAt: now };
     this.jobs.set(id, job);
     this.update(job);
     this.startNext();
@@ -76,7 +80,7 @@ export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
 
   /** Queue an interrupted job again under its id, with the options it was started with. */
   resumeInterrupted(state: JobState): QueuedJob {
-    return this.enqueue({ ...(state.options as unknown as ScoreJobSpec), jobId: state.id });
+    return this.enqueue({ kind: 'score', spec: { ...(state.options as unknown as ScoreJobSpec), jobId: state.id } });
   }
 
   /** Wait until no job is running or queued. */
@@ -88,7 +92,7 @@ export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
     if (this.running) return;
     const next = [...this.jobs.values()].find((j) => j.status === 'queued');
     if (!next) return;
-    const handle = startScoreJob(next.spec, this.options);
+    const handle = startJob(next.request, this.options);
     this.running = { job: next, handle };
     this.setStatus(next, 'running');
     handle.on('event', (event) => {
@@ -120,7 +124,7 @@ export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
     return job;
   }
 
-  private setStatus(job: QueuedJob, status: JobStatus): void {
+  private setStatus(job: QueuedJob, status: RunStatus): void {
     job.status = status;
     this.update(job);
   }

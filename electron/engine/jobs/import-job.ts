@@ -1,16 +1,19 @@
 // An import through the API, shown as a job while it runs: which file, how far, what it waits for (another
 // writer holding the project lock: who, since when, up to what limit) — and cancellable from the Jobs list
 // or the import button's Cancel, through the same cancelJob as every other job.
-import { randomBytes } from 'node:crypto';
+// It runs in this process (file I/O, no model), with the same handle, statuses and cancellation (an
+// AbortSignal) as a job in the worker.
 import type { JobInfo } from '../../../shared/api/types';
 import type { ReadProgress } from '../import';
-import { importCancelled } from './imports';
+import { importCancelled } from '../service/imports';
+import type { JobHandle, JobOutcome } from './handle';
+import { newJobId } from './ids';
+import type { BaseProgress, RunStatus } from './protocol';
 
-export interface ImportJobHandle {
+export interface ImportJobHandle extends JobHandle {
   info: JobInfo;
   /** Aborted by cancel(), or by the caller's own signal. */
   readonly signal: AbortSignal;
-  cancel(): void;
   /** Starting file `index` (0-based) of the import. */
   file(index: number, name: string): void;
   progress(p: ReadProgress): void;
@@ -23,14 +26,21 @@ export interface ImportJobHandle {
 const PROGRESS_INTERVAL_MS = 250;
 
 export function startImportJob(names: readonly string[], emit: (job: JobInfo) => void, outer?: AbortSignal): ImportJobHandle {
-  const id = `import-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+  const id = newJobId('import');
   const now = new Date().toISOString();
   const title = names.length === 1 ? `Import ${names[0]}` : `Import ${names.length} files`;
   const abort = new AbortController();
   const signal = outer ? AbortSignal.any([abort.signal, outer]) : abort.signal;
   let current = { index: 0, name: names[0] ?? '' };
   let lastProgress = 0;
+  let settle: (outcome: JobOutcome<BaseProgress>) => void = () => undefined;
+  const outcome = new Promise<JobOutcome<BaseProgress>>((resolve) => (settle = resolve));
   const handle: ImportJobHandle = {
+    id,
+    get status() {
+      return handle.info.status as RunStatus;
+    },
+    outcome,
     info: {
       id, kind: 'import', title, status: 'running', createdAt: now, updatedAt: now, done: 0, total: 0, unit: 'bytes',
       message: 'starting', canPause: false, canResume: false, canCancel: true,
@@ -56,6 +66,7 @@ export function startImportJob(names: readonly string[], emit: (job: JobInfo) =>
     },
     finish(status, message, error) {
       update({ status, message, canCancel: false, etaSeconds: 0, ...(error ? { error } : {}) });
+      settle({ status, progress: { done: handle.info.done, total: handle.info.total, message }, ...(error ? { error } : {}) });
     },
   };
   function where(): string {

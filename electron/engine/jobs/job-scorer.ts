@@ -1,9 +1,9 @@
 // What a scoring job scores with: the local llama.cpp model (score-job.ts) or scoring servers
-// (../remote/remote-job.ts). The job itself — which traces are pending, the store, progress, pause and
+// (../scoring/remote/remote-job.ts). The job itself — which traces are pending, the store, progress, pause and
 // cancel — is the same for both.
 import type { Token } from 'node-llama-cpp';
-import type { Trace } from '../../../../shared/trace/schema';
-import type { TraceResult } from '../scorer';
+import type { Trace } from '../../../shared/trace/schema';
+import type { TraceResult } from '../scoring/scorer';
 
 export interface JobScorer {
   /** The run key (model identity | intervention | span | format). */

@@ -1,34 +1,42 @@
-// Pause / resume / cancel as seen from inside a running job: the scorer polls `stopRequested`
-// between traces (the traces in flight finish and are stored), then the job waits or ends.
+// Pause / resume / cancel as seen from inside a running job. Cancellation is an AbortSignal (`signal`),
+// what every long operation of the engine takes; a job that can pause also polls `stopRequested`
+// between traces (the traces in flight finish and are stored), then waits or ends.
 export type StopReason = 'pause' | 'cancel';
 
 export class JobControl {
-  private requested: StopReason | null = null;
+  private readonly abort = new AbortController();
+  private paused = false;
   private wake: (() => void) | null = null;
 
+  /** Aborted by cancel(). */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
   pause(): void {
-    if (this.requested !== 'cancel') this.requested = 'pause';
+    if (!this.abort.signal.aborted) this.paused = true;
   }
 
   resume(): void {
-    if (this.requested === 'pause') this.requested = null;
+    this.paused = false;
     this.wake?.();
   }
 
-  cancel(): void {
-    this.requested = 'cancel';
+  cancel(reason: unknown = Object.assign(new Error('the job was cancelled'), { code: 'CANCELLED' })): void {
+    this.paused = false;
+    this.abort.abort(reason);
     this.wake?.();
   }
 
   get stopRequested(): StopReason | null {
-    return this.requested;
+    return this.abort.signal.aborted ? 'cancel' : this.paused ? 'pause' : null;
   }
 
   /** While paused, wait until resumed (→ 'resume') or cancelled (→ 'cancel'). */
   async waitWhilePaused(): Promise<'resume' | 'cancel'> {
-    while (this.requested === 'pause') await new Promise<void>((r) => (this.wake = r));
+    while (this.stopRequested === 'pause') await new Promise<void>((r) => (this.wake = r));
     this.wake = null;
-    return this.requested === 'cancel' ? 'cancel' : 'resume';
+    return this.abort.signal.aborted ? 'cancel' : 'resume';
   }
 }
 

@@ -1,28 +1,29 @@
-// The faithfulness check as a job (same queue, process and controls as scoring): load the run's model,
+// The faithfulness check as a job (same queue, worker and controls as scoring): load the run's model,
 // check every scored request of the chosen tasks, then store one point per K in faithfulness/<task>.json.
 // Pause waits between requests; cancel stores nothing (a mean over part of the requests would mislead).
 import { basename } from 'node:path';
-import { fitTask } from '../../../../shared/lots/fit';
-import { summarizeFaithfulness, type RequestFaithfulness } from '../../../../shared/lots/faithfulness';
-import type { FaithfulnessCheck } from '../../../../shared/project/faithfulness';
-import { parseRunKey, type StoredScore } from '../../../../shared/project/scores';
-import { benchExecutor } from '../../../../shared/bench/trace';
-import type { Trace } from '../../../../shared/trace/schema';
-import { UNROUTED } from '../../../../shared/lots/aggregate';
-import { ProjectStore, type JobState } from '../../store';
-import { loadModel } from '../../llama/load';
-import { modelFileHash } from '../../llama/hash';
-import { checkFaithfulness } from '../faithfulness';
-import { createRenderer, type RenderFormat } from '../renderer';
-import { renderFormatName } from '../keys';
+import { fitTask } from '../../../shared/lots/fit';
+import { summarizeFaithfulness, type RequestFaithfulness } from '../../../shared/lots/faithfulness';
+import type { FaithfulnessCheck } from '../../../shared/project/faithfulness';
+import { parseRunKey, type ScoreSpan, type StoredScore } from '../../../shared/project/scores';
+import type { InterventionKind } from '../../../shared/trace/interventions';
+import { benchExecutor } from '../../../shared/bench/trace';
+import type { Trace } from '../../../shared/trace/schema';
+import { UNROUTED } from '../../../shared/lots/aggregate';
+import { ProjectStore, type JobState } from '../store';
+import { loadModel } from '../llama/load';
+import { modelFileHash } from '../llama/hash';
+import { checkFaithfulness } from '../scoring/faithfulness';
+import { createRenderer, type RenderFormat } from '../scoring/renderer';
+import { renderFormatName } from '../scoring/keys';
 import { holdWhilePaused, type JobControl } from './control';
-import type { FaithfulnessJobOptions, JobEvent, JobProgress, ScoreJobSpec } from './protocol';
-import { reportFailure } from './score-job';
+import { reportFailure } from './failure';
+import type { FaithfulnessJobSpec, JobEvent, JobProgress } from './protocol';
 
 export const DEFAULT_FAITHFULNESS_DRAWS = 3;
 export const DEFAULT_FAITHFULNESS_SEED = 1;
 
-export async function runFaithfulnessJob(spec: ScoreJobSpec, check: FaithfulnessJobOptions, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
+export async function runFaithfulnessJob(spec: FaithfulnessJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
   const store = ProjectStore.open(spec.project);
   const createdAt = store.readJob(spec.jobId)?.createdAt ?? new Date().toISOString();
   const progress: JobProgress = { done: 0, total: 0, scoredNow: 0, skipped: 0 };
@@ -35,41 +36,41 @@ export async function runFaithfulnessJob(spec: ScoreJobSpec, check: Faithfulness
     });
   };
   try {
-    const parts = parseRunKey(check.run);
-    if (!parts) throw failure('INVALID_INPUT', `run "${check.run}" holds imported scores: the check recomputes likelihoods, which needs scores computed here with a model`);
-    const { requests, rows, byTask } = selectRequests(store, check.run, spec.tasks);
+    const parts = parseRunKey(spec.run);
+    if (!parts) throw failure('INVALID_INPUT', `run "${spec.run}" holds imported scores: the check recomputes likelihoods, which needs scores computed here with a model`);
+    const { requests, rows, byTask } = selectRequests(store, spec.run, spec.tasks);
     progress.total = requests.length;
     progress.message = 'hashing the model file';
     persist('running');
     emit({ type: 'status', status: 'running', message: progress.message });
     const modelHash = await modelFileHash(spec.model);
     if (modelHash !== parts.modelHash) {
-      throw failure('MODEL_MISMATCH', `${spec.model} is not the model file run "${check.run}" was scored with (its hash is ${modelHash}); pick that model (${rows.values().next().value?.model ?? 'see the run'})`);
+      throw failure('MODEL_MISMATCH', `${spec.model} is not the model file run "${spec.run}" was scored with (its hash is ${modelHash}); pick that model (${rows.values().next().value?.model ?? 'see the run'})`);
     }
     progress.message = 'loading the model';
     emit({ type: 'progress', progress: { ...progress } });
     const { model } = await loadModel(spec.model, { gpu: spec.gpu });
     const renderer = createRenderer(model, renderFormatOf(parts.format, spec.format));
     if (parts.format !== undefined && parts.format !== renderFormatName(renderer.format)) {
-      throw failure('FORMAT_MISMATCH', `run "${check.run}" was rendered as "${parts.format}" but this model now renders as "${renderer.format}"`);
+      throw failure('FORMAT_MISMATCH', `run "${spec.run}" was rendered as "${parts.format}" but this model now renders as "${renderer.format}"`);
     }
     const modelName = model.fileInfo.metadata.general?.name ?? basename(spec.model);
     const rankings = new Map<string, string[]>();
     for (const [task, taskRows] of byTask) rankings.set(task, fitTask(task, taskRows, { bootstrap: false }).ranking.map((r) => r.tool));
-    const seed = check.seed ?? DEFAULT_FAITHFULNESS_SEED;
+    const seed = spec.seed ?? DEFAULT_FAITHFULNESS_SEED;
 
     const results = new Map<string, RequestFaithfulness[]>();
     let baseDrift = 0;
     for (;;) {
       const pending = requests.filter((t) => !results.has(t.id));
-      progress.message = `checking ${pending.length} requests (K = ${check.ks.join(', ')}, ${check.draws} random draws each)`;
+      progress.message = `checking ${pending.length} requests (K = ${spec.ks.join(', ')}, ${spec.draws} random draws each)`;
       emit({ type: 'progress', progress: { ...progress } });
       const summary = await checkFaithfulness(
         model,
         renderer,
         {
-          traces: pending, rows, rankingOf: (t) => rankings.get(t.task ?? UNROUTED) ?? [], ks: check.ks, draws: check.draws, seed,
-          intervention: parts.intervention as ScoreJobSpec['intervention'], span: parts.span as ScoreJobSpec['span'],
+          traces: pending, rows, rankingOf: (t) => rankings.get(t.task ?? UNROUTED) ?? [], ks: spec.ks, draws: spec.draws, seed,
+          intervention: parts.intervention as InterventionKind, span: parts.span as ScoreSpan,
           executor: parts.intervention === 'reexecute' ? benchExecutor : undefined,
         },
         { parallel: spec.parallel, contextSize: spec.contextSize, shouldStop: () => control.stopRequested !== null },
@@ -94,9 +95,9 @@ export async function runFaithfulnessJob(spec: ScoreJobSpec, check: Faithfulness
     for (const [task, taskRows] of byTask) {
       const measured = requests.filter((t) => (t.task ?? UNROUTED) === task).flatMap((t) => results.get(t.id) ?? []);
       const ranking = rankings.get(task)!;
-      const points = summarizeFaithfulness(measured, check.ks).map((p) => ({ ...p, tools: ranking.slice(0, p.k), draws: check.draws, rows: taskRows.length, createdAt: now }));
+      const points = summarizeFaithfulness(measured, spec.ks).map((p) => ({ ...p, tools: ranking.slice(0, p.k), draws: spec.draws, rows: taskRows.length, createdAt: now }));
       const record: FaithfulnessCheck = {
-        run: check.run, model: spec.model, modelName, intervention: parts.intervention, span: parts.span as ScoreJobSpec['span'],
+        run: spec.run, model: spec.model, modelName, intervention: parts.intervention, span: parts.span as ScoreSpan,
         format: parts.format ?? renderer.format, seed, baseDrift, points,
       };
       store.writeFaithfulness(task, record);
@@ -104,7 +105,7 @@ export async function runFaithfulnessJob(spec: ScoreJobSpec, check: Faithfulness
     }
     progress.message = `checked ${progress.done} requests: ${lines.join('; ')}`;
     persist('done');
-    store.logActivity({ kind: 'faithfulness', message: `faithfulness check with ${modelName}: ${lines.join('; ')}`, data: { job: spec.jobId, run: check.run } });
+    store.logActivity({ kind: 'faithfulness', message: `faithfulness check with ${modelName}: ${lines.join('; ')}`, data: { job: spec.jobId, run: spec.run } });
     emit({ type: 'finished', status: 'done', progress: { ...progress } });
   } catch (e) {
     reportFailure(e, persist, (error) => emit({ type: 'failed', error, progress: { ...progress } }));

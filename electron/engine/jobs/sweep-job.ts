@@ -1,4 +1,4 @@
-// A budget sweep, run inside its own process: serve the task's fitting requests under the top-K space
+// A budget sweep, run in the job worker's process: serve the task's fitting requests under the top-K space
 // for every K (the benchmark's executor makes this possible), store the curve, and — when asked — the
 // baselines (keep-all, no tools, random, BM25) at the chosen budget on the same requests. Unlike
 // `lots demo`, no space is accepted here: approval stays with the operator.
@@ -7,31 +7,34 @@ import { compareSpaces } from '../../../shared/bench/sweep';
 import { menuEvaluator, sweepTask } from '../bench/evaluate';
 import { benchRequests, chooseRun, taskRanking } from '../bench/project';
 import { BenchServer } from '../bench/server';
-import type { GpuChoice } from '../llama/runtime';
 import { ProjectStore } from '../store';
 import { EngineError } from '../store/errors';
+import type { JobControl } from './control';
+import { toFailure } from './failure';
+import type { BaseProgress, JobEvent, SweepJobSpec } from './protocol';
 
-export interface SweepJobSpec {
-  jobId: string;
-  project: string;
-  task: string;
-  model: string;
-  run?: string;
-  baselines?: boolean;
-  gpu?: GpuChoice;
+export type SweepJobEvent = JobEvent<BaseProgress>;
+
+/** Cancel (the control's signal) stops after the budget being measured; the points measured so far are stored. */
+export async function runSweepJob(spec: SweepJobSpec, control: JobControl, emit: (e: SweepJobEvent) => void): Promise<void> {
+  const progress: BaseProgress = { done: 0, total: 0 };
+  try {
+    await measureSweep(spec, control.signal, (p) => {
+      Object.assign(progress, p);
+      emit({ type: 'progress', progress: { ...progress } });
+    }, (message) => emit({ type: 'finished', status: 'done', progress: { ...progress, message } }));
+  } catch (e) {
+    if (control.signal.aborted) emit({ type: 'finished', status: 'cancelled', progress: { ...progress, message: 'cancelled: the budgets measured so far are kept' } });
+    else emit({ type: 'failed', error: toFailure(e), progress: { ...progress } });
+  }
 }
 
-export type SweepJobEvent =
-  | { type: 'progress'; done: number; total: number; message: string }
-  | { type: 'finished'; status: 'done' | 'cancelled'; message: string }
-  | { type: 'failed'; error: { code: string; message: string } };
-
-export async function runSweepJob(spec: SweepJobSpec, signal: AbortSignal, emit: (e: SweepJobEvent) => void): Promise<void> {
+async function measureSweep(spec: SweepJobSpec, signal: AbortSignal, report: (p: Required<BaseProgress>) => void, finish: (message: string) => void): Promise<void> {
   const store = ProjectStore.open(spec.project);
   const { byTask, registry, seed } = benchRequests(store);
   const requests = byTask.get(spec.task);
   if (!requests) throw new EngineError('NOT_FOUND', `no benchmark requests for task "${spec.task}": a sweep re-serves requests, which needs a benchmark project (its executor runs the tools)`);
-  emit({ type: 'progress', done: 0, total: 1, message: 'loading the model' });
+  report({ done: 0, total: 1, message: 'loading the model' });
   const server = await BenchServer.open(spec.model, { gpu: spec.gpu, signal });
   try {
     const run = chooseRun(store, server.modelHash, spec.run);
@@ -44,7 +47,7 @@ export async function runSweepJob(spec: SweepJobSpec, signal: AbortSignal, emit:
       signal,
       onProgress: (p) => {
         budgets = p.total;
-        emit({ type: 'progress', done: p.done, total: p.total + baselineCount, message: `${p.label}${p.cached ? ' (reused)' : ''}` });
+        report({ done: p.done, total: p.total + baselineCount, message: `${p.label}${p.cached ? ' (reused)' : ''}` });
       },
     });
     if (spec.baselines && sweep.bestK !== undefined) {
@@ -60,13 +63,13 @@ export async function runSweepJob(spec: SweepJobSpec, signal: AbortSignal, emit:
           current = { ...current, baselines: results };
           store.writeSweep(current);
         },
-        onProgress: (p) => emit({ type: 'progress', done: budgets + p.done, total: budgets + p.total, message: `baseline ${p.label}` }),
+        onProgress: (p) => report({ done: budgets + p.done, total: budgets + p.total, message: `baseline ${p.label}` }),
         signal,
       });
       store.writeSweep({ ...current, baselines });
     }
     store.logActivity({ kind: 'sweep', message: `budget sweep of ${spec.task}: K = ${sweep.bestK ?? '—'} (${sweep.points.length} budgets measured)`, data: { task: spec.task, run } });
-    emit({ type: 'finished', status: 'done', message: `best K = ${sweep.bestK ?? '—'} over ${sweep.points.length} budgets` });
+    finish(`best K = ${sweep.bestK ?? '—'} over ${sweep.points.length} budgets`);
   } finally {
     await server.close();
   }

@@ -2,26 +2,25 @@
 // already stored, score the rest with the optimized path and append each record as its trace
 // finishes. Killed at any point, a rerun loses nothing and recomputes nothing (keys skip what is
 // stored; a torn last line is cut by the store). Traces with no answer yet (a benchmark's requests
-// before serving) are left out. A spec with `check` runs the faithfulness check instead.
+// before serving) are left out.
 import { basename } from 'node:path';
-import type { Trace } from '../../../../shared/trace/schema';
-import { ProjectStore } from '../../store';
-import type { JobState } from '../../store';
-import { loadModel } from '../../llama/load';
-import { modelFileHash } from '../../llama/hash';
-import { createRenderer } from '../renderer';
-import { scoreTraces } from '../scorer';
-import { toStoredScore } from '../trace-scores';
-import { scoreKey, scoreRun } from '../keys';
-import { benchExecutor } from '../../../../shared/bench/trace';
+import type { Trace } from '../../../shared/trace/schema';
+import { ProjectStore } from '../store';
+import type { JobState } from '../store';
+import { loadModel } from '../llama/load';
+import { modelFileHash } from '../llama/hash';
+import { createRenderer } from '../scoring/renderer';
+import { scoreTraces } from '../scoring/scorer';
+import { toStoredScore } from '../scoring/trace-scores';
+import { scoreKey, scoreRun } from '../scoring/keys';
+import { benchExecutor } from '../../../shared/bench/trace';
 import { holdWhilePaused, type JobControl } from './control';
-import { runFaithfulnessJob } from './faithfulness-job';
+import { reportFailure } from './failure';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 import type { JobScorer } from './job-scorer';
-import { openRemoteScorer } from '../remote/remote-job';
+import { openRemoteScorer } from '../scoring/remote/remote-job';
 
 export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
-  if (spec.check) return runFaithfulnessJob(spec, spec.check, control, emit);
   const store = ProjectStore.open(spec.project);
   const createdAt = store.readJob(spec.jobId)?.createdAt ?? new Date().toISOString();
   const progress: JobProgress = { done: 0, total: 0, scoredNow: 0, skipped: 0 };
@@ -181,28 +180,4 @@ export function selectTraces(store: ProjectStore, tasks: readonly string[] | und
     throw Object.assign(new Error(`no trace has task ${tasks.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`), { code: 'NOT_FOUND' });
   }
   return picked;
-}
-
-/** A job that threw: record the failure in its state file when the project still allows, and report it. */
-export function reportFailure(
-  e: unknown,
-  persist: (status: 'failed', error: { code: string; message: string }) => void,
-  report: (error: { code: string; message: string }) => void,
-): void {
-  const error = toFailure(e);
-  try {
-    persist('failed', error);
-  } catch {
-    /* the project itself may be the problem; the event still reports it */
-  }
-  report(error);
-}
-
-export function toFailure(e: unknown): { code: string; message: string } {
-  if (e instanceof Error) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return { code, message: e.message };
-    return { code: 'INTERNAL', message: `${e.message}\n${e.stack ?? ''}` };
-  }
-  return { code: 'INTERNAL', message: String(e) };
 }

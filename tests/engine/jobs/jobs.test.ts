@@ -7,9 +7,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../../electron/engine/store';
-import { startScoreJob } from '../../../electron/engine/scoring/jobs/job-process';
-import { newJobId, ScoringQueue, type QueuedJob } from '../../../electron/engine/scoring/jobs/queue';
-import type { JobEvent, ScoreJobSpec } from '../../../electron/engine/scoring/jobs/protocol';
+import { newJobId } from '../../../electron/engine/jobs/ids';
+import { startJob, type StartOptions } from '../../../electron/engine/jobs/process';
+import { ScoringQueue, type QueuedJob } from '../../../electron/engine/jobs/queue';
+import type { JobEvent, ScoreJobSpec } from '../../../electron/engine/jobs/protocol';
 import { multiTurnTraces, singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';
 import { evidenceCopyModel } from '../fixtures';
 
@@ -43,8 +44,10 @@ function scoreLines(dir: string): Array<{ key: string; trace: string; createdAt:
 }
 
 function spec(dir: string, over: Partial<ScoreJobSpec> = {}): ScoreJobSpec {
-  return { jobId: newJobId(), project: dir, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu', ...over };
+  return { jobId: newJobId('score'), project: dir, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu', ...over };
 }
+
+const startScoreJob = (s: ScoreJobSpec, options?: StartOptions) => startJob({ kind: 'score', spec: s }, options);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -143,21 +146,32 @@ describe('scoring jobs in their own process', () => {
     const dir = project(16);
     const total = ProjectStore.open(dir).traceCount;
     const job = startScoreJob(spec(dir), { stdio: 'ignore' });
+    const events: JobEvent[] = [];
     let paused = false;
+    let scoresAtResume = -1;
     job.on('event', (e) => {
+      events.push(e);
       if (e.type === 'progress' && e.progress.scoredNow === 2 && !paused) {
         paused = true;
         job.pause();
       }
+      // The worker says `running` again once it has taken the resume, before it scores anything more.
+      if (e.type === 'status' && e.status === 'running' && paused && scoresAtResume < 0) scoresAtResume = scoreLines(dir).length;
     });
     await waitFor(() => job.status === 'paused', 'the job to pause');
+    const pausedAt = events.length;
     const atPause = scoreLines(dir).length;
     expect(atPause).toBeLessThan(total);
     expect(ProjectStore.open(dir).readJob(job.spec.jobId)!.status).toBe('paused');
-    await sleep(1500);
+    // While it holds, a whole other job runs start to finish: the paused one says and stores nothing meanwhile.
+    const other = await startScoreJob(spec(project(2)), { stdio: 'ignore' }).outcome;
+    expect(other.status).toBe('done');
+    expect(events.slice(pausedAt - 1)).toEqual([{ type: 'status', status: 'paused' }]);
     expect(scoreLines(dir).length).toBe(atPause);
     job.resume();
     await waitFor(() => scoreLines(dir).length > atPause, 'scoring to resume');
+    expect(events[pausedAt]).toEqual({ type: 'status', status: 'running' });
+    expect(scoresAtResume).toBe(atPause);
     job.cancel();
     const outcome = await job.outcome;
     expect(outcome.status).toBe('cancelled');
@@ -193,7 +207,7 @@ describe('scoring jobs in their own process', () => {
     const updates: QueuedJob['status'][] = [];
     queue.on('update', (j) => updates.push(j.status));
     const resumed = queue.resumeInterrupted(interrupted[0]!);
-    const other = queue.enqueue(spec(project(2)));
+    const other = queue.enqueue({ kind: 'score', spec: spec(project(2)) });
     expect(resumed.id).toBe(job.spec.jobId);
     expect(queue.get(other.id)!.status).toBe('queued'); // one job at a time
     await queue.idle();

@@ -1,0 +1,35 @@
+// How a job's failure is told, wherever it happens: an error the job threw (an expected one keeps its
+// code; anything else is INTERNAL with its stack), or the job's process ending without an outcome.
+import type { JobFailure } from './protocol';
+
+export function toFailure(e: unknown): JobFailure {
+  if (e instanceof Error) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return { code, message: e.message };
+    return { code: 'INTERNAL', message: `${e.message}\n${e.stack ?? ''}` };
+  }
+  return { code: 'INTERNAL', message: String(e) };
+}
+
+/** A job that threw: record the failure in its state file when the project still allows, and report it. */
+export function reportFailure(
+  e: unknown,
+  persist: (status: 'failed', error: JobFailure) => void,
+  report: (error: JobFailure) => void,
+): void {
+  const error = toFailure(e);
+  try {
+    persist('failed', error);
+  } catch {
+    /* the project itself may be the problem; the event still reports it */
+  }
+  report(error);
+}
+
+/**
+ * A worker that ended without reporting an outcome: a crash, a kill, or a non-zero exit all read the same.
+ * `what` names the process ("the scoring process"), `kept` says what survives.
+ */
+export function crashFailure(what: string, kept: string, code: number | null, signal: NodeJS.Signals | null): JobFailure {
+  return { code: 'WORKER_CRASHED', message: `${what} stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); ${kept}` };
+}

@@ -1,0 +1,116 @@
+// What a job is and what it says: the requests the job worker takes (score | faithfulness | sweep), the
+// events it streams back, and the commands it obeys. The one status type is the API's (`JobStatus`);
+// a job in a process reports every status but `interrupted`, which is what the engine concludes when
+// a job's process is gone (see center.ts).
+import type { JobStatus } from '../../../shared/api/types';
+import type { InterventionKind } from '../../../shared/trace/interventions';
+import type { ScoreSpan } from '../../../shared/project/scores';
+import type { GpuChoice } from '../llama/runtime';
+import type { RenderFormat } from '../scoring/renderer';
+import type { RemoteScoringSpec } from '../scoring/remote/client';
+
+/** What a running (or queued, or finished) job can report about itself. */
+export type RunStatus = Exclude<JobStatus, 'interrupted'>;
+
+/** Everything a scoring job needs; stored in the job state file so an interrupted job can be resumed. */
+export interface ScoreJobSpec {
+  jobId: string;
+  project: string;
+  model: string;
+  intervention: InterventionKind;
+  span: ScoreSpan;
+  gpu: GpuChoice;
+  /** Only these tasks (default: every trace of the project). */
+  tasks?: string[];
+  /** Traces scored in parallel on one context (default 4). */
+  parallel?: number;
+  /** Tokens per sequence (default: fitted to the longest trace). */
+  contextSize?: number;
+  format?: RenderFormat;
+  /** Score on scoring servers instead of in this process (../scoring/remote); `model` is then read only for
+   * its chat template and builtin tokens (a vocabulary-only load: no weights). */
+  remote?: RemoteScoringSpec;
+}
+
+/** The faithfulness check of a stored run's ranking: `model` must be the file the run was scored with. */
+export interface FaithfulnessJobSpec {
+  jobId: string;
+  project: string;
+  model: string;
+  gpu: GpuChoice;
+  /** Only these tasks (default: every task the run scored). */
+  tasks?: string[];
+  parallel?: number;
+  contextSize?: number;
+  format?: RenderFormat;
+  /** The run whose ranking is checked (its intervention and span are the run key's). */
+  run: string;
+  /** Budgets to measure. */
+  ks: number[];
+  /** Random K-subsets per request. */
+  draws: number;
+  seed?: number;
+}
+
+/** A budget sweep of one task of a benchmark project. */
+export interface SweepJobSpec {
+  jobId: string;
+  project: string;
+  task: string;
+  model: string;
+  run?: string;
+  baselines?: boolean;
+  gpu?: GpuChoice;
+}
+
+/** What the job worker is asked to run. */
+export type JobRequest =
+  | { kind: 'score'; spec: ScoreJobSpec }
+  | { kind: 'faithfulness'; spec: FaithfulnessJobSpec }
+  | { kind: 'sweep'; spec: SweepJobSpec };
+
+export type JobRequestKind = JobRequest['kind'];
+
+/** The progress every job reports: how far, of how much, and a status line. */
+export interface BaseProgress {
+  done: number;
+  total: number;
+  message?: string;
+}
+
+/** A scoring job's (and a faithfulness check's) progress. */
+export interface JobProgress extends BaseProgress {
+  /** Traces with a stored score (including those scored before a resume). */
+  done: number;
+  /** Traces scored by this run (not skipped as already present). */
+  scoredNow: number;
+  /** Already stored when the job started (a resume). */
+  skipped: number;
+  /** Traces left out because no turn has an answer yet (requests not served): scoring them would only
+   * add rows that count the tools as exposed with nothing measured. Not part of `total`. */
+  unanswered?: number;
+  tokensPerSecond?: number;
+  etaSeconds?: number;
+}
+
+export interface JobFailure {
+  code: string;
+  message: string;
+}
+
+/** Job → whoever started it. */
+export type JobEvent<P extends BaseProgress = JobProgress> =
+  | { type: 'status'; status: RunStatus; message?: string }
+  | { type: 'progress'; progress: P }
+  | { type: 'finished'; status: 'done' | 'cancelled'; progress: P }
+  | { type: 'failed'; error: JobFailure; progress?: P };
+
+/** The progress type of each kind of request. */
+export interface ProgressOf {
+  score: JobProgress;
+  faithfulness: JobProgress;
+  sweep: BaseProgress;
+}
+
+/** Parent → job worker. */
+export type JobCommand = { type: 'start'; request: JobRequest } | { type: 'pause' } | { type: 'resume' } | { type: 'cancel' };

@@ -1,0 +1,77 @@
+// A budget sweep through the JobCenter, as the Budget view's "Run sweep" starts it: one job worker runs
+// it to the end (the curve is stored, the job says the best K); a cancelled sweep ends as cancelled,
+// keeping the budgets measured so far; a sweep that cannot run fails with a hint.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobInfo } from '../../../shared/api/types';
+import { makeBenchProject } from '../../../electron/engine/bench/make';
+import { scoreBenchTraces } from '../../../electron/engine/bench/score';
+import { serveProject } from '../../../electron/engine/bench/serve-project';
+import { BenchServer } from '../../../electron/engine/bench/server';
+import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
+import { JobCenter } from '../../../electron/engine/jobs/center';
+import { JobControl } from '../../../electron/engine/jobs/control';
+import { runSweepJob, type SweepJobEvent } from '../../../electron/engine/jobs/sweep-job';
+import { ProjectStore } from '../../../electron/engine/store';
+
+const TASK = 'compute_only';
+const model = ensureFixtureModel(resolve('tests/.fixtures/models'), { kind: 'random' });
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lots-sweep-job-'));
+  const made = makeBenchProject(dir, { seed: 'sweep-job', families: [TASK], fit: 2, eval: 2 });
+  const server = await BenchServer.open(model, { gpu: 'cpu', parallel: 2, maxTokens: 6 });
+  try {
+    const served = await serveProject(made.store, server, { split: 'fit' });
+    await scoreBenchTraces(made.store, server.model, server.renderer, served.traces, { modelHash: server.modelHash, modelName: server.modelName });
+  } finally {
+    await server.close();
+  }
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function follow(center: JobCenter, updates: JobInfo[], id: string): Promise<JobInfo> {
+  return new Promise((done) => {
+    const timer = setInterval(() => {
+      const last = updates.filter((u) => u.id === id).at(-1);
+      if (last && last.status !== 'running') {
+        clearInterval(timer);
+        done(last);
+      }
+    }, 20);
+  });
+}
+
+describe('a budget sweep as a job', () => {
+  it('runs in the job worker to the end: the curve is stored and the job says the best K', async () => {
+    const updates: JobInfo[] = [];
+    const center = new JobCenter((job) => updates.push(job), { quiet: true });
+    const started = center.startSweep({ project: dir, task: TASK, model, baselines: false });
+    expect(started).toMatchObject({ kind: 'sweep', status: 'running', canCancel: true, canPause: false });
+    const ended = await follow(center, updates, started.id);
+    expect(ended, JSON.stringify(ended.error)).toMatchObject({ status: 'done', canCancel: false, etaSeconds: 0 });
+    expect(ended.message).toMatch(/^best K = .* over \d+ budgets$/);
+    expect(ended.done).toBe(ended.total);
+    expect(updates.some((u) => u.id === started.id && u.status === 'running' && u.total > 0)).toBe(true);
+    expect(ProjectStore.open(dir).readSweep(TASK)?.points.length).toBeGreaterThan(0);
+  });
+
+  it('cancelled, it ends as cancelled (not failed) and says the measured budgets are kept', async () => {
+    const control = new JobControl();
+    control.cancel();
+    const events: SweepJobEvent[] = [];
+    await runSweepJob({ jobId: 'sweep-cancel', project: dir, task: TASK, model, baselines: false }, control, (e) => events.push(e));
+    expect(events.at(-1)).toMatchObject({ type: 'finished', status: 'cancelled', progress: { message: 'cancelled: the budgets measured so far are kept' } });
+  });
+
+  it('a sweep of a task the project has no requests for fails with what to do', async () => {
+    const updates: JobInfo[] = [];
+    const center = new JobCenter((job) => updates.push(job), { quiet: true });
+    const started = center.startSweep({ project: dir, task: 'no_such_task', model, baselines: false });
+    const ended = await follow(center, updates, started.id);
+    expect(ended).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND', hint: expect.stringContaining('score it') } });
+  });
+});
