@@ -105,8 +105,8 @@ async function setK(k: number): Promise<void> {
   expect(await page.textContent('[data-testid="k-value"]')).toBe(`K = ${k}`);
 }
 
-/** On the Space view at K = 2: pins the 4th tool (outside K) and approves with a note; returns the pinned tool. */
-async function approveWithPin(): Promise<string> {
+/** On the Space view at K = 2: pins the 4th tool (outside K); returns it. The list keeps the focus. */
+async function pinFourth(): Promise<string> {
   await setK(2);
   await go('space');
   await page.waitForSelector('[data-testid="space-list"]');
@@ -119,8 +119,11 @@ async function approveWithPin(): Promise<string> {
   const pinned = (await page.locator('.space-row.cursor').getAttribute('data-tool'))!;
   expect(await page.textContent('[data-testid="space-diff"]')).toContain(pinned);
   expect(await page.isDisabled('[data-testid="approve-space"]')).toBe(true); // an edit needs a note
-  await page.fill('[data-testid="space-note"]', `keep ${pinned}: the finance agents call it on every invoice`);
   return pinned;
+}
+
+async function writeNote(pinned: string): Promise<void> {
+  await page.fill('[data-testid="space-note"]', `keep ${pinned}: the finance agents call it on every invoice`);
 }
 
 describeRequiring('chromium', 'the Studio in Chromium', () => {
@@ -213,6 +216,9 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
     await studio.service.createProject({ dir, name: 'to-score' });
     await studio.service.importTraces({ paths: [file] });
     await fresh({ dir });
+    // The Models view offers the recent model (the reference model the shared project was scored with).
+    await go('models');
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-testid="model-path"]')?.value.endsWith('.gguf'));
     await go('jobs');
     expect(await page.inputValue('[data-testid="score-model"]')).toMatch(/\.gguf$/);
     const before = new Set((await studio.service.listJobs()).map((j) => j.id));
@@ -318,11 +324,12 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
 
   it('edits and approves the space from the keyboard, with a note, and finds it after a reload', async () => {
     await fresh('copy');
-    const pinned = await approveWithPin();
+    const pinned = await pinFourth();
     await page.keyboard.press('?');
     await page.waitForSelector('[role="dialog"][aria-label="Keyboard shortcuts"]');
     await shot('09b-cheatsheet');
     await page.keyboard.press('Escape');
+    await writeNote(pinned);
     await shots('09-space-draft');
     await page.click('[data-testid="approve-space"]');
     await page.waitForSelector('[data-testid="space-history"] >> text=v0');
@@ -345,7 +352,7 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
 
   it('exports the approved space as OpenAI tools, downloads it, and finds the export after a reload', async () => {
     await fresh('copy', { acceptDownloads: true });
-    await approveWithPin();
+    await writeNote(await pinFourth());
     await page.click('[data-testid="approve-space"]');
     await page.waitForSelector('[data-testid="space-history"] >> text=v0');
     await go('export');
