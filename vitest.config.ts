@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Every test runs in node except the view component tests (tests/renderer/views/*.test.tsx), which
+    // ask for happy-dom in their first line (`// @vitest-environment happy-dom`).
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     testTimeout: 120_000,
     hookTimeout: 300_000,

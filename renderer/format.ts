@@ -1,5 +1,6 @@
 // Number and text formatting shared by every view: fixed precision, a true minus sign, tabular digits
 // come from CSS (font-variant-numeric) so columns line up.
+import { parseRunKey } from '../shared/project/scores';
 
 const MINUS = '\u2212';
 
@@ -72,6 +73,7 @@ export function plural(n: number, one: string, many = one + 's'): string {
 export function runLabel(run: string | null | undefined, model?: string): string {
   if (!run) return 'no run';
   if (run.startsWith('import:')) return `imported: ${run.slice(7)}`;
-  const [hash, intervention, span, format] = run.split('|');
-  return `${model ?? (hash ?? '').slice(0, 8)} · ${intervention ?? '?'} · ${span ?? '?'}${format ? ` · ${format}` : ''}`;
+  const parts = parseRunKey(run);
+  if (!parts) return run;
+  return `${model ?? parts.modelHash.slice(0, 8)} · ${parts.intervention} · ${parts.span}${parts.format ? ` · ${parts.format}` : ''}`;
 }

@@ -29,9 +29,14 @@ export type Hit =
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const FONT_BOLD = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
+/** The width of the frozen row-label column: 22 % of the frame, between 200 and 300 px. */
+export function labelWidth(frameWidth: number): number {
+  return Math.min(300, Math.max(200, Math.floor(frameWidth * 0.22)));
+}
+
 /** Column width grows to fill the frame when there are few tools; never below 18 px. */
 export function layoutFor(model: HeatmapModel, frameWidth: number): HeatmapLayout {
-  const labelW = Math.min(300, Math.max(200, Math.floor(frameWidth * 0.22)));
+  const labelW = labelWidth(frameWidth);
   const fill = Math.floor((frameWidth - labelW - 16) / Math.max(1, model.cols));
   const cellW = Math.max(18, Math.min(96, fill));
   const cellH = model.visibleRows > 2000 ? 14 : model.visibleRows > 200 ? 16 : 20;

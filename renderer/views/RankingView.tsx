@@ -6,6 +6,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { RankingData, RankingRow } from '../../shared/api';
 import { faithfulnessVerdict } from '../../shared/lots/faithfulness';
+import { parseRunKey } from '../../shared/project/scores';
 import { DataTable, sortableFeatures } from '../components/DataTable';
 import { Empty } from '../components/Empty';
 import { fmtPercent, fmtScore, fmtSigned, plural, runLabel } from '../format';
@@ -142,7 +143,7 @@ function Faithfulness({ ranking }: { ranking: RankingData }) {
   const points = ranking.faithfulness;
   const k = ranking.k;
   const shown = points.find((p) => p.k === k) ?? points.at(-1);
-  const imported = ranking.run?.startsWith('import:') ?? false;
+  const imported = ranking.run != null && parseRunKey(ranking.run) === null; // imported scores (no model to recompute them)
   const model = ranking.checkModel ?? (modelPath.trim() || null);
   const pct = job && job.total > 0 ? Math.min(100, (100 * job.done) / job.total) : 0;
   return (

@@ -1,5 +1,5 @@
 // Channel names of the contract, without zod, so the preload bundle stays tiny. Kept in sync with
-// apiInputSchemas by a test (tests/electron/channels.test.ts).
+// apiInputSchemas by a test (tests/electron/security.test.ts).
 
 export const API_METHOD_NAMES = [
   'getAppInfo', 'listRecentProjects', 'getProject', 'openProject', 'createProject', 'closeProject', 'pickPath',

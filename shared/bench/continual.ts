@@ -8,7 +8,7 @@ import { nextSpaceFromRunningScores, updateRunningScores } from '../lots/running
 import type { ScoreRow } from '../project/scores';
 import { chooseServingMenu } from './exploration';
 import { rngFor } from './rng';
-import { throwIfAborted, type MenuEvaluation } from './sweep';
+import type { MenuEvaluation } from './sweep';
 
 export interface ServeRequest<R> {
   request: R;
@@ -61,7 +61,7 @@ export async function runContinualUpdates<R, T>(options: ContinualOptions<R, T>)
   let running: Record<string, number> = {};
   let space: string[] = [];
   for (let start = 0, batch = 0; start < options.stream.length; start += options.batchSize, batch++) {
-    throwIfAborted(options.signal);
+    options.signal?.throwIfAborted();
     const requests = options.stream.slice(start, start + options.batchSize);
     const plan = requests.map((request, i) => {
       const choice = chooseServingMenu({

@@ -1,4 +1,5 @@
-// The registry S: the fifteen authored tools, grown with seeded synthetic distractors (15 → 240).
+// The registry S: the fifteen authored tools, grown with seeded synthetic distractors (REGISTRY_SIZES: 15 → 240;
+// any size up to MAX_REGISTRY works, a larger registry extending a smaller one).
 // Menus and tool lines use one canonical order: tool names in code-unit order, which every trace can
 // rebuild from its own menu.
 import type { ToolDef } from '../trace/schema';

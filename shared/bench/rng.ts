@@ -1,14 +1,11 @@
 // The benchmark's own seeded PRNG. Every random choice of the benchmark goes through it, keyed by a
 // path of strings (seed, purpose, family, index), so one request can be rebuilt alone from its trace
 // without replaying the generation of the others, and adding requests never shifts earlier ones.
+import { fnv1a, mulberry32, shuffle } from '../lots/prng';
 
 /** FNV-1a over the UTF-16 code units, finished with a murmur-style avalanche. */
 export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
+  let h = fnv1a(text);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -18,19 +15,15 @@ export function hashString(text: string): number {
 }
 
 export class Rng {
-  private state: number;
+  private readonly stream: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.stream = mulberry32(seed);
   }
 
   /** mulberry32: a float in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.stream();
   }
 
   /** An integer in [lo, hi], both included. */
@@ -45,12 +38,7 @@ export class Rng {
 
   /** A shuffled copy (Fisher–Yates). */
   shuffle<T>(items: readonly T[]): T[] {
-    const out = [...items];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = Math.floor(this.next() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
+    return shuffle(items, this.stream);
   }
 
   /** k distinct items, in draw order. */

@@ -73,7 +73,7 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
   };
   let done = 0;
   for (const k of ks) {
-    throwIfAborted(options.signal);
+    options.signal?.throwIfAborted();
     const tools = selectTopK(options.ranking, k);
     // Menus are served in canonical order, so the same set of tools is the same measurement.
     const cached = reusable?.points.find((p) => p.k === k && sameSet(p.tools, tools));
@@ -115,7 +115,7 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
   let done = 0;
   for (const space of options.spaces) {
     for (const split of options.splits) {
-      throwIfAborted(options.signal);
+      options.signal?.throwIfAborted();
       const draws = space.menus.length;
       const tools = space.menus[0] ?? [];
       const match = (r: BaselineResult) => r.name === space.name && r.split === split && r.k === space.k && sameSet(r.tools, tools) && (r.draws ?? 1) === draws;
@@ -150,8 +150,4 @@ export function sameSet(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   const set = new Set(a);
   return b.every((x) => set.has(x));
-}
-
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : Object.assign(new Error('cancelled'), { name: 'AbortError', code: 'CANCELLED' });
 }

@@ -41,11 +41,6 @@ export interface ImportOptions {
   sourcePath?: string;
 }
 
-export interface ImportResult {
-  traces: Trace[];
-  errors: LineError[];
-}
-
 /** Why a record looks like a format: a weight (higher = more specific) and a reason in words. */
 export interface Recognition {
   score: number;

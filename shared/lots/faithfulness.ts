@@ -5,7 +5,7 @@
 // joint drop well above the random one. Pure: which tools to remove, and the summary; the engine
 // evaluates the likelihoods.
 import { fsum } from './fsum';
-import { mulberry32 } from './prng';
+import { fnv1a, mulberry32, sampleDistinct } from './prng';
 
 export interface RemovalSets {
   /** The request's top-K, in ranking order. */
@@ -26,19 +26,14 @@ export function faithfulnessSets(ranking: readonly string[], scoreable: readonly
   const known = new Set(order);
   for (const t of [...scoreable].sort()) if (!known.has(t)) order.push(t);
   const random: string[][] = [];
-  for (let d = 0; d < draws; d++) random.push(sample(scoreable, k, rng).sort());
+  for (let d = 0; d < draws; d++) random.push(sampleDistinct(scoreable, k, rng).sort());
   return { top: order.slice(0, k), random };
 }
 
 /** A reproducible stream for one (seed, request, turn, K) whatever else is checked in the same run. */
 export function faithfulnessRng(seed: number, ...parts: ReadonlyArray<string | number>): () => number {
   // FNV-1a over the parts, mixed with the seed: mulberry32 wants one 32-bit seed.
-  let h = 0x811c9dc5 ^ (seed >>> 0);
-  for (const ch of parts.join('\u0000')) {
-    h ^= ch.codePointAt(0)!;
-    h = Math.imul(h, 0x01000193);
-  }
-  return mulberry32(h >>> 0);
+  return mulberry32(fnv1a(parts.join('\u0000'), 0x811c9dc5 ^ (seed >>> 0)));
 }
 
 /** One turn's measurements at budget k (drops in nats of mean log-prob per answer token). */
@@ -124,14 +119,4 @@ export function faithfulnessVerdict(p: Pick<FaithfulnessSummary, 'k' | 'n' | 'jo
 
 function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : fsum(values) / values.length;
-}
-
-/** k distinct items, uniformly (a partial Fisher–Yates shuffle). */
-function sample<T>(items: readonly T[], k: number, rng: () => number): T[] {
-  const a = items.slice();
-  for (let i = 0; i < k; i++) {
-    const j = i + Math.floor(rng() * (a.length - i));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a.slice(0, k);
 }

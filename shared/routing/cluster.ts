@@ -1,8 +1,9 @@
 // Task routing by request clustering (paper D.1): k-means on cosine distance (k-means++ seeding,
-import { mulberry32 } from '../lots/prng';
 // seeded and deterministic), k chosen by silhouette when not given, and an online threshold router
 // with running-mean centroids. Over-splitting a task is cheap and merging is costly (D.1), so when
 // silhouettes tie the larger k wins.
+import { mulberry32 } from '../lots/prng';
+
 export interface Clustering {
   k: number;
   /** Cluster index per input vector. */

@@ -1,6 +1,8 @@
 // A model-free request embedding: hashed TF-IDF over word unigrams and bigrams, L2-normalised.
 // Good enough to separate recurring request templates (paper D.1 notes templated streams cluster
 // cleanly); a sentence encoder can replace it through the same `number[][]` interface.
+import { fnv1a } from '../lots/prng';
+
 const DIM = 1024;
 
 function tokens(text: string): string[] {
@@ -11,12 +13,7 @@ function tokens(text: string): string[] {
 }
 
 function bucket(token: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < token.length; i++) {
-    h ^= token.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return (h >>> 0) % DIM;
+  return fnv1a(token) % DIM;
 }
 
 /** Embed each text as a unit vector; numbers are ignored so requests differing only in values coincide. */

@@ -5,7 +5,7 @@
 // The fit chart's legend names every baseline and nothing in the chart overlaps; the heatmap shows the
 // served, scored traces and hides the family's unserved requests behind a counted toggle.
 // Screenshots at 1280×800 and 1920×1080 land in artifacts/screenshots/.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -19,10 +19,8 @@ import { serveProject } from '../../electron/engine/bench/serve-project';
 import { BenchServer } from '../../electron/engine/bench/server';
 import { ProjectStore } from '../../electron/engine/store';
 import { describeRequiring } from '../describe-requiring';
-import { ensureRendererBuilt, launchChromium, ROOT, startStudio, type Studio } from './studio';
+import { ensureRendererBuilt, launchChromium, openStudioPage, ROOT, SHOTS, SIZES, startStudio, type Studio, type StudioPage } from './studio';
 
-const SHOTS = join(ROOT, 'artifacts', 'screenshots');
-const SIZES = [[1280, 800], [1920, 1080]] as const;
 const TASK = 'compute_only';
 const FIT = 4;
 const EVAL = 8;
@@ -33,9 +31,9 @@ interface Box { x: number; y: number; width: number; height: number; name: strin
 let work: string;
 let studio: Studio;
 let browser: Browser;
+let ui: StudioPage;
 let page: Page;
 let scoredTraces = 0;
-const pageErrors: string[] = [];
 
 /** One family, served, scored, swept and evaluated on its fitting requests with the fixture model. */
 async function buildBenchProject(dir: string): Promise<number> {
@@ -57,22 +55,9 @@ async function buildBenchProject(dir: string): Promise<number> {
   }
 }
 
-async function settle(): Promise<void> {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120)))));
-}
-
-async function go(view: string): Promise<void> {
-  await page.click(`nav [data-view="${view}"]`);
-  await page.waitForSelector(`[data-testid="view-${view}"]`);
-  await settle();
-}
-
-async function shot(name: string): Promise<void> {
-  const vp = page.viewportSize()!;
-  const dir = join(SHOTS, `${vp.width}x${vp.height}`);
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`) });
-}
+const settle = (): Promise<void> => ui.settle();
+const go = (view: string): Promise<void> => ui.go(view);
+const shot = (name: string): Promise<void> => ui.shot(name);
 
 async function boxes(locator: Locator, name: (el: Locator, i: number) => Promise<string>): Promise<Box[]> {
   const out: Box[] = [];
@@ -110,12 +95,8 @@ describeRequiring('chromium', 'the benchmark project in the Budget and Heatmap v
     studio = await startStudio(join(work, 'config'));
     studio.service.setProject(ProjectStore.open(dir));
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
-    await page.goto(studio.host.openUrl);
+    ui = await openStudioPage(browser, studio.host.openUrl);
+    page = ui.page;
     await page.waitForSelector(`[data-task="${TASK}"]`);
   }, 420_000);
 
@@ -200,6 +181,6 @@ describeRequiring('chromium', 'the benchmark project in the Budget and Heatmap v
   });
 
   it('logged no page errors', () => {
-    expect(pageErrors).toEqual([]);
+    expect(ui.errors).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // budget curve. No model is loaded: the sample was served and scored by the default model when it was
 // made (assets/sample-project, `npm run sample`). The bundled folder is never written.
 // Screenshots at 1280×800 and 1920×1080 land in artifacts/screenshots/.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,15 +12,13 @@ import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_SAMPLE_PROJECT_DIR } from '../../electron/engine/service/service';
 import { ProjectStore } from '../../electron/engine/store';
 import { describeRequiring } from '../describe-requiring';
-import { ensureRendererBuilt, launchChromium, ROOT, startStudio, type Studio } from './studio';
-
-const SHOTS = join(ROOT, 'artifacts', 'screenshots');
+import { ensureRendererBuilt, launchChromium, openStudioPage, startStudio, type Studio, type StudioPage } from './studio';
 
 let work: string;
 let studio: Studio;
 let browser: Browser;
+let ui: StudioPage;
 let page: Page;
-const pageErrors: string[] = [];
 
 function tree(dir: string): Record<string, number> {
   const out: Record<string, number> = {};
@@ -36,16 +34,8 @@ function tree(dir: string): Record<string, number> {
   return out;
 }
 
-async function settle(): Promise<void> {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120)))));
-}
-
-async function shot(name: string): Promise<void> {
-  const vp = page.viewportSize()!;
-  const dir = join(SHOTS, `${vp.width}x${vp.height}`);
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: name.startsWith('demo') });
-}
+const settle = (): Promise<void> => ui.settle();
+const shot = (name: string): Promise<void> => ui.shot(name, { fullPage: name.startsWith('demo') });
 
 describeRequiring('chromium', 'the sample project and the Demo view', () => {
   const bundled = tree(DEFAULT_SAMPLE_PROJECT_DIR);
@@ -58,12 +48,8 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
     work = mkdtempSync(join(tmpdir(), 'lots-e2e-sample-'));
     studio = await startStudio(join(work, 'config'));
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
-    await page.goto(studio.host.openUrl);
+    ui = await openStudioPage(browser, studio.host.openUrl);
+    page = ui.page;
   }, 300_000);
 
   afterAll(async () => {
@@ -130,7 +116,7 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
     await page.waitForSelector('text=Best K by measured fitting accuracy');
     await settle();
     await shot('sample-budget');
-    expect(pageErrors).toEqual([]);
+    expect(ui.errors).toEqual([]);
   });
 
   it('the demo report carries the same charts; the bundled folder was not written', async () => {

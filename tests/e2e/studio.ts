@@ -1,10 +1,11 @@
 // Starts the Studio in-process for tests: the engine service behind the local web host, serving the
-// built renderer; and a headless Chromium driven by playwright-core.
-import { mkdtempSync } from 'node:fs';
+// built renderer; a headless Chromium driven by playwright-core; and a page on it that records its
+// errors, with the few steps every e2e file takes (settle, go to a view, screenshot).
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureRendererBuilt as buildRenderer, rendererBuildPaths } from '../../electron/cli/renderer-build';
 import { StudioService } from '../../electron/engine/service';
 import { startWebHost, type WebHost } from '../../electron/host/host';
@@ -13,6 +14,9 @@ import { chromiumPath, requirements } from '../requirements';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const RENDERER_DIR = rendererBuildPaths(ROOT).outDir;
 export const CHROMIUM = chromiumPath();
+/** Screenshots land here (git-ignored), one folder per viewport size. */
+export const SHOTS = join(ROOT, 'artifacts', 'screenshots');
+export const SIZES = [[1280, 800], [1920, 1080]] as const;
 
 /**
  * Builds the renderer when the build does not match its sources (a content hash), with the same code
@@ -47,4 +51,53 @@ export async function launchChromium(): Promise<Browser> {
  * (tests/describe-requiring.ts), so a missing Chromium fails the run instead of skipping it silently. */
 export function chromiumAvailable(): boolean {
   return requirements.chromium.missing() === undefined;
+}
+
+export interface StudioPage {
+  page: Page;
+  /** Its own browser context: storage and cookies of no other page. */
+  context: BrowserContext;
+  /** Uncaught page errors and console errors (CSP violations included), in the order they came. */
+  errors: string[];
+  /** Two animation frames and a short pause: what the canvas and the charts need to draw. */
+  settle(): Promise<void>;
+  /** Through the sidebar, as a user does; waits for the view to be drawn. */
+  go(view: string): Promise<void>;
+  /** A screenshot of the viewport (or the whole page) into SHOTS/<width>x<height>/<name>.png. */
+  shot(name: string, options?: { fullPage?: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A 1280×800 page in a fresh context, listening for errors; at `url` when given. */
+export async function openStudioPage(browser: Browser, url?: string, options: { acceptDownloads?: boolean } = {}): Promise<StudioPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: options.acceptDownloads ?? false });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  const settle = async (): Promise<void> => {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120)))));
+  };
+  const ui: StudioPage = {
+    page,
+    context,
+    errors,
+    settle,
+    async go(view) {
+      await page.click(`nav [data-view="${view}"]`);
+      await page.waitForSelector(`[data-testid="view-${view}"]`);
+      await settle();
+    },
+    async shot(name, shotOptions = {}) {
+      const vp = page.viewportSize()!;
+      const dir = join(SHOTS, `${vp.width}x${vp.height}`);
+      mkdirSync(dir, { recursive: true });
+      await page.screenshot({ path: join(dir, `${name}.png`), fullPage: shotOptions.fullPage ?? false });
+    },
+    close: () => context.close(),
+  };
+  if (url !== undefined) await page.goto(url);
+  return ui;
 }

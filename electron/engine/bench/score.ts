@@ -5,7 +5,7 @@ import type { LlamaModel, Token } from 'node-llama-cpp';
 import { benchExecutor } from '../../../shared/bench/trace';
 import type { ScoreSpan, StoredScore } from '../../../shared/project/scores';
 import type { Trace } from '../../../shared/trace/schema';
-import { scoreKey as storedScoreKey, scoreRun } from '../scoring/keys';
+import { scoreKey, scoreRun } from '../scoring/keys';
 import type { TraceRenderer } from '../scoring/renderer';
 import { scoreTraces } from '../scoring/scorer';
 import { toStoredScore } from '../scoring/trace-scores';
@@ -29,10 +29,6 @@ export function benchRun(modelHash: string, format: string, span: ScoreSpan = 'a
   return scoreRun(modelHash, 'reexecute', span, format);
 }
 
-export function scoreKey(run: string, trace: Trace): string {
-  return storedScoreKey(run, traceHash(trace));
-}
-
 /** Score traces in memory; `onRecord` sees each record as soon as its trace is done. */
 export async function scoreBenchRows(
   model: LlamaModel,
@@ -52,7 +48,7 @@ export async function scoreBenchRows(
     (result) => {
       const trace = result.plan.trace;
       const record = toStoredScore(result.plan, result.logprobs, {
-        key: scoreKey(run, trace),
+        key: scoreKey(run, traceHash(trace)),
         run,
         traceHash: traceHash(trace),
         model: options.modelPath ?? options.modelHash,
@@ -80,7 +76,7 @@ export async function scoreBenchTraces(
   options: ScoreBenchOptions,
 ): Promise<{ run: string; appended: number; skipped: number }> {
   const run = benchRun(options.modelHash, renderer.format, options.span);
-  const todo = traces.filter((t) => !store.hasScore(scoreKey(run, t)));
+  const todo = traces.filter((t) => !store.hasScore(scoreKey(run, traceHash(t))));
   const skipped = traces.length - todo.length;
   let appended = 0;
   await scoreBenchRows(model, renderer, todo, { ...options, onProgress: (d) => options.onProgress?.(skipped + d, traces.length) }, (record) => {

@@ -28,7 +28,7 @@
 import { byteVocabulary, type Vocabulary } from './vocabulary';
 import { llamaGguf, type LlamaShape } from './llama-gguf';
 import type { GgufFile } from './writer';
-import { mulberry32 } from '../../../shared/lots/prng';
+import { fnv1a, mulberry32 } from '../../../shared/lots/prng';
 
 export const CHATML_TEMPLATE =
   "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}" +
@@ -154,8 +154,6 @@ function padToMultiple(v: Vocabulary, m: number): Vocabulary {
 }
 
 function hashSeed(seed: number, name: string, stream: number): number {
-  let h = (seed ^ 0x9e3779b9 ^ Math.imul(stream, 0x85ebca6b)) >>> 0;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
+  return fnv1a(name, seed ^ 0x9e3779b9 ^ Math.imul(stream, 0x85ebca6b));
 }
 

@@ -37,7 +37,7 @@ export async function* readLines(path: string, options: LineReaderOptions): Asyn
   let skipLf = false;
   try {
     for await (const chunk of decodedChunks(stream as AsyncIterable<Buffer>, options)) {
-      throwIfAborted(options.signal);
+      options.signal?.throwIfAborted();
       if (breaks === undefined) {
         const last = pieces.at(-1);
         if (last !== undefined && last[last.length - 1] === 13) {
@@ -174,13 +174,4 @@ function trimLine(b: Buffer, line: number): Buffer {
   if (line === 1 && end >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) start = 3;
   if (end > start && b[end - 1] === 13) end--;
   return start === 0 && end === b.length ? b : b.subarray(start, end);
-}
-
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    const e = new Error('import cancelled') as Error & { code: string };
-    e.name = 'AbortError';
-    e.code = 'ABORT_ERR';
-    throw e;
-  }
 }

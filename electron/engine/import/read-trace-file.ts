@@ -12,7 +12,7 @@ import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import type { Trace } from '../../../shared/trace/schema';
 import type { LineError } from '../../../shared/trace/validate';
 import { checkStats } from './regular-file';
-import { normaliseFileBytes, readLines, throwIfAborted, type RawLine, type Utf16Encoding } from './line-reader';
+import { normaliseFileBytes, readLines, type RawLine, type Utf16Encoding } from './line-reader';
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
@@ -70,7 +70,7 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
   const started = Date.now();
   const stats = await stat(path);
   checkStats(stats, file);
-  throwIfAborted(options.signal);
+  options.signal?.throwIfAborted();
   const total = stats.size;
   const maxDoc = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   const session = new ImportSession({ file, format: options.format, taskField: options.taskField, bfcl: options.bfcl, sourcePath: path, spanBudgetBytes: options.spanBudgetBytes });
@@ -138,7 +138,7 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
         const { records, errors } = documentRecords(documentText, layout, file, bad, documentLine);
         for (const error of errors) yield* emit(session.reject(error));
         for (const r of records) {
-          throwIfAborted(options.signal);
+          options.signal?.throwIfAborted();
           yield* emit(session.push(r));
           progress();
         }

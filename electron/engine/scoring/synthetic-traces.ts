@@ -3,7 +3,7 @@
 // tool's evidence is built from the remaining digits and words only, so on the evidence-copy model
 // removing the answer tool must cost the most likelihood.
 import type { Trace } from '../../../shared/trace/schema';
-import { mulberry32 } from '../../../shared/lots/prng';
+import { mulberry32, shuffle } from '../../../shared/lots/prng';
 
 const TOOL_POOL = [
   'TableQuery', 'Calculator', 'SensorAPI', 'CalendarAPI', 'DocRetrieve', 'Translate', 'ExchangeRate', 'UnitConvert',
@@ -122,7 +122,7 @@ function toolDef(name: string): Trace['tools'][number] {
 
 /** A 5-digit answer with distinct digits, and the digits it does not use (for distractors). */
 function answerDigits(rng: () => number): { answer: string; other: string[] } {
-  const digits = shuffle(rng, ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+  const digits = shuffle(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'], rng);
   if (digits[0] === '0') digits.push(digits.shift()!);
   return { answer: digits.slice(0, 5).join(''), other: digits.slice(5) };
 }
@@ -138,16 +138,7 @@ function words(rng: () => number, n: number): string {
 }
 
 function pickDistinct<T>(rng: () => number, items: readonly T[], n: number): T[] {
-  return shuffle(rng, items).slice(0, n);
-}
-
-function shuffle<T>(rng: () => number, items: readonly T[]): T[] {
-  const a = items.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
+  return shuffle(items, rng).slice(0, n);
 }
 
 function seeded(seed: number, index: number): () => number {

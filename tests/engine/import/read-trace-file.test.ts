@@ -75,7 +75,7 @@ describe('readTraceFile: JSON Lines', () => {
     const path = file('cancel.jsonl', Array.from({ length: 20 }, (_, i) => chatRecord(`c${i}`)).join('\n'));
     const ac = new AbortController();
     ac.abort();
-    await expect(collect(path, { signal: ac.signal })).rejects.toMatchObject({ name: 'AbortError', code: 'ABORT_ERR' });
+    await expect(collect(path, { signal: ac.signal })).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoreRow } from '../../../shared/project/scores';
 import { aggregateTaskScores } from '../../../shared/lots/aggregate';
-import { mulberry32 } from '../../../shared/lots/prng';
+import { mulberry32, shuffle } from '../../../shared/lots/prng';
 import { rankTools, type Scored } from '../../../shared/lots/rank';
 import { selectTopK } from '../../../shared/lots/select';
 import { surrogateCurve, surrogateValue } from '../../../shared/lots/surrogate';
@@ -106,15 +106,6 @@ function randomRows(rng: () => number, n: number, m: number): ScoreRow[] {
     rows.push({ trace: `r${i}`, task: rng() < 0.5 ? 'a' : 'b', exposed, scores });
   }
   return rows;
-}
-
-function shuffle<T>(items: T[], rng: () => number): T[] {
-  const a = [...items];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
 }
 
 describe('ranking determinism', () => {
