@@ -3,6 +3,7 @@
 import type { CliIO } from './command';
 import type { JobProgress, ScoreJobSpec } from '../engine/scoring/jobs/protocol';
 import { startScoreJob, type JobOutcome } from '../engine/scoring/jobs/job-process';
+import { errorFromReport } from '../../shared/api/errors';
 
 /** A one-line bar redrawn in place on a terminal; elsewhere a plain line every 5 s or 10%. */
 export function progressPrinter(io: CliIO, unit: string): { update(p: JobProgress): void; note(message: string): void; finish(p?: JobProgress): void } {
@@ -76,7 +77,7 @@ export async function followScoreJob(spec: ScoreJobSpec, io: CliIO, unit: string
   try {
     const outcome = await job.outcome;
     bar.finish(outcome.progress);
-    if (outcome.status === 'failed') throw Object.assign(new Error(outcome.error?.message ?? failure), { code: outcome.error?.code ?? 'INTERNAL' });
+    if (outcome.status === 'failed') throw errorFromReport(outcome.error ?? { code: 'INTERNAL', message: failure });
     return outcome;
   } finally {
     process.off('SIGINT', onSigint);

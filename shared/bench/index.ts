@@ -24,5 +24,4 @@ export type { MenuEvaluation, MenuEvaluator, SweepProgress, ComparedSpace, Split
 export { chooseServingMenu } from './exploration';
 export { runContinualUpdates } from './continual';
 export type { ContinualUpdate, ContinualOptions, ServeRequest } from './continual';
-export { BenchError } from './errors';
 export { formatNumber, truncateOutput, LINE_LIMIT } from './format';

@@ -7,6 +7,7 @@ import type { Scored } from '../lots/rank';
 import { selectTopK } from '../lots/select';
 import type { BaselineResult, SweepPoint, SweepResult } from '../project/sweeps';
 import { meanStd } from './baselines';
+import { ExpectedError } from '../api/errors';
 
 export type Split = 'fit' | 'eval';
 
@@ -153,5 +154,5 @@ export function sameSet(a: readonly string[], b: readonly string[]): boolean {
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : Object.assign(new Error('cancelled'), { name: 'AbortError', code: 'CANCELLED' });
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new ExpectedError('CANCELLED', 'cancelled');
 }

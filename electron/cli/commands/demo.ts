@@ -1,26 +1,26 @@
 // `lots demo`: the whole loop on the built-in benchmark, on the default real model (pulled if missing),
 // with progress, the comparison table and, with several registry sizes, accuracy against registry size.
 import { availableParallelism } from 'node:os';
-import { flagInt, flagList, flagString, UsageError, type ParsedArgs } from '../args';
+import { flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
 import { formatComparisonTable } from '../../../shared/bench/report';
 import { MAX_REGISTRY } from '../../../shared/bench/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESETS, runDemo } from '../../engine/bench/demo';
 import { FIXTURE_MODELS, resolveModelArg } from '../../engine/bench/model-arg';
-import { ModelSourceError } from '../../engine/models/errors';
+
 import { modelsDir } from '../../engine/models/model-dir';
 import { pullModel } from '../../engine/models/pull';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { pullProgressLine } from '../pull-progress';
-import { benchOptions, stageReporter } from './bench-make';
-import { modelFlags, requireFlag, serverOptions } from './serve';
+import { benchOptions, modelFlags, serverOptions } from '../bench-flags';
+import { stageReporter } from '../stage-progress';
+import { ExpectedError } from '../../../shared/api/errors';
 
 const quick = DEMO_PRESETS.quick;
 const full = DEMO_PRESETS.full;
 
-export const demoCommand: Command = {
+export const command: Command = {
   name: 'demo',
   summary: 'run the whole LOTS loop on the built-in benchmark with a real model and print LOTS against the baselines',
   usage: 'lots demo --out <dir> [--model default] [--families a,b] [--registry 15[,30,60]] [--full] [--fit n] [--eval n]',
@@ -67,7 +67,7 @@ export const demoCommand: Command = {
     const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io);
     const progress = stageReporter(io);
     const abort = new AbortController();
-    const onSigint = () => abort.abort(Object.assign(new Error('the demo was interrupted; run the same command again to resume it'), { code: 'CANCELLED' }));
+    const onSigint = () => abort.abort(new ExpectedError('CANCELLED', 'the demo was interrupted; run the same command again to resume it'));
     process.once('SIGINT', onSigint);
     try {
       const result = await runDemo({
@@ -122,7 +122,7 @@ async function ensureModel(model: string, io: CliIO): Promise<string> {
   try {
     return resolveModelArg(model);
   } catch (e) {
-    if (!(e instanceof ModelSourceError) || e.code !== 'MODEL_NOT_PULLED' || (model !== 'default' && model !== DEFAULT_MODEL_SOURCE)) throw e;
+    if (!(e instanceof ExpectedError) || e.code !== 'MODEL_NOT_PULLED' || (model !== 'default' && model !== DEFAULT_MODEL_SOURCE)) throw e;
   }
   io.err(`lots demo: the default model (${DEFAULT_MODEL_SOURCE}) is not pulled yet; pulling it (~470 MB) into ${modelsDir()}`);
   const show = pullProgressLine(io);
@@ -164,5 +164,3 @@ export function formatGrowthTable(points: readonly GrowthPoint[]): string {
 function formatMinutes(seconds: number): string {
   return seconds < 120 ? `${seconds.toFixed(0)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 }
-
-registerCommands([demoCommand]);

@@ -1,8 +1,6 @@
 // The engine's llama.cpp entry points: runtime per GPU choice, model inspection, loading, hashing.
 export { GPU_CHOICES, getRuntime, gpuInfo, takeRecentLlamaLog } from './runtime';
 export type { GpuChoice } from './runtime';
-export { ModelError } from './errors';
-export type { ModelErrorCode } from './errors';
 export { checkModelPath, describeModel, estimateFit, formatBytes, inspectModel, readModelHeader } from './model-file';
 export { createScoringContext, loadModel } from './load';
 export type { LoadedModel, LoadModelOptions, ScoringContextOptions } from './load';

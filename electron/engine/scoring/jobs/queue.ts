@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { JobState, ProjectStore } from '../../store';
 import { startScoreJob, type ScoreJobHandle, type StartOptions } from './job-process';
 import type { JobFailure, JobProgress, JobStatus, ScoreJobSpec } from './protocol';
+import { ExpectedError } from '../../../../shared/api/errors';
 
 export interface QueuedJob {
   id: string;
@@ -116,7 +117,7 @@ export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
 
   private require(id: string): QueuedJob {
     const job = this.jobs.get(id);
-    if (!job) throw Object.assign(new Error(`no scoring job "${id}"`), { code: 'NOT_FOUND' });
+    if (!job) throw new ExpectedError('NOT_FOUND', `no scoring job "${id}"`);
     return job;
   }
 

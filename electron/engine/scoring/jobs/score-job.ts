@@ -19,6 +19,8 @@ import { runFaithfulnessJob } from './faithfulness-job';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 import type { JobScorer } from './job-scorer';
 import { openRemoteScorer } from '../remote/remote-job';
+import { ExpectedError } from '../../../../shared/api/errors';
+import { isExpected } from '../../../../shared/api/errors';
 
 export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
   if (spec.check) return runFaithfulnessJob(spec, spec.check, control, emit);
@@ -178,7 +180,7 @@ export function selectTraces(store: ProjectStore, tasks: readonly string[] | und
   const picked = store.listTraces((t) => t.task !== undefined && wanted.has(t.task));
   if (picked.length === 0) {
     const known = [...new Set([...store.traceTasks().values()].filter(Boolean))].sort();
-    throw Object.assign(new Error(`no trace has task ${tasks.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`), { code: 'NOT_FOUND' });
+    throw new ExpectedError('NOT_FOUND', `no trace has task ${tasks.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`);
   }
   return picked;
 }
@@ -199,10 +201,7 @@ export function reportFailure(
 }
 
 export function toFailure(e: unknown): { code: string; message: string } {
-  if (e instanceof Error) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return { code, message: e.message };
-    return { code: 'INTERNAL', message: `${e.message}\n${e.stack ?? ''}` };
-  }
+  if (isExpected(e)) return { code: e.code, message: e.message };
+  if (e instanceof Error) return { code: 'INTERNAL', message: `${e.message}\n${e.stack ?? ''}` };
   return { code: 'INTERNAL', message: String(e) };
 }
