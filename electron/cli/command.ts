@@ -1,4 +1,6 @@
-// The shape of a CLI command. Each command lives in electron/cli/commands/<name>.ts and is listed in registry.ts.
+// The shape of a CLI command, its exit codes and its own expected error. Each command lives in
+// electron/cli/commands/<name>.ts and is listed in commands/index.ts.
+import { ExpectedError } from '../../shared/api/errors';
 import type { FlagSpec, ParsedArgs } from './args';
 
 export interface CliIO {
@@ -27,3 +29,11 @@ export interface Command {
 export const EXIT_OK = 0;
 export const EXIT_PARTIAL = 1;
 export const EXIT_FAIL = 2;
+
+/** A command's own check failed (no such file, nothing to do yet): printed as `lots <command>: message`, exit 2. */
+export class CliError extends ExpectedError<'COMMAND_FAILED'> {
+  override name = 'CliError';
+  constructor(message: string) {
+    super('COMMAND_FAILED', message);
+  }
+}

@@ -5,6 +5,7 @@ import type { JobOutcome } from '../engine/jobs/handle';
 import { startJob } from '../engine/jobs/process';
 import type { JobProgress } from '../engine/jobs/protocol';
 import type { QueuedRequest } from '../engine/jobs/queue';
+import { errorFromReport } from '../../shared/api/errors';
 
 /** A one-line bar redrawn in place on a terminal; elsewhere a plain line every 5 s or 10%. */
 export function progressPrinter(io: CliIO, unit: string): { update(p: JobProgress): void; note(message: string): void; finish(p?: JobProgress): void } {
@@ -78,7 +79,7 @@ export async function followScoreJob(request: QueuedRequest, io: CliIO, unit: st
   try {
     const outcome = await job.outcome;
     bar.finish(outcome.progress);
-    if (outcome.status === 'failed') throw Object.assign(new Error(outcome.error?.message ?? failure), { code: outcome.error?.code ?? 'INTERNAL' });
+    if (outcome.status === 'failed') throw errorFromReport(outcome.error ?? { code: 'INTERNAL', message: failure });
     return outcome;
   } finally {
     process.off('SIGINT', onSigint);

@@ -1,7 +1,9 @@
-// Entry of the `lots` CLI: dispatches to a command, turns expected errors into `lots: message` + exit 2.
+// Entry of the `lots` CLI: dispatches to a command, turns expected errors into `lots <command>: message`
+// + exit 2, and prints a bug with its stack.
+import { isExpected } from '../../shared/api/errors';
+import { STUDIO_VERSION } from '../engine/version';
 import { formatFlags, parseArgs, UsageError } from './args';
 import { EXIT_FAIL, type CliIO, type Command } from './command';
-import { commands } from './registry';
 import { commandIndex, type CommandEntry } from './commands/index';
 import { escapeTerminal } from './escape';
 
@@ -24,14 +26,6 @@ export function safeIO(io: CliIO): CliIO {
   };
 }
 
-/** An error a user can act on; printed without a stack trace. */
-export class CliError extends Error {
-  override name = 'CliError';
-  constructor(message: string, readonly exitCode = EXIT_FAIL) {
-    super(message);
-  }
-}
-
 export async function main(argv: readonly string[], rawIO: CliIO = defaultIO): Promise<number> {
   const io = safeIO(rawIO);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
@@ -39,7 +33,7 @@ export async function main(argv: readonly string[], rawIO: CliIO = defaultIO): P
     return argv.length === 0 ? EXIT_FAIL : 0;
   }
   if (argv[0] === '--version') {
-    io.out('lots 0.1.0');
+    io.out(`lots ${STUDIO_VERSION}`);
     return 0;
   }
   const match = findCommand(argv);
@@ -48,9 +42,7 @@ export async function main(argv: readonly string[], rawIO: CliIO = defaultIO): P
     return EXIT_FAIL;
   }
   const { entry, rest } = match;
-  await entry.load();
-  const command = commands.find((c) => c.name === entry.name);
-  if (!command) throw new Error(`command module for "${entry.name}" did not register it`);
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.out(commandHelp(command));
     return 0;
@@ -64,17 +56,12 @@ export async function main(argv: readonly string[], rawIO: CliIO = defaultIO): P
       return EXIT_FAIL;
     }
     if (isExpected(e)) {
-      io.err(`lots ${command.name}: ${(e as Error).message}`);
-      return (e as { exitCode?: number }).exitCode ?? EXIT_FAIL;
+      io.err(`lots ${command.name}: ${e.message}`);
+      return EXIT_FAIL;
     }
     io.err(`lots ${command.name}: unexpected error (a bug; please report it):\n${e instanceof Error ? e.stack : String(e)}`);
     return EXIT_FAIL;
   }
-}
-
-/** Expected errors carry a `code` (ENOENT, PROJECT_LOCKED, …) or are CliErrors; bugs get a stack trace. */
-function isExpected(e: unknown): boolean {
-  return e instanceof CliError || (e instanceof Error && typeof (e as { code?: unknown }).code === 'string');
 }
 
 function findCommand(argv: readonly string[]): { entry: CommandEntry; rest: string[] } | undefined {

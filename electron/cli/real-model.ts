@@ -3,7 +3,7 @@
 import type { ParsedArgs } from './args';
 import type { CliIO } from './command';
 import { resolveModelArg } from '../engine/bench/model-arg';
-import { ModelSourceError } from '../engine/models/errors';
+import { ExpectedError } from '../../shared/api/errors';
 import { modelsDir } from '../engine/models/model-dir';
 import { pullModel } from '../engine/models/pull';
 import { DEFAULT_MODEL_SOURCE } from '../engine/models/sources';
@@ -14,7 +14,7 @@ export async function ensureModel(model: string, io: CliIO, command: string): Pr
   try {
     return resolveModelArg(model);
   } catch (e) {
-    if (!(e instanceof ModelSourceError) || e.code !== 'MODEL_NOT_PULLED' || (model !== 'default' && model !== DEFAULT_MODEL_SOURCE)) throw e;
+    if (!(e instanceof ExpectedError) || e.code !== 'MODEL_NOT_PULLED' || (model !== 'default' && model !== DEFAULT_MODEL_SOURCE)) throw e;
   }
   io.err(`lots ${command}: the default model (${DEFAULT_MODEL_SOURCE}) is not pulled yet; pulling it (~470 MB) into ${modelsDir()}`);
   const show = pullProgressLine(io);

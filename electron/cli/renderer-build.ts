@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ExpectedError } from '../../shared/api/errors';
 
 /** What the build is made from, relative to the repository root (index.html lives in renderer/). */
 export const RENDERER_SOURCES = ['renderer', 'shared', 'vite.config.ts', 'package-lock.json'] as const;
@@ -53,7 +54,7 @@ export function rendererBuildState(root: string): RendererBuildState {
   const hash = rendererSourcesHash(root);
   if (hash === undefined) {
     if (built) return { state: 'fresh' }; // nothing to rebuild from: serve what is there
-    throw Object.assign(new Error(`the UI is not built (${paths.outDir}) and its sources are not here to build it from`), { code: 'UI_NOT_BUILT' });
+    throw new ExpectedError('UI_NOT_BUILT', `the UI is not built (${paths.outDir}) and its sources are not here to build it from`);
   }
   if (!built) return { state: 'missing', hash };
   const recorded = readStamp(paths.stamp);
@@ -108,13 +109,13 @@ export function ensureRendererBuilt(root: string, options: EnsureRendererOptions
     if (now.state === 'fresh') return 'fresh';
     options.log?.(REASONS[now.state]);
     const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-    if (!existsSync(vite)) throw Object.assign(new Error(`cannot build the UI: vite is not installed (${vite}); run \`npm ci\``), { code: 'UI_BUILD_FAILED' });
+    if (!existsSync(vite)) throw new ExpectedError('UI_BUILD_FAILED', `cannot build the UI: vite is not installed (${vite}); run \`npm ci\``);
     rmSync(paths.stamp, { force: true });
     // vite's own output goes to stderr, so stdout stays what the command prints (the URL).
     const run = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 2, 2], env: { ...process.env, NODE_ENV: 'production' } });
     if (run.error) throw run.error;
     if (run.status !== 0 || !existsSync(join(paths.outDir, 'index.html'))) {
-      throw Object.assign(new Error(`the UI build failed (vite build exited ${run.status ?? run.signal}); its messages are above`), { code: 'UI_BUILD_FAILED' });
+      throw new ExpectedError('UI_BUILD_FAILED', `the UI build failed (vite build exited ${run.status ?? run.signal}); its messages are above`);
     }
     // The hash taken before the build: a source edited during it makes the next call rebuild.
     const stamp: Stamp = { sources: now.hash, index: indexHash(paths.outDir) };
@@ -140,7 +141,7 @@ function takeLock(lock: string, waitMs: number): () => void {
         rmSync(lock, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw Object.assign(new Error(`waited ${Math.round(waitMs / 1000)} s for another UI build (${lock}); delete that folder if no build is running`), { code: 'UI_BUILD_LOCKED' });
+      if (Date.now() > deadline) throw new ExpectedError('UI_BUILD_LOCKED', `waited ${Math.round(waitMs / 1000)} s for another UI build (${lock}); delete that folder if no build is running`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
     }
   }

@@ -3,7 +3,7 @@ export type { StudioApi, ApiMethods, ApiEvents, ApiEventName, Unsubscribe } from
 export { apiInputSchemas } from './schemas';
 export type { ApiInput, ApiMethodName, ApiParsedInput } from './schemas';
 export { API_METHOD_NAMES, API_EVENT_NAMES, methodChannel, eventChannel, methodPath, EVENTS_PATH } from './channels';
-export { ApiError, serializeError, rebuildError, isSerializedError, TRANSPORT_ERRORS } from './errors';
+export { ApiError, ERROR_HINTS, serializeError, rebuildError, isSerializedError, TRANSPORT_ERRORS } from './errors';
 export type { SerializedError, Envelope } from './errors';
 export * from './types';
 export type { HistoryData, UpdateResult, RunComparison } from './history';

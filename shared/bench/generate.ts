@@ -6,7 +6,7 @@ import { instantiate } from './instance';
 import { registryNames } from './registry';
 import { buildBenchTrace, type BenchPrompt } from './trace';
 import type { Trace } from '../trace/schema';
-import { BenchError } from './errors';
+import { ExpectedError } from '../api/errors';
 
 export const DEFAULT_FIT = 80;
 export const DEFAULT_EVAL = 320;
@@ -36,13 +36,13 @@ export interface BenchPlan {
 
 export function planBenchmark(options: BenchOptions = {}): BenchPlan {
   const families = options.families ? FAMILY_NAMES.filter((f) => options.families!.includes(f)) : [...FAMILY_NAMES];
-  if (families.length === 0) throw new BenchError('INVALID_INPUT', `no families selected; choose from ${FAMILY_NAMES.join(', ')}`);
+  if (families.length === 0) throw new ExpectedError('INVALID_INPUT', `no families selected; choose from ${FAMILY_NAMES.join(', ')}`);
   const fit = options.fit ?? DEFAULT_FIT;
   const evalCount = options.eval ?? DEFAULT_EVAL;
   for (const [name, n] of [['fit', fit], ['eval', evalCount]] as const) {
-    if (!Number.isInteger(n) || n < 0) throw new BenchError('INVALID_INPUT', `--${name} must be a non-negative integer, got ${n}`);
+    if (!Number.isInteger(n) || n < 0) throw new ExpectedError('INVALID_INPUT', `--${name} must be a non-negative integer, got ${n}`);
   }
-  if (fit + evalCount === 0) throw new BenchError('INVALID_INPUT', 'a benchmark needs at least one request per family (--fit and --eval are both 0)');
+  if (fit + evalCount === 0) throw new ExpectedError('INVALID_INPUT', 'a benchmark needs at least one request per family (--fit and --eval are both 0)');
   return { seed: options.seed ?? DEFAULT_SEED, families, registry: options.registry ?? DEFAULT_REGISTRY, fit, eval: evalCount };
 }
 

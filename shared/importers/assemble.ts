@@ -42,6 +42,7 @@ export function assembleTrace(draft: TraceDraft): AssembleResult {
   return { ok: true, trace: checked.value };
 }
 
+/** Internal control flow of the assembler: always caught in assembleTrace and returned as { ok: false }, never thrown out. */
 class PairingProblem extends Error {}
 
 class Assembler {

@@ -1,16 +1,12 @@
 // The space editor's edits on top of a proposed space: pinned tools are always kept, banned never.
 import { compareNames } from './aggregate';
+import { ExpectedError } from '../api/errors';
 
 export interface SpaceEdits {
   pinned?: readonly string[];
   banned?: readonly string[];
   added?: readonly string[];
   removed?: readonly string[];
-}
-
-export class SpaceEditConflict extends Error {
-  override name = 'SpaceEditConflict';
-  readonly code = 'SPACE_EDIT_CONFLICT';
 }
 
 /**
@@ -23,7 +19,7 @@ export function applyEdits(space: readonly string[], edits: SpaceEdits, rankingO
   const banned = new Set(edits.banned ?? []);
   const both = (edits.pinned ?? []).filter((t) => banned.has(t));
   if (both.length > 0) {
-    throw new SpaceEditConflict(`${both.map((t) => `"${t}"`).join(', ')} ${both.length === 1 ? 'is' : 'are'} both pinned and banned; unpin or unban ${both.length === 1 ? 'it' : 'them'}`);
+    throw new ExpectedError('SPACE_EDIT_CONFLICT', `${both.map((t) => `"${t}"`).join(', ')} ${both.length === 1 ? 'is' : 'are'} both pinned and banned; unpin or unban ${both.length === 1 ? 'it' : 'them'}`);
   }
   const removed = new Set(edits.removed ?? []);
   const pinned = new Set(edits.pinned ?? []);

@@ -1,4 +1,5 @@
-// Test helpers: run the CLI in-process with captured output, on files in a fresh temp folder.
+// The CLI test helpers (every CLI test uses these): run the CLI in-process with captured output, on files
+// in a fresh temp folder.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +12,19 @@ export interface CliRun {
   err: string;
 }
 
+/** An IO that keeps what a command prints, one entry per call. */
+export function captureIO(): CliIO & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), isTTY: false };
+}
+
+/** Runs `lots <argv>` in-process; `out` and `err` hold one line per printed message. */
 export async function runCli(argv: string[]): Promise<CliRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { out: (t) => out.push(t.endsWith('\n') ? t : t + '\n'), err: (t) => err.push(t.endsWith('\n') ? t : t + '\n'), isTTY: false };
+  const io = captureIO();
   const code = await main(argv, io);
-  return { code, out: out.join(''), err: err.join('') };
+  const lines = (texts: string[]) => texts.map((t) => (t.endsWith('\n') ? t : t + '\n')).join('');
+  return { code, out: lines(io.stdout), err: lines(io.stderr) };
 }
 
 export function tempDir(prefix = 'lots-cli-'): { dir: string; file: (name: string, text: string) => string; cleanup: () => void } {

@@ -6,11 +6,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EngineError, ProjectStore, taskFileName } from '../../electron/engine/store';
+import { ProjectStore, taskFileName } from '../../electron/engine/store';
 import { StudioService } from '../../electron/engine/service';
 import { dispatch } from '../../electron/engine/service/dispatch';
 import type { Trace } from '../../shared/trace/schema';
 import { runCli } from '../cli/io';
+import { ExpectedError } from '../../shared/api/errors';
 
 let dir: string;
 let project: string;
@@ -47,12 +48,12 @@ describe('a truncated spaces/<task>.json', () => {
     truncate(spacesFile());
     const before = readFileSync(spacesFile(), 'utf8');
     const store = ProjectStore.open(project);
-    expect(() => store.readSpaces('fx')).toThrow(EngineError);
+    expect(() => store.readSpaces('fx')).toThrow(ExpectedError);
     try {
       store.acceptSpace({ task: 'fx', tools: ['A', 'B'], pinned: [], banned: [], rule: { kind: 'manual' }, note: 'second' });
       expect.unreachable();
     } catch (e) {
-      expect((e as EngineError).code).toBe('PROJECT_FILE_DAMAGED');
+      expect((e as ExpectedError).code).toBe('PROJECT_FILE_DAMAGED');
     }
     expect(readFileSync(spacesFile(), 'utf8')).toBe(before);
   });
@@ -95,7 +96,7 @@ describe('other damaged project files name themselves', () => {
       } catch (e) {
         error = e;
       }
-      expect((error as EngineError).code).toBe('PROJECT_FILE_DAMAGED');
+      expect((error as ExpectedError).code).toBe('PROJECT_FILE_DAMAGED');
       expect((error as Error).message).toContain(`${path} is damaged (`);
       expect((error as Error).message).toMatch(remedy);
     }

@@ -1,14 +1,14 @@
 // `lots bench make`: write a ready benchmark project (the built-in TGB-style benchmark).
-import { flagInt, flagList, flagString, UsageError, type ParsedArgs } from '../args';
-import { EXIT_OK, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
+import { flagString, UsageError } from '../args';
+import { EXIT_OK, type Command } from '../command';
 import { FAMILIES } from '../../../shared/bench/families/index';
-import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/bench/family';
-import { DEFAULT_EVAL, DEFAULT_FIT, DEFAULT_REGISTRY, DEFAULT_SEED, type BenchOptions } from '../../../shared/bench/generate';
+import { FAMILY_NAMES } from '../../../shared/bench/family';
+import { DEFAULT_EVAL, DEFAULT_FIT, DEFAULT_REGISTRY, DEFAULT_SEED } from '../../../shared/bench/generate';
 import { MAX_REGISTRY, REGISTRY_SIZES } from '../../../shared/bench/registry';
 import { makeBenchProject } from '../../engine/bench/make';
+import { benchOptions } from '../bench-flags';
 
-export const benchMakeCommand: Command = {
+export const command: Command = {
   name: 'bench make',
   summary: 'generate the built-in benchmark as a ready project (requests, gold answers, tasks, splits)',
   usage: 'lots bench make --out <dir> [--families a,b] [--registry 15|30|60|120|240] [--seed s] [--fit n] [--eval n] [--answers empty|gold]',
@@ -43,57 +43,3 @@ export const benchMakeCommand: Command = {
     return EXIT_OK;
   },
 };
-
-export function benchOptions(args: ParsedArgs): BenchOptions {
-  const families = flagList(args, 'families');
-  const unknown = families.filter((f) => !isFamilyName(f));
-  if (unknown.length > 0) throw new UsageError(`unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
-  const registry = flagInt(args, 'registry', { min: 15 });
-  if (registry !== undefined && registry > MAX_REGISTRY) throw new UsageError(`--registry must be at most ${MAX_REGISTRY}, got ${registry}`);
-  const answers = flagString(args, 'answers');
-  if (answers !== undefined && answers !== 'empty' && answers !== 'gold') throw new UsageError(`--answers must be empty or gold, got "${answers}"`);
-  return {
-    seed: flagString(args, 'seed'),
-    families: families.length ? (families as FamilyName[]) : undefined,
-    registry,
-    fit: flagInt(args, 'fit', { min: 0 }),
-    eval: flagInt(args, 'eval', { min: 0 }),
-    answers: answers as BenchOptions['answers'],
-  };
-}
-
-// Progress output shared by the bench commands (serve, sweep, evaluate, demo).
-/** Progress of one stage: a redrawn line on a terminal, a few lines otherwise. */
-export function progressReporter(io: CliIO, stage: string): (done: number, total: number) => void {
-  const reporter = stageReporter(io);
-  return (done, total) => {
-    reporter.update(stage, done, total);
-    if (done >= total) reporter.flush();
-  };
-}
-
-export function stageReporter(io: CliIO): { update: (stage: string, done: number, total: number) => void; flush: () => void } {
-  let open = false;
-  let lastStage = '';
-  let lastQuarter = -1;
-  return {
-    update(stage, done, total) {
-      if (io.isTTY) {
-        process.stdout.write(`\r\x1b[K${stage} ${done}/${total}`);
-        open = true;
-        return;
-      }
-      const quarter = total === 0 ? 4 : Math.floor((4 * done) / total);
-      if (stage !== lastStage) lastQuarter = -1;
-      if (quarter !== lastQuarter) io.err(`${stage} ${done}/${total}`);
-      lastStage = stage;
-      lastQuarter = quarter;
-    },
-    flush() {
-      if (open) process.stdout.write('\n');
-      open = false;
-    },
-  };
-}
-
-registerCommands([benchMakeCommand]);

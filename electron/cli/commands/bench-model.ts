@@ -1,7 +1,6 @@
 // `lots bench model`: one model's speed and keep-all accuracy on this machine (how the default was chosen).
-import { flagInt, flagList, flagString, UsageError, type ParsedArgs } from '../args';
+import { choice, flagInt, flagList, flagString, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
 import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/bench/family';
 import { resolveModelArg } from '../../engine/bench/model-arg';
 import { runModelBench, type ModelBenchReport } from '../../engine/bench/model-bench';
@@ -10,7 +9,7 @@ import { GPU_CHOICES, type GpuChoice } from '../../engine/llama/runtime';
 
 const DEFAULT_FAMILIES: FamilyName[] = ['table_total', 'sensor_mean', 'fx_settle'];
 
-export const benchModelCommand: Command = {
+export const command: Command = {
   name: 'bench model',
   summary: 'measure a model on this machine: size, prompt and generation tokens/s, keep-all accuracy on benchmark requests',
   usage: 'lots bench model --model <gguf|pypi:…> [--model …] [--families a,b,c] [--requests N] [--prompt compact|verbose] [--json]',
@@ -28,8 +27,7 @@ export const benchModelCommand: Command = {
     if (models.length === 0) throw new UsageError('--model is required');
     const families = flagList(args, 'families');
     for (const f of families) if (!isFamilyName(f)) throw new UsageError(`unknown family "${f}"; one of ${FAMILY_NAMES.join(', ')}`);
-    const prompt = flagString(args, 'prompt');
-    if (prompt !== 'compact' && prompt !== 'verbose') throw new UsageError(`--prompt must be compact or verbose, got "${prompt}"`);
+    const prompt = choice(args, 'prompt', ['compact', 'verbose']);
     const reports: ModelBenchReport[] = [];
     for (const model of models) {
       reports.push(await runModelBench({
@@ -60,5 +58,3 @@ export function formatModelTable(reports: readonly ModelBenchReport[]): string {
   const fmt = (r: string[]) => '| ' + r.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
   return [fmt(head), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(fmt)].join('\n');
 }
-
-registerCommands([benchModelCommand]);

@@ -1,14 +1,13 @@
 // `lots bench reuse`: serve each task's space fitted with one model by another model (paper C.1).
-import { flagList, requireFlag, UsageError } from '../args';
+import { choice, flagList, requireFlag } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { registerCommands } from '../registry';
 import { ProjectStore } from '../../engine/store';
 import { evaluateReuse, type ReuseRow } from '../../engine/bench/reuse';
 import { BenchServer } from '../../engine/bench/server';
 import { ensureModel } from '../real-model';
-import { modelFlags, serverOptions } from './serve';
+import { modelFlags, serverOptions } from '../bench-flags';
 
-export const benchReuseCommand: Command = {
+export const command: Command = {
   name: 'bench reuse',
   summary: 'serve each task\'s space, fitted with one model, with another model: reused space against keep-all',
   usage: 'lots bench reuse --project <dir> --model <B> [--task t] [--split eval|fit] [--json]',
@@ -28,8 +27,7 @@ export const benchReuseCommand: Command = {
   ].join('\n'),
   async run(args, io) {
     const store = ProjectStore.open(requireFlag(args, 'project'));
-    const split = requireFlag(args, 'split');
-    if (split !== 'eval' && split !== 'fit') throw new UsageError(`--split must be one of eval, fit, got "${split}"`);
+    const split = choice(args, 'split', ['eval', 'fit'] as const, 'eval');
     const modelPath = await ensureModel(requireFlag(args, 'model'), io, 'bench reuse');
     const server = await BenchServer.open(modelPath, serverOptions(args));
     try {
@@ -54,4 +52,3 @@ export function formatReuse(rows: readonly ReuseRow[], model: string, split: str
   return [`served by ${model} on the ${split} requests (n = ${n}):`, line(header), ...body.map(line)].join('\n');
 }
 
-registerCommands([benchReuseCommand]);

@@ -1,13 +1,12 @@
 // `lots bench scoring`: naive vs optimized scoring on the same generated traces, in one run.
 import { resolve } from 'node:path';
-import { flagInt, flagString, requireFlag, UsageError } from '../args';
+import { choice, flagInt, flagString, requireFlag } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { GPU_CHOICES, type GpuChoice } from '../../engine/llama';
+import { GPU_CHOICES } from '../../engine/llama';
 import { runScoringBench, type ScoringBenchReport, type TimeSplit } from '../../engine/scoring/bench';
 import { resolveModelArg } from '../../engine/bench/model-arg';
 
-export const benchScoringCommand: Command = {
+export const command: Command = {
   name: 'bench scoring',
   summary: 'measure the scoring engine: naive vs optimized tokens, time and agreement',
   usage: 'lots bench scoring [--model f.gguf] [--traces n] [--tools m] [--vocab byte|large] [--answers greedy|recorded] [--parallel p] [--gpu g] [--json]',
@@ -35,12 +34,9 @@ export const benchScoringCommand: Command = {
     'batch size, timed in the same run; the optimized time is split into decode, output reading and the rest.',
   ].join('\n'),
   async run(args, io) {
-    const vocab = requireFlag(args, 'vocab');
-    if (vocab !== 'byte' && vocab !== 'large') throw new UsageError(`--vocab must be byte or large, got "${vocab}"`);
-    const gpu = requireFlag(args, 'gpu') as GpuChoice;
-    if (!GPU_CHOICES.includes(gpu)) throw new UsageError(`--gpu must be one of ${GPU_CHOICES.join(', ')}, got "${gpu}"`);
-    const answers = requireFlag(args, 'answers');
-    if (answers !== 'greedy' && answers !== 'recorded') throw new UsageError(`--answers must be greedy or recorded, got "${answers}"`);
+    const vocab = choice(args, 'vocab', ['byte', 'large']);
+    const gpu = choice(args, 'gpu', GPU_CHOICES);
+    const answers = choice(args, 'answers', ['greedy', 'recorded']);
     const json = args.flags.json === true;
     const report = await runScoringBench({
       model: ((m) => (m === undefined ? undefined : resolveModelArg(m)))(flagString(args, 'model')),
@@ -115,5 +111,3 @@ function formatThroughput(r: ScoringBenchReport): string[] {
     `  optimized / raw     ${t.ratio.toFixed(3)}  (on CPU time: ${t.raw.cpuSeconds.toFixed(2)} s raw, ${t.optimized.cpuSeconds.toFixed(2)} s optimized, ratio ${t.cpuRatio.toFixed(3)})`,
   ];
 }
-
-registerCommands([benchScoringCommand]);

@@ -1,9 +1,9 @@
 // `lots bench stream`: the benchmark as a stream of batches; keep-all, frozen and updated spaces (and the
 // cold start under a serving cap) on the same request order and evaluation set (paper Figures 3, 15).
+import { ExpectedError } from '../../../shared/api/errors';
 import { availableParallelism } from 'node:os';
-import { flagInt, flagList, flagNumber, flagString, requireFlag, UsageError } from '../args';
+import { choice, flagInt, flagList, flagNumber, flagString, requireFlag, UsageError } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { registerCommands } from '../registry';
 import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/bench/family';
 import { STREAM_ARMS, type StreamArm, type StreamRecord } from '../../../shared/project/streams';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
@@ -12,12 +12,12 @@ import { runBenchStream, STREAM_DEFAULTS } from '../../engine/bench/stream';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { FIXTURE_MODELS } from '../../engine/bench/model-arg';
 import { commandLine, ensureModel } from '../real-model';
-import { modelFlags, serverOptions } from './serve';
+import { modelFlags, serverOptions } from '../bench-flags';
 
 const DEFAULT_FAMILIES: FamilyName[] = ['compute_only', 'table_total'];
 const d = STREAM_DEFAULTS;
 
-export const benchStreamCommand: Command = {
+export const command: Command = {
   name: 'bench stream',
   summary: 'serve the benchmark as a stream of batches: keep-all, frozen and updated spaces (and a capped cold start) batch by batch',
   usage: 'lots bench stream --out <dir> [--model default] [--families a,b] [--batches 4] [--batch-size 4] [--eval 8] [--cap C --epsilon 0.25] [--alpha 0.3] [--k 3 | --rule support]',
@@ -62,14 +62,13 @@ export const benchStreamCommand: Command = {
     const families = flagList(args, 'families');
     const unknown = families.filter((f) => !isFamilyName(f));
     if (unknown.length > 0) throw new UsageError(`unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
-    const ruleName = flagString(args, 'rule') ?? 'topk';
-    if (ruleName !== 'topk' && ruleName !== 'support') throw new UsageError(`--rule must be one of topk, support, got "${ruleName}"`);
+    const ruleName = choice(args, 'rule', ['topk', 'support'] as const, 'topk');
     const rule: UpdateRule = ruleName === 'support'
       ? { kind: 'support', tau: DEFAULT_SUPPORT_TAU, phi: flagNumber(args, 'phi') ?? DEFAULT_PHI }
       : { kind: 'topk', k: flagInt(args, 'k', { min: 1 }) ?? d.k };
     const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io, 'bench stream');
     const abort = new AbortController();
-    const onSigint = () => abort.abort(Object.assign(new Error('the stream was interrupted; what ran is in stream.json'), { code: 'CANCELLED' }));
+    const onSigint = () => abort.abort(new ExpectedError('CANCELLED', 'the stream was interrupted; what ran is in stream.json'));
     process.once('SIGINT', onSigint);
     try {
       const record = await runBenchStream({
@@ -129,4 +128,3 @@ export function formatStream(record: StreamRecord): string {
 }
 
 
-registerCommands([benchStreamCommand]);

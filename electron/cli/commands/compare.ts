@@ -1,12 +1,11 @@
 // `lots compare`: do two scoring runs (two models, two setups) rank a task's tools alike? (paper C.1)
 import { flagInt, flagList, flagString, requireFlag, UsageError } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
 import { ProjectStore } from '../../engine/store';
 import { ProjectIndex } from '../../engine/service/task-data';
 import { compareRuns, listRunInfos, type TaskComparison } from '../../engine/usecases/compare';
 
-export const compareCommand: Command = {
+export const command: Command = {
   name: 'compare',
   summary: 'compare two scoring runs\' rankings of the same tasks: Kendall τ, top-K overlap, the tools that moved most',
   usage: 'lots compare --project <dir> [--runs A,B] [--task T] [--k N] [--json]',
@@ -60,4 +59,3 @@ function print(a: string, b: string, result: TaskComparison[], io: CliIO): void 
   }
 }
 
-registerCommands([compareCommand]);

@@ -1,26 +1,24 @@
 // `lots demo`: the whole loop on the built-in benchmark, on the default real model (pulled if missing),
 // with progress, the comparison table and, with several registry sizes, accuracy against registry size.
 import { availableParallelism } from 'node:os';
-import { flagInt, flagList, flagString, UsageError, type ParsedArgs } from '../args';
-import { EXIT_OK, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
+import { flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { EXIT_OK, type Command } from '../command';
 import { formatComparisonTable } from '../../../shared/bench/report';
 import { MAX_REGISTRY } from '../../../shared/bench/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESETS, runDemo } from '../../engine/bench/demo';
-import { FIXTURE_MODELS, resolveModelArg } from '../../engine/bench/model-arg';
-import { ModelSourceError } from '../../engine/models/errors';
-import { modelsDir } from '../../engine/models/model-dir';
-import { pullModel } from '../../engine/models/pull';
+import { FIXTURE_MODELS } from '../../engine/bench/model-arg';
+
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
-import { pullProgressLine } from '../pull-progress';
-import { benchOptions, stageReporter } from './bench-make';
-import { modelFlags, requireFlag, serverOptions } from './serve';
+import { commandLine, ensureModel } from '../real-model';
+import { benchOptions, modelFlags, serverOptions } from '../bench-flags';
+import { stageReporter } from '../stage-progress';
+import { ExpectedError } from '../../../shared/api/errors';
 
 const quick = DEMO_PRESETS.quick;
 const full = DEMO_PRESETS.full;
 
-export const demoCommand: Command = {
+export const command: Command = {
   name: 'demo',
   summary: 'run the whole LOTS loop on the built-in benchmark with a real model and print LOTS against the baselines',
   usage: 'lots demo --out <dir> [--model default] [--families a,b] [--registry 15[,30,60]] [--full] [--fit n] [--eval n]',
@@ -64,10 +62,10 @@ export const demoCommand: Command = {
     const isFull = Boolean(args.flags.full);
     if (isFull && (flagString(args, 'fit') || flagString(args, 'eval'))) throw new UsageError(`--full sets --fit ${full.fit} --eval ${full.eval}; give one or the other`);
     const registries = registryList(args);
-    const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io);
+    const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io, 'demo');
     const progress = stageReporter(io);
     const abort = new AbortController();
-    const onSigint = () => abort.abort(Object.assign(new Error('the demo was interrupted; run the same command again to resume it'), { code: 'CANCELLED' }));
+    const onSigint = () => abort.abort(new ExpectedError('CANCELLED', 'the demo was interrupted; run the same command again to resume it'));
     process.once('SIGINT', onSigint);
     try {
       const result = await runDemo({
@@ -80,7 +78,7 @@ export const demoCommand: Command = {
         kMax: flagInt(args, 'k-max', { min: 1 }),
         modelPath,
         out,
-        command: commandLine(args),
+        command: commandLine('demo', args),
         signal: abort.signal,
         log: (line) => {
           progress.flush();
@@ -117,33 +115,6 @@ function registryList(args: ParsedArgs): number[] {
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
-/** The model file; the default model is pulled (with progress) when it is not in the models folder. */
-async function ensureModel(model: string, io: CliIO): Promise<string> {
-  try {
-    return resolveModelArg(model);
-  } catch (e) {
-    if (!(e instanceof ModelSourceError) || e.code !== 'MODEL_NOT_PULLED' || (model !== 'default' && model !== DEFAULT_MODEL_SOURCE)) throw e;
-  }
-  io.err(`lots demo: the default model (${DEFAULT_MODEL_SOURCE}) is not pulled yet; pulling it (~470 MB) into ${modelsDir()}`);
-  const show = pullProgressLine(io);
-  try {
-    return (await pullModel(DEFAULT_MODEL_SOURCE, { dir: modelsDir(), onProgress: show.update })).path;
-  } finally {
-    show.end();
-  }
-}
-
-/** The command as typed, rebuilt from the parsed flags (recorded in demo.json). */
-function commandLine(args: ParsedArgs): string {
-  const parts = ['lots', 'demo'];
-  for (const [name, value] of Object.entries(args.flags)) {
-    if (value === undefined || value === false) continue;
-    if (value === true) parts.push(`--${name}`);
-    else for (const v of Array.isArray(value) ? value : [value]) parts.push(`--${name}`, /^[\w.,/:@=+-]+$/.test(String(v)) ? String(v) : JSON.stringify(String(v)));
-  }
-  return parts.join(' ');
-}
-
 function allCores(): number {
   return availableParallelism();
 }
@@ -164,5 +135,3 @@ export function formatGrowthTable(points: readonly GrowthPoint[]): string {
 function formatMinutes(seconds: number): string {
   return seconds < 120 ? `${seconds.toFixed(0)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 }
-
-registerCommands([demoCommand]);

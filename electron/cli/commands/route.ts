@@ -1,11 +1,10 @@
 // `lots route`: give unlabelled requests a task by clustering their text (paper D.1).
 import { flagInt, flagNumber, requireFlag } from '../args';
 import { EXIT_FAIL, EXIT_OK, type Command } from '../command';
-import { registerCommands } from '../registry';
 import { ProjectStore } from '../../engine/store';
 import { routeUnlabelled, type RoutingMethod } from '../../../shared/routing/route';
 
-export const routeCommand: Command = {
+export const command: Command = {
   name: 'route',
   summary: 'assign tasks to requests that have no task label, by clustering their text',
   usage: 'lots route --project <dir> [--k N | --tau x] [--seed s] [--dry-run]',
@@ -44,5 +43,3 @@ export const routeCommand: Command = {
     return n > 0 ? EXIT_OK : EXIT_FAIL;
   },
 };
-
-registerCommands([routeCommand]);

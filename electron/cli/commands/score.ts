@@ -2,17 +2,15 @@
 // progress bar on a terminal (plain periodic lines otherwise). Interrupted (Ctrl-C, a crash, kill -9),
 // the next run resumes: stored scores are keyed and skipped.
 import { resolve } from 'node:path';
-import { flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
-import { EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { CliError } from '../main';
+import { choice, flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { CliError, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
-import { checkModelPath, GPU_CHOICES, readModelHeader, type GpuChoice } from '../../engine/llama';
+import { checkModelPath, GPU_CHOICES, readModelHeader } from '../../engine/llama';
 import { newJobId } from '../../engine/jobs/ids';
 import type { JobProgress, ScoreJobSpec } from '../../engine/jobs/protocol';
 import type { RenderFormat } from '../../engine/scoring/renderer';
 import { followScoreJob } from '../job-progress';
-import { INTERVENTION_KINDS, type InterventionKind } from '../../../shared/trace/interventions';
+import { INTERVENTION_KINDS } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
 import { resolveModelArg } from '../../engine/bench/model-arg';
 import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteBackend, type RemoteScoringSpec } from '../../engine/scoring/remote/client';
@@ -20,7 +18,7 @@ import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteBackend, type RemoteScor
 const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];
 const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
 
-export const scoreCommand: Command = {
+export const command: Command = {
   name: 'score',
   summary: 'score tool evidence in a project\'s traces with a local GGUF model or on llama.cpp scoring servers (resumable)',
   usage:
@@ -95,15 +93,11 @@ export function scoreSummary(p: JobProgress): string {
 }
 
 function buildSpec(args: ParsedArgs): ScoreJobSpec {
-  const span = requireFlag(args, 'span') as ScoreSpan;
-  if (!SPANS.includes(span)) throw new UsageError(`--span must be one of ${SPANS.join(', ')}, got "${span}"`);
-  const intervention = requireFlag(args, 'intervention') as InterventionKind;
-  if (!INTERVENTION_KINDS.includes(intervention)) throw new UsageError(`--intervention must be one of ${INTERVENTION_KINDS.join(', ')}, got "${intervention}"`);
-  const gpu = requireFlag(args, 'gpu') as GpuChoice;
-  if (!GPU_CHOICES.includes(gpu)) throw new UsageError(`--gpu must be one of ${GPU_CHOICES.join(', ')}, got "${gpu}"`);
+  const span = choice(args, 'span', SPANS);
+  const intervention = choice(args, 'intervention', INTERVENTION_KINDS);
+  const gpu = choice(args, 'gpu', GPU_CHOICES);
   const tasks = flagList(args, 'task');
-  const format = requireFlag(args, 'format') as RenderFormat;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
+  const format = choice(args, 'format', FORMATS);
   return {
     jobId: newJobId('score'),
     project: resolve(requireFlag(args, 'project')),
@@ -120,13 +114,12 @@ function buildSpec(args: ParsedArgs): ScoreJobSpec {
 }
 
 function remoteSpec(args: ParsedArgs): { remote?: RemoteScoringSpec } {
-  const backend = requireFlag(args, 'backend');
+  const backend = choice(args, 'backend', ['local', ...REMOTE_BACKENDS]);
   const endpoints = flagList(args, 'endpoint');
   if (backend === 'local') {
     if (endpoints.length) throw new UsageError('--endpoint needs --backend (one of ' + REMOTE_BACKENDS.join(', ') + ')');
     return {};
   }
-  if (!(REMOTE_BACKENDS as readonly string[]).includes(backend)) throw new UsageError(`--backend must be local or one of ${REMOTE_BACKENDS.join(', ')}, got "${backend}"`);
   if (endpoints.length === 0) throw new UsageError(`--backend ${backend} needs --endpoint URL (repeat it for several servers)`);
   let urls: string[];
   try {
@@ -147,5 +140,3 @@ function remoteSpec(args: ParsedArgs): { remote?: RemoteScoringSpec } {
     },
   };
 }
-
-registerCommands([scoreCommand]);

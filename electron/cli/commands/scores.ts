@@ -3,9 +3,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { flagString, requireFlag, UsageError } from '../args';
-import { EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { CliError } from '../main';
+import { CliError, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { writeFileAtomic } from '../../engine/store/atomic';
 import type { ScoreRow, StoredScore } from '../../../shared/project/scores';
@@ -62,7 +60,7 @@ export function traceTaskMap(store: ProjectStore): Map<string, string | undefine
   return store.traceTasks();
 }
 
-export const scoresImportCommand: Command = {
+export const importCommand: Command = {
   name: 'scores import',
   summary: 'import attribution scores computed elsewhere (JSONL) into a project',
   usage: 'lots scores import <file> --project <dir> [--run name]',
@@ -126,7 +124,7 @@ export const scoresImportCommand: Command = {
   },
 };
 
-export const scoresExportCommand: Command = {
+export const exportCommand: Command = {
   name: 'scores export',
   summary: 'write a project\'s scores in the exchange format (JSONL)',
   usage: 'lots scores export --project <dir> [--run r] [--out f]',
@@ -149,5 +147,3 @@ export const scoresExportCommand: Command = {
     return EXIT_OK;
   },
 };
-
-registerCommands([scoresImportCommand, scoresExportCommand]);

@@ -1,15 +1,12 @@
 // `lots serve`: a local model answers a benchmark project's requests (greedy), graded against gold.
-import { flagInt, flagList, flagString, UsageError, type ParsedArgs } from '../args';
+import { choice, flagList, requireFlag } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { GPU_CHOICES, type GpuChoice } from '../../engine/llama/runtime';
-import { FIXTURE_MODELS, resolveModelArg } from '../../engine/bench/model-arg';
 import { serveProject, type ServeMenu, type ServeSplit } from '../../engine/bench/serve-project';
-import { BenchServer, DEFAULT_MAX_TOKENS, DEFAULT_PARALLEL, type BenchServerOptions } from '../../engine/bench/server';
 import { ProjectStore } from '../../engine/store';
-import { progressReporter } from './bench-make';
+import { modelFlags, openServer } from '../bench-flags';
+import { progressReporter } from '../stage-progress';
 
-export const serveCommand: Command = {
+export const command: Command = {
   name: 'serve',
   summary: 'answer a benchmark project\'s requests with a local model (greedy) and grade them',
   usage: 'lots serve --project <dir> --model <gguf> [--split fit|eval|all] [--menu registry|space] [--task t] [--gpu auto|cpu|…]',
@@ -33,10 +30,8 @@ export const serveCommand: Command = {
   ].join('\n'),
   async run(args, io) {
     const store = ProjectStore.open(requireFlag(args, 'project'));
-    const split = flagString(args, 'split') as ServeSplit;
-    if (!['fit', 'eval', 'all'].includes(split)) throw new UsageError(`--split must be fit, eval or all, got "${split}"`);
-    const menu = flagString(args, 'menu') as ServeMenu;
-    if (!['registry', 'space'].includes(menu)) throw new UsageError(`--menu must be registry or space, got "${menu}"`);
+    const split = choice<ServeSplit>(args, 'split', ['fit', 'eval', 'all']);
+    const menu = choice<ServeMenu>(args, 'menu', ['registry', 'space']);
     const server = await openServer(args);
     try {
       const result = await serveProject(store, server, { split, menu, tasks: flagList(args, 'task'), onProgress: progressReporter(io, 'serve') });
@@ -49,34 +44,7 @@ export const serveCommand: Command = {
   },
 };
 
-export function modelFlags(): Command['flags'] {
-  return {
-    model: { type: 'string', description: `GGUF model file (or ${FIXTURE_MODELS.join(' / ')}: generated test models)` },
-    gpu: { type: 'string', description: GPU_CHOICES.join(' | '), default: 'auto' },
-    parallel: { type: 'string', description: 'requests in flight (parallel sequences)', default: String(DEFAULT_PARALLEL) },
-    'max-tokens': { type: 'string', description: 'longest answer, in tokens', default: String(DEFAULT_MAX_TOKENS) },
-  };
-}
-
-export function serverOptions(args: ParsedArgs): BenchServerOptions {
-  const gpu = flagString(args, 'gpu') ?? 'auto';
-  if (!(GPU_CHOICES as readonly string[]).includes(gpu)) throw new UsageError(`--gpu must be one of ${GPU_CHOICES.join(', ')}, got "${gpu}"`);
-  return { gpu: gpu as GpuChoice, parallel: flagInt(args, 'parallel', { min: 1 }), maxTokens: flagInt(args, 'max-tokens', { min: 1 }) };
-}
-
-export async function openServer(args: ParsedArgs): Promise<BenchServer> {
-  return BenchServer.open(resolveModelArg(requireFlag(args, 'model')), serverOptions(args));
-}
-
-export function requireFlag(args: ParsedArgs, name: string): string {
-  const v = flagString(args, name);
-  if (!v) throw new UsageError(`--${name} is required`);
-  return v;
-}
-
 export function formatServeTable(rows: ReadonlyArray<{ task: string; served: number; correct: number; promptTokens: number }>): string {
   const lines = rows.map((r) => `  ${r.task.padEnd(16)} ${String(r.served).padStart(5)} served  accuracy ${(r.served ? r.correct / r.served : 0).toFixed(2)}  ${Math.round(r.promptTokens)} prompt tokens/request`);
   return lines.join('\n');
 }
-
-registerCommands([serveCommand]);

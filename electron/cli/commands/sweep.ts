@@ -1,15 +1,13 @@
 // `lots sweep`: the budget sweep of each benchmark task, stored with the project.
-import { flagList, flagString, UsageError } from '../args';
-import { EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
-import { registerCommands } from '../registry';
-import { CliError } from '../main';
+import { flagList, flagString, requireFlag, UsageError } from '../args';
+import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { sweepTask } from '../../engine/bench/evaluate';
 import { benchRequests, chooseRun, taskRanking } from '../../engine/bench/project';
 import { ProjectStore } from '../../engine/store';
-import { progressReporter } from './bench-make';
-import { modelFlags, openServer, requireFlag } from './serve';
+import { modelFlags, openServer, selectTasks } from '../bench-flags';
+import { progressReporter } from '../stage-progress';
 
-export const sweepCommand: Command = {
+export const command: Command = {
   name: 'sweep',
   summary: 'measure fitting accuracy of each task\'s top-K space for every K and pick its budget',
   usage: 'lots sweep --project <dir> --model <gguf> [--task t] [--k 1,2,4] [--run <run>]',
@@ -63,12 +61,3 @@ export const sweepCommand: Command = {
     return skipped > 0 ? EXIT_PARTIAL : EXIT_OK;
   },
 };
-
-export function selectTasks(known: readonly string[], wanted: readonly string[]): string[] {
-  if (wanted.length === 0) return [...known];
-  const unknown = wanted.filter((t) => !known.includes(t));
-  if (unknown.length > 0) throw new CliError(`no benchmark requests for task ${unknown.map((t) => `"${t}"`).join(', ')}; tasks: ${known.join(', ')}`);
-  return known.filter((t) => wanted.includes(t));
-}
-
-registerCommands([sweepCommand]);

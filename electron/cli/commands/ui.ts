@@ -2,7 +2,6 @@
 import { fileURLToPath } from 'node:url';
 import { flagInt, flagList, flagString, type ParsedArgs } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
 import { ensureRendererBuilt, rendererBuildPaths } from '../renderer-build';
 import { ProjectStore } from '../../engine/store';
 import { StudioService, defaultConfigDir } from '../../engine/service';
@@ -10,7 +9,7 @@ import { startWebHost, type WebHost } from '../../host/host';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-export const uiCommand: Command = {
+export const command: Command = {
   name: 'ui',
   summary: 'serve the Studio UI to a browser (local web host with an access token)',
   usage: 'lots ui [--project <dir>] [--port N] [--bind 127.0.0.1] [--allow-host name]',
@@ -75,5 +74,3 @@ export async function startUi(args: ParsedArgs, io: CliIO): Promise<WebHost> {
     },
   };
 }
-
-registerCommands([uiCommand]);

@@ -1,8 +1,7 @@
 // `lots update`: fold a task's new batches of scored traces into its running scores and propose the next
 // version of its space (paper B.3, D.5). Nothing is applied: the operator approves the proposal.
-import { flagInt, flagNumber, flagString, requireFlag, UsageError } from '../args';
+import { choice, flagInt, flagNumber, flagString, requireFlag } from '../args';
 import { EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
-import { registerCommands } from '../registry';
 import { ProjectStore } from '../../engine/store';
 import { ProjectIndex } from '../../engine/service/task-data';
 import { describeRule, updateSpaces, type TaskUpdateResult } from '../../engine/usecases/update';
@@ -10,7 +9,7 @@ import type { Crossing } from '../../../shared/project/updates';
 
 const RULES = ['topk', 'support'] as const;
 
-export const updateCommand: Command = {
+export const command: Command = {
   name: 'update',
   summary: 'fold new batches of scored traces into each task\'s running scores and propose its next space (not applied)',
   usage: 'lots update --project <dir> [--task T] [--alpha 0.2] [--rule topk|support] [--k N] [--tau x --phi p] [--run r] [--refold] [--json]',
@@ -40,13 +39,12 @@ export const updateCommand: Command = {
   ].join('\n'),
   async run(args, io) {
     const project = requireFlag(args, 'project');
-    const rule = flagString(args, 'rule');
-    if (rule !== undefined && !RULES.includes(rule as (typeof RULES)[number])) throw new UsageError(`--rule must be one of ${RULES.join(', ')}, got "${rule}"`);
+    const rule = choice(args, 'rule', RULES, undefined);
     const store = ProjectStore.open(project);
     const results = updateSpaces(store, new ProjectIndex(store), {
       task: flagString(args, 'task'),
       alpha: flagNumber(args, 'alpha'),
-      rule: rule as (typeof RULES)[number] | undefined,
+      rule,
       k: flagInt(args, 'k', { min: 1 }),
       tau: flagNumber(args, 'tau'),
       phi: flagNumber(args, 'phi'),
@@ -104,4 +102,3 @@ function crossing(c: Crossing, how: 'entered' | 'left'): string {
   return `${c.tool} ${how} (running ${c.running.toFixed(3)} ${cmp} cut ${c.cut.toFixed(3)})`;
 }
 
-registerCommands([updateCommand]);

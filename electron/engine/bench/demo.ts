@@ -16,7 +16,7 @@ import { comparisonRow, type ComparisonRow } from '../../../shared/bench/report'
 import type { SweepProgress } from '../../../shared/bench/sweep';
 import { DEMO_RECORD_VERSION, type DemoRecord, type GrowthPoint, type MethodPoint } from '../../../shared/project/demo';
 import type { GpuChoice } from '../llama/runtime';
-import { EngineError } from '../store/errors';
+
 import { ProjectStore } from '../store/project-store';
 import { evaluateTask, sweepTask } from './evaluate';
 import { makeBenchProject } from './make';
@@ -24,6 +24,7 @@ import { benchRequests, taskRanking } from './project';
 import { scoreBenchTraces } from './score';
 import { serveProject } from './serve-project';
 import { BenchServer } from './server';
+import { ExpectedError } from '../../../shared/api/errors';
 
 /**
  * Split sizes. `quick` runs all ten families in about 50 CPU-minutes (one llama.cpp thread, 2-core AMD
@@ -112,7 +113,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const server = await BenchServer.open(options.modelPath, { gpu: options.gpu, parallel: options.parallel, maxTokens: options.maxTokens, threads: options.threads, signal: options.signal });
   try {
     if (record.modelHash && record.modelHash !== server.modelHash) {
-      throw new EngineError('INVALID_INPUT', `${out} holds a demo run with another model (${record.modelName}); give --out a new folder or use that model`);
+      throw new ExpectedError('INVALID_INPUT', `${out} holds a demo run with another model (${record.modelName}); give --out a new folder or use that model`);
     }
     record.model = server.loaded.path;
     record.modelName = server.modelName;
@@ -144,7 +145,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
   if (!existsSync(dir) || readdirSync(dir).length === 0) return undefined;
   if (!existsSync(join(dir, 'project.json'))) {
-    throw new EngineError('INVALID_INPUT', `${dir} already exists and is not a project; give --out a new folder`);
+    throw new ExpectedError('INVALID_INPUT', `${dir} already exists and is not a project; give --out a new folder`);
   }
   const store = ProjectStore.open(dir);
   const { byTask, registry, seed } = benchRequests(store);
@@ -152,7 +153,7 @@ function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
   const same = seed === plan.seed && registry.length === plan.registry && byTask.size === plan.families.length
     && plan.families.every((f) => byTask.has(f)) && sizes?.fit.length === plan.fit && sizes.eval.length === plan.eval;
   if (!same) {
-    throw new EngineError('INVALID_INPUT', `${dir} holds another benchmark (seed ${seed}, ${registry.length} tools, ${byTask.size} families × ${sizes?.fit.length ?? 0} fit + ${sizes?.eval.length ?? 0} eval); give --out a new folder, or the same options to resume it`);
+    throw new ExpectedError('INVALID_INPUT', `${dir} holds another benchmark (seed ${seed}, ${registry.length} tools, ${byTask.size} families × ${sizes?.fit.length ?? 0} fit + ${sizes?.eval.length ?? 0} eval); give --out a new folder, or the same options to resume it`);
   }
   return store;
 }

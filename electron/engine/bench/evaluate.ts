@@ -6,9 +6,10 @@ import { compareSpaces, runBudgetSweep, sameSet, type ComparedSpace, type MenuEv
 import type { Scored } from '../../../shared/lots/rank';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
-import { EngineError } from '../store/errors';
+
 import type { ProjectStore } from '../store/project-store';
 import type { BenchServer } from './server';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface TaskRequests {
   fit: Trace[];
@@ -40,9 +41,9 @@ export interface SweepTaskOptions {
 
 export async function sweepTask(store: ProjectStore, server: BenchServer, task: string, requests: TaskRequests, ranking: readonly Scored[], options: SweepTaskOptions): Promise<SweepResult> {
   if (ranking.length === 0) {
-    throw new EngineError('NOT_FOUND', `task "${task}" has no scored tools in run ${options.run}; score its served fitting requests first`);
+    throw new ExpectedError('NOT_FOUND', `task "${task}" has no scored tools in run ${options.run}; score its served fitting requests first`);
   }
-  if (requests.fit.length === 0) throw new EngineError('NOT_FOUND', `task "${task}" has no fitting requests to sweep the budget on`);
+  if (requests.fit.length === 0) throw new ExpectedError('NOT_FOUND', `task "${task}" has no fitting requests to sweep the budget on`);
   return runBudgetSweep({
     task,
     model: server.modelHash,
@@ -77,9 +78,9 @@ export interface TaskEvaluation {
 /** LOTS at the sweep's bestK against the baselines, on fitting and evaluation requests. */
 export async function evaluateTask(store: ProjectStore, server: BenchServer, task: string, requests: TaskRequests, registry: readonly ToolDef[], options: EvaluateTaskOptions): Promise<TaskEvaluation> {
   const sweep = store.readSweep(task);
-  if (!sweep || sweep.bestK === undefined) throw new EngineError('NOT_FOUND', `task "${task}" has no budget sweep yet; run \`lots sweep\` first`);
+  if (!sweep || sweep.bestK === undefined) throw new ExpectedError('NOT_FOUND', `task "${task}" has no budget sweep yet; run \`lots sweep\` first`);
   if (sweep.model !== server.modelHash) {
-    throw new EngineError('INVALID_INPUT', `the budget sweep of "${task}" was measured with another model (${sweep.model}); sweep again with this model first`);
+    throw new ExpectedError('INVALID_INPUT', `the budget sweep of "${task}" was measured with another model (${sweep.model}); sweep again with this model first`);
   }
   const k = sweep.bestK;
   const space = sweep.points.find((p) => p.k === k)!.tools;

@@ -3,8 +3,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { generateBenchmark, planBenchmark, type BenchOptions, type BenchPlan } from '../../../shared/bench/generate';
-import { EngineError } from '../store/errors';
+
 import { ProjectStore } from '../store/project-store';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface MadeProject {
   store: ProjectStore;
@@ -22,7 +23,7 @@ export function benchSource(plan: BenchPlan): string {
 export function makeBenchProject(dir: string, options: BenchOptions): MadeProject {
   const abs = resolve(dir);
   if (existsSync(abs) && readdirSync(abs).length > 0) {
-    throw new EngineError('INVALID_INPUT', `${abs} already exists and is not empty; give --out a new folder (a benchmark project is generated whole)`);
+    throw new ExpectedError('INVALID_INPUT', `${abs} already exists and is not empty; give --out a new folder (a benchmark project is generated whole)`);
   }
   const plan = planBenchmark(options);
   const traces = generateBenchmark(options);

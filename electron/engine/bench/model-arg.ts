@@ -4,9 +4,10 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureFixtureModel } from '../gguf/fixture-cache';
-import { ModelSourceError } from '../models/errors';
+
 import { findPulled, modelsDir } from '../models/model-dir';
 import { DEFAULT_MODEL_SOURCE, parseModelSource, sourceKey } from '../models/sources';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export const FIXTURE_MODELS = ['fixture:random', 'fixture:evidence-copy'] as const;
 
@@ -20,7 +21,7 @@ export function resolveModelArg(model: string, cacheDir = join(tmpdir(), 'lots-f
   const dir = modelsDir();
   const pulled = findPulled(dir, sourceKey(source));
   if (pulled) return pulled.path;
-  throw new ModelSourceError('MODEL_NOT_PULLED', `${sourceText} is not in the models folder (${dir}) yet: run \`npx lots models pull ${sourceText}\` first`);
+  throw new ExpectedError('MODEL_NOT_PULLED', `${sourceText} is not in the models folder (${dir}) yet: run \`npx lots models pull ${sourceText}\` first`);
 }
 
 /** The default model's path if it has been pulled, else null. */

@@ -6,8 +6,9 @@ import { registryDefs } from '../../../shared/bench/registry';
 import { isBenchTrace, readBenchMeta } from '../../../shared/bench/trace';
 import type { StoredScore } from '../../../shared/project/scores';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
-import { EngineError } from '../store/errors';
+
 import type { ProjectStore } from '../store/project-store';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface BenchRequests {
   seed: string;
@@ -29,13 +30,13 @@ export function servedTraceId(requestId: string, modelHash: string): string {
 export function benchRequests(store: ProjectStore): BenchRequests {
   const requests = store.listTraces().filter((t) => isBenchTrace(t) && !isServedTrace(t));
   if (requests.length === 0) {
-    throw new EngineError('NOT_FOUND', `${store.dir} holds no benchmark requests; create a benchmark project with \`lots bench make --out <dir>\``);
+    throw new ExpectedError('NOT_FOUND', `${store.dir} holds no benchmark requests; create a benchmark project with \`lots bench make --out <dir>\``);
   }
   const metas = requests.map(readBenchMeta);
   const { seed, registry } = metas[0]!;
   const other = metas.find((m) => m.seed !== seed || m.registry !== registry);
   if (other) {
-    throw new EngineError('INVALID_INPUT', `${store.dir} mixes benchmark requests of different seeds or registries (seed ${seed}/${registry} tools and seed ${other.seed}/${other.registry} tools); keep one benchmark per project`);
+    throw new ExpectedError('INVALID_INPUT', `${store.dir} mixes benchmark requests of different seeds or registries (seed ${seed}/${registry} tools and seed ${other.seed}/${other.registry} tools); keep one benchmark per project`);
   }
   const byTask = new Map<string, { fit: Trace[]; eval: Trace[] }>();
   requests.forEach((t, i) => {
@@ -54,13 +55,13 @@ export function benchRequests(store: ProjectStore): BenchRequests {
 export function chooseRun(store: ProjectStore, modelHash: string | undefined, run?: string): string {
   const runs = store.listRuns();
   if (run !== undefined) {
-    if (!runs.includes(run)) throw new EngineError('NOT_FOUND', `no scores of run "${run}" in ${store.dir}; runs: ${runs.join(', ') || '(none)'}`);
+    if (!runs.includes(run)) throw new ExpectedError('NOT_FOUND', `no scores of run "${run}" in ${store.dir}; runs: ${runs.join(', ') || '(none)'}`);
     return run;
   }
   const mine = modelHash ? runs.filter((r) => r.startsWith(`${modelHash}|`)) : runs;
   const pick = mine.filter((r) => r.includes('|reexecute|')).at(-1) ?? mine.at(-1);
   if (!pick) {
-    throw new EngineError('NOT_FOUND', `${store.dir} has no scores${modelHash ? ' from this model' : ''}; serve and score the fitting requests first (\`lots serve\`, then \`lots score --intervention reexecute\`)`);
+    throw new ExpectedError('NOT_FOUND', `${store.dir} has no scores${modelHash ? ' from this model' : ''}; serve and score the fitting requests first (\`lots serve\`, then \`lots score --intervention reexecute\`)`);
   }
   return pick;
 }

@@ -3,7 +3,7 @@
 // budget sweep's LOTS space) against keep-all, both served by B on the same evaluation requests. Likelihood
 // access is needed only at fitting time, so a space fitted with one model can serve another.
 import type { MenuEvaluation } from '../../../shared/bench/sweep';
-import { EngineError } from '../store/errors';
+import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectStore } from '../store/project-store';
 import { menuEvaluator } from './evaluate';
 import { benchRequests } from './project';
@@ -35,7 +35,7 @@ export async function evaluateReuse(store: ProjectStore, server: BenchServer, op
   const rows: ReuseRow[] = [];
   for (const task of tasks) {
     const requests = byTask.get(task);
-    if (!requests) throw new EngineError('NOT_FOUND', `task "${task}" is not in this benchmark project; its tasks are ${[...byTask.keys()].join(', ')}`);
+    if (!requests) throw new ExpectedError('NOT_FOUND', `task "${task}" is not in this benchmark project; its tasks are ${[...byTask.keys()].join(', ')}`);
     const approved = store.readSpaces(task).versions.at(-1);
     const sweep = store.readSweep(task);
     const fromSweep = sweep?.bestK !== undefined ? sweep.points.find((p) => p.k === sweep.bestK)?.tools : undefined;
@@ -47,7 +47,7 @@ export async function evaluateReuse(store: ProjectStore, server: BenchServer, op
     const reused = await evaluate(space, split, options.signal);
     rows.push({ task, source: approved ? `v${approved.version}` : 'sweep', fittedWith: run ? modelOfRun(store, run) : null, space, keepAll, reused });
   }
-  if (rows.length === 0) throw new EngineError('NOT_FOUND', `${store.dir} has no fitted space to reuse: run \`lots demo\` (or sweep and approve spaces) with the first model`);
+  if (rows.length === 0) throw new ExpectedError('NOT_FOUND', `${store.dir} has no fitted space to reuse: run \`lots demo\` (or sweep and approve spaces) with the first model`);
   return rows;
 }
 

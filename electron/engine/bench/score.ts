@@ -10,6 +10,7 @@ import type { TraceRenderer } from '../scoring/renderer';
 import { scoreTraces } from '../scoring/scorer';
 import { toStoredScore } from '../scoring/trace-scores';
 import { traceHash, type ProjectStore } from '../store/project-store';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface ScoreBenchOptions {
   modelHash: string;
@@ -63,7 +64,7 @@ export async function scoreBenchRows(
       options.onProgress?.(records.length, traces.length);
     },
   );
-  if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : Object.assign(new Error('scoring was cancelled'), { code: 'CANCELLED' });
+  if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new ExpectedError('CANCELLED', 'scoring was cancelled');
   return records;
 }
 

@@ -5,10 +5,11 @@
 import { registryNames } from '../../../shared/bench/registry';
 import { readBenchMeta } from '../../../shared/bench/trace';
 import type { Trace } from '../../../shared/trace/schema';
-import { EngineError } from '../store/errors';
+
 import type { ProjectStore } from '../store/project-store';
 import { benchRequests, servedTraceId } from './project';
 import type { BenchServer, ServedTrace } from './server';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export type ServeMenu = 'registry' | 'space';
 export type ServeSplit = 'fit' | 'eval' | 'all';
@@ -42,7 +43,7 @@ export async function serveProject(store: ProjectStore, server: BenchServer, opt
   const wanted = options.tasks?.length ? new Set(options.tasks) : undefined;
   if (wanted) {
     const unknown = [...wanted].filter((t) => !byTask.has(t));
-    if (unknown.length) throw new EngineError('NOT_FOUND', `no benchmark requests for task ${unknown.map((t) => `"${t}"`).join(', ')}; tasks: ${[...byTask.keys()].join(', ')}`);
+    if (unknown.length) throw new ExpectedError('NOT_FOUND', `no benchmark requests for task ${unknown.map((t) => `"${t}"`).join(', ')}; tasks: ${[...byTask.keys()].join(', ')}`);
   }
   const split = options.split ?? 'fit';
   const menuKind = options.menu ?? 'registry';
@@ -54,7 +55,7 @@ export async function serveProject(store: ProjectStore, server: BenchServer, opt
     let label = 'registry';
     if (menuKind === 'space') {
       const latest = store.readSpaces(task).versions.at(-1);
-      if (!latest) throw new EngineError('NOT_FOUND', `task "${task}" has no accepted space yet; serve under the registry, score, and fit or evaluate first`);
+      if (!latest) throw new ExpectedError('NOT_FOUND', `task "${task}" has no accepted space yet; serve under the registry, score, and fit or evaluate first`);
       menu = latest.tools;
       label = `space v${latest.version}`;
     }

@@ -8,12 +8,13 @@ import { gradeAnswer } from '../../../shared/bench/grade';
 import { canonicalOrder } from '../../../shared/bench/registry';
 import { buildBenchTrace, instanceOfTrace, readBenchMeta } from '../../../shared/bench/trace';
 import type { Trace } from '../../../shared/trace/schema';
-import { ModelError } from '../llama/errors';
+
 import { createScoringContext, loadModel, type LoadedModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import type { GpuChoice } from '../llama/runtime';
 import { createRenderer, type RenderFormat, type TraceRenderer } from '../scoring/renderer';
 import { generateGreedy } from './generate';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export const DEFAULT_MAX_TOKENS = 16;
 export const DEFAULT_PARALLEL = 4;
@@ -174,7 +175,7 @@ export class BenchServer {
       }
     };
     await Promise.all(this.sequences.slice(0, Math.min(this.parallel, todo.length)).map(worker));
-    if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : Object.assign(new Error('serving was cancelled'), { code: 'CANCELLED' });
+    if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new ExpectedError('CANCELLED', 'serving was cancelled');
     return results;
   }
 
@@ -189,7 +190,7 @@ export class BenchServer {
   private async ensureContext(tokens: number): Promise<LlamaContext> {
     const limit = this.model.trainContextSize;
     if (tokens > limit) {
-      throw new ModelError('CONTEXT_OVERFLOW', `a served prompt needs ${tokens} tokens (with the answer), more than the model's context length (${limit}); serve a smaller menu or use a model with a longer context.`);
+      throw new ExpectedError('CONTEXT_OVERFLOW', `a served prompt needs ${tokens} tokens (with the answer), more than the model's context length (${limit}); serve a smaller menu or use a model with a longer context.`);
     }
     if (this.context && this.contextTokens >= tokens) return this.context;
     for (const s of this.sequences) s.dispose();

@@ -22,7 +22,7 @@ import { STREAM_ARMS, type StreamArm, type StreamArmBatch, type StreamMeasure, t
 import type { TaskUpdates, UpdateRule } from '../../../shared/project/updates';
 import type { Trace } from '../../../shared/trace/schema';
 import type { GpuChoice } from '../llama/runtime';
-import { EngineError } from '../store/errors';
+import { ExpectedError } from '../../../shared/api/errors';
 import { menuEvaluator } from './evaluate';
 import { makeBenchProject } from './make';
 import { benchRequests } from './project';
@@ -71,11 +71,11 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
   const arrivalEvery = options.arrivalEvery ?? STREAM_DEFAULTS.arrivalEvery;
   const epsilon = options.epsilon ?? STREAM_DEFAULTS.epsilon;
   for (const [name, n] of [['batches', batches], ['batch-size', batchSize], ['eval', evalCount], ['arrival-every', arrivalEvery]] as const) {
-    if (!Number.isInteger(n) || n < 1) throw new EngineError('INVALID_INPUT', `--${name} must be a positive integer, got ${n}`);
+    if (!Number.isInteger(n) || n < 1) throw new ExpectedError('INVALID_INPUT', `--${name} must be a positive integer, got ${n}`);
   }
-  if (!(alpha > 0 && alpha <= 1)) throw new EngineError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
-  if (!(epsilon >= 0 && epsilon <= 1)) throw new EngineError('INVALID_INPUT', `--epsilon must be in [0, 1], got ${epsilon}`);
-  if (options.families.length === 0) throw new EngineError('INVALID_INPUT', 'choose at least one family (--families a,b)');
+  if (!(alpha > 0 && alpha <= 1)) throw new ExpectedError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
+  if (!(epsilon >= 0 && epsilon <= 1)) throw new ExpectedError('INVALID_INPUT', `--epsilon must be in [0, 1], got ${epsilon}`);
+  if (options.families.length === 0) throw new ExpectedError('INVALID_INPUT', 'choose at least one family (--families a,b)');
 
   const out = resolve(options.out);
   const made = makeBenchProject(out, { seed: options.seed, families: options.families, registry: options.registry, fit: batches * batchSize, eval: evalCount });
@@ -83,7 +83,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
   const { byTask, seed } = benchRequests(store);
   const registry = registryNames(seed, made.plan.registry);
   if (options.cap !== undefined && (!Number.isInteger(options.cap) || options.cap < 1 || options.cap >= registry.length)) {
-    throw new EngineError('INVALID_INPUT', `--cap must be an integer between 1 and ${registry.length - 1} (the registry has ${registry.length} tools), got ${options.cap}`);
+    throw new ExpectedError('INVALID_INPUT', `--cap must be an integer between 1 and ${registry.length - 1} (the registry has ${registry.length} tools), got ${options.cap}`);
   }
   const server = await BenchServer.open(options.modelPath, { gpu: options.gpu, parallel: options.parallel, maxTokens: options.maxTokens, threads: options.threads, signal: options.signal });
   try {

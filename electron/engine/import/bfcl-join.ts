@@ -4,11 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BFCL_FUNC_DOC_FILES } from '../../../shared/importers/bfcl';
 import type { BfclDatasetEntry, BfclJoin } from '../../../shared/importers/types';
-
-export class BfclJoinError extends Error {
-  override name = 'BfclJoinError';
-  readonly code = 'INVALID_INPUT';
-}
+import { ExpectedError } from '../../../shared/api/errors';
 
 export function loadBfclJoin(datasetFiles: readonly string[], funcDocDir: string | undefined): BfclJoin {
   const join_: { dataset?: Map<string, BfclDatasetEntry>; functionDocs?: Map<string, unknown[]> } = {};
@@ -22,7 +18,7 @@ export function loadBfclJoin(datasetFiles: readonly string[], funcDocDir: string
     join_.dataset = dataset;
   }
   if (funcDocDir) {
-    if (!existsSync(funcDocDir) || !statSync(funcDocDir).isDirectory()) throw new BfclJoinError(`${funcDocDir}: not a folder; give BFCL's data/multi_turn_func_doc folder`);
+    if (!existsSync(funcDocDir) || !statSync(funcDocDir).isDirectory()) throw new ExpectedError('INVALID_INPUT', `${funcDocDir}: not a folder; give BFCL's data/multi_turn_func_doc folder`);
     const docs = new Map<string, unknown[]>();
     const files = new Set(readdirSync(funcDocDir));
     for (const [cls, name] of Object.entries(BFCL_FUNC_DOC_FILES)) if (files.has(name)) docs.set(cls, jsonLines(join(funcDocDir, name)));
@@ -31,14 +27,14 @@ export function loadBfclJoin(datasetFiles: readonly string[], funcDocDir: string
       const cls = f.replace(/\.jsonl?$/, '');
       if (f !== cls && !docs.has(cls) && /^[A-Z]/.test(cls)) docs.set(cls, jsonLines(join(funcDocDir, f)));
     }
-    if (docs.size === 0) throw new BfclJoinError(`${funcDocDir}: no BFCL function doc files found (expected e.g. gorilla_file_system.json)`);
+    if (docs.size === 0) throw new ExpectedError('INVALID_INPUT', `${funcDocDir}: no BFCL function doc files found (expected e.g. gorilla_file_system.json)`);
     join_.functionDocs = docs;
   }
   return join_;
 }
 
 function jsonLines(file: string): unknown[] {
-  if (!existsSync(file)) throw new BfclJoinError(`${file}: no such file`);
+  if (!existsSync(file)) throw new ExpectedError('INVALID_INPUT', `${file}: no such file`);
   const text = readFileSync(file, 'utf8').trim();
   if (text.startsWith('[')) {
     try {
@@ -53,7 +49,7 @@ function jsonLines(file: string): unknown[] {
     try {
       out.push(JSON.parse(line));
     } catch (e) {
-      throw new BfclJoinError(`${file}:${i + 1}: not valid JSON (${(e as Error).message})`);
+      throw new ExpectedError('INVALID_INPUT', `${file}:${i + 1}: not valid JSON (${(e as Error).message})`);
     }
   });
   return out;

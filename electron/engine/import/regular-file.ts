@@ -3,7 +3,7 @@
 // checks its inputs up front, before the lock is taken (symbolic links are followed: a link to a regular
 // file is fine).
 import { statSync, type Stats } from 'node:fs';
-import { EngineError } from '../store/errors';
+import { ExpectedError } from '../../../shared/api/errors';
 
 function kindOf(s: Stats): string {
   if (s.isDirectory()) return 'a folder';
@@ -21,7 +21,7 @@ export function assertRegularFile(path: string, name = path): void {
     s = statSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new EngineError('INVALID_INPUT', `${name}: no such file`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ExpectedError('INVALID_INPUT', `${name}: no such file`);
     throw e;
   }
   checkStats(s, name);
@@ -29,5 +29,5 @@ export function assertRegularFile(path: string, name = path): void {
 
 /** The same check on stats already taken. */
 export function checkStats(s: Stats, name: string): void {
-  if (!s.isFile()) throw new EngineError('INVALID_INPUT', `${name} is ${kindOf(s)}, not a regular file; only trace files can be imported`);
+  if (!s.isFile()) throw new ExpectedError('INVALID_INPUT', `${name} is ${kindOf(s)}, not a regular file; only trace files can be imported`);
 }

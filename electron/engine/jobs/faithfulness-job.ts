@@ -19,6 +19,7 @@ import { renderFormatName } from '../scoring/keys';
 import { holdWhilePaused, type JobControl } from './control';
 import { reportFailure } from './failure';
 import type { FaithfulnessJobSpec, JobEvent, JobProgress } from './protocol';
+import { ExpectedError, type ErrorCode } from '../../../shared/api/errors';
 
 export const DEFAULT_FAITHFULNESS_DRAWS = 3;
 export const DEFAULT_FAITHFULNESS_SEED = 1;
@@ -139,6 +140,6 @@ function renderFormatOf(recorded: string | undefined, requested: RenderFormat | 
   return requested ?? 'auto';
 }
 
-function failure(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code });
+function failure(code: ErrorCode, message: string): ExpectedError {
+  return new ExpectedError(code, message);
 }

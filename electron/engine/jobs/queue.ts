@@ -14,6 +14,7 @@ export type QueuedRequest = { kind: 'score'; spec: ScoreJobSpec } | { kind: 'fai
 
 /** A request to queue; without a job id, a new one is given. */
 export type QueueInput = { kind: 'score'; spec: Omit<ScoreJobSpec, 'jobId'> & { jobId?: string } } | { kind: 'faithfulness'; spec: Omit<FaithfulnessJobSpec, 'jobId'> & { jobId?: string } };
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface QueuedJob {
   id: string;
@@ -120,7 +121,7 @@ export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
 
   private require(id: string): QueuedJob {
     const job = this.jobs.get(id);
-    if (!job) throw Object.assign(new Error(`no scoring job "${id}"`), { code: 'NOT_FOUND' });
+    if (!job) throw new ExpectedError('NOT_FOUND', `no scoring job "${id}"`);
     return job;
   }
 

@@ -19,6 +19,7 @@ import { reportFailure } from './failure';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 import type { JobScorer } from './job-scorer';
 import { openRemoteScorer } from '../scoring/remote/remote-job';
+import { ExpectedError, isExpected } from '../../../shared/api/errors';
 
 export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
   const store = ProjectStore.open(spec.project);
@@ -177,7 +178,7 @@ export function selectTraces(store: ProjectStore, tasks: readonly string[] | und
   const picked = store.listTraces((t) => t.task !== undefined && wanted.has(t.task));
   if (picked.length === 0) {
     const known = [...new Set([...store.traceTasks().values()].filter(Boolean))].sort();
-    throw Object.assign(new Error(`no trace has task ${tasks.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`), { code: 'NOT_FOUND' });
+    throw new ExpectedError('NOT_FOUND', `no trace has task ${tasks.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`);
   }
   return picked;
 }

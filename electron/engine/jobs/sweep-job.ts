@@ -8,10 +8,10 @@ import { menuEvaluator, sweepTask } from '../bench/evaluate';
 import { benchRequests, chooseRun, taskRanking } from '../bench/project';
 import { BenchServer } from '../bench/server';
 import { ProjectStore } from '../store';
-import { EngineError } from '../store/errors';
 import type { JobControl } from './control';
 import { toFailure } from './failure';
 import type { BaseProgress, JobEvent, SweepJobSpec } from './protocol';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export type SweepJobEvent = JobEvent<BaseProgress>;
 
@@ -33,7 +33,7 @@ async function measureSweep(spec: SweepJobSpec, signal: AbortSignal, report: (p:
   const store = ProjectStore.open(spec.project);
   const { byTask, registry, seed } = benchRequests(store);
   const requests = byTask.get(spec.task);
-  if (!requests) throw new EngineError('NOT_FOUND', `no benchmark requests for task "${spec.task}": a sweep re-serves requests, which needs a benchmark project (its executor runs the tools)`);
+  if (!requests) throw new ExpectedError('NOT_FOUND', `no benchmark requests for task "${spec.task}": a sweep re-serves requests, which needs a benchmark project (its executor runs the tools)`);
   report({ done: 0, total: 1, message: 'loading the model' });
   const server = await BenchServer.open(spec.model, { gpu: spec.gpu, signal });
   try {

@@ -2,9 +2,10 @@
 // architecture llama.cpp does not know, a model or context that does not fit in memory.
 import { GgufInsights, InsufficientMemoryError, type Llama, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
 import { oneOutputSequencePerBatch } from './batching';
-import { ModelError } from './errors';
+
 import { checkModelPath, estimateFit, formatBytes, readModelHeader } from './model-file';
 import { getRuntime, takeRecentLlamaLog, type GpuChoice } from './runtime';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface LoadModelOptions {
   gpu?: GpuChoice;
@@ -28,12 +29,12 @@ export async function loadModel(path: string, options: LoadModelOptions = {}): P
   const llama = await getRuntime(options.gpu ?? 'auto');
   const insights = await GgufInsights.from(header, llama);
   if (!insights.isSupportedByLlamaCpp) {
-    throw new ModelError('MODEL_UNSUPPORTED', `${abs}: architecture "${String(header.metadata.general?.architecture)}" is not supported by this build of llama.cpp; pick another model.`);
+    throw new ExpectedError('MODEL_UNSUPPORTED', `${abs}: architecture "${String(header.metadata.general?.architecture)}" is not supported by this build of llama.cpp; pick another model.`);
   }
   // llama.cpp does not check memory before a CPU load (it would map, then fail or swap); the
   // estimate says early and clearly when a model cannot fit this machine at all.
   const fit = await estimateFit(insights, llama, options.contextSize);
-  if (fit.fits === false) throw new ModelError('MODEL_DOES_NOT_FIT', `${abs} (${formatBytes(size)}) ${fit.note}.`);
+  if (fit.fits === false) throw new ExpectedError('MODEL_DOES_NOT_FIT', `${abs} (${formatBytes(size)}) ${fit.note}.`);
   takeRecentLlamaLog();
   try {
     const model = await llama.loadModel({
@@ -45,11 +46,11 @@ export async function loadModel(path: string, options: LoadModelOptions = {}): P
     return { llama, model, path: abs };
   } catch (e) {
     if (e instanceof InsufficientMemoryError) {
-      throw new ModelError('MODEL_DOES_NOT_FIT', `${abs} (${formatBytes(size)}) does not fit in this machine's memory: ${e.message}. Pick a smaller or more quantized model, or free memory.`);
+      throw new ExpectedError('MODEL_DOES_NOT_FIT', `${abs} (${formatBytes(size)}) does not fit in this machine's memory: ${e.message}. Pick a smaller or more quantized model, or free memory.`);
     }
     if (options.signal?.aborted) throw e;
     const why = takeRecentLlamaLog().filter((l) => /error|fail|invalid|unknown|missing/i.test(l)).slice(-3);
-    throw new ModelError(
+    throw new ExpectedError(
       'MODEL_CORRUPT',
       `llama.cpp could not load ${abs}: ${(e as Error).message}${why.length ? ` (${why.join('; ')})` : ''}. The file may be damaged or incomplete; download it again or pick another.`,
     );
@@ -84,7 +85,7 @@ export async function createScoringContext(model: LlamaModel, options: ScoringCo
     });
   } catch (e) {
     if (e instanceof InsufficientMemoryError || /memory|alloc/i.test((e as Error).message)) {
-      throw new ModelError(
+      throw new ExpectedError(
         'MODEL_DOES_NOT_FIT',
         `a ${options.contextSize}-token context × ${options.sequences} sequences does not fit in memory with this model (${(e as Error).message}). ` +
           'Score fewer traces at once (--parallel) or use a smaller model.',

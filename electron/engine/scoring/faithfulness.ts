@@ -21,6 +21,7 @@ import type { TraceRenderer } from './renderer';
 import { scoreTraces, type ScoreTracesOptions, type ScoreTracesSummary } from './scorer';
 import { commonPrefixLength, locateScoredTokens } from './span';
 import { meanLogprob } from './trace-scores';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface FaithfulnessInput {
   /** The requests to check; each needs its stored row in `rows`. */
@@ -129,7 +130,7 @@ export async function checkFaithfulness(
 async function jointRemoval(trace: Trace, turn: number, tools: readonly string[], input: FaithfulnessInput): Promise<JointInterventionResult> {
   if (input.intervention !== 'reexecute') return applyJointIntervention(trace, turn, tools, input.intervention);
   if (!input.executor) {
-    throw Object.assign(new Error('the re-execute intervention needs an executor for the tools (available for the built-in benchmark)'), { code: 'INVALID_INPUT' });
+    throw new ExpectedError('INVALID_INPUT', 'the re-execute intervention needs an executor for the tools (available for the built-in benchmark)');
   }
   return removeToolsByReexecution(trace, turn, tools, input.executor);
 }

@@ -13,6 +13,7 @@ import {
 import type { Trace } from '../../../shared/trace/schema';
 import type { TraceRenderer } from './renderer';
 import { commonPrefixLength, locateScoredTokens, type ScoringSequence } from './span';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface PlanOptions {
   intervention: InterventionKind;
@@ -64,9 +65,7 @@ export async function planTrace(trace: Trace, renderer: TraceRenderer, options: 
 async function intervene(trace: Trace, turn: number, tool: string, options: PlanOptions): Promise<InterventionResult> {
   if (options.intervention !== 'reexecute') return applyIntervention(trace, turn, tool, options.intervention);
   if (!options.executor) {
-    throw Object.assign(new Error('the re-execute intervention needs an executor for the tools (available for the built-in benchmark); use --intervention evidence or line'), {
-      code: 'INVALID_INPUT',
-    });
+    throw new ExpectedError('INVALID_INPUT', 'the re-execute intervention needs an executor for the tools (available for the built-in benchmark); use --intervention evidence or line');
   }
   return removeByReexecution(trace, turn, tool, options.executor);
 }

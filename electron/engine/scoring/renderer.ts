@@ -6,6 +6,7 @@ import { resolveChatWrapper, type ChatWrapper, type LlamaModel, type ResolveChat
 import type { Trace } from '../../../shared/trace/schema';
 import { turnChatHistory } from './chat-history';
 import { plainTranscript } from './plain-format';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export type RenderFormat = 'auto' | 'plain' | 'template';
 
@@ -22,7 +23,7 @@ export function createRenderer(model: LlamaModel, format: RenderFormat = 'auto',
   const hasTemplate = typeof model.fileInfo.metadata.tokenizer?.chat_template === 'string';
   if (format === 'plain' || (format === 'auto' && !hasTemplate)) return plainRenderer(model, tokenizer);
   if (format === 'template' && !hasTemplate) {
-    throw Object.assign(new Error(`${model.filename ?? 'the model'} has no chat template; score it with the plain format`), { code: 'MODEL_UNSUPPORTED' });
+    throw new ExpectedError('MODEL_UNSUPPORTED', `${model.filename ?? 'the model'} has no chat template; score it with the plain format`);
   }
   const wrapper = resolveScoringChatWrapper(model);
   const template = model.fileInfo.metadata.tokenizer?.chat_template;

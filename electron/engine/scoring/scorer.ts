@@ -4,13 +4,14 @@
 // traces in flight.
 import type { LlamaModel } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';
-import { ModelError } from '../llama/errors';
+
 import { createScoringContext } from '../llama/load';
 import { planLength, planTrace, type PlanOptions, type TracePlan } from './plan';
 import type { TraceRenderer } from './renderer';
 import { addStats, emptyStats, SequenceRunner, type EvaluationMode, type EvaluationStats } from './sequence-runner';
 import { locateScoredTokens } from './span';
 import { evaluatePlan, type TurnLogprobs } from './trace-scores';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface ScoreTracesOptions extends PlanOptions {
   mode: EvaluationMode;
@@ -77,7 +78,7 @@ export async function scoreTraces(
         const plan = options.plan ? await options.plan(trace) : await planTrace(trace, renderer, options);
         const needed = planLength(plan);
         if (needed > runner.sequence.contextSize) {
-          throw new ModelError('CONTEXT_OVERFLOW', `trace "${trace.id}" needs ${needed} tokens but the scoring context holds ${runner.sequence.contextSize}; raise the context size or shorten the trace.`);
+          throw new ExpectedError('CONTEXT_OVERFLOW', `trace "${trace.id}" needs ${needed} tokens but the scoring context holds ${runner.sequence.contextSize}; raise the context size or shorten the trace.`);
         }
         const logprobs = await evaluatePlan(plan, runner, options.mode);
         scored++;
@@ -120,7 +121,7 @@ export function fitContextSize(model: LlamaModel, renderer: TraceRenderer, trace
   }
   const limit = model.trainContextSize;
   if (longest > limit) {
-    throw new ModelError('CONTEXT_OVERFLOW', `trace "${longestId}" needs ${longest} tokens, more than the model's context length (${limit}); use a model with a longer context or shorten the trace.`);
+    throw new ExpectedError('CONTEXT_OVERFLOW', `trace "${longestId}" needs ${longest} tokens, more than the model's context length (${limit}); use a model with a longer context or shorten the trace.`);
   }
   const wanted = Math.ceil((longest + 64) * 1.1);
   return Math.min(limit, Math.max(256, Math.ceil(wanted / 256) * 256));

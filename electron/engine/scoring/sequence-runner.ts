@@ -11,8 +11,9 @@
 //   p(f) = p(g) · P_K(f) / P_K(g) = p(g) · exp(l_f − l_g). Only a frozen token outside the top K
 //   needs the full distribution (a third, rare pass).
 import type { ControlledEvaluateInputItem, ControlledEvaluateIndexOutput, LlamaContextSequence, Token } from 'node-llama-cpp';
-import { ModelError } from '../llama/errors';
+
 import { commonPrefixLength, type ScoringSequence } from './span';
+import { ExpectedError } from '../../../shared/api/errors';
 
 /** Smallest positive float32: a probability that underflowed still has a finite log. */
 const MIN_PROBABILITY = 1.401298464324817e-45;
@@ -60,7 +61,7 @@ export class SequenceRunner {
   async logprobs(s: ScoringSequence, mode: EvaluationMode, label: string): Promise<number[]> {
     if (s.start < 1) throw new Error(`${label}: a scored token needs a context before it`);
     if (s.end - 1 > this.sequence.contextSize) {
-      throw new ModelError(
+      throw new ExpectedError(
         'CONTEXT_OVERFLOW',
         `${label} needs ${s.end} tokens but the scoring context holds ${this.sequence.contextSize}; ` +
           'score it with a model (or --context) that has room for it, or shorten the trace.',
@@ -159,7 +160,7 @@ export class SequenceRunner {
       contextShift: {
         // llama.cpp would silently drop the oldest tokens; a score computed that way is wrong.
         strategy: () => {
-          throw new ModelError('CONTEXT_OVERFLOW', `${label} does not fit in the scoring context (${this.sequence.contextSize} tokens)`);
+          throw new ExpectedError('CONTEXT_OVERFLOW', `${label} does not fit in the scoring context (${this.sequence.contextSize} tokens)`);
         },
       },
     });

@@ -8,7 +8,7 @@ import { isFamilyName } from '../../../shared/bench/family';
 import { comparisonRow, TABLE_COLUMNS } from '../../../shared/bench/report';
 import type { DemoCell, DemoData, DemoTask } from '../../../shared/api/types';
 import type { BaselineResult } from '../../../shared/project/sweeps';
-import { ApiError } from '../../../shared/api/errors';
+import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectStore } from '../store/project-store';
 
 export function buildDemoData(store: ProjectStore): DemoData {
@@ -53,7 +53,7 @@ function avg(xs: readonly number[]): number {
 /** Copy the bundled sample project to `<configDir>/sample-projects/<stamp>`; the bundle is never written. */
 export function copySampleProject(sampleDir: string, configDir: string, now = new Date()): string {
   if (!existsSync(join(sampleDir, 'project.json'))) {
-    throw new ApiError('NOT_FOUND', `the sample project is missing from this installation (${sampleDir}); reinstall, or regenerate it with \`npm run sample\``, 'NotFound');
+    throw new ExpectedError('NOT_FOUND', `the sample project is missing from this installation (${sampleDir}); reinstall, or regenerate it with \`npm run sample\``);
   }
   const parent = join(configDir, 'sample-projects');
   mkdirSync(parent, { recursive: true });

@@ -7,8 +7,9 @@ import { join, resolve } from 'node:path';
 import type { ImportFileReport } from '../../../shared/api/types';
 import { assertRegularFile, readTraceFile, type ReadProgress, type ReadSummary } from '../import';
 import type { LockWait } from '../store/lock';
-import { EngineError } from '../store/errors';
+
 import type { ProjectStore, TraceImport } from '../store';
+import { ExpectedError } from '../../../shared/api/errors';
 
 /** Rejected lines listed per file; the rest are counted (a 1 GB file of bad lines must not flood the UI). */
 const MAX_LISTED = 200;
@@ -64,8 +65,8 @@ export interface ImportSourceOptions {
 }
 
 /** The error a cancelled import rejects with. */
-export function importCancelled(what: string): EngineError {
-  return new EngineError('CANCELLED', `import cancelled: nothing of ${what} was imported`);
+export function importCancelled(what: string): ExpectedError {
+  return new ExpectedError('CANCELLED', `import cancelled: nothing of ${what} was imported`);
 }
 
 export async function importSource(store: ProjectStore, source: TraceSource, options: ImportSourceOptions = {}): Promise<ImportFileReport> {

@@ -1,5 +1,5 @@
 // The engine-side implementation of the API contract and the dispatcher every transport uses.
-export { StudioService, STUDIO_VERSION } from './service';
+export { StudioService } from './service';
 export type { NativeDialogs, StudioServiceOptions } from './service';
 export { dispatch, isApiMethod } from './dispatch';
 export { ServiceEvents } from './events';

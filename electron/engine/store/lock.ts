@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { EngineError } from './errors';
+import { ExpectedError, isFsError } from '../../../shared/api/errors';
 
 export interface LockHolder {
   pid: number;
@@ -160,7 +160,7 @@ class Waiting {
     const now = Date.now();
     const waited = now - this.start;
     if (waited >= this.limitMs) {
-      throw new EngineError(
+      throw new ExpectedError(
         'PROJECT_LOCKED',
         `the project is busy: ${describeHolder(holder)} holds ${this.path}; gave up after waiting ${minutes(waited)}. ` +
           'Try again when it has finished (LOTS_LOCK_WAIT_S sets how long to wait), or delete the lock file if that process is gone.',
@@ -226,7 +226,7 @@ export class ProjectLock {
       }
       // Another write of this very process holds it, and only this event loop can let it go: a
       // synchronous wait could never end.
-      throw new EngineError('PROJECT_LOCKED', `the project is busy: this process is already writing to it (${here.purpose}, since ${here.since}); try again when that has finished.`);
+      throw new ExpectedError('PROJECT_LOCKED', `the project is busy: this process is already writing to it (${here.purpose}, since ${here.since}); try again when that has finished.`);
     }
     const o = normalise(options);
     const waiting = new Waiting(this.path, o.timeoutMs ?? defaultLockWaitMs(), o.onWait ?? reporter);
@@ -403,8 +403,9 @@ function normalise(options: number | AcquireOptions | undefined): AcquireOptions
   return typeof options === 'number' ? { timeoutMs: options } : (options ?? {});
 }
 
+/** An fs error while taking the lock, as an expected error naming the lock; anything else is a bug (returned as it is). */
 function lockWriteError(path: string, e: unknown): Error {
-  const err = e as NodeJS.ErrnoException;
-  const why = err.code === 'ENOSPC' ? 'no space left on the device' : err.code === 'EDQUOT' ? 'disk quota exceeded' : err.code === 'EROFS' ? 'the file system is read-only' : err.message;
-  return Object.assign(new Error(`cannot take the project lock ${path}: ${why}${err.code ? ` (${err.code})` : ''}; nothing was written`), { code: err.code ?? 'EIO', cause: e });
+  if (!isFsError(e)) return e as Error;
+  const why = e.code === 'ENOSPC' ? 'no space left on the device' : e.code === 'EDQUOT' ? 'disk quota exceeded' : e.code === 'EROFS' ? 'the file system is read-only' : e.message;
+  return new ExpectedError(e.code, `cannot take the project lock ${path}: ${why} (${e.code}); nothing was written`, { cause: e });
 }

@@ -31,9 +31,11 @@ import { StreamRecordSchema, type StreamRecord } from '../../../shared/project/s
 import { appendLines, fsyncDir, uniqueTempName, writeAll, writeError, writeFileAtomic, writeJsonAtomic } from './atomic';
 import { readJsonlFrom, readLineAt, scanJsonlRecords } from './jsonl';
 import { entryOf, parseTrace, readSidecar, scanTracesFile, sidecarLines, sidecarPath, ToolTable, traceHash, type TraceEntry } from './trace-index';
-import { EngineError } from './errors';
+
 import { processAlive, ProjectLock, type AcquireOptions } from './lock';
 import { JobStateSchema, type JobState } from './jobs';
+import { ExpectedError } from '../../../shared/api/errors';
+import { STUDIO_VERSION } from '../version';
 
 export const PROJECT_FORMAT = 'lots-project';
 
@@ -125,8 +127,8 @@ export function readProjectFile<T>(path: string, schema: z.ZodType<T>, remedy: s
   return parsed.data;
 }
 
-function damagedFile(path: string, why: string, remedy: string): EngineError {
-  return new EngineError('PROJECT_FILE_DAMAGED', `${path} is damaged (${why}); restore it from a backup, ${remedy}.`);
+function damagedFile(path: string, why: string, remedy: string): ExpectedError {
+  return new ExpectedError('PROJECT_FILE_DAMAGED', `${path} is damaged (${why}); restore it from a backup, ${remedy}.`);
 }
 
 function infoOf(id: string, e: TraceEntry, routes: Record<string, string>): TraceInfo {
@@ -178,19 +180,19 @@ export class ProjectStore {
     const abs = resolve(dir);
     const infoPath = join(abs, 'project.json');
     if (!existsSync(infoPath)) {
-      throw new EngineError('PROJECT_NOT_FOUND', `${abs} is not a LOTS project (no project.json). Create one with \`lots import <file> --project ${dir}\`.`);
+      throw new ExpectedError('PROJECT_NOT_FOUND', `${abs} is not a LOTS project (no project.json). Create one with \`lots import <file> --project ${dir}\`.`);
     }
     let info: ProjectInfo;
     try {
       info = JSON.parse(readFileSync(infoPath, 'utf8')) as ProjectInfo;
     } catch (e) {
-      throw new EngineError('PROJECT_INVALID', `${infoPath}: not valid JSON (${(e as Error).message}).`);
+      throw new ExpectedError('PROJECT_INVALID', `${infoPath}: not valid JSON (${(e as Error).message}).`);
     }
     if (info.format !== PROJECT_FORMAT || typeof info.version !== 'number') {
-      throw new EngineError('PROJECT_INVALID', `${infoPath}: not a LOTS project file (format "${String(info.format)}").`);
+      throw new ExpectedError('PROJECT_INVALID', `${infoPath}: not a LOTS project file (format "${String(info.format)}").`);
     }
     if (info.version > PROJECT_VERSION) {
-      throw new EngineError('PROJECT_TOO_NEW', `${abs} was written by a newer LOTS Studio (project format v${info.version}; this version reads up to v${PROJECT_VERSION}). Update LOTS Studio to open it.`);
+      throw new ExpectedError('PROJECT_TOO_NEW', `${abs} was written by a newer LOTS Studio (project format v${info.version}; this version reads up to v${PROJECT_VERSION}). Update LOTS Studio to open it.`);
     }
     const store = new ProjectStore(abs, info, options);
     store.removeDeadTempFiles();
@@ -202,10 +204,10 @@ export class ProjectStore {
     const abs = resolve(dir);
     if (existsSync(join(abs, 'project.json'))) return ProjectStore.open(abs, options);
     if (existsSync(abs) && !statSync(abs).isDirectory()) {
-      throw new EngineError('INVALID_INPUT', `${abs} exists and is not a folder; choose another --project path.`);
+      throw new ExpectedError('INVALID_INPUT', `${abs} exists and is not a folder; choose another --project path.`);
     }
     mkdirSync(abs, { recursive: true });
-    const info: ProjectInfo = { format: PROJECT_FORMAT, version: PROJECT_VERSION, name, createdAt: (options.clock ?? (() => new Date()))().toISOString(), createdBy: 'lots-studio 0.1.0' };
+    const info: ProjectInfo = { format: PROJECT_FORMAT, version: PROJECT_VERSION, name, createdAt: (options.clock ?? (() => new Date()))().toISOString(), createdBy: `lots-studio ${STUDIO_VERSION}` };
     writeJsonAtomic(join(abs, 'project.json'), info);
     return ProjectStore.open(abs, options);
   }

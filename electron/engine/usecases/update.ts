@@ -10,7 +10,7 @@ import { DEFAULT_UPDATE_ALPHA, type TaskUpdates, type UpdateBatch, type UpdateRu
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import type { ProjectStore } from '../store';
-import { EngineError } from '../store';
+import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectIndex } from '../service/task-data';
 import type { HistoryData } from '../../../shared/api/history';
 
@@ -67,17 +67,17 @@ export interface TaskUpdateResult {
 export function updateSpaces(store: ProjectStore, index: ProjectIndex, options: UpdateOptions = {}): TaskUpdateResult[] {
   index.sync();
   const tasks = options.task !== undefined ? [options.task] : index.tasks().filter((t) => index.runsOf(t).length > 0);
-  if (options.task === undefined && tasks.length === 0) throw new EngineError('NOT_FOUND', 'no task of this project has scores yet: score its traces first (`lots score --project P`) or import scores (`lots scores import`)');
+  if (options.task === undefined && tasks.length === 0) throw new ExpectedError('NOT_FOUND', 'no task of this project has scores yet: score its traces first (`lots score --project P`) or import scores (`lots scores import`)');
   return tasks.map((task) => updateTask(store, index, task, options));
 }
 
 function updateTask(store: ProjectStore, index: ProjectIndex, task: string, options: UpdateOptions): TaskUpdateResult {
   const stored = store.readUpdates(task);
   const data = index.task(task, options.run ?? (stored && index.runsOf(task).includes(stored.run) ? stored.run : undefined));
-  if (!data.run) throw new EngineError('NOT_FOUND', `task "${task}" has no scores yet: score its traces first (\`lots score --project P --task ${JSON.stringify(task)}\`)`);
+  if (!data.run) throw new ExpectedError('NOT_FOUND', `task "${task}" has no scores yet: score its traces first (\`lots score --project P --task ${JSON.stringify(task)}\`)`);
   const run = data.run;
   const alpha = options.alpha ?? stored?.alpha ?? DEFAULT_UPDATE_ALPHA;
-  if (!(alpha > 0 && alpha <= 1)) throw new EngineError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
+  if (!(alpha > 0 && alpha <= 1)) throw new ExpectedError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
   const approved = store.readSpaces(task).versions.at(-1);
   const rule = resolveRule(store, task, options, stored, approved);
 
@@ -144,12 +144,12 @@ function resolveRule(store: ProjectStore, task: string, options: UpdateOptions, 
   if (kind === 'support') {
     const prev = stored?.rule.kind === 'support' ? stored.rule : undefined;
     const phi = options.phi ?? prev?.phi ?? DEFAULT_PHI;
-    if (!(phi >= 0 && phi <= 1)) throw new EngineError('INVALID_INPUT', `--phi is a share between 0 and 1, got ${phi}`);
+    if (!(phi >= 0 && phi <= 1)) throw new ExpectedError('INVALID_INPUT', `--phi is a share between 0 and 1, got ${phi}`);
     return { kind: 'support', tau: options.tau ?? prev?.tau ?? DEFAULT_SUPPORT_TAU, phi };
   }
   const k = options.k ?? (stored?.rule.kind === 'topk' ? stored.rule.k : undefined) ?? positive(store.readSweep(task)?.bestK) ?? positive(approved?.tools.length);
-  if (k === undefined) throw new EngineError('INVALID_INPUT', `task "${task}" has no budget yet: give one with --k N (or run its budget sweep, or approve a space)`);
-  if (!Number.isInteger(k) || k < 1) throw new EngineError('INVALID_INPUT', `--k must be a positive integer, got ${k}`);
+  if (k === undefined) throw new ExpectedError('INVALID_INPUT', `task "${task}" has no budget yet: give one with --k N (or run its budget sweep, or approve a space)`);
+  if (!Number.isInteger(k) || k < 1) throw new ExpectedError('INVALID_INPUT', `--k must be a positive integer, got ${k}`);
   return { kind: 'topk', k };
 }
 

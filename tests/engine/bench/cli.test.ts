@@ -4,14 +4,8 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../electron/cli/main';
-import type { CliIO } from '../../../electron/cli/command';
+import { captureIO as capture } from '../../cli/io';
 import { ProjectStore } from '../../../electron/engine/store';
-
-function capture(): CliIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), isTTY: false };
-}
 
 describe('lots demo, serve, sweep, evaluate', () => {
   let dir: string;

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../electron/cli/main';
-import type { CliIO } from '../../../electron/cli/command';
+import { captureIO as capture } from '../../cli/io';
 import { makeBenchProject } from '../../../electron/engine/bench/make';
 import { benchRequests } from '../../../electron/engine/bench/project';
 import { ProjectStore } from '../../../electron/engine/store';
@@ -21,12 +21,6 @@ function files(dir: string): Map<string, Buffer> {
   };
   walk(dir);
   return out;
-}
-
-function capture(): CliIO & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), isTTY: false };
 }
 
 describe('lots bench make', () => {

@@ -2,19 +2,14 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../../electron/cli/main';
+import { runCli } from '../../cli/io';
 import { fixturePath } from '../../shared/importers/helpers';
 import { chatRecord, tempDir } from './helpers';
 
 const tmp = tempDir('lots-cli-import-');
 afterAll(() => tmp.cleanup());
 
-async function lots(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), isTTY: false });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const lots = (...argv: string[]) => runCli(argv);
 
 function projectTraces(dir: string): Array<{ id: string; task?: string }> {
   return readdirSync(join(dir, 'traces'))
@@ -42,7 +37,7 @@ describe('lots import', () => {
     writeFileSync(file, [chatRecord('m1'), '{"messages": [', chatRecord('m3'), JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'tool', tool_call_id: 'ghost', content: 'x' }] })].join('\n'));
     const r = await lots('import', file, '--project', join(tmp.dir, 'p2'));
     expect(r.code).toBe(1);
-    expect(r.err.split('\n')).toEqual([
+    expect(r.err.trimEnd().split('\n')).toEqual([
       expect.stringMatching(new RegExp(`^${file}:2: not valid JSON`)),
       expect.stringMatching(new RegExp(`^${file}:4: messages\\[1\\]: tool result refers to call id "ghost"`)),
     ]);

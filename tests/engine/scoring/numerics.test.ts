@@ -10,9 +10,10 @@ import { withGreedyAnswers } from '../../../electron/engine/scoring/greedy-answe
 import { emptyStats, addStats } from '../../../electron/engine/scoring/sequence-runner';
 import { meanLogprob } from '../../../electron/engine/scoring/trace-scores';
 import { multiStepTraces, multiTurnTraces, singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';
-import { ModelError } from '../../../electron/engine/llama/errors';
+
 import type { Trace } from '../../../shared/trace/schema';
 import { fixtureModel } from '../fixtures';
+import { ExpectedError } from '../../../shared/api/errors';
 
 const models: LlamaModel[] = [];
 afterAll(async () => {
@@ -102,7 +103,7 @@ describe('no silent context overflow', () => {
     const long: Trace = { ...singleStepTraces({ count: 1, tools: 3 })[0]!, id: 'the-long-one' };
     long.turns = [{ ...long.turns[0]!, request: 'x'.repeat(400) }];
     const run = scoreTraces(model, renderer, [long], { mode: 'optimized', intervention: 'line', span: 'answer', contextSize: 256 }, () => undefined);
-    await expect(run).rejects.toThrow(ModelError);
+    await expect(run).rejects.toThrow(ExpectedError);
     await expect(run).rejects.toMatchObject({ code: 'CONTEXT_OVERFLOW', message: expect.stringContaining('"the-long-one"') });
   });
 

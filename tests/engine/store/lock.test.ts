@@ -6,8 +6,9 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultLockWaitMs, EngineError, ProjectLock, ProjectStore, type LockWait } from '../../../electron/engine/store';
+import { defaultLockWaitMs, ProjectLock, ProjectStore, type LockWait } from '../../../electron/engine/store';
 import { StudioService } from '../../../electron/engine/service';
+import { ExpectedError } from '../../../shared/api/errors';
 
 let dir: string;
 let lockPath: string;
@@ -94,7 +95,7 @@ describe('stale locks are taken over (issue 13 #5)', () => {
   it('a live holder is not taken over', async () => {
     writeFileSync(lockPath, holderRecord(await liveProcess()));
     const lock = new ProjectLock(lockPath);
-    expect(() => lock.acquire('test', { timeoutMs: 300, onWait: () => undefined })).toThrow(EngineError);
+    expect(() => lock.acquire('test', { timeoutMs: 300, onWait: () => undefined })).toThrow(ExpectedError);
     expect(JSON.parse(readFileSync(lockPath, 'utf8')).purpose).toBe('import big.jsonl');
   });
 
@@ -133,8 +134,8 @@ describe('waiting for a long writer (issue 13 #7)', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(EngineError);
-    expect((error as EngineError).code).toBe('PROJECT_LOCKED');
+    expect(error).toBeInstanceOf(ExpectedError);
+    expect((error as ExpectedError).code).toBe('PROJECT_LOCKED');
     expect((error as Error).message).toContain(`process ${pid}`);
     expect((error as Error).message).toContain('LOTS_LOCK_WAIT_S');
     expect(waits.length).toBeGreaterThanOrEqual(1);

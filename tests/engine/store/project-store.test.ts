@@ -3,9 +3,10 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, exist
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { ProjectStore, EngineError } from '../../../electron/engine/store';
+import { ProjectStore } from '../../../electron/engine/store';
 import type { Trace } from '../../../shared/trace/schema';
 import type { StoredScore } from '../../../shared/project/scores';
+import { ExpectedError } from '../../../shared/api/errors';
 
 function trace(id: string, answer = '42'): Trace {
   return { v: 1, id, task: 'fx', tools: [{ name: 'A' }, { name: 'B' }], turns: [{ request: `q ${id}`, steps: [{ kind: 'lines', lines: [{ tool: 'A', output: '42' }] }], answer }] };
@@ -75,8 +76,8 @@ describe('ProjectStore', () => {
     try {
       ProjectStore.open(join(dir, 'nothing'));
     } catch (e) {
-      expect(e).toBeInstanceOf(EngineError);
-      expect((e as EngineError).code).toBe('PROJECT_NOT_FOUND');
+      expect(e).toBeInstanceOf(ExpectedError);
+      expect((e as ExpectedError).code).toBe('PROJECT_NOT_FOUND');
     }
   });
 

@@ -4,11 +4,12 @@ import { generateBenchmark } from '../../../shared/bench/generate';
 import { instantiate } from '../../../shared/bench/instance';
 import { presentationOrder, registryNames } from '../../../shared/bench/registry';
 import { benchExecutor, buildBenchTrace, reexecuteWithout } from '../../../shared/bench/trace';
-import { BenchError } from '../../../shared/bench/errors';
+
 import { removeByReexecution, scoreableTools } from '../../../shared/trace/interventions';
 import { validateTrace } from '../../../shared/trace/validate';
 import type { Trace } from '../../../shared/trace/schema';
 import { linesOf } from './helpers';
+import { ExpectedError } from '../../../shared/api/errors';
 
 const registry = registryNames('exec', 15);
 const traceOf = (family: Parameters<typeof instantiate>[1], index = 0, menu = registry): Trace =>
@@ -114,7 +115,7 @@ describe('re-execution without a tool', () => {
     const t = traceOf('table_total');
     const step = t.turns[0]!.steps[0]!;
     if (step.kind === 'lines') step.lines[0] = { ...step.lines[0]!, output: 'tampered' };
-    expect(() => reexecuteWithout(t, 0, 'TableQuery')).toThrow(BenchError);
+    expect(() => reexecuteWithout(t, 0, 'TableQuery')).toThrow(ExpectedError);
     expect(() => reexecuteWithout(t, 0, 'TableQuery')).toThrow(/regenerate the project/);
   });
 

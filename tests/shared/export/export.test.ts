@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Trace } from '../../../shared/trace/schema';
-import { collectToolDefinitions, definitionsFor, MissingToolDefinitionError } from '../../../shared/export/definitions';
+import { collectToolDefinitions, definitionsFor } from '../../../shared/export/definitions';
 import { exportSpace, fileStem } from '../../../shared/export/export';
 import type { ExportableSpace } from '../../../shared/export/space';
 
@@ -33,7 +33,7 @@ describe('tool definitions', () => {
 
   it('names every kept tool without a definition', () => {
     const defs = collectToolDefinitions(traces);
-    expect(() => definitionsFor(['Calculator', 'Ghost', 'Phantom'], defs)).toThrow(MissingToolDefinitionError);
+    expect(() => definitionsFor(['Calculator', 'Ghost', 'Phantom'], defs)).toThrow(expect.objectContaining({ code: 'MISSING_TOOL_DEFINITION' }));
     expect(() => definitionsFor(['Calculator', 'Ghost', 'Phantom'], defs)).toThrow(/"Ghost", "Phantom"/);
     expect(() => exportSpace('openai', { ...space, tools: ['Ghost'] }, { definitions: defs })).toThrow(/"Ghost"/);
   });

@@ -1,7 +1,7 @@
 // JSON over HTTP to a scoring server, with the retry policy a shared serving engine needs: 429 and
 // 5xx answers and dropped connections are retried with exponential backoff (full jitter, honouring
 // Retry-After); 4xx answers are the request's fault and are not. Each attempt has its own timeout.
-import { RemoteScoringError } from './errors';
+import { ExpectedError } from '../../../../shared/api/errors';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (default 5). */
@@ -48,16 +48,16 @@ export async function requestJson<T>(target: HttpTarget, method: 'GET' | 'POST',
         try {
           return JSON.parse(text) as T;
         } catch {
-          throw new RemoteScoringError('SERVER_PROTOCOL', `${method} ${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+          throw new ExpectedError('SERVER_PROTOCOL', `${method} ${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
         }
       }
       if (!retryableStatus(response.status)) {
-        throw new RemoteScoringError(response.status === 401 || response.status === 403 ? 'SERVER_AUTH' : 'SERVER_REJECTED', `${method} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+        throw new ExpectedError(response.status === 401 || response.status === 403 ? 'SERVER_AUTH' : 'SERVER_REJECTED', `${method} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
       }
       last = `${response.status} ${text.slice(0, 200)}`;
       retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     } catch (e) {
-      if (e instanceof RemoteScoringError) throw e;
+      if (e instanceof ExpectedError) throw e;
       if (signal?.aborted) throw e;
       last = e instanceof Error ? `${e.name}: ${e.message}${causeOf(e)}` : String(e);
     }
@@ -67,7 +67,7 @@ export async function requestJson<T>(target: HttpTarget, method: 'GET' | 'POST',
     target.onRetry?.({ path, attempt, reason: last, delayMs });
     await sleep(delayMs, signal);
   }
-  throw new RemoteScoringError('SERVER_UNAVAILABLE', `${method} ${url} failed ${policy.attempts} times; last: ${last}`);
+  throw new ExpectedError('SERVER_UNAVAILABLE', `${method} ${url} failed ${policy.attempts} times; last: ${last}`);
 }
 
 function withTimeout(signal: AbortSignal | undefined, ms: number): AbortSignal {

@@ -8,8 +8,9 @@
 // so the interventions of one trace reuse the prefix they share with the full context.
 import { createHash } from 'node:crypto';
 import { requestJson, type HttpTarget } from './http';
-import { RemoteScoringError } from './errors';
+
 import type { PromptScoringClient, ServedModel, ServerTokens } from './client';
+import { ExpectedError } from '../../../../shared/api/errors';
 
 /** Smallest positive float32 (as the local scorer): a probability that underflowed keeps a finite log. */
 const MIN_LOGPROB = Math.log(1.401298464324817e-45);
@@ -46,7 +47,7 @@ export class LlamaServerClient implements PromptScoringClient {
   async servedModel(): Promise<ServedModel> {
     const models = await requestJson<ModelsResponse>(this.target, 'GET', '/v1/models');
     const entry = models.data?.[0];
-    if (!entry?.id) throw new RemoteScoringError('SERVER_PROTOCOL', `${this.endpoint}/v1/models lists no model`);
+    if (!entry?.id) throw new ExpectedError('SERVER_PROTOCOL', `${this.endpoint}/v1/models lists no model`);
     const props = await requestJson<PropsResponse>(this.target, 'GET', '/props');
     // llama-server reports no file hash ("digest" is a dummy); what it does report about the weights
     // (parameter count, size in bytes, file type, vocabulary) is hashed. `created` is the time of the
@@ -68,7 +69,7 @@ export class LlamaServerClient implements PromptScoringClient {
     const ids: number[] = [];
     const pieces: string[] = [];
     for (const t of r.tokens) {
-      if (typeof t === 'number') throw new RemoteScoringError('SERVER_PROTOCOL', `${this.endpoint}/tokenize ignored with_pieces; this llama-server is too old`);
+      if (typeof t === 'number') throw new ExpectedError('SERVER_PROTOCOL', `${this.endpoint}/tokenize ignored with_pieces; this llama-server is too old`);
       ids.push(t.id);
       pieces.push(typeof t.piece === 'string' ? t.piece : Buffer.from(t.piece).toString('utf8'));
     }
@@ -97,7 +98,7 @@ export class LlamaServerClient implements PromptScoringClient {
     const probs = r.completion_probabilities;
     if (!probs || probs.length !== answer.length || probs.some((p, i) => p.id !== answer[i])) {
       const got = probs?.map((p) => p.id) ?? r.tokens ?? [];
-      throw new RemoteScoringError(
+      throw new ExpectedError(
         'SERVER_PROTOCOL',
         `${this.endpoint}/completion did not follow the forced answer tokens (wanted ${answer.length}: ${answer.slice(0, 8).join(',')}…, got ${got.length}: ${got.slice(0, 8).join(',')}…; stop: ${r.stop_type ?? '?'})`,
       );

@@ -13,16 +13,17 @@ import type { ScoreJobSpec } from '../../jobs/protocol';
 import { scoreRun } from '../keys';
 import { createRenderer } from '../renderer';
 import { createClient, normalizeEndpoint, type PromptScoringClient, type RemoteScoringSpec, type ServedModel } from './client';
-import { RemoteScoringError } from './errors';
+
 import { endpointFailure, scoreTracesRemote } from './remote-scorer';
 import { ServerTokenizer, type VocabularyFacts } from './server-tokenizer';
+import { ExpectedError } from '../../../../shared/api/errors';
 
 export async function openRemoteScorer(spec: ScoreJobSpec, remote: RemoteScoringSpec, note: (message: string) => void): Promise<JobScorer> {
   note(`reading the chat template and vocabulary of ${basename(spec.model)}`);
   const model = await loadVocabulary(spec.model);
   try {
     const apiKey = remote.apiKeyEnv ? process.env[remote.apiKeyEnv] : undefined;
-    if (remote.apiKeyEnv && !apiKey) throw new RemoteScoringError('SERVER_AUTH', `the environment variable ${remote.apiKeyEnv} (--api-key-env) is not set`);
+    if (remote.apiKeyEnv && !apiKey) throw new ExpectedError('SERVER_AUTH', `the environment variable ${remote.apiKeyEnv} (--api-key-env) is not set`);
     const clients = remote.endpoints.map((url) => createClient(remote.backend, { baseUrl: normalizeEndpoint(url), ...(apiKey ? { apiKey } : {}) }));
     note(`asking ${clients.length} ${remote.backend} endpoint${clients.length === 1 ? '' : 's'} what they serve`);
     const { live, served } = await connect(clients, remote.servedModel);
@@ -108,10 +109,10 @@ export async function connect(clients: readonly PromptScoringClient[], wanted: s
       continue;
     }
     if (wanted !== undefined && a.m.name !== wanted) {
-      throw new RemoteScoringError('SERVER_MODEL_MISMATCH', `${a.c.endpoint} serves "${a.m.name}", not "${wanted}" (--served-model)`);
+      throw new ExpectedError('SERVER_MODEL_MISMATCH', `${a.c.endpoint} serves "${a.m.name}", not "${wanted}" (--served-model)`);
     }
     if (served && (served.name !== a.m.name || served.revision !== a.m.revision)) {
-      throw new RemoteScoringError(
+      throw new ExpectedError(
         'SERVER_MODEL_MISMATCH',
         `${live[0]!.endpoint} serves ${served.name}@${served.revision} but ${a.c.endpoint} serves ${a.m.name}@${a.m.revision}: every endpoint of a job must serve the same model`,
       );
@@ -119,7 +120,7 @@ export async function connect(clients: readonly PromptScoringClient[], wanted: s
     served ??= a.m;
     live.push(a.c);
   }
-  if (!served) throw new RemoteScoringError('NO_ENDPOINT_LEFT', `no scoring endpoint answered: ${failures.join('; ')}`);
+  if (!served) throw new ExpectedError('NO_ENDPOINT_LEFT', `no scoring endpoint answered: ${failures.join('; ')}`);
   return { live, served };
 }
 
@@ -138,6 +139,6 @@ function failover(clients: readonly PromptScoringClient[]): (text: string, speci
         if (live[0] === client) live.shift();
       }
     }
-    throw last ?? new RemoteScoringError('NO_ENDPOINT_LEFT', 'no scoring endpoint is left to tokenize with');
+    throw last ?? new ExpectedError('NO_ENDPOINT_LEFT', 'no scoring endpoint is left to tokenize with');
   };
 }

@@ -15,8 +15,9 @@ import { addStats, emptyStats, type EvaluationStats } from '../sequence-runner';
 import type { TurnLogprobs } from '../trace-scores';
 import type { ScoringSequence } from '../span';
 import type { PromptScoringClient } from './client';
-import { RemoteScoringError } from './errors';
+
 import type { ServerTokenizer } from './server-tokenizer';
+import { ExpectedError } from '../../../../shared/api/errors';
 
 export interface RemoteEndpoint {
   client: PromptScoringClient;
@@ -46,7 +47,7 @@ export interface RemoteScoreSummary {
 
 /** Errors that say the endpoint, not the trace, is the problem: its work can go elsewhere. */
 export function endpointFailure(e: unknown): boolean {
-  if (e instanceof RemoteScoringError) return e.code === 'SERVER_UNAVAILABLE';
+  if (e instanceof ExpectedError) return e.code === 'SERVER_UNAVAILABLE';
   return e instanceof TypeError; // fetch's "fetch failed" on a refused connection
 }
 
@@ -103,7 +104,7 @@ export async function scoreTracesRemote(
   await Promise.all(endpoints.flatMap((e) => Array.from({ length: Math.max(1, e.concurrency) }, () => worker(e))));
   if (failure) throw failure.error;
   if (!stopped && queue.length > 0) {
-    throw new RemoteScoringError(
+    throw new ExpectedError(
       'NO_ENDPOINT_LEFT',
       `every scoring endpoint failed (${[...failed].join(', ')}); ${queue.length} traces are left unscored. The scores so far are stored: run the same command again when a server answers.`,
     );

@@ -4,8 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestJson } from '../../../../electron/engine/scoring/remote/http';
-import { RemoteScoringError } from '../../../../electron/engine/scoring/remote/errors';
+
 import { freePort } from './llama-server-process';
+import { ExpectedError } from '../../../../shared/api/errors';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
@@ -36,8 +37,8 @@ describe('requestJson', () => {
   it('does not retry a 400, and says what the server answered', async () => {
     const s = await serve([{ status: 400, body: { error: 'Prompt contains invalid tokens' } }]);
     const e = await requestJson({ baseUrl: s.url, retry: fast }, 'POST', '/x', {}).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(RemoteScoringError);
-    expect((e as RemoteScoringError).code).toBe('SERVER_REJECTED');
+    expect(e).toBeInstanceOf(ExpectedError);
+    expect((e as ExpectedError).code).toBe('SERVER_REJECTED');
     expect((e as Error).message).toContain('invalid tokens');
     expect(s.hits()).toBe(1);
   });
@@ -45,9 +46,9 @@ describe('requestJson', () => {
   it('gives up on an endpoint that keeps failing or does not listen: SERVER_UNAVAILABLE', async () => {
     const s = await serve([{ status: 500 }]);
     const e = await requestJson({ baseUrl: s.url, retry: fast }, 'GET', '/x').catch((x: unknown) => x);
-    expect((e as RemoteScoringError).code).toBe('SERVER_UNAVAILABLE');
+    expect((e as ExpectedError).code).toBe('SERVER_UNAVAILABLE');
     expect(s.hits()).toBe(fast.attempts);
     const dead = await requestJson({ baseUrl: `http://127.0.0.1:${await freePort()}`, retry: fast }, 'GET', '/x').catch((x: unknown) => x);
-    expect((dead as RemoteScoringError).code).toBe('SERVER_UNAVAILABLE');
+    expect((dead as ExpectedError).code).toBe('SERVER_UNAVAILABLE');
   });
 });

@@ -1,0 +1,52 @@
+// Flags shared by the bench commands (bench make, serve, sweep, evaluate, demo): the generated benchmark,
+// the local model that answers its requests, and the tasks to work on.
+import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../shared/bench/family';
+import type { BenchOptions } from '../../shared/bench/generate';
+import { MAX_REGISTRY } from '../../shared/bench/registry';
+import { FIXTURE_MODELS, resolveModelArg } from '../engine/bench/model-arg';
+import { BenchServer, DEFAULT_MAX_TOKENS, DEFAULT_PARALLEL, type BenchServerOptions } from '../engine/bench/server';
+import { GPU_CHOICES } from '../engine/llama/runtime';
+import { choice, flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from './args';
+import { CliError, type Command } from './command';
+
+/** What to generate: --seed, --families, --registry, --fit, --eval, --answers. */
+export function benchOptions(args: ParsedArgs): BenchOptions {
+  const families = flagList(args, 'families');
+  const unknown = families.filter((f) => !isFamilyName(f));
+  if (unknown.length > 0) throw new UsageError(`unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
+  const registry = flagInt(args, 'registry', { min: 15 });
+  if (registry !== undefined && registry > MAX_REGISTRY) throw new UsageError(`--registry must be at most ${MAX_REGISTRY}, got ${registry}`);
+  return {
+    seed: flagString(args, 'seed'),
+    families: families.length ? (families as FamilyName[]) : undefined,
+    registry,
+    fit: flagInt(args, 'fit', { min: 0 }),
+    eval: flagInt(args, 'eval', { min: 0 }),
+    answers: choice(args, 'answers', ['empty', 'gold'], undefined),
+  };
+}
+
+export function modelFlags(): Command['flags'] {
+  return {
+    model: { type: 'string', description: `GGUF model file (or ${FIXTURE_MODELS.join(' / ')}: generated test models)` },
+    gpu: { type: 'string', description: GPU_CHOICES.join(' | '), default: 'auto' },
+    parallel: { type: 'string', description: 'requests in flight (parallel sequences)', default: String(DEFAULT_PARALLEL) },
+    'max-tokens': { type: 'string', description: 'longest answer, in tokens', default: String(DEFAULT_MAX_TOKENS) },
+  };
+}
+
+export function serverOptions(args: ParsedArgs): BenchServerOptions {
+  return { gpu: choice(args, 'gpu', GPU_CHOICES, 'auto'), parallel: flagInt(args, 'parallel', { min: 1 }), maxTokens: flagInt(args, 'max-tokens', { min: 1 }) };
+}
+
+export async function openServer(args: ParsedArgs): Promise<BenchServer> {
+  return BenchServer.open(resolveModelArg(requireFlag(args, 'model')), serverOptions(args));
+}
+
+/** The tasks asked for (all when none is), each checked against the benchmark's. */
+export function selectTasks(known: readonly string[], wanted: readonly string[]): string[] {
+  if (wanted.length === 0) return [...known];
+  const unknown = wanted.filter((t) => !known.includes(t));
+  if (unknown.length > 0) throw new CliError(`no benchmark requests for task ${unknown.map((t) => `"${t}"`).join(', ')}; tasks: ${known.join(', ')}`);
+  return known.filter((t) => wanted.includes(t));
+}
