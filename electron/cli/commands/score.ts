@@ -7,7 +7,8 @@ import { EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { registerCommands } from '../registry';
 import { CliError } from '../main';
 import { ProjectStore } from '../../engine/store';
-import { checkModelPath, GPU_CHOICES, readModelHeader, type GpuChoice } from '../../engine/llama';
+import { GPU_CHOICES, readModelHeader, type GpuChoice } from '../../engine/llama';
+import { checkScoringRequest } from '../../engine/usecases/score';
 import { newJobId } from '../../engine/scoring/jobs/queue';
 import type { JobProgress, ScoreJobSpec } from '../../engine/scoring/jobs/protocol';
 import type { RenderFormat } from '../../engine/scoring/renderer';
@@ -68,8 +69,7 @@ export const scoreCommand: Command = {
   async run(args, io) {
     const spec = buildSpec(args);
     const store = ProjectStore.open(spec.project);
-    if (store.traceCount === 0) throw new CliError(`${store.dir} holds no traces; import some with \`lots import <file> --project ${spec.project}\``);
-    checkModelPath(spec.model);
+    checkScoringRequest(store, spec.model);
     await readModelHeader(spec.model);
     const where = spec.remote ? `${spec.remote.backend} at ${spec.remote.endpoints.join(', ')}` : `gpu ${spec.gpu}`;
     io.out(`scoring ${store.traceCount} traces of ${store.dir} with ${spec.model} (${spec.intervention}, ${spec.span}, ${where})`);

@@ -33,6 +33,7 @@ import { buildRanking } from './ranking';
 import { checkModelOf, faithfulnessJobSpec, faithfulnessPoints } from './faithfulness';
 import { RecentProjects } from './recent';
 import { buildSummary } from './summary';
+import { checkScoringRequest } from '../usecases/score';
 import { ProjectIndex } from './task-data';
 
 export const STUDIO_VERSION = '0.1.0';
@@ -251,9 +252,7 @@ export class StudioService implements ApiMethods {
 
   async startScoring(input: ApiParsedInput<'startScoring'>): Promise<JobInfo> {
     const { store } = this.requireProject();
-    if (store.traceCount === 0) throw invalid('the project has no traces to score: import trace files first');
-    // Checked here so a wrong path is an error where the user clicked, not a failed job later.
-    checkModelPath(input.model);
+    checkScoringRequest(store, input.model);
     this.models.remember(resolve(input.model), basename(input.model));
     return this.jobs.startScoring({
       project: store.dir,
