@@ -81,6 +81,8 @@ export class StudioService implements ApiMethods {
   private jobUpdated(job: JobInfo): void {
     this.events.emit('jobUpdate', job);
     const finished = job.status === 'done' || job.status === 'cancelled' || job.status === 'failed';
+    // An import announces its own change (importTraces, once its files are committed and indexed).
+    if (job.kind === 'import') return;
     if (finished) {
       clearTimeout(this.changeTimer);
       this.changeTimer = undefined;
