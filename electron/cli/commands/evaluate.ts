@@ -5,13 +5,12 @@ import { registerCommands } from '../registry';
 import { CliError } from '../main';
 import { BASELINE_NAMES, DEFAULT_RANDOM_DRAWS, type BaselineName } from '../../../shared/bench/baselines';
 import { comparisonRow, formatComparisonTable, type ComparisonRow } from '../../../shared/bench/report';
-import { evaluateTask } from '../../engine/bench/evaluate';
 import { benchRequests } from '../../engine/bench/project';
 import { ProjectStore } from '../../engine/store';
 import { UsageError } from '../args';
 import { progressReporter } from './bench-make';
 import { modelFlags, openServer, requireFlag } from './serve';
-import { selectTasks } from './sweep';
+import { evaluateBenchTasks, selectBenchTasks } from '../../engine/usecases/sweep';
 
 export const evaluateCommand: Command = {
   name: 'evaluate',
@@ -37,8 +36,8 @@ export const evaluateCommand: Command = {
   ].join('\n'),
   async run(args, io) {
     const store = ProjectStore.open(requireFlag(args, 'project'));
-    const { byTask, registry, seed } = benchRequests(store);
-    const tasks = selectTasks([...byTask.keys()], flagList(args, 'task'));
+    const bench = benchRequests(store);
+    const tasks = selectBenchTasks([...bench.byTask.keys()], flagList(args, 'task'));
     const baselines = flagList(args, 'baselines');
     const unknown = baselines.filter((b) => !(BASELINE_NAMES as readonly string[]).includes(b));
     if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from ${BASELINE_NAMES.join(', ')}`);
@@ -47,18 +46,16 @@ export const evaluateCommand: Command = {
     if (args.flags.model !== undefined) {
       const server = await openServer(args);
       try {
-        for (const task of tasks) {
-          const sweep = store.readSweep(task);
-          if (!sweep || sweep.bestK === undefined) {
-            io.err(`${task}: no budget sweep yet (run \`lots sweep\`); skipped`);
-            skipped++;
-            continue;
-          }
-          const progress = progressReporter(io, `${task} evaluate`);
-          await evaluateTask(store, server, task, byTask.get(task)!, registry, {
-            seed, draws, baselines: baselines.length ? (baselines as BaselineName[]) : undefined, onProgress: (p) => progress(p.done, p.total),
-          });
-        }
+        const progress = new Map<string, (done: number, total: number) => void>();
+        const outcomes = await evaluateBenchTasks(store, server, {
+          bench, tasks, baselines: baselines as BaselineName[], ...(draws !== undefined ? { draws } : {}),
+          onTask: (task) => progress.set(task, progressReporter(io, `${task} evaluate`)),
+          onProgress: (task, done, total) => progress.get(task)?.(done, total),
+          onDone: (outcome) => {
+            if ('skipped' in outcome) io.err(`${outcome.task}: ${outcome.skipped}; skipped`);
+          },
+        });
+        skipped = outcomes.filter((o) => 'skipped' in o).length;
       } finally {
         await server.close();
       }
