@@ -1,6 +1,7 @@
 // The preload: exposes the API contract to the page as one function per IPC channel and one subscribe
-// function per event. ipcRenderer itself is never handed to the page. Runs sandboxed (bundled as CJS).
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+// function per event, and the disk path of a dropped file (so an import sends a path over IPC, not the
+// file's contents). ipcRenderer itself is never handed to the page. Runs sandboxed (bundled as CJS).
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { API_METHOD_NAMES, eventChannel, methodChannel } from '../shared/api/channels';
 import { BRIDGE_GLOBAL, type BridgeMethods, type LotsBridge } from '../shared/api/bridge';
 import type { Envelope } from '../shared/api/errors';
@@ -26,6 +27,7 @@ const bridge: LotsBridge = {
   onJobUpdate: subscribe('jobUpdate'),
   onProjectChanged: subscribe('projectChanged'),
   onMenuCommand: subscribe('menuCommand'),
+  pathForFile: (file: File) => webUtils.getPathForFile(file),
 };
 
 contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, Object.freeze(bridge));

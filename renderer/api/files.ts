@@ -1,7 +1,26 @@
-// Browser-side file helpers: reading dropped/picked files as text and saving text as a download.
+// Browser-side file helpers: what an import of dropped/picked files sends, and saving text as a download.
+import { BRIDGE_GLOBAL, type ApiInput, type LotsBridge } from '../../shared/api';
 
 export async function readFiles(files: FileList | File[]): Promise<{ name: string; text: string }[]> {
   return Promise.all([...files].map(async (f) => ({ name: f.name, text: await f.text() })));
+}
+
+/**
+ * The import of dropped or picked files. In the desktop app every file has a path on disk: the paths are
+ * sent and the engine streams the files itself (a 1 GB file is never read into the page, sent over IPC
+ * and written back). A browser has no paths: it sends the contents (the web host streams them to a temp
+ * file). `bridge`: the desktop preload's, when the page runs in the app.
+ */
+export async function importInput(files: FileList | File[], bridge: Pick<LotsBridge, 'pathForFile'> | undefined = desktopBridge()): Promise<ApiInput<'importTraces'>> {
+  const list = [...files];
+  const paths = bridge ? list.map((f) => bridge.pathForFile(f)) : [];
+  if (bridge && paths.every((p) => p !== '')) return { paths };
+  return { files: await readFiles(list) };
+}
+
+function desktopBridge(): Pick<LotsBridge, 'pathForFile'> | undefined {
+  const bridge = (globalThis as unknown as Record<string, Partial<LotsBridge> | undefined>)[BRIDGE_GLOBAL];
+  return typeof bridge?.pathForFile === 'function' ? (bridge as Pick<LotsBridge, 'pathForFile'>) : undefined;
 }
 
 export function downloadText(filename: string, text: string, mime = 'text/plain'): void {

@@ -1,6 +1,6 @@
 // The shell: sidebar, top bar, the current view, status bar, notices, shortcuts, drag-drop import.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { readFiles } from '../api/files';
+import { importInput } from '../api/files';
 import { useApi, useStudio, useStudioStore } from '../store/react';
 import type { ViewName } from '../store/types';
 import { BudgetView } from '../views/BudgetView';
@@ -97,7 +97,7 @@ export function App() {
         data-testid="trace-file-input"
         onChange={async (e) => {
           const files = e.target.files;
-          if (files && files.length > 0) await store.getState().importTraces({ files: await readFiles(files) });
+          if (files && files.length > 0) await store.getState().importTraces(await importInput(files));
           e.target.value = '';
         }}
       />
@@ -138,7 +138,7 @@ function useDropImport(setDragging: (on: boolean) => void): void {
         store.getState().notify({ kind: 'info', title: 'Open a project first', message: 'Dropped traces are imported into the open project.', hint: 'Open or create a project on the Project view, then drop the files again.' });
         return;
       }
-      await store.getState().importTraces({ files: await readFiles(files) });
+      await store.getState().importTraces(await importInput(files));
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', over);

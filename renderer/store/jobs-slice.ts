@@ -40,9 +40,8 @@ export const createJobsSlice = (api: StudioApi): SliceCreator<JobsSlice> => (set
       void get().inspectModel(job.result.path);
     }
     if (job.status === 'done' && prev && prev.status !== 'done') {
+      // (What the job stored reaches the views once, by the engine's projectChanged event: store.ts.)
       get().notify({ kind: 'success', title: `${job.title} finished`, message: job.message ?? `${job.done} of ${job.total} ${job.unit}` });
-      get().invalidateData();
-      void get().refreshProject();
     }
   },
 

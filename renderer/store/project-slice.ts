@@ -1,5 +1,5 @@
 // The open project (summary from the engine), recent projects, imports.
-import type { ImportReport, ProjectSummary, RecentProject, StudioApi } from '../../shared/api';
+import type { ApiInput, ImportReport, ProjectSummary, RecentProject, StudioApi } from '../../shared/api';
 import type { SliceCreator } from './types';
 import { plural } from '../format';
 
@@ -14,7 +14,7 @@ export interface ProjectSlice {
   openProject(dir: string): Promise<boolean>;
   createProject(dir: string): Promise<boolean>;
   closeProject(): Promise<void>;
-  importTraces(input: { paths?: string[]; files?: { name: string; text: string }[] }): Promise<ImportReport | null>;
+  importTraces(input: ApiInput<'importTraces'>): Promise<ImportReport | null>;
   clearImport(): void;
   /** A project was opened (here or by the engine: menu, demo): every cached view of the old one goes. */
   projectOpened(project: ProjectSummary): void;
@@ -81,8 +81,9 @@ export const createProjectSlice = (api: StudioApi): SliceCreator<ProjectSlice> =
     set({ importing: true }, false, 'project/import-start');
     try {
       const report = await api.importTraces(input);
+      // The summary comes with the reply; the views' data is refreshed once, by the engine's
+      // projectChanged event (store.ts), which every import that changed the project sends.
       set({ lastImport: report, project: report.project, importing: false }, false, 'project/import');
-      get().invalidateData();
       const added = report.files.reduce((n, f) => n + f.added, 0);
       const rejected = report.files.reduce((n, f) => n + f.rejected.length + f.moreRejected, 0);
       if (!get().route.task && report.project.tasks[0]) get().setTask(report.project.tasks[0].task);
@@ -96,8 +97,8 @@ export const createProjectSlice = (api: StudioApi): SliceCreator<ProjectSlice> =
     } catch (e) {
       set({ importing: false }, false, 'project/import-failed');
       if ((e as { code?: unknown }).code === 'CANCELLED') {
+        // (Files imported before the cancelled one are kept: the engine's projectChanged event refreshes.)
         get().notify({ kind: 'info', title: 'Import cancelled', message: (e as Error).message });
-        void get().refreshProject();
       } else get().fail(e, 'Import failed');
       return null;
     }

@@ -1,5 +1,6 @@
 // What the Electron preload exposes on `window.lotsBridge`: one function per channel, each returning the
-// transport envelope (so error codes survive contextBridge), and one subscribe function per event.
+// transport envelope (so error codes survive contextBridge), one subscribe function per event, and the
+// path of a dropped or picked file (so the engine streams it from disk instead of the page reading it).
 import type { Envelope } from './errors';
 import type { ApiEvents, Unsubscribe } from './contract';
 import type { ApiMethodName } from './schemas';
@@ -14,4 +15,9 @@ export interface BridgeEvents {
   readonly onMenuCommand: (listener: (payload: ApiEvents['menuCommand']) => void) => Unsubscribe;
 }
 
-export type LotsBridge = BridgeMethods & BridgeEvents;
+export interface BridgeFiles {
+  /** The file's path on disk (Electron's webUtils.getPathForFile); '' for a file that has none. */
+  readonly pathForFile: (file: File) => string;
+}
+
+export type LotsBridge = BridgeMethods & BridgeEvents & BridgeFiles;

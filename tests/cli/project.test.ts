@@ -158,7 +158,9 @@ describe('lots export', () => {
     ProjectStore.open(project).acceptSpace({ task: 'other', tools: ['Calculator', 'Nowhere'], pinned: [], banned: [], rule: { kind: 'manual' }, note: 'x' });
     const missing = await runCli(['export', '--project', project, '--task', 'other', '--format', 'openai']);
     expect(missing.code).toBe(2);
-    expect(missing.err).toContain('no definition for "Nowhere"');
+    // Definitions come from the task's own traces: "other" has none, so Calculator (defined only on fx's
+    // menus) is missing too.
+    expect(missing.err).toContain('no definition for "Calculator", "Nowhere"');
     expect(missing.out).toBe('');
     const names = await runCli(['export', '--project', project, '--task', 'other', '--format', 'names']);
     expect(names.out).toBe('Calculator\nNowhere\n');

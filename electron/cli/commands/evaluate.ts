@@ -3,11 +3,11 @@ import { flagInt, flagList, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { BASELINE_NAMES, DEFAULT_RANDOM_DRAWS, type BaselineName } from '../../../shared/bench/baselines';
 import { comparisonRow, formatComparisonTable, type ComparisonRow } from '../../../shared/bench/report';
-import { evaluateTask } from '../../engine/bench/evaluate';
 import { benchRequests } from '../../engine/bench/project';
 import { ProjectStore } from '../../engine/store';
-import { modelFlags, openServer, selectTasks } from '../bench-flags';
+import { modelFlags, openServer } from '../bench-flags';
 import { progressReporter } from '../stage-progress';
+import { evaluateBenchTasks, selectBenchTasks } from '../../engine/usecases/sweep';
 
 export const command: Command = {
   name: 'evaluate',
@@ -33,8 +33,8 @@ export const command: Command = {
   ].join('\n'),
   async run(args, io) {
     const store = ProjectStore.open(requireFlag(args, 'project'));
-    const { byTask, registry, seed } = benchRequests(store);
-    const tasks = selectTasks([...byTask.keys()], flagList(args, 'task'));
+    const bench = benchRequests(store);
+    const tasks = selectBenchTasks([...bench.byTask.keys()], flagList(args, 'task'));
     const baselines = flagList(args, 'baselines');
     const unknown = baselines.filter((b) => !(BASELINE_NAMES as readonly string[]).includes(b));
     if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from ${BASELINE_NAMES.join(', ')}`);
@@ -43,18 +43,16 @@ export const command: Command = {
     if (args.flags.model !== undefined) {
       const server = await openServer(args);
       try {
-        for (const task of tasks) {
-          const sweep = store.readSweep(task);
-          if (!sweep || sweep.bestK === undefined) {
-            io.err(`${task}: no budget sweep yet (run \`lots sweep\`); skipped`);
-            skipped++;
-            continue;
-          }
-          const progress = progressReporter(io, `${task} evaluate`);
-          await evaluateTask(store, server, task, byTask.get(task)!, registry, {
-            seed, draws, baselines: baselines.length ? (baselines as BaselineName[]) : undefined, onProgress: (p) => progress(p.done, p.total),
-          });
-        }
+        const progress = new Map<string, (done: number, total: number) => void>();
+        const outcomes = await evaluateBenchTasks(store, server, {
+          bench, tasks, baselines: baselines as BaselineName[], ...(draws !== undefined ? { draws } : {}),
+          onTask: (task) => progress.set(task, progressReporter(io, `${task} evaluate`)),
+          onProgress: (task, done, total) => progress.get(task)?.(done, total),
+          onDone: (outcome) => {
+            if ('skipped' in outcome) io.err(`${outcome.task}: ${outcome.skipped}; skipped`);
+          },
+        });
+        skipped = outcomes.filter((o) => 'skipped' in o).length;
       } finally {
         await server.close();
       }

@@ -5,7 +5,8 @@ import { ProjectStore } from '../../engine/store';
 import type { ScoreRow } from '../../../shared/project/scores';
 import { taskOf } from '../../../shared/lots/aggregate';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU, DEFAULT_TAU, fitTasks, type FitOptions, type FitRuleKind, type TaskFit } from '../../../shared/lots/fit';
-import { chooseRun, projectRows, readScoreFile, SCORE_FORMAT_HELP } from './scores';
+import { chooseRun, noteLatestRun, readScoreFile, SCORE_FORMAT_HELP } from './scores';
+import { fitProject } from '../../engine/usecases/fit';
 import { escapeControl } from '../escape';
 
 const RULES: readonly FitRuleKind[] = ['topk', 'threshold', 'support'];
@@ -52,7 +53,7 @@ export const command: Command = {
   ].join('\n'),
   async run(args, io) {
     const options = fitOptions(args);
-    const { rows, rejected, budgets } = loadRows(args, io);
+    const { rows, rejected, fits } = loadFits(args, options, io);
     if (rows.length === 0) {
       io.err(rejected > 0 ? 'no usable score records; nothing to fit' : 'no score records; nothing to fit');
       return EXIT_FAIL;
@@ -62,7 +63,6 @@ export const command: Command = {
       const unknown = options.tasks.filter((t) => !known.has(t));
       if (unknown.length > 0) throw new CliError(`no scores for task ${unknown.map((t) => `"${t}"`).join(', ')}; tasks: ${[...known].sort().map((t) => `"${t}"`).join(', ')}`);
     }
-    const fits = fitTasks(rows, budgets ? { ...options, budgets } : options);
     if (args.flags.json) io.out(JSON.stringify(fitsToJson(fits)));
     else io.out(fits.map(formatFit).join('\n\n'));
     return rejected > 0 ? EXIT_PARTIAL : EXIT_OK;
@@ -90,7 +90,8 @@ function fitOptions(args: ParsedArgs): FitOptions {
   };
 }
 
-function loadRows(args: ParsedArgs, io: CliIO): { rows: ScoreRow[]; rejected: number; budgets?: Map<string, number> } {
+/** The rows and their fits: a score file's rows, or a project's run through the engine's fit (usecases/fit.ts). */
+function loadFits(args: ParsedArgs, options: FitOptions, io: CliIO): { rows: readonly ScoreRow[]; rejected: number; fits: TaskFit[] } {
   const projectDir = flagString(args, 'project');
   const scoresFile = flagString(args, 'scores');
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
@@ -98,19 +99,16 @@ function loadRows(args: ParsedArgs, io: CliIO): { rows: ScoreRow[]; rejected: nu
   if (scoresFile !== undefined) {
     if (flagString(args, 'run') !== undefined) throw new UsageError('--run needs --project');
     const parsed = readScoreFile(scoresFile, io);
-    return { rows: parsed.rows, rejected: parsed.errors.length };
+    return { rows: parsed.rows, rejected: parsed.errors.length, fits: parsed.rows.length > 0 ? fitTasks(parsed.rows, options) : [] };
   }
   const store = ProjectStore.open(projectDir!);
-  const run = chooseRun(store, flagString(args, 'run'), io);
+  const run = flagString(args, 'run');
+  const fit = fitProject(store, { ...options, ...(run !== undefined ? { run } : {}) });
+  // (No scores at all: the same message as every command reading a run.)
+  if (!fit) chooseRun(store, run, io);
+  noteLatestRun(fit!.choice, io);
   for (const w of store.warnings) io.err(`warning: ${w.file}: ${w.message}`);
-  return { rows: projectRows(store, run), rejected: 0, budgets: sweepBudgets(store) };
-}
-
-/** bestK of every stored budget sweep, by task. */
-export function sweepBudgets(store: ProjectStore): Map<string, number> {
-  const budgets = new Map<string, number>();
-  for (const sweep of store.listSweeps()) if (sweep.bestK !== undefined && sweep.bestK > 0) budgets.set(sweep.task, sweep.bestK);
-  return budgets;
+  return { rows: fit!.rows, rejected: 0, fits: fit!.fits };
 }
 
 export function fitsToJson(fits: readonly TaskFit[]): { tasks: Record<string, unknown> } {

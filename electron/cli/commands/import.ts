@@ -6,18 +6,13 @@ import { resolve } from 'node:path';
 import { flagList, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
-import { assertRegularFile, loadBfclJoin, readTraceFile, type ReadProgress, type ReadSummary } from '../../engine/import';
+import { traceIdConflictMessage } from '../../engine/store/project-store';
+import { assertRegularFile, loadBfclJoin, type ReadProgress, type ReadSummary } from '../../engine/import';
+import { importTraces, type ImportTracesResult } from '../../engine/usecases/import-traces';
 import { formatNames, resolveFormatName, TRACE_FORMATS } from '../../../shared/importers/formats';
-import type { BfclJoin, FormatId } from '../../../shared/importers/types';
+import type { BfclJoin } from '../../../shared/importers/types';
 import { formatLineError } from '../../../shared/trace/validate';
 import { escapeControl } from '../escape';
-
-interface FileResult {
-  summary: ReadSummary;
-  added: number;
-  duplicates: number;
-  conflicts: number;
-}
 
 export const command: Command = {
   name: 'import',
@@ -61,7 +56,6 @@ export const command: Command = {
     const funcDocs = flagString(args, 'bfcl-func-docs');
     const bfcl: BfclJoin | undefined = datasets.length || funcDocs ? loadBfclJoin(datasets, funcDocs) : undefined;
     const store = ProjectStore.openOrCreate(project);
-    const results: FileResult[] = [];
     // Ctrl-C stops the import: the file in progress is dropped (nothing of it committed, the lock
     // released), the files imported before are kept and listed; exit 130. A second Ctrl-C ends at once.
     const abort = new AbortController();
@@ -71,26 +65,46 @@ export const command: Command = {
       io.err('lots import: stopping (Ctrl-C again to quit at once)…');
       abort.abort();
     };
+    let progress: ProgressLine | undefined;
+    const err = (text: string): void => {
+      progress?.clear();
+      io.err(text);
+    };
     process.on('SIGINT', onSigint);
+    let result: ImportTracesResult;
     try {
-      for (const file of files) {
-        try {
-          results.push(await importFile(store, file, { format, taskField: flagString(args, 'task-field'), bfcl, signal: abort.signal }, io));
-        } catch (e) {
-          if (!abort.signal.aborted) throw e;
-          const kept = results.filter((r) => r.added > 0);
-          const left = files.length - results.length - 1;
-          io.err(`lots import: cancelled; nothing of ${file} was imported${left > 0 ? ` (${left} more file(s) not started)` : ''}`);
-          io.err(kept.length > 0 ? `lots import: kept what was imported before: ${kept.map((r) => `${r.summary.file} (${r.added} traces)`).join(', ')}` : 'lots import: nothing was imported');
-          io.out(`project ${store.dir}: ${store.traceCount} traces`);
-          return EXIT_CANCELLED;
-        }
-      }
+      // (Waits for another writer without blocking, so Ctrl-C works while waiting too.)
+      result = await importTraces(store, files.map((f) => ({ name: f, path: resolve(f) })), {
+        signal: abort.signal,
+        read: { format, taskField: flagString(args, 'task-field'), bfcl },
+        onFile: (_i, source) => {
+          progress?.clear();
+          progress = process.stderr.isTTY ? new ProgressLine(source.name) : undefined;
+        },
+        ...(process.stderr.isTTY ? { onProgress: (p: ReadProgress) => progress?.update(p) } : {}),
+        onImported: (_i, f) => {
+          progress?.clear();
+          if (f.summary.fatal) err(f.summary.fatal);
+          io.out(describe(f.summary, f.report.added, f.report.duplicates, f.report.conflicts.length));
+        },
+        onRejected: (_source, e) => err(formatLineError(e)),
+        onConflict: (source, c) => err(`${source.name}:${c.line}: ${traceIdConflictMessage(escapeControl(c.id))}`),
+      });
     } finally {
+      progress?.clear();
       process.off('SIGINT', onSigint);
     }
-    const imported = results.reduce((n, r) => n + r.added + r.duplicates, 0);
-    const problems = results.reduce((n, r) => n + r.summary.rejected + r.conflicts + (r.summary.fatal ? 1 : 0), 0);
+    if (result.stopped) {
+      if (!abort.signal.aborted) throw result.stopped.error;
+      const kept = result.files.filter((f) => f.report.added > 0);
+      const left = result.stopped.notStarted;
+      io.err(`lots import: cancelled; nothing of ${result.stopped.file} was imported${left > 0 ? ` (${left} more file(s) not started)` : ''}`);
+      io.err(kept.length > 0 ? `lots import: kept what was imported before: ${kept.map((f) => `${f.summary.file} (${f.report.added} traces)`).join(', ')}` : 'lots import: nothing was imported');
+      io.out(`project ${store.dir}: ${store.traceCount} traces`);
+      return EXIT_CANCELLED;
+    }
+    const imported = result.files.reduce((n, f) => n + f.report.added + f.report.duplicates, 0);
+    const problems = result.files.reduce((n, f) => n + f.summary.rejected + f.report.conflicts.length + (f.summary.fatal ? 1 : 0), 0);
     io.out(`project ${store.dir}: ${store.traceCount} traces`);
     if (imported === 0 && problems > 0) return EXIT_FAIL;
     return problems > 0 ? EXIT_PARTIAL : EXIT_OK;
@@ -99,41 +113,6 @@ export const command: Command = {
 
 /** Exit code of an import stopped by Ctrl-C (128 + SIGINT, as shells report it). */
 const EXIT_CANCELLED = 130;
-
-async function importFile(store: ProjectStore, file: string, options: { format: FormatId | 'auto'; taskField?: string; bfcl?: BfclJoin; signal: AbortSignal }, io: CliIO): Promise<FileResult> {
-  const progress = process.stderr.isTTY ? new ProgressLine(file) : undefined;
-  const err = (text: string): void => {
-    progress?.clear();
-    io.err(text);
-  };
-  // (Waits for another writer without blocking, so Ctrl-C works while waiting too.)
-  const imp = await store.beginImportAsync(resolve(file), { signal: options.signal });
-  let conflicts = 0;
-  let summary: ReadSummary | undefined;
-  try {
-    for await (const e of readTraceFile(file, { ...options, onProgress: progress ? (p) => progress.update(p) : undefined })) {
-      if (e.kind === 'error') err(formatLineError(e.error));
-      else if (e.kind === 'trace') {
-        if (imp.add(e.trace) === 'conflict') {
-          conflicts++;
-          err(`${file}:${e.line}: trace id "${escapeControl(e.trace.id)}" is already in the project with different content; give it another id or import into another project`);
-        }
-      } else if (e.kind === 'summary') summary = e.summary;
-    }
-    // (Cancelled after the last record was read: still dropped, as the user asked.)
-    options.signal.throwIfAborted();
-  } catch (e) {
-    imp.abort();
-    progress?.clear();
-    throw e;
-  }
-  const counts = imp.commit();
-  progress?.clear();
-  const s = summary!;
-  if (s.fatal) err(s.fatal);
-  io.out(describe(s, counts.added, counts.duplicates, conflicts));
-  return { summary: s, added: counts.added, duplicates: counts.duplicates, conflicts };
-}
 
 function describe(s: ReadSummary, added: number, duplicates: number, conflicts: number): string {
   const lines: string[] = [];

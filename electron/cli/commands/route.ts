@@ -1,8 +1,9 @@
 // `lots route`: give unlabelled requests a task by clustering their text (paper D.1).
 import { flagInt, flagNumber, requireFlag } from '../args';
-import { EXIT_FAIL, EXIT_OK, type Command } from '../command';
+import { EXIT_OK, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
-import { routeUnlabelled, type RoutingMethod } from '../../../shared/routing/route';
+import type { RoutingMethod } from '../../../shared/routing/route';
+import { routeProject } from '../../engine/usecases/route';
 
 export const command: Command = {
   name: 'route',
@@ -26,8 +27,7 @@ export const command: Command = {
     const k = flagInt(args, 'k', { min: 1 });
     const tau = flagNumber(args, 'tau');
     const method: RoutingMethod = k !== undefined ? { kind: 'kmeans', k } : tau !== undefined ? { kind: 'threshold', tau } : { kind: 'silhouette' };
-    const traces = store.listTraces((t) => !t.routed);
-    const result = routeUnlabelled(traces, method, flagInt(args, 'seed') ?? 1);
+    const result = routeProject(store, { method, seed: flagInt(args, 'seed') ?? 1, dryRun: Boolean(args.flags['dry-run']) });
     const n = Object.keys(result.routes).length;
     if (n === 0) {
       io.out('every request already has a task label; nothing to route');
@@ -35,11 +35,8 @@ export const command: Command = {
     }
     io.out(`routed ${n} unlabelled requests into ${result.clusters} tasks (silhouette ${result.silhouette.toFixed(3)})`);
     for (const [task, ex] of Object.entries(result.examples).sort()) {
-      const size = Object.values(result.routes).filter((t) => t === task).length;
-      io.out(`  ${task}  ${String(size).padStart(5)} requests  e.g. "${ex[0]}"`);
+      io.out(`  ${task}  ${String(result.sizes[task] ?? 0).padStart(5)} requests  e.g. "${ex[0]}"`);
     }
-    if (args.flags['dry-run']) return EXIT_OK;
-    store.writeRoutes(result.routes, JSON.stringify(method));
-    return n > 0 ? EXIT_OK : EXIT_FAIL;
+    return EXIT_OK;
   },
 };

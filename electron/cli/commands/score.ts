@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { choice, flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
-import { checkModelPath, GPU_CHOICES, readModelHeader } from '../../engine/llama';
+import { GPU_CHOICES, readModelHeader } from '../../engine/llama';
+import { checkScoringRequest } from '../../engine/usecases/score';
 import { newJobId } from '../../engine/jobs/ids';
 import type { JobProgress, ScoreJobSpec } from '../../engine/jobs/protocol';
 import type { RenderFormat } from '../../engine/scoring/renderer';
@@ -66,8 +67,7 @@ export const command: Command = {
   async run(args, io) {
     const spec = buildSpec(args);
     const store = ProjectStore.open(spec.project);
-    if (store.traceCount === 0) throw new CliError(`${store.dir} holds no traces; import some with \`lots import <file> --project ${spec.project}\``);
-    checkModelPath(spec.model);
+    checkScoringRequest(store, spec.model);
     await readModelHeader(spec.model);
     const where = spec.remote ? `${spec.remote.backend} at ${spec.remote.endpoints.join(', ')}` : `gpu ${spec.gpu}`;
     io.out(`scoring ${store.traceCount} traces of ${store.dir} with ${spec.model} (${spec.intervention}, ${spec.span}, ${where})`);

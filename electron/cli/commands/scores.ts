@@ -9,6 +9,9 @@ import { writeFileAtomic } from '../../engine/store/atomic';
 import type { ScoreRow, StoredScore } from '../../../shared/project/scores';
 import { formatScoreLine, parseScoreFile, type ParsedScoreFile } from '../../../shared/lots/score-file';
 import { formatLineError } from '../../../shared/trace/validate';
+import type { RunChoice } from '../../engine/usecases/choose-run';
+import { projectRunRows } from '../../engine/usecases/fit';
+import { rowTaskLabel, runRows } from '../../engine/usecases/task-rows';
 
 export const SCORE_FORMAT_HELP = [
   'Score format (JSONL, one request per line):',
@@ -32,32 +35,27 @@ export function readScoreFile(path: string, io: CliIO): ParsedScoreFile {
 
 /** The run to read from a project: --run if given (must exist), else the latest, saying so when there are several. */
 export function chooseRun(store: ProjectStore, run: string | undefined, io: CliIO): string {
-  const runs = store.listRuns();
-  if (runs.length === 0) {
+  const picked = projectRunRows(store, run);
+  if (!picked) {
     throw new CliError(`${store.dir} holds no scores yet. Score its traces in the Studio (or \`lots score\`), or import scores with \`lots scores import <file> --project ${store.dir}\`.`);
   }
-  if (run !== undefined) {
-    if (!runs.includes(run)) throw new CliError(`no scoring run "${run}" in ${store.dir}; runs: ${runs.map((r) => `"${r}"`).join(', ')}`);
-    return run;
-  }
-  const latest = runs[runs.length - 1]!;
-  if (runs.length > 1) io.err(`note: using the latest scoring run "${latest}" (${runs.length} runs: ${runs.map((r) => `"${r}"`).join(', ')}); choose another with --run`);
-  return latest;
+  noteLatestRun(picked.choice, io);
+  return picked.choice.run;
 }
 
-/** Score rows of a run, with the task taken from the project's trace when the row has none. */
+/** Says which run was taken when the project has several and none was asked for. */
+export function noteLatestRun(choice: RunChoice & { run: string }, io: CliIO): void {
+  const { runs, run } = choice;
+  if (choice.by === 'latest' && runs.length > 1) io.err(`note: using the latest scoring run "${run}" (${runs.length} runs: ${runs.map((r) => `"${r}"`).join(', ')}); choose another with --run`);
+}
+
+/** Score rows of a run in the exchange format, each under its task (engine/usecases/task-rows.ts). */
 export function projectRows(store: ProjectStore, run: string): ScoreRow[] {
-  const scores = store.listScores(run);
-  const traceTasks = scores.some((s) => s.task === undefined) ? traceTaskMap(store) : new Map<string, string | undefined>();
-  return scores.map((s) => {
-    const task = s.task ?? traceTasks.get(s.trace);
-    return { trace: s.trace, ...(task !== undefined ? { task } : {}), exposed: s.exposed, scores: s.scores };
-  });
+  return runRows(store, run).map(toScoreRow);
 }
 
-/** Trace id → task (routed tasks included), without reading the traces. */
-export function traceTaskMap(store: ProjectStore): Map<string, string | undefined> {
-  return store.traceTasks();
+export function toScoreRow(s: StoredScore): ScoreRow {
+  return { trace: s.trace, ...(s.task !== undefined ? { task: s.task } : {}), exposed: s.exposed, scores: s.scores };
 }
 
 export const importCommand: Command = {
@@ -93,11 +91,11 @@ export const importCommand: Command = {
     const run = flagString(args, 'run') ?? `import:${basename(file)}`;
     const createdAt = new Date().toISOString();
     let unknownTraces = 0;
-    const traceTasks = traceTaskMap(store);
+    const traceTasks = store.traceTasks();
     const records: StoredScore[] = parsed.rows.map((row) => {
       const known = traceTasks.has(row.trace);
       if (!known) unknownTraces++;
-      const task = row.task ?? traceTasks.get(row.trace);
+      const task = rowTaskLabel(row, traceTasks);
       const hash = store.getTraceHash(row.trace);
       return {
         trace: row.trace,

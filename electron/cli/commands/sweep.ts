@@ -1,8 +1,8 @@
 // `lots sweep`: the budget sweep of each benchmark task, stored with the project.
 import { flagList, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
-import { sweepTask } from '../../engine/bench/evaluate';
-import { benchRequests, chooseRun, taskRanking } from '../../engine/bench/project';
+import { benchRequests } from '../../engine/bench/project';
+import { selectBenchTasks, sweepBenchTasks } from '../../engine/usecases/sweep';
 import { ProjectStore } from '../../engine/store';
 import { modelFlags, openServer, selectTasks } from '../bench-flags';
 import { progressReporter } from '../stage-progress';
@@ -34,29 +34,32 @@ export const command: Command = {
       if (!Number.isInteger(n) || n < 1) throw new UsageError(`--k takes positive integers, got "${v}"`);
       return n;
     });
-    const { byTask } = benchRequests(store);
-    const tasks = selectTasks([...byTask.keys()], flagList(args, 'task'));
+    const bench = benchRequests(store);
+    // (Unknown tasks are named before the model is loaded.)
+    const tasks = selectBenchTasks([...bench.byTask.keys()], flagList(args, 'task'));
     const server = await openServer(args);
-    let skipped = 0;
+    let result;
     try {
-      const run = chooseRun(store, server.modelHash, flagString(args, 'run'));
-      io.err(`ranking from run ${run}`);
-      const scores = store.listScores(run);
-      for (const task of tasks) {
-        const ranking = taskRanking(scores, task);
-        if (ranking.length === 0) {
-          io.err(`${task}: no scored tools in run ${run}; skipped`);
-          skipped++;
-          continue;
-        }
-        const progress = progressReporter(io, `${task} sweep`);
-        const sweep = await sweepTask(store, server, task, byTask.get(task)!, ranking, { run, ks: ks.length ? ks : undefined, onProgress: (p) => progress(p.done, p.total) });
-        io.out(`${task}: K=${sweep.bestK} (${sweep.points.find((p) => p.k === sweep.bestK)?.tools.join(', ')})`);
-        for (const p of sweep.points) io.out(`  K=${String(p.k).padStart(3)}  fitting accuracy ${p.accuracy.toFixed(2)}  (${p.n} requests, ${Math.round(p.promptTokens)} prompt tokens/request)`);
-      }
+      const progress = new Map<string, (done: number, total: number) => void>();
+      result = await sweepBenchTasks(store, server, {
+        bench, tasks, ks, ...(flagString(args, 'run') !== undefined ? { run: flagString(args, 'run') } : {}),
+        onRun: (run) => io.err(`ranking from run ${run}`),
+        onTask: (task) => progress.set(task, progressReporter(io, `${task} sweep`)),
+        onProgress: (task, done, total) => progress.get(task)?.(done, total),
+        onDone: (outcome) => {
+          if ('skipped' in outcome) {
+            io.err(`${outcome.task}: ${outcome.skipped}; skipped`);
+            return;
+          }
+          const sweep = outcome.result;
+          io.out(`${outcome.task}: K=${sweep.bestK} (${sweep.points.find((p) => p.k === sweep.bestK)?.tools.join(', ')})`);
+          for (const p of sweep.points) io.out(`  K=${String(p.k).padStart(3)}  fitting accuracy ${p.accuracy.toFixed(2)}  (${p.n} requests, ${Math.round(p.promptTokens)} prompt tokens/request)`);
+        },
+      });
     } finally {
       await server.close();
     }
+    const skipped = result.tasks.filter((t) => 'skipped' in t).length;
     if (skipped === tasks.length) throw new CliError('no task had scored tools; serve and score the fitting requests first');
     return skipped > 0 ? EXIT_PARTIAL : EXIT_OK;
   },

@@ -1,12 +1,12 @@
 // The budget view: curves against K for the top-K space — the additive surrogate F̂ (always), measured
 // fitting accuracy and prompt tokens (where a sweep ran), tool-definition tokens, baselines.
-import { selectBudget } from '../../../shared/lots/budget';
 import { fullContextLikelihood, surrogateCurve } from '../../../shared/lots/surrogate';
 import type { BudgetData, BudgetPoint } from '../../../shared/api/types';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import type { ToolDef } from '../../../shared/trace/schema';
 import type { TaskData } from './task-data';
 import { ownValue } from '../../../shared/trace/own-record';
+import { sweepBudget } from '../usecases/fit';
 
 /** Without the scoring model's tokenizer at hand, ~4 characters of JSON per token (stated in the UI). */
 export function estimateSchemaTokens(def: ToolDef): number {
@@ -39,7 +39,7 @@ export function buildBudget(data: TaskData, sweep: SweepResult | undefined): Bud
 
   let recommendedK: number | null = null;
   let recommendedBy: BudgetData['recommendedBy'] = null;
-  const fromSweep = sweep ? (sweep.bestK ?? selectBudget(sweep.points)) : undefined;
+  const fromSweep = sweep ? sweepBudget(sweep) : undefined;
   if (fromSweep !== undefined) {
     recommendedK = fromSweep;
     recommendedBy = 'sweep';

@@ -29,11 +29,12 @@ import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
 import { checkModelPath } from '../llama';
-import { importSource, sourcesOf, type ImportSourceOptions } from './imports';
+import { importTraces, isCancelled, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
 import { buildRanking } from './ranking';
 import { checkModelOf, faithfulnessJobSpec, faithfulnessPoints } from './faithfulness';
 import { RecentProjects } from './recent';
 import { buildSummary } from './summary';
+import { checkScoringRequest } from '../usecases/score';
 import { ProjectIndex } from './task-data';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
@@ -83,6 +84,8 @@ export class StudioService implements ApiMethods {
   private jobUpdated(job: JobInfo): void {
     this.events.emit('jobUpdate', job);
     const finished = job.status === 'done' || job.status === 'cancelled' || job.status === 'failed';
+    // An import announces its own change (importTraces, once its files are committed and indexed).
+    if (job.kind === 'import') return;
     if (finished) {
       clearTimeout(this.changeTimer);
       this.changeTimer = undefined;
@@ -156,15 +159,12 @@ export class StudioService implements ApiMethods {
    */
   async importTraces(input: ApiParsedInput<'importTraces'>, options: Pick<ImportSourceOptions, 'signal'> = {}): Promise<ImportReport> {
     const { store, index } = this.requireProject();
-    const files: ImportFileReport[] = [];
     const sources = sourcesOf(input);
     const job = this.jobs.startImport(sources.map((s) => s.name), options.signal);
-    try {
-      for (const [i, source] of sources.entries()) {
-        job.file(i, source.name);
-        files.push(await importSource(store, source, { signal: job.signal, onWait: (wait) => job.note(wait.message), onProgress: (p) => job.progress(p) }));
-      }
-    } catch (e) {
+    const result = await importTraces(store, sources, { signal: job.signal, onFile: (i, source) => job.file(i, source.name), onWait: (wait) => job.note(wait.message), onProgress: (p) => job.progress(p) });
+    const files: ImportFileReport[] = result.files.map((f) => f.report);
+    if (result.stopped) {
+      const e = result.stopped.error;
       if (files.length > 0) {
         index.sync();
         this.events.emit('projectChanged', { reason: 'import' });
@@ -179,9 +179,6 @@ export class StudioService implements ApiMethods {
       const error = { code, message };
       job.finish('failed', files.length > 0 ? `failed; kept ${kept} trace(s) imported before` : 'failed; nothing of it was imported', error);
       throw e;
-    } finally {
-      // Contents not reached (an earlier file failed) have temp folders too.
-      for (const source of sources) source.cleanup?.();
     }
     const added = files.reduce((n, f) => n + f.added, 0);
     job.finish('done', `imported ${added} trace(s) from ${files.map((f) => f.file).join(', ')}`);
@@ -250,12 +247,12 @@ export class StudioService implements ApiMethods {
 
   async renderExport(input: ApiParsedInput<'renderExport'>): Promise<ExportText> {
     const { store, index } = this.requireProject();
-    return renderExport(store, index.task(input.task), input.format, input.version);
+    return renderExport(store, index, input.task, input.format, input.version);
   }
 
   async saveExport(input: ApiParsedInput<'saveExport'>): Promise<{ path: string }> {
     const { store, index } = this.requireProject();
-    const out = renderExport(store, index.task(input.task), input.format, input.version);
+    const out = renderExport(store, index, input.task, input.format, input.version);
     const saved = writeText(input.path, out.text);
     store.logActivity({ kind: 'export', message: `exported ${input.task} as ${input.format} to ${input.path}` });
     return saved;
@@ -263,12 +260,12 @@ export class StudioService implements ApiMethods {
 
   async renderReport(input: ApiParsedInput<'renderReport'>): Promise<{ html: string; filename: string }> {
     const { store, index } = this.requireProject();
-    return renderReport(store, index.task(input.task, input.run));
+    return renderReport(store, index, input.task, input.run);
   }
 
   async saveReport(input: ApiParsedInput<'saveReport'>): Promise<{ path: string }> {
     const { store, index } = this.requireProject();
-    const saved = writeText(input.path, renderReport(store, index.task(input.task, input.run)).html);
+    const saved = writeText(input.path, renderReport(store, index, input.task, input.run).html);
     store.logActivity({ kind: 'export', message: `saved the report of ${input.task} to ${input.path}` });
     return saved;
   }
@@ -281,9 +278,7 @@ export class StudioService implements ApiMethods {
 
   async startScoring(input: ApiParsedInput<'startScoring'>): Promise<JobInfo> {
     const { store } = this.requireProject();
-    if (store.traceCount === 0) throw invalid('the project has no traces to score: import trace files first');
-    // Checked here so a wrong path is an error where the user clicked, not a failed job later.
-    checkModelPath(input.model);
+    checkScoringRequest(store, input.model);
     this.models.remember(resolve(input.model), basename(input.model));
     return this.jobs.startScoring({
       project: store.dir,

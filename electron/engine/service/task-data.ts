@@ -7,6 +7,8 @@ import { fitTask, type TaskFit } from '../../../shared/lots/fit';
 import type { StoredScore } from '../../../shared/project/scores';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
 import type { ProjectStore } from '../store';
+import { chooseRun } from '../usecases/choose-run';
+import { rowTask, runRows } from '../usecases/task-rows';
 import { notFound } from './errors';
 
 export interface TaskData {
@@ -47,6 +49,7 @@ export class ProjectIndex {
   private tracesStamp = '';
   private routes: unknown;
   private byTask = new Map<string, TaskTraces>();
+  private traceTasks = new Map<string, string | undefined>();
   private loaded = new Map<string, Trace[]>();
   private runsByTask = new Map<string, string[]>();
   private cache = new Map<string, TaskData>();
@@ -67,7 +70,9 @@ export class ProjectIndex {
       this.routes = routes;
       this.loaded.clear();
       this.byTask = new Map();
+      this.traceTasks = new Map();
       for (const info of this.store.traceInfos()) {
+        this.traceTasks.set(info.id, info.task);
         const task = info.task ?? UNROUTED;
         let t = this.byTask.get(task);
         if (!t) this.byTask.set(task, (t = { count: 0, correct: 0, wrong: 0, menu: new Map() }));
@@ -82,7 +87,7 @@ export class ProjectIndex {
     }
     const runs = new Map<string, string[]>();
     for (const row of this.store.listScores()) {
-      const task = row.task ?? UNROUTED;
+      const task = rowTask(row, this.traceTasks);
       let list = runs.get(task);
       if (!list) runs.set(task, (list = []));
       const i = list.indexOf(row.run);
@@ -104,28 +109,21 @@ export class ProjectIndex {
     return this.runsByTask.get(task) ?? [];
   }
 
-  task(task: string, run?: string): TaskData {
+  /** The task's data in `run` (asked for), else in `preferred` while it holds scores of the task, else
+   * in the task's latest run (usecases/choose-run.ts). */
+  task(task: string, run?: string, preferred?: string): TaskData {
     this.sync();
-    const key = `${task}\u0000${run ?? ''}`;
+    const choice = chooseRun(this.runsOf(task), { run, preferred, scope: `for task "${task}"` });
+    const chosen = choice.run ?? null;
+    const key = `${task}\u0000${chosen ?? ''}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     const traces = this.byTask.get(task);
     const runs = this.runsOf(task);
-    if (!traces && runs.length === 0) throw notFound(`task "${task}" is not in this project; pick one of: ${this.tasks().join(', ') || '(none yet: import traces first)'}`);
-    if (run !== undefined && !runs.includes(run)) throw notFound(`run "${run}" has no scores for task "${task}"`);
-    const chosen = run ?? runs.at(-1) ?? null;
-    const rows: StoredScore[] = [];
-    const rowByTrace = new Map<string, StoredScore>();
-    if (chosen) {
-      for (const r of this.store.listScores(chosen)) {
-        if ((r.task ?? UNROUTED) !== task) continue;
-        // One row per trace in a run; a re-import with other content would add a second: the later wins.
-        const prev = rowByTrace.get(r.trace);
-        if (prev) rows.splice(rows.indexOf(prev), 1);
-        rowByTrace.set(r.trace, r);
-        rows.push(r);
-      }
-    }
+    if (!traces && runs.length === 0) throw notFound(unknownTask(this.store.dir, task, this.tasks()));
+    // One row per trace in a run, each under its task (usecases/task-rows.ts).
+    const rows: StoredScore[] = chosen ? runRows(this.store, chosen, this.traceTasks).filter((r) => (r.task ?? UNROUTED) === task) : [];
+    const rowByTrace = new Map(rows.map((r) => [r.trace, r]));
     const menu = new Map<string, ToolDef>(traces?.menu);
     for (const r of rows) for (const name of r.exposed) if (!menu.has(name)) menu.set(name, { name });
     const fit = rows.length > 0 ? fitTask(task, rows, { bootstrap: false }) : null;
@@ -161,4 +159,9 @@ export class ProjectIndex {
     this.loaded.set(task, traces);
     return traces;
   }
+}
+
+/** A task not in the project: the tasks it has, or how to get some. */
+export function unknownTask(dir: string, task: string, tasks: readonly string[]): string {
+  return `no task "${task}" in ${dir}; ${tasks.length > 0 ? `tasks: ${tasks.map((t) => `"${t}"`).join(', ')}` : 'the project has no tasks yet (import traces first)'}`;
 }

@@ -687,6 +687,11 @@ export class ProjectStore {
   }
 }
 
+/** Why a trace was rejected: its id is held with other content (the one wording of the CLI, the API and the import summary). */
+export function traceIdConflictMessage(id: string): string {
+  return `trace id "${id}" is already in the project with different content; give it another id or import into another project`;
+}
+
 /** An import in progress; holds the project's write lock until commit() or abort(). Traces stream to a
  * temporary file (memory stays bounded by the id index), renamed into place on commit. */
 export class TraceImport {
@@ -717,7 +722,7 @@ export class TraceImport {
         this.summary.duplicates++;
         return 'duplicate';
       }
-      this.summary.conflicts.push({ id: trace.id, message: `trace id "${trace.id}" is already in the project with different content; give it another id or import into another project` });
+      this.summary.conflicts.push({ id: trace.id, message: traceIdConflictMessage(trace.id) });
       return 'conflict';
     }
     const line = JSON.stringify(trace);
