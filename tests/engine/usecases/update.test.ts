@@ -116,7 +116,7 @@ describe('lots update', () => {
     expect(rule.err).toMatch(/--rule must be one of topk, support/);
     const task = await runCli(['update', '--project', project, '--task', 'nope']);
     expect(task.code).toBe(2);
-    expect(task.err).toMatch(/task "nope" is not in this project/);
+    expect(task.err).toMatch(/no task "nope" in .*; tasks: "fx"/);
   });
 });
 
