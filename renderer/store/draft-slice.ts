@@ -5,6 +5,7 @@ import { selectTopK } from '../../shared/lots/select';
 import type { SelectionRule } from '../../shared/project/spaces';
 import type { SpaceState, StudioApi } from '../../shared/api';
 import type { Draft, SliceCreator, StudioState } from './types';
+import { sameSet } from '../../shared/bench/sweep';
 
 export type EditAction = 'keep' | 'drop' | 'pin' | 'ban';
 
@@ -17,7 +18,7 @@ export interface DraftSlice {
   setK(task: string, k: number): void;
   editTool(task: string, tool: string, action: EditAction): void;
   setNote(task: string, note: string): void;
-  resetDraft(task: string, to: 'proposal' | 'approved'): void;
+  resetDraft(task: string, to: 'proposal' | 'approved' | 'update'): void;
   acceptDraft(task: string): Promise<boolean>;
   setReviewCursor(index: number): void;
 }
@@ -32,8 +33,25 @@ export function rankingOf(space: SpaceState | undefined): RankedTool[] {
   return (space?.candidates ?? []).filter((c) => c.rank !== null && c.mean !== null).map((c) => ({ tool: c.tool, mean: c.mean! }));
 }
 
-export function draftFrom(space: SpaceState, from: 'proposal' | 'approved'): Draft {
+export function draftFrom(space: SpaceState, from: 'proposal' | 'approved' | 'update'): Draft {
   const ranking = rankingOf(space);
+  if (from === 'update' && space.update) {
+    // The update's tools as edits of the top-K at their count (the editor's model), its note prefilled.
+    const u = space.update;
+    const k = Math.min(u.tools.length, ranking.length);
+    const top = new Set(selectTopK(ranking, k));
+    const kept = new Set(u.tools);
+    const ruleText = u.rule.kind === 'topk' ? `top-${u.rule.k}` : u.rule.kind === 'support' ? `support ≥ ${u.rule.phi}` : u.rule.kind;
+    return {
+      k,
+      pinned: [...(space.approved?.pinned ?? [])].filter((t) => kept.has(t)),
+      banned: [...(space.approved?.banned ?? [])],
+      added: u.tools.filter((t) => !top.has(t)),
+      removed: [...top].filter((t) => !kept.has(t)),
+      note: `continual update after batch ${u.batch} (α = ${u.alpha}, ${ruleText} of the running scores)`,
+      baseVersion: space.approved?.version ?? null,
+    };
+  }
   const v = from === 'approved' ? space.approved : null;
   if (!v) {
     const k = space.proposal.rule.kind === 'topk' ? Math.min(space.proposal.rule.k, ranking.length) : space.proposal.tools.length;
@@ -150,7 +168,7 @@ export const createDraftSlice = (api: StudioApi): SliceCreator<DraftSlice> => (s
           tools,
           pinned: draft.pinned.filter((t) => tools.includes(t)),
           banned: draft.banned,
-          rule: ruleOf(draft),
+          rule: space.update && sameSet(tools, space.update.tools) ? space.update.rule : ruleOf(draft),
           note: draft.note,
           ...(get().runByTask[task] ? { run: get().runByTask[task] } : {}),
         });

@@ -175,6 +175,13 @@ export function SpaceView() {
             Proposal: {describeRule(space.proposal.rule)} → {space.proposal.tools.length} tools. Pinned tools are always kept, banned ones never; the rule never pads with unscored tools.
           </p>
           {space.changedSinceApproval && <div className="callout warn small" style={{ marginTop: 8 }}>Scores changed since v{previous?.version} was approved: review the ranking before approving again.</div>}
+          {space.update && !sameSet(space.update.tools, kept ?? []) && (
+            <div className="callout small" style={{ marginTop: 8 }} data-testid="space-update-proposal">
+              The continual update after batch {space.update.batch} proposes {space.update.tools.length === 0 ? 'no tool' : <span className="mono">{space.update.tools.join(', ')}</span>}{' '}
+              ({describeRule(space.update.rule)} of the running scores, α = {space.update.alpha}; see History).{' '}
+              <button className="btn small" onClick={() => resetDraft(task, 'update')} data-testid="use-update-proposal">Use the update proposal</button>
+            </div>
+          )}
         </div>
 
         <div className="card">

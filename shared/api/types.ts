@@ -267,6 +267,9 @@ export interface SpaceState {
   /** Every tool on the task's menus, ranked ones first. */
   candidates: SpaceCandidate[];
   changedSinceApproval: boolean;
+  /** The latest continual-update proposal (History view, `lots update`), with the approved version's pins
+   * and bans applied; null before the first fold. Approving exactly these tools records the update's rule. */
+  update: { batch: number; tools: string[]; rule: SelectionRule; alpha: number } | null;
 }
 
 export const EXPORT_FORMATS = ['space', 'openai', 'anthropic', 'mcp', 'names'] as const;

@@ -96,6 +96,21 @@ describeRequiring('chromium', 'the History view', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('the Space view offers the update proposal; approving it records the update\'s rule and running scores', async () => {
+    await page.evaluate(() => { location.hash = '#/space?task=fx'; });
+    await page.waitForSelector('[data-testid="space-update-proposal"]');
+    expect(await page.textContent('[data-testid="space-update-proposal"]')).toMatch(/after batch 3 proposes DocRetrieve \(top-K, K = 1 of the running scores, α = 0\.5/);
+    await page.click('[data-testid="use-update-proposal"]');
+    expect(await page.inputValue('[data-testid="space-note"]')).toContain('continual update after batch 3');
+    await page.click('[data-testid="approve-space"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="approve-space"]')?.textContent?.includes('Approved as v0'));
+    const v = ProjectStore.open(project).readSpaces('fx').versions;
+    expect(v).toHaveLength(1);
+    expect(v[0]).toMatchObject({ tools: ['DocRetrieve'], rule: { kind: 'topk', k: 1 } });
+    expect(v[0]!.runningScores!.DocRetrieve).toBeCloseTo(1.0, 12);
+    expect(await page.locator('[data-testid="space-update-proposal"]').count()).toBe(0);
+  });
+
   it('the Ranking view compares the shown run with another model\'s run of the same traces', async () => {
     const other = (trace: string, scores: Record<string, number>) => ({ ...row(trace, scores), key: `import:model-b|${trace}`, run: 'import:model-b', modelName: 'other-model.gguf' });
     ProjectStore.open(project).appendScores([

@@ -83,6 +83,7 @@ export const spaces: SpaceState = {
     { tool: 'WeatherNow', rank: null, mean: null, n: 0 },
   ],
   changedSinceApproval: false,
+  update: null,
 };
 
 /** 24 requests × 5 tools: every request exposed to the first four tools, every third one to WeatherNow (never scored). */
