@@ -28,6 +28,9 @@ export const createJobsSlice = (api: StudioApi): SliceCreator<JobsSlice> => (set
     const jobs = get().jobs;
     const i = jobs.findIndex((j) => j.id === job.id);
     const prev = i === -1 ? undefined : jobs[i];
+    // Events and replies race (a cancel's reply can arrive after the event that it ended): an older
+    // state never replaces a newer one.
+    if (prev && prev.updatedAt > job.updatedAt) return;
     const next = i === -1 ? [...jobs, job] : jobs.map((j, k) => (k === i ? job : j));
     set({ jobs: next }, false, 'jobs/update');
     // A failure is shown where the user is looking, whatever view is open.

@@ -72,6 +72,6 @@ describe('a budget sweep as a job', () => {
     const center = new JobCenter((job) => updates.push(job), { quiet: true });
     const started = center.startSweep({ project: dir, task: 'no_such_task', model, baselines: false });
     const ended = await follow(center, updates, started.id);
-    expect(ended).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND', hint: expect.stringContaining('score it') } });
+    expect(ended).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND', hint: expect.stringContaining('scored') } });
   });
 });
