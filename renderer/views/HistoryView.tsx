@@ -7,7 +7,7 @@ import { memo, useEffect, useMemo, useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HistoryData } from '../../shared/api';
 import { diffSpaces } from '../../shared/project/spaces';
-import type { Crossing, TaskUpdates, UpdateBatch, UpdateRule } from '../../shared/project/updates';
+import { describeUpdateRule as describeRule, type Crossing, type TaskUpdates, type UpdateBatch } from '../../shared/project/updates';
 import type { StreamArm } from '../../shared/project/streams';
 import { Empty } from '../components/Empty';
 import { fmtInt, fmtPercent, fmtSigned, fmtTime } from '../format';
@@ -45,10 +45,6 @@ export function HistoryView() {
       <VersionsCard history={history} />
     </div>
   );
-}
-
-function describeRule(rule: UpdateRule): string {
-  return rule.kind === 'topk' ? `top-${rule.k}` : `support ≥ ${rule.phi} (I > ${rule.tau})`;
 }
 
 function UpdateCard({ history }: { history: HistoryData }) {

@@ -43,9 +43,17 @@ export function formatComparisonTable(rows: readonly ComparisonRow[]): string {
     return [r.task, String(r.k), r.space.join(', ') || '(none)', ...TABLE_COLUMNS.map(cell), `${tokens('lots')}/${tokens('keep-all')}`];
   });
   if (rows.length > 1) body.push(meanRow(rows));
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+  return alignColumns([header, ...body], { rule: true }).join('\n');
+}
+
+/** Rows of cells as lines of left-aligned columns two spaces apart (the first row is the header; `rule`
+ * draws dashes under it). Every plain-text table of the CLI goes through here. */
+export function alignColumns(rows: readonly (readonly string[])[], options: { rule?: boolean } = {}): string[] {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const lines = rows.map(line);
+  if (options.rule && lines.length > 0) lines.splice(1, 0, line(widths.map((w) => '-'.repeat(w))));
+  return lines;
 }
 
 function meanRow(rows: readonly ComparisonRow[]): string[] {

@@ -64,3 +64,8 @@ export const TaskUpdatesSchema = z.object({
 export type TaskUpdates = z.infer<typeof TaskUpdatesSchema>;
 
 export const DEFAULT_UPDATE_ALPHA = 0.2;
+
+/** "top-3", or "support ≥ 0.05 (I > 0)". */
+export function describeUpdateRule(rule: UpdateRule): string {
+  return rule.kind === 'topk' ? `top-${rule.k}` : `support ≥ ${rule.phi} (I > ${rule.tau})`;
+}

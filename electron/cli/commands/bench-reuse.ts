@@ -1,6 +1,7 @@
 // `lots bench reuse`: serve each task's space fitted with one model by another model (paper C.1).
 import { choice, flagList, requireFlag } from '../args';
 import { EXIT_OK, type Command } from '../command';
+import { alignColumns } from '../../../shared/bench/report';
 import { ProjectStore } from '../../engine/store';
 import { evaluateReuse, type ReuseRow } from '../../engine/bench/reuse';
 import { BenchServer } from '../../engine/bench/server';
@@ -47,8 +48,6 @@ export function formatReuse(rows: readonly ReuseRow[], model: string, split: str
   const n = rows.reduce((a, r) => a + r.reused.n, 0);
   const mean = (f: (r: ReuseRow) => number) => rows.reduce((a, r) => a + f(r) * r.reused.n, 0) / Math.max(1, n);
   body.push(['mean', '', (rows.reduce((a, r) => a + r.space.length, 0) / rows.length).toFixed(1), mean((r) => r.keepAll.accuracy).toFixed(2), mean((r) => r.reused.accuracy).toFixed(2), `${Math.round(mean((r) => r.keepAll.promptTokens))}/${Math.round(mean((r) => r.reused.promptTokens))}`]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [`served by ${model} on the ${split} requests (n = ${n}):`, line(header), ...body.map(line)].join('\n');
+  return [`served by ${model} on the ${split} requests (n = ${n}):`, ...alignColumns([header, ...body])].join('\n');
 }
 

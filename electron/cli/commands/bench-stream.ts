@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { choice, flagInt, flagList, flagNumber, flagString, requireFlag, UsageError } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/bench/family';
+import { alignColumns } from '../../../shared/bench/report';
 import { STREAM_ARMS, type StreamArm, type StreamRecord } from '../../../shared/project/streams';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import type { UpdateRule } from '../../../shared/project/updates';
@@ -114,16 +115,12 @@ export function formatStream(record: StreamRecord): string {
       const b = t.arms[a]?.[i];
       return b ? `${b.eval.accuracy.toFixed(2)} / ${Math.round(b.served.promptTokens)}` : '–';
     }), u.space.join(', ') || '(none)']);
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-    lines.push(line(header), ...rows.map(line));
+    lines.push(...alignColumns([header, ...rows]));
   }
   lines.push('', `credited accuracy A_t = (1/T)·Σ over arrived families (T = ${record.tasks.length}):`);
   const header = ['step', 'family', ...arms.map(label)];
   const rows = record.credited.map((c) => [String(c.step), c.task, ...arms.map((a) => (c.arms[a] === undefined ? '–' : c.arms[a]!.toFixed(2)))]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  lines.push(line(header), ...rows.map(line));
+  lines.push(...alignColumns([header, ...rows]));
   return lines.join('\n');
 }
 

@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { formatComparisonTable } from '../../../shared/bench/report';
+import { alignColumns, formatComparisonTable } from '../../../shared/bench/report';
 import { MAX_REGISTRY } from '../../../shared/bench/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESETS, runDemo } from '../../engine/bench/demo';
@@ -127,9 +127,7 @@ export function formatGrowthTable(points: readonly GrowthPoint[]): string {
     const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
     return [String(p.registry), f(all?.accuracy), f(lots?.accuracy), all ? String(Math.round(all.promptTokens)) : '–', lots ? String(Math.round(lots.promptTokens)) : '–', lots ? lots.tools.toFixed(1) : '–', String(lots?.n ?? all?.n ?? 0), String(p.families.length)];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return ['accuracy (evaluation requests, mean over families) and prompt tokens against registry size:', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  return ['accuracy (evaluation requests, mean over families) and prompt tokens against registry size:', ...alignColumns([header, ...rows], { rule: true })].join('\n');
 }
 
 function formatMinutes(seconds: number): string {

@@ -7,6 +7,7 @@ import { listModels, modelsDir } from '../../engine/models/model-dir';
 import { pullModel } from '../../engine/models/pull';
 import { pullProgressLine } from '../pull-progress';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
+import { alignColumns } from '../../../shared/bench/report';
 
 export const pullCommand: Command = {
   name: 'models pull',
@@ -73,11 +74,8 @@ export const listCommand: Command = {
     }
     const rows = models.map((m) => [m.file, m.architecture ?? '?', formatBytes(m.sizeBytes), m.contextLength?.toLocaleString('en-US') ?? '?', m.chatTemplate ?? 'none', m.source ?? 'local']);
     const head = ['file', 'architecture', 'size', 'context', 'chat template', 'source'];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
     io.out(`models in ${dir}:`);
-    io.out(fmt(head));
-    for (const r of rows) io.out(fmt(r));
+    for (const line of alignColumns([head, ...rows])) io.out(line);
     return EXIT_OK;
   },
 };

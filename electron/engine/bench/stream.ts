@@ -10,7 +10,6 @@
 //             requests explored with probability ε (the space plus other tools up to C), updated as above.
 // After each batch every arm's space is measured on the family's evaluation requests (memoised by menu).
 // The record goes to stream.json; the updated arm's history to updates/<task>.json (the Space view's timeline).
-import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { chooseServingMenu } from '../../../shared/bench/exploration';
 import type { FamilyName } from '../../../shared/bench/family';
@@ -24,6 +23,7 @@ import type { Trace } from '../../../shared/trace/schema';
 import type { GpuChoice } from '../llama/runtime';
 import { ExpectedError } from '../../../shared/api/errors';
 import { menuEvaluator } from './evaluate';
+import { machineDescription } from './demo';
 import { makeBenchProject } from './make';
 import { benchRequests } from './project';
 import { scoreBenchRows } from './score';
@@ -94,7 +94,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       modelName: server.modelName,
       modelHash: server.modelHash,
       command: options.command ?? 'lots bench stream',
-      machine: `${cpus().length} × ${cpus()[0]?.model?.trim() || 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`,
+      machine: machineDescription(),
       startedAt: new Date().toISOString(),
       options: {
         families: [...new Set(options.families)],

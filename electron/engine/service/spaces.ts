@@ -5,7 +5,7 @@ import { selectTopK } from '../../../shared/lots/select';
 import type { ApiParsedInput } from '../../../shared/api/schemas';
 import type { SpaceCandidate, SpaceState } from '../../../shared/api/types';
 import type { SelectionRule, SpaceVersion } from '../../../shared/project/spaces';
-import { taskHistory } from '../usecases/update';
+import { withEdits } from '../usecases/update';
 import type { ProjectStore } from '../store';
 import { buildBudget } from './budget';
 import { invalid } from './errors';
@@ -24,17 +24,23 @@ export function buildSpaceState(store: ProjectStore, data: TaskData): SpaceState
     ...ranking.map((r) => ({ tool: r.tool, rank: r.rank, mean: r.mean, n: r.n })),
     ...[...data.menu.keys()].filter((t) => !ranked.has(t)).sort().map((tool) => ({ tool, rank: null, mean: null, n: 0 })),
   ];
-  return { task: data.task, versions, approved, proposal, candidates, changedSinceApproval: changedSince(approved, data), update: updateProposal(store, data.task) };
+  return { task: data.task, versions, approved, proposal, candidates, changedSinceApproval: changedSince(approved, data), update: publicProposal(updateProposal(store, data.task, approved)) };
 }
 
 /** The task's latest update proposal as the space editor offers it (the update's rule as a selection rule). */
-export function updateProposal(store: ProjectStore, task: string): SpaceState['update'] {
-  const history = taskHistory(store, task);
-  const last = history.updates?.batches.at(-1);
-  if (!history.updates || !last) return null;
-  const r = history.updates.rule;
+export function updateProposal(store: ProjectStore, task: string, approved: SpaceVersion | null): (NonNullable<SpaceState['update']> & { running: Record<string, number> }) | null {
+  const updates = store.readUpdates(task);
+  const last = updates?.batches.at(-1);
+  if (!updates || !last) return null;
+  const r = updates.rule;
   const rule: SelectionRule = r.kind === 'topk' ? { kind: 'topk', k: r.k } : { kind: 'support', tau: r.tau, phi: r.phi };
-  return { batch: last.batch, tools: history.proposal, rule, alpha: history.updates.alpha };
+  return { batch: last.batch, tools: withEdits(last.proposed, approved ?? undefined), rule, alpha: updates.alpha, running: last.running };
+}
+
+function publicProposal(u: ReturnType<typeof updateProposal>): SpaceState['update'] {
+  if (!u) return null;
+  const { running: _running, ...rest } = u;
+  return rest;
 }
 
 /** Scores from another run, or rows appended after the approval, may change the ranking it was based on. */
@@ -57,15 +63,14 @@ export function acceptSpace(store: ProjectStore, data: TaskData, input: ApiParse
   const ranking = data.fit?.ranking ?? [];
   const note = input.note.trim();
   // Approving the update proposal as it stands is not an edit: its rule and running scores are recorded.
-  const update = updateProposal(store, data.task);
-  const last = update ? store.readUpdates(data.task)?.batches.at(-1) : undefined;
+  const update = updateProposal(store, data.task, store.readSpaces(data.task).versions.at(-1) ?? null);
   const isUpdate = update !== null && sameSet(update.tools, input.tools) && JSON.stringify(input.rule) === JSON.stringify(update.rule);
   if (!note && !isUpdate && isEdit(input, ranking)) {
     throw invalid('a note is required when the space differs from the top-K proposal (say why: it is kept with the version)');
   }
   const order = new Map(ranking.map((r, i) => [r.tool, i]));
   const ordered = [...tools].sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity) || (a < b ? -1 : a > b ? 1 : 0));
-  const runningScores = isUpdate && last ? last.running : Object.fromEntries(ranking.map((r) => [r.tool, r.mean]));
+  const runningScores = isUpdate ? update.running : Object.fromEntries(ranking.map((r) => [r.tool, r.mean]));
   return store.acceptSpace({
     task: data.task,
     tools: ordered,

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { foldBatch } from '../../../shared/lots/update';
 import { diffSpaces, type SpaceVersion } from '../../../shared/project/spaces';
-import { DEFAULT_UPDATE_ALPHA, type TaskUpdates, type UpdateBatch, type UpdateRule } from '../../../shared/project/updates';
+import { DEFAULT_UPDATE_ALPHA, describeUpdateRule as describeRule, type TaskUpdates, type UpdateBatch, type UpdateRule } from '../../../shared/project/updates';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import type { ProjectStore } from '../store';
@@ -162,7 +162,7 @@ function unanswered(store: ProjectStore, file: string, ids: ReadonlySet<string>)
 }
 
 /** The operator's edits outlive updates: pinned tools stay in, banned ones stay out. */
-function withEdits(proposed: readonly string[], approved: SpaceVersion | undefined): string[] {
+export function withEdits(proposed: readonly string[], approved: SpaceVersion | undefined): string[] {
   if (!approved) return [...proposed];
   const banned = new Set(approved.banned);
   const kept = proposed.filter((t) => !banned.has(t));
@@ -182,9 +182,6 @@ function refoldReason(stored: TaskUpdates | undefined, next: { alpha: number; ru
   return undefined;
 }
 
-export function describeRule(rule: UpdateRule): string {
-  return rule.kind === 'topk' ? `top-${rule.k}` : `support ≥ ${rule.phi} (I > ${rule.tau})`;
-}
 
 /** The task's imports not folded into its history yet, in import order. */
 export function unfoldedBatches(store: ProjectStore, task: string, history: TaskUpdates | undefined): WaitingBatch[] {
