@@ -1,5 +1,6 @@
 // Fixture models for engine tests, generated once into the git-ignored tests/.fixtures/ and reused
 // by every test file (the file names carry the generator version, so stale files are never reused).
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureFixtureModel, type FixtureModelSpec } from '../../electron/engine/gguf/fixture-cache';
@@ -33,4 +34,20 @@ export function oversizedModel(path: string): string {
   Object.defineProperties(fake, { length: { value: declared }, byteLength: { value: 0 }, byteOffset: { value: 0 }, buffer: { value: new ArrayBuffer(0) } });
   writeGguf(path, { metadata: file.metadata, tensors: file.tensors.map((t) => (t === huge ? { name: t.name, dims: [64, 2 ** 30], data: fake } : t)) });
   return path;
+}
+
+/** The records of a project's scores.jsonl, skipping a torn last line (the next append cuts it). */
+export function readScoreLines<T = Record<string, unknown>>(dir: string): T[] {
+  const path = join(dir, 'scores.jsonl');
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as T];
+      } catch {
+        return [];
+      }
+    });
 }

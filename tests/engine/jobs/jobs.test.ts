@@ -1,7 +1,7 @@
 // Scoring jobs run in their own process: the caller stays responsive, pause / resume / cancel work,
 // and a `lots score` killed with SIGKILL midway resumes with every score stored exactly once.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { ScoringQueue, type QueuedJob } from '../../../electron/engine/jobs/queu
 import type { JobEvent, ScoreJobSpec } from '../../../electron/engine/jobs/protocol';
 import { multiTurnTraces, singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';
 import { evidenceCopyModel } from '../fixtures';
+import { readScoreLines } from '../fixtures';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const dirs: string[] = [];
@@ -28,20 +29,7 @@ function project(traceCount: number): string {
   return dir;
 }
 
-function scoreLines(dir: string): Array<{ key: string; trace: string; createdAt: string }> {
-  const path = join(dir, 'scores.jsonl');
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l)];
-      } catch {
-        return []; // a torn last line; the next append cuts it
-      }
-    });
-}
+const scoreLines = (dir: string) => readScoreLines<{ key: string; trace: string; createdAt: string }>(dir);
 
 function spec(dir: string, over: Partial<ScoreJobSpec> = {}): ScoreJobSpec {
   return { jobId: newJobId('score'), project: dir, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu', ...over };

@@ -4,7 +4,7 @@
 // agree (Kendall τ per task), a killed `lots score --backend llama-server` resumes exactly once, and
 // two endpoints shard the traces with one's work moving to the other when it dies.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,7 @@ import { benchExecutor, buildBenchTrace, instanceOfTrace } from '../../../../sha
 import type { Trace } from '../../../../shared/trace/schema';
 import { kendallTau, perTaskMeans } from './agreement';
 import { startLlamaServer, type LlamaServerProcess } from './llama-server-process';
+import { readScoreLines } from '../../fixtures';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const SLOW = 900_000;
@@ -94,20 +95,7 @@ function compare(local: ReadonlyMap<string, TraceResult>, remote: ReadonlyMap<st
   return { dL, dI, pairs };
 }
 
-function scoreLines(dir: string): Array<{ key: string; trace: string; run: string; scores: Record<string, number> }> {
-  const path = join(dir, 'scores.jsonl');
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l)];
-      } catch {
-        return [];
-      }
-    });
-}
+const scoreLines = (dir: string) => readScoreLines<{ key: string; trace: string; run: string; scores: Record<string, number> }>(dir);
 
 function lots(args: string[]): { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>; kill: (s: NodeJS.Signals) => void } {
   const child = spawn(process.execPath, [join(ROOT, 'bin/lots.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
