@@ -7,14 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { eventChannel } from '../shared/api/channels';
 import type { MenuCommand } from '../shared/api/types';
-import { StudioService } from './engine/service';
+import { StudioService } from './engine/api';
 import { ProjectStore } from './engine/store';
-import { nativeDialogs } from './ipc/dialogs';
+import { nativeDialogs } from './window/dialogs';
 import { isTrustedSender, registerApiHandlers } from './ipc/handlers';
-import { buildMenuTemplate } from './ipc/menu';
-import { hardenWebContents, isAllowedExternal } from './ipc/navigation';
-import { appProtocolResponse } from './ipc/protocol';
-import { APP_ENTRY, APP_SCHEME, mainWindowOptions } from './ipc/window-options';
+import { buildMenuTemplate } from './window/menu';
+import { hardenWebContents, isAllowedExternal } from './window/navigation';
+import { appProtocolResponse } from './window/protocol';
+import { APP_ENTRY, APP_SCHEME, mainWindowOptions } from './window/window-options';
 import { utilityProcessLauncher } from './worker-launcher';
 
 // Bundled to dist-electron/main.js (the engine's workers next to it); the renderer is built to dist/renderer.

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { pulledDefaultModel } from '../electron/engine/bench/model-arg';
+import { pulledDefaultModel } from '../electron/engine/benchmark/model-arg';
 import { modelsDir } from '../electron/engine/models/model-dir';
 import { DEFAULT_MODEL_SOURCE } from '../electron/engine/models/sources';
 

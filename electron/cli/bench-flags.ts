@@ -1,10 +1,10 @@
 // Flags shared by the bench commands (bench make, serve, sweep, evaluate, demo): the generated benchmark,
 // the local model that answers its requests, and the tasks to work on.
-import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../shared/bench/family';
-import type { BenchOptions } from '../../shared/bench/generate';
-import { MAX_REGISTRY } from '../../shared/bench/registry';
-import { FIXTURE_MODELS, resolveModelArg } from '../engine/bench/model-arg';
-import { BenchServer, DEFAULT_MAX_TOKENS, DEFAULT_PARALLEL, type BenchServerOptions } from '../engine/bench/server';
+import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../shared/benchmark/family';
+import type { BenchOptions } from '../../shared/benchmark/generate';
+import { MAX_REGISTRY } from '../../shared/benchmark/registry';
+import { FIXTURE_MODELS, resolveModelArg } from '../engine/benchmark/model-arg';
+import { BenchServer, DEFAULT_MAX_TOKENS, DEFAULT_PARALLEL, type BenchServerOptions } from '../engine/benchmark/server';
 import { GPU_CHOICES } from '../engine/llama/runtime';
 import { choice, flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from './args';
 import { CliError, type Command } from './command';

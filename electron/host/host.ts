@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS_PATH } from '../../shared/api/channels';
 import { contentSecurityPolicy } from '../../shared/api/csp';
 import type { ApiEventName, ApiEvents, ApiMethods } from '../../shared/api/contract';
-import { dispatch } from '../engine/service/dispatch';
+import { dispatch } from '../engine/api/dispatch';
 import { checkSite, checkToken, newToken, tokenCookieName, type HostPolicy, type Verdict } from './auth';
 import { resolveStatic } from './static-files';
 

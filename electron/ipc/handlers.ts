@@ -4,8 +4,8 @@ import type { IpcMainInvokeEvent } from 'electron';
 import { API_METHOD_NAMES, methodChannel } from '../../shared/api/channels';
 import type { ApiMethods } from '../../shared/api/contract';
 import { TRANSPORT_ERRORS, type Envelope } from '../../shared/api/errors';
-import { dispatch } from '../engine/service/dispatch';
-import { APP_ORIGIN } from './window-options';
+import { dispatch } from '../engine/api/dispatch';
+import { APP_ORIGIN } from '../window/window-options';
 
 /** The part of ipcMain the wrapper uses (ipcMain itself in the app, a fake in tests). */
 export interface IpcMainLike {

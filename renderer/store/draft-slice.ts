@@ -5,7 +5,7 @@ import { selectTopK } from '../../shared/lots/select';
 import type { SelectionRule } from '../../shared/project/spaces';
 import type { SpaceState, StudioApi } from '../../shared/api';
 import type { Draft, SliceCreator, StudioState } from './types';
-import { sameSet } from '../../shared/bench/sweep';
+import { sameSet } from '../../shared/benchmark/sweep';
 
 export type EditAction = 'keep' | 'drop' | 'pin' | 'ban';
 

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { diffSpaces, type SpaceVersion } from '../../shared/project/spaces';
 import { selectTopK } from '../../shared/lots/select';
-import { describeRule } from '../../shared/export/report';
+import { describeRule } from '../../shared/export/space-report';
 import { Empty } from '../components/Empty';
 import { fmtSigned, fmtTime } from '../format';
 import { isEdited, rankingOf, selectKept, type EditAction } from '../store/draft-slice';

@@ -2,7 +2,7 @@
 import type { ToolDef } from '../trace/schema';
 import { definitionsFor } from './definitions';
 import { toAnthropicTools, toMcpAllowList, toNameList, toOpenAITools } from './formats';
-import { renderSpaceReport, type ReportInput } from './report';
+import { renderSpaceReport, type ReportInput } from './space-report';
 import { buildSpaceFile, type ExportableSpace } from './space';
 
 export const SPACE_EXPORT_FORMATS = ['space', 'openai', 'anthropic', 'mcp', 'names', 'report'] as const;

@@ -4,5 +4,5 @@ export * from './definitions';
 export * from './export';
 export * from './formats';
 export * from './html';
-export * from './report';
+export * from './space-report';
 export * from './space';

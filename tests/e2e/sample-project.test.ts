@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_SAMPLE_PROJECT_DIR } from '../../electron/engine/service/service';
+import { DEFAULT_SAMPLE_PROJECT_DIR } from '../../electron/engine/api/service';
 import { ProjectStore } from '../../electron/engine/store';
 import { describeRequiring } from '../describe-requiring';
 import { ensureRendererBuilt, launchChromium, openStudioPage, startStudio, type Studio, type StudioPage } from './studio';

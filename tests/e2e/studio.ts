@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureRendererBuilt as buildRenderer, rendererBuildPaths } from '../../electron/cli/renderer-build';
-import { StudioService } from '../../electron/engine/service';
+import { StudioService } from '../../electron/engine/api';
 import { startWebHost, type WebHost } from '../../electron/host/host';
 import { chromiumPath, requirements } from '../requirements';
 

@@ -11,8 +11,8 @@ import { apiInputSchemas } from '../../shared/api/schemas';
 import { contentSecurityPolicy } from '../../shared/api/csp';
 import type { ApiMethods } from '../../shared/api/contract';
 import { isTrustedSender, registerApiHandlers, type IpcMainLike, type SenderEvent } from '../../electron/ipc/handlers';
-import { hardenWebContents } from '../../electron/ipc/navigation';
-import { APP_ENTRY, mainWindowOptions, secureWebPreferences } from '../../electron/ipc/window-options';
+import { hardenWebContents } from '../../electron/window/navigation';
+import { APP_ENTRY, mainWindowOptions, secureWebPreferences } from '../../electron/window/window-options';
 
 describe('window options', () => {
   it('isolate the page: contextIsolation, sandbox, no nodeIntegration anywhere, web security on', () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../electron/engine/store';
-import { StudioService } from '../../electron/engine/service';
+import { StudioService } from '../../electron/engine/api';
 import { uniqueTempName, writeFileAtomic } from '../../electron/engine/store/atomic';
 import { makeLineTraces, toJsonl } from '../e2e/fixtures';
 import { recordFaults } from './fault-tally';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProjectStore, type JobState } from '../../electron/engine/store';
-import { StudioService } from '../../electron/engine/service';
+import { StudioService } from '../../electron/engine/api';
 import { scoreKey } from '../../electron/engine/scoring/keys';
 import { makeLineTraces, makeScoreRows } from '../e2e/fixtures';
 

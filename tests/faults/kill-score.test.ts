@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../electron/engine/store';
-import { StudioService } from '../../electron/engine/service';
+import { StudioService } from '../../electron/engine/api';
 import { ensureFixtureModel } from '../../electron/engine/gguf/fixture-cache';
 import type { JobEvent } from '../../electron/engine/jobs/protocol';
 import { makeLineTraces } from '../e2e/fixtures';

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../electron/engine/store';
-import { StudioService } from '../../electron/engine/service';
-import { safeUploadName } from '../../electron/engine/service/imports';
+import { StudioService } from '../../electron/engine/api';
+import { safeUploadName } from '../../electron/engine/api/imports';
 import { makeLineTraces, toJsonl } from '../e2e/fixtures';
 
 let dir: string;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../shared/api/types';
 import { ProjectStore } from '../../electron/engine/store';
-import { StudioService } from '../../electron/engine/service';
+import { StudioService } from '../../electron/engine/api';
 import { ensureFixtureModel } from '../../electron/engine/gguf/fixture-cache';
 import { makeLineTraces } from '../e2e/fixtures';
 import { runChild } from './kill';

@@ -4,20 +4,20 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LlamaModel } from 'node-llama-cpp';
 import { describeRequiring } from '../describe-requiring';
-import { pulledDefaultModel } from '../../electron/engine/bench/model-arg';
-import { BenchServer } from '../../electron/engine/bench/server';
+import { pulledDefaultModel } from '../../electron/engine/benchmark/model-arg';
+import { BenchServer } from '../../electron/engine/benchmark/server';
 import { createScoringContext, loadModel } from '../../electron/engine/llama/load';
 import { planTrace } from '../../electron/engine/scoring/plan';
 import { SequenceRunner } from '../../electron/engine/scoring/sequence-runner';
-import { createRenderer, type TraceRenderer } from '../../electron/engine/scoring/renderer';
+import { createRenderer, type TraceRenderer } from '../../electron/engine/scoring/chat-template';
 import { scoreTraces, type TraceResult } from '../../electron/engine/scoring/scorer';
 import { locateScoredTokens } from '../../electron/engine/scoring/span';
 import { multiStepTraces, multiTurnTraces, singleStepTraces } from '../../electron/engine/scoring/synthetic-traces';
 import { withGreedyAnswers } from '../../electron/engine/scoring/greedy-answer';
 import { meanLogprob } from '../../electron/engine/scoring/trace-scores';
-import { FAMILIES } from '../../shared/bench/families';
-import { generateBenchmark } from '../../shared/bench/generate';
-import { benchExecutor, buildBenchTrace, instanceOfTrace } from '../../shared/bench/trace';
+import { FAMILIES } from '../../shared/benchmark/families';
+import { generateBenchmark } from '../../shared/benchmark/generate';
+import { benchExecutor, buildBenchTrace, instanceOfTrace } from '../../shared/benchmark/trace';
 import type { Trace } from '../../shared/trace/schema';
 import { GOLDEN_QWEN, GOLDEN_TRACE } from './golden-trace';
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, type StudioApi } from '../../shared/api';
-import { dispatch, StudioService } from '../../electron/engine/service';
+import { dispatch, StudioService } from '../../electron/engine/api';
 import { ProjectStore } from '../../electron/engine/store';
 import { createStudioStore, type StudioStore } from '../../renderer/store/store';
 import { makeLineTraces, makeScoreRows } from '../e2e/fixtures';

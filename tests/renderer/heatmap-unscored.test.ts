@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StudioService } from '../../electron/engine/service';
+import { StudioService } from '../../electron/engine/api';
 import { ProjectStore } from '../../electron/engine/store';
 import type { HeatmapModel } from '../../renderer/heatmap/model';
 import { heatmapViewKey, selectHeatmapView } from '../../renderer/store/heatmap-view-slice';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { JobInfo, StudioApi } from '../../shared/api';
-import { StudioService } from '../../electron/engine/service';
+import { StudioService } from '../../electron/engine/api';
 import { ProjectStore } from '../../electron/engine/store';
 import { connectEvents, createStudioStore } from '../../renderer/store/store';
 import { makeLineTraces, toJsonl } from '../e2e/fixtures';

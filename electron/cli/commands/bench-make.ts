@@ -1,11 +1,11 @@
 // `lots bench make`: write a ready benchmark project (the built-in TGB-style benchmark).
 import { flagString, UsageError } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { FAMILIES } from '../../../shared/bench/families/index';
-import { FAMILY_NAMES } from '../../../shared/bench/family';
-import { DEFAULT_EVAL, DEFAULT_FIT, DEFAULT_REGISTRY, DEFAULT_SEED } from '../../../shared/bench/generate';
-import { MAX_REGISTRY, REGISTRY_SIZES } from '../../../shared/bench/registry';
-import { makeBenchProject } from '../../engine/bench/make';
+import { FAMILIES } from '../../../shared/benchmark/families/index';
+import { FAMILY_NAMES } from '../../../shared/benchmark/family';
+import { DEFAULT_EVAL, DEFAULT_FIT, DEFAULT_REGISTRY, DEFAULT_SEED } from '../../../shared/benchmark/generate';
+import { MAX_REGISTRY, REGISTRY_SIZES } from '../../../shared/benchmark/registry';
+import { makeBenchProject } from '../../engine/benchmark/make';
 import { benchOptions } from '../bench-flags';
 
 export const command: Command = {

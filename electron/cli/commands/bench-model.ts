@@ -1,9 +1,9 @@
 // `lots bench model`: one model's speed and keep-all accuracy on this machine (how the default was chosen).
 import { choice, flagInt, flagList, flagString, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
-import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/bench/family';
-import { resolveModelArg } from '../../engine/bench/model-arg';
-import { runModelBench, type ModelBenchReport } from '../../engine/bench/model-bench';
+import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/benchmark/family';
+import { resolveModelArg } from '../../engine/benchmark/model-arg';
+import { runModelBench, type ModelBenchReport } from '../../engine/benchmark/models';
 import { formatBytes } from '../../engine/llama/model-file';
 import { GPU_CHOICES, type GpuChoice } from '../../engine/llama/runtime';
 

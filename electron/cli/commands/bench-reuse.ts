@@ -1,10 +1,10 @@
 // `lots bench reuse`: serve each task's space fitted with one model by another model (paper C.1).
 import { choice, flagList, requireFlag } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { alignColumns } from '../../../shared/bench/report';
+import { alignColumns } from '../../../shared/benchmark/comparison-table';
 import { ProjectStore } from '../../engine/store';
-import { evaluateReuse, type ReuseRow } from '../../engine/bench/reuse';
-import { BenchServer } from '../../engine/bench/server';
+import { evaluateReuse, type ReuseRow } from '../../engine/benchmark/reuse';
+import { BenchServer } from '../../engine/benchmark/server';
 import { ensureModel } from '../real-model';
 import { modelFlags, serverOptions } from '../bench-flags';
 

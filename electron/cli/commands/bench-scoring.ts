@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { choice, flagInt, flagString, requireFlag } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import { GPU_CHOICES } from '../../engine/llama';
-import { runScoringBench, type ScoringBenchReport, type TimeSplit } from '../../engine/scoring/bench';
-import { resolveModelArg } from '../../engine/bench/model-arg';
+import { runScoringBench, type ScoringBenchReport, type TimeSplit } from '../../engine/scoring/speed';
+import { resolveModelArg } from '../../engine/benchmark/model-arg';
 
 export const command: Command = {
   name: 'bench scoring',

@@ -4,14 +4,14 @@ import { ExpectedError } from '../../../shared/api/errors';
 import { availableParallelism } from 'node:os';
 import { choice, flagInt, flagList, flagNumber, flagString, requireFlag, UsageError } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/bench/family';
-import { alignColumns } from '../../../shared/bench/report';
+import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/benchmark/family';
+import { alignColumns } from '../../../shared/benchmark/comparison-table';
 import { STREAM_ARMS, type StreamArm, type StreamRecord } from '../../../shared/project/streams';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import type { UpdateRule } from '../../../shared/project/updates';
-import { runBenchStream, STREAM_DEFAULTS } from '../../engine/bench/stream';
+import { runBenchStream, STREAM_DEFAULTS } from '../../engine/benchmark/stream';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
-import { FIXTURE_MODELS } from '../../engine/bench/model-arg';
+import { FIXTURE_MODELS } from '../../engine/benchmark/model-arg';
 import { commandLine, ensureModel } from '../real-model';
 import { modelFlags, serverOptions } from '../bench-flags';
 

@@ -3,11 +3,11 @@
 import { availableParallelism } from 'node:os';
 import { flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { alignColumns, formatComparisonTable } from '../../../shared/bench/report';
-import { MAX_REGISTRY } from '../../../shared/bench/registry';
+import { alignColumns, formatComparisonTable } from '../../../shared/benchmark/comparison-table';
+import { MAX_REGISTRY } from '../../../shared/benchmark/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
-import { DEMO_PRESETS, runDemo } from '../../engine/bench/demo';
-import { FIXTURE_MODELS } from '../../engine/bench/model-arg';
+import { DEMO_PRESETS, runDemo } from '../../engine/benchmark/demo';
+import { FIXTURE_MODELS } from '../../engine/benchmark/model-arg';
 
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { commandLine, ensureModel } from '../real-model';

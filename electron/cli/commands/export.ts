@@ -5,7 +5,7 @@ import { choice, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { writeFileAtomic } from '../../engine/store/atomic';
-import { ProjectIndex } from '../../engine/service/task-data';
+import { ProjectIndex } from '../../engine/views/task-data';
 import { exportTaskSpace } from '../../engine/usecases/export-space';
 import { SPACE_EXPORT_FORMATS, type SpaceExportFormat } from '../../../shared/export/export';
 

@@ -7,7 +7,7 @@ import { listModels, modelsDir } from '../../engine/models/model-dir';
 import { pullModel } from '../../engine/models/pull';
 import { pullProgressLine } from '../pull-progress';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
-import { alignColumns } from '../../../shared/bench/report';
+import { alignColumns } from '../../../shared/benchmark/comparison-table';
 
 export const pullCommand: Command = {
   name: 'models pull',

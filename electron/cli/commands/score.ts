@@ -9,11 +9,11 @@ import { GPU_CHOICES, readModelHeader } from '../../engine/llama';
 import { checkScoringRequest } from '../../engine/usecases/score';
 import { newJobId } from '../../engine/jobs/ids';
 import type { JobProgress, ScoreJobSpec } from '../../engine/jobs/protocol';
-import type { RenderFormat } from '../../engine/scoring/renderer';
+import type { RenderFormat } from '../../engine/scoring/chat-template';
 import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
-import { resolveModelArg } from '../../engine/bench/model-arg';
+import { resolveModelArg } from '../../engine/benchmark/model-arg';
 import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteBackend, type RemoteScoringSpec } from '../../engine/scoring/remote/client';
 
 const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];

@@ -1,7 +1,7 @@
 // `lots serve`: a local model answers a benchmark project's requests (greedy), graded against gold.
 import { choice, flagList, requireFlag } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { serveProject, type ServeMenu, type ServeSplit } from '../../engine/bench/serve-project';
+import { serveProject, type ServeMenu, type ServeSplit } from '../../engine/benchmark/serve-project';
 import { ProjectStore } from '../../engine/store';
 import { modelFlags, openServer } from '../bench-flags';
 import { progressReporter } from '../stage-progress';

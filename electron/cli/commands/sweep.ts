@@ -1,7 +1,7 @@
 // `lots sweep`: the budget sweep of each benchmark task, stored with the project.
 import { flagList, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
-import { benchRequests } from '../../engine/bench/project';
+import { benchRequests } from '../../engine/benchmark/project';
 import { selectBenchTasks, sweepBenchTasks } from '../../engine/usecases/sweep';
 import { ProjectStore } from '../../engine/store';
 import { modelFlags, openServer, selectTasks } from '../bench-flags';

@@ -4,7 +4,7 @@ import { flagInt, flagList, flagString, type ParsedArgs } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
 import { ensureRendererBuilt, rendererBuildPaths } from '../renderer-build';
 import { ProjectStore } from '../../engine/store';
-import { StudioService, defaultConfigDir } from '../../engine/service';
+import { StudioService, defaultConfigDir } from '../../engine/api';
 import { startWebHost, type WebHost } from '../../host/host';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

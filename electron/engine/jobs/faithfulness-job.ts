@@ -7,14 +7,14 @@ import { summarizeFaithfulness, type RequestFaithfulness } from '../../../shared
 import type { FaithfulnessCheck } from '../../../shared/project/faithfulness';
 import { parseRunKey, type ScoreSpan, type StoredScore } from '../../../shared/project/scores';
 import type { InterventionKind } from '../../../shared/trace/interventions';
-import { benchExecutor } from '../../../shared/bench/trace';
+import { benchExecutor } from '../../../shared/benchmark/trace';
 import type { Trace } from '../../../shared/trace/schema';
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import { ProjectStore, type JobState } from '../store';
 import { loadModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import { checkFaithfulness } from '../scoring/faithfulness';
-import { createRenderer, type RenderFormat } from '../scoring/renderer';
+import { createRenderer, type RenderFormat } from '../scoring/chat-template';
 import { renderFormatName } from '../scoring/keys';
 import { holdWhilePaused, type JobControl } from './control';
 import { reportFailure } from './failure';

@@ -5,7 +5,7 @@
 // AbortSignal) as a job in the worker.
 import type { JobInfo } from '../../../shared/api/types';
 import type { ReadProgress } from '../import';
-import { importCancelled } from '../service/imports';
+import { importCancelled } from '../api/imports';
 import type { JobHandle, JobOutcome } from './handle';
 import { newJobId } from './ids';
 import type { BaseProgress, RunStatus } from './protocol';

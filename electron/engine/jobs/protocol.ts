@@ -6,7 +6,7 @@ import type { JobStatus } from '../../../shared/api/types';
 import type { InterventionKind } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
 import type { GpuChoice } from '../llama/runtime';
-import type { RenderFormat } from '../scoring/renderer';
+import type { RenderFormat } from '../scoring/chat-template';
 import type { RemoteScoringSpec } from '../scoring/remote/client';
 
 /** What a running (or queued, or finished) job can report about itself. */

@@ -2,11 +2,11 @@
 // for every K (the benchmark's executor makes this possible), store the curve, and — when asked — the
 // baselines (keep-all, no tools, random, BM25) at the chosen budget on the same requests. Unlike
 // `lots demo`, no space is accepted here: approval stays with the operator.
-import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/bench/baselines';
-import { compareSpaces } from '../../../shared/bench/sweep';
-import { menuEvaluator, sweepTask } from '../bench/evaluate';
-import { benchRequests, chooseRun, taskRanking } from '../bench/project';
-import { BenchServer } from '../bench/server';
+import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
+import { compareSpaces } from '../../../shared/benchmark/sweep';
+import { menuEvaluator, sweepTask } from '../benchmark/evaluate';
+import { benchRequests, chooseRun, taskRanking } from '../benchmark/project';
+import { BenchServer } from '../benchmark/server';
 import { ProjectStore } from '../store';
 import type { JobControl } from './control';
 import { toFailure } from './failure';

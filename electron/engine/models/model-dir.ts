@@ -6,7 +6,7 @@ import { readGgufFileInfo, resolveChatWrapper, type GgufFileInfo } from 'node-ll
 import type { PulledModel } from '../../../shared/api/types';
 import { writeJsonAtomic } from '../store/atomic';
 import { processAlive } from '../store/lock';
-import { defaultConfigDir } from '../service/config-dir';
+import { defaultConfigDir } from '../user-data/config-dir';
 
 export interface ModelManifest {
   v: 1;

@@ -17,7 +17,7 @@ import {
 } from '../../../shared/trace/interventions';
 import type { Trace } from '../../../shared/trace/schema';
 import type { InterventionPlan, TracePlan, TurnPlan } from './plan';
-import type { TraceRenderer } from './renderer';
+import type { TraceRenderer } from './chat-template';
 import { scoreTraces, type ScoreTracesOptions, type ScoreTracesSummary } from './scorer';
 import { commonPrefixLength, locateScoredTokens } from './span';
 import { meanLogprob } from './trace-scores';

@@ -4,7 +4,7 @@
 import type { LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';
 import { createScoringContext } from '../llama/load';
-import type { TraceRenderer } from './renderer';
+import type { TraceRenderer } from './chat-template';
 
 export async function withGreedyAnswers(model: LlamaModel, renderer: TraceRenderer, traces: readonly Trace[], maxTokens = 8): Promise<Trace[]> {
   const longest = Math.max(0, ...traces.map((t) => renderer.render(t, t.turns.length - 1, '').length));

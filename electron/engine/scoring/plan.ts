@@ -11,7 +11,7 @@ import {
   type ReexecuteExecutor,
 } from '../../../shared/trace/interventions';
 import type { Trace } from '../../../shared/trace/schema';
-import type { TraceRenderer } from './renderer';
+import type { TraceRenderer } from './chat-template';
 import { commonPrefixLength, locateScoredTokens, type ScoringSequence } from './span';
 import { ExpectedError } from '../../../shared/api/errors';
 

@@ -7,7 +7,7 @@ import type { Trace } from '../../../shared/trace/schema';
 
 import { createScoringContext } from '../llama/load';
 import { planLength, planTrace, type PlanOptions, type TracePlan } from './plan';
-import type { TraceRenderer } from './renderer';
+import type { TraceRenderer } from './chat-template';
 import { addStats, emptyStats, SequenceRunner, type EvaluationMode, type EvaluationStats } from './sequence-runner';
 import { locateScoredTokens } from './span';
 import { evaluatePlan, type TurnLogprobs } from './trace-scores';

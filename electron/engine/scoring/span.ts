@@ -4,7 +4,7 @@
 import type { Token } from 'node-llama-cpp';
 import type { ScoreSpan } from '../../../shared/project/scores';
 import type { Trace } from '../../../shared/trace/schema';
-import type { TraceRenderer } from './renderer';
+import type { TraceRenderer } from './chat-template';
 
 /** A sequence to evaluate: tokens[start..end) are the frozen tokens whose log-probs are averaged. */
 export interface ScoringSequence {

@@ -12,11 +12,11 @@
 import { collectToolDefinitions, exportSpace, type ExportableSpace, type SpaceExportFormat } from '../../../shared/export';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import type { ProjectStore } from '../store';
-import { buildBudget } from '../service/budget';
-import { notFound } from '../service/errors';
-import { buildRanking } from '../service/ranking';
-import { buildSpaceState } from '../service/spaces';
-import type { ProjectIndex, TaskData } from '../service/task-data';
+import { buildBudget } from '../views/budget';
+import { notFound } from '../api/errors';
+import { buildRanking } from '../views/ranking';
+import { buildSpaceState } from '../views/spaces';
+import type { ProjectIndex, TaskData } from '../views/task-data';
 
 export interface ExportSpaceRequest {
   task: string;

@@ -1,15 +1,15 @@
 // Use cases "sweep" and "evaluate" on a benchmark project: per task, the budget sweep (serve the fitting
 // requests under the top-K space for every K and store the curve), and LOTS at the swept budget against
 // the baselines. `lots sweep` and `lots evaluate` call these; the Studio's sweep job runs one task of the
-// same steps in a worker (engine/service/sweep-job.ts). Progress goes through callbacks, cancellation
+// same steps in a worker (engine/jobs/sweep-job.ts). Progress goes through callbacks, cancellation
 // through the signal; what is printed is the caller's.
-import type { BaselineName } from '../../../shared/bench/baselines';
+import type { BaselineName } from '../../../shared/benchmark/baselines';
 import type { SweepResult } from '../../../shared/project/sweeps';
-import { evaluateTask, sweepTask } from '../bench/evaluate';
-import { benchRequests, chooseRun, taskRanking, type BenchRequests } from '../bench/project';
-import type { BenchServer } from '../bench/server';
+import { evaluateTask, sweepTask } from '../benchmark/evaluate';
+import { benchRequests, chooseRun, taskRanking, type BenchRequests } from '../benchmark/project';
+import type { BenchServer } from '../benchmark/server';
 import type { ProjectStore } from '../store';
-import { notFound } from '../service/errors';
+import { notFound } from '../api/errors';
 
 /** The tasks asked for, in the project's order; all of them when none is asked for. */
 export function selectBenchTasks(known: readonly string[], wanted: readonly string[]): string[] {

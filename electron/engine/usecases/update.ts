@@ -11,7 +11,7 @@ import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import type { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
-import type { ProjectIndex } from '../service/task-data';
+import type { ProjectIndex } from '../views/task-data';
 import type { HistoryData } from '../../../shared/api/history';
 
 export interface UpdateOptions {

@@ -3,7 +3,7 @@
 // highest I_x(s) on every trace, and distractors whose evidence holds none of them less.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getLlama, type LlamaModel } from 'node-llama-cpp';
-import { createRenderer } from '../../../electron/engine/scoring/renderer';
+import { createRenderer } from '../../../electron/engine/scoring/chat-template';
 import { scoreTraces } from '../../../electron/engine/scoring/scorer';
 import { toStoredScore } from '../../../electron/engine/scoring/trace-scores';
 import { singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';

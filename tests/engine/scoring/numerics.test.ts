@@ -4,7 +4,7 @@
 // output (confidence path) and recorded ones the model would not produce (top-K and full paths).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getLlama, type LlamaModel } from 'node-llama-cpp';
-import { createRenderer, type TraceRenderer } from '../../../electron/engine/scoring/renderer';
+import { createRenderer, type TraceRenderer } from '../../../electron/engine/scoring/chat-template';
 import { scoreTraces, type TraceResult } from '../../../electron/engine/scoring/scorer';
 import { withGreedyAnswers } from '../../../electron/engine/scoring/greedy-answer';
 import { emptyStats, addStats } from '../../../electron/engine/scoring/sequence-runner';

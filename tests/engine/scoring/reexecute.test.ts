@@ -4,12 +4,12 @@
 // repeats the answer (fx_settle's ExchangeRate).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getLlama, type LlamaModel } from 'node-llama-cpp';
-import { generateBenchmark } from '../../../shared/bench/generate';
-import { FAMILIES } from '../../../shared/bench/families';
-import type { FamilyName } from '../../../shared/bench/family';
-import { benchExecutor, buildBenchTrace } from '../../../shared/bench/trace';
-import { instantiate } from '../../../shared/bench/instance';
-import { createRenderer, type TraceRenderer } from '../../../electron/engine/scoring/renderer';
+import { generateBenchmark } from '../../../shared/benchmark/generate';
+import { FAMILIES } from '../../../shared/benchmark/families';
+import type { FamilyName } from '../../../shared/benchmark/family';
+import { benchExecutor, buildBenchTrace } from '../../../shared/benchmark/trace';
+import { instantiate } from '../../../shared/benchmark/instance';
+import { createRenderer, type TraceRenderer } from '../../../electron/engine/scoring/chat-template';
 import { planTrace } from '../../../electron/engine/scoring/plan';
 import { scoreTraces } from '../../../electron/engine/scoring/scorer';
 import { meanLogprob, toStoredScore } from '../../../electron/engine/scoring/trace-scores';

@@ -1,6 +1,6 @@
 // Thinking off for templates that think (paper B.2): the settings scoring and serving render with.
 import { describe, expect, it } from 'vitest';
-import { scoringWrapperSettings, templateThinks } from '../../../electron/engine/scoring/renderer';
+import { scoringWrapperSettings, templateThinks } from '../../../electron/engine/scoring/chat-template';
 import { CHATML_TEMPLATE } from '../../../electron/engine/gguf/fixture-models';
 
 const QWEN3_LIKE = "{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}";

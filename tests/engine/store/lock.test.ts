@@ -7,7 +7,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultLockWaitMs, ProjectLock, ProjectStore, type LockWait } from '../../../electron/engine/store';
-import { StudioService } from '../../../electron/engine/service';
+import { StudioService } from '../../../electron/engine/api';
 import { ExpectedError } from '../../../shared/api/errors';
 
 let dir: string;

@@ -10,7 +10,7 @@ import { UNROUTED } from '../../../shared/lots/aggregate';
 import { SPACE_EXPORT_FORMATS } from '../../../shared/export/export';
 import type { StoredScore } from '../../../shared/project/scores';
 import type { Trace } from '../../../shared/trace/schema';
-import { StudioService } from '../../../electron/engine/service';
+import { StudioService } from '../../../electron/engine/api';
 import { ProjectStore } from '../../../electron/engine/store';
 import { makeLineTraces, makeScoreRows } from '../../e2e/fixtures';
 import { runCli } from '../../cli/io';

@@ -9,9 +9,9 @@ import {
   removeLinesOfTools,
   removeToolsByReexecution,
 } from '../../../shared/trace/interventions';
-import { instantiate } from '../../../shared/bench/instance';
-import { registryNames } from '../../../shared/bench/registry';
-import { benchExecutor, buildBenchTrace, reexecuteWithout } from '../../../shared/bench/trace';
+import { instantiate } from '../../../shared/benchmark/instance';
+import { registryNames } from '../../../shared/benchmark/registry';
+import { benchExecutor, buildBenchTrace, reexecuteWithout } from '../../../shared/benchmark/trace';
 
 const multiStep: Trace = TraceSchema.parse({
   v: 1,

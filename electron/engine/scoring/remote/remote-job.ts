@@ -5,13 +5,13 @@
 // so local and remote runs never mix and endpoints serving different models are refused.
 import { basename } from 'node:path';
 import type { LlamaModel } from 'node-llama-cpp';
-import { benchExecutor } from '../../../../shared/bench/trace';
+import { benchExecutor } from '../../../../shared/benchmark/trace';
 import { checkModelPath } from '../../llama/model-file';
 import { getRuntime } from '../../llama/runtime';
 import type { JobScorer } from '../../jobs/job-scorer';
 import type { ScoreJobSpec } from '../../jobs/protocol';
 import { scoreRun } from '../keys';
-import { createRenderer } from '../renderer';
+import { createRenderer } from '../chat-template';
 import { createClient, normalizeEndpoint, type PromptScoringClient, type RemoteScoringSpec, type ServedModel } from './client';
 
 import { endpointFailure, scoreTracesRemote } from './remote-scorer';

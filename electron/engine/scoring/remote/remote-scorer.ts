@@ -9,7 +9,7 @@
 // local scorer's (plan.ts, span.ts, trace-scores.ts): only where the log-probs come from differs.
 import type { Trace } from '../../../../shared/trace/schema';
 import { planTrace, type PlanOptions, type TracePlan } from '../plan';
-import type { TraceRenderer } from '../renderer';
+import type { TraceRenderer } from '../chat-template';
 import type { TraceResult } from '../scorer';
 import { addStats, emptyStats, type EvaluationStats } from '../sequence-runner';
 import type { TurnLogprobs } from '../trace-scores';

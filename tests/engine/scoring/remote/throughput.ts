@@ -2,15 +2,15 @@
 // sharded across them), in one run, on the same benchmark traces and the default real model.
 //   npx tsx tests/engine/scoring/remote/throughput.ts [traces per family, default 4]
 // Needs what the scoring-server tests need (tests/requirements.ts).
-import { pulledDefaultModel } from '../../../../electron/engine/bench/model-arg';
-import { createRenderer } from '../../../../electron/engine/scoring/renderer';
+import { pulledDefaultModel } from '../../../../electron/engine/benchmark/model-arg';
+import { createRenderer } from '../../../../electron/engine/scoring/chat-template';
 import { LlamaServerClient } from '../../../../electron/engine/scoring/remote/llama-server';
 import { scoreTracesRemote } from '../../../../electron/engine/scoring/remote/remote-scorer';
 import { loadVocabulary, vocabularyFacts } from '../../../../electron/engine/scoring/remote/remote-job';
 import { ServerTokenizer } from '../../../../electron/engine/scoring/remote/server-tokenizer';
-import { FAMILIES } from '../../../../shared/bench/families';
-import { generateBenchmark } from '../../../../shared/bench/generate';
-import { benchExecutor, buildBenchTrace, instanceOfTrace } from '../../../../shared/bench/trace';
+import { FAMILIES } from '../../../../shared/benchmark/families';
+import { generateBenchmark } from '../../../../shared/benchmark/generate';
+import { benchExecutor, buildBenchTrace, instanceOfTrace } from '../../../../shared/benchmark/trace';
 import { startLlamaServer, type LlamaServerProcess } from './llama-server-process';
 
 const perFamily = Number(process.argv[2] ?? 4);

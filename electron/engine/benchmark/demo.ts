@@ -1,0 +1,229 @@
+// `lots demo`: the whole LOTS loop on the built-in benchmark (Algorithm 1: serve → score → aggregate →
+// prune → deploy → evaluate). Make a project, serve the fitting requests under the registry, score them
+// with re-execution, rank each task's tools, sweep the budget on the fitting requests, and evaluate the
+// LOTS space against the baselines on the evaluation requests. With several registry sizes (paper
+// Figure 1(c)) the same families run at each size, each in its own project, and the demo record keeps
+// keep-all and LOTS accuracy and prompt tokens against the registry size.
+//
+// Every stage is stored as it completes, so running the same command again on the same folder resumes:
+// served and scored traces are skipped, sweep points and baselines already measured are reused.
+import { existsSync, readdirSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import type { BenchOptions, BenchPlan } from '../../../shared/benchmark/generate';
+import { planBenchmark } from '../../../shared/benchmark/generate';
+import { comparisonRow, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
+import type { SweepProgress } from '../../../shared/benchmark/sweep';
+import { DEMO_RECORD_VERSION, type DemoRecord, type GrowthPoint, type MethodPoint } from '../../../shared/project/demo';
+import type { GpuChoice } from '../llama/runtime';
+
+import { ProjectStore } from '../store/project-store';
+import { evaluateTask, sweepTask } from './evaluate';
+import { makeBenchProject } from './make';
+import { benchRequests, taskRanking } from './project';
+import { scoreBenchTraces } from './score';
+import { serveProject } from './serve-project';
+import { BenchServer } from './server';
+import { ExpectedError } from '../../../shared/api/errors';
+
+/**
+ * Split sizes. `quick` runs all ten families in about 50 CPU-minutes (one llama.cpp thread, 2-core AMD
+ * EPYC) with the 0.5B default model: 2 fitting and 4 evaluation requests per family, 2 Random draws, budgets K = 1…6 (the
+ * longest gold chain has three tools). `full` is the paper's protocol: 80 / 320, K = 1…|A_t|.
+ */
+export const DEMO_PRESETS = {
+  quick: { fit: 2, eval: 4, draws: 2, kMax: 6 as number | undefined },
+  full: { fit: 80, eval: 320, draws: 3, kMax: undefined as number | undefined },
+} as const;
+export type DemoPresetName = keyof typeof DEMO_PRESETS;
+/** The quick preset's sizes (the Studio's demo project uses them too). */
+export const DEMO_DEFAULTS = DEMO_PRESETS.quick;
+
+export interface DemoOptions extends Omit<BenchOptions, 'registry'> {
+  /** A model file (already resolved). */
+  modelPath: string;
+  out: string;
+  preset?: DemoPresetName;
+  /** Registry sizes; the first one's project is `out`, the others go to `out/growth/registry-N`. */
+  registries?: readonly number[];
+  kMax?: number;
+  draws?: number;
+  gpu?: GpuChoice;
+  parallel?: number;
+  threads?: number;
+  maxTokens?: number;
+  /** Recorded in the demo record. */
+  command?: string;
+  signal?: AbortSignal;
+  log: (line: string) => void;
+  progress?: (stage: string, done: number, total: number) => void;
+}
+
+export interface DemoProjectResult {
+  registry: number;
+  dir: string;
+  rows: ComparisonRow[];
+  seconds: number;
+}
+
+export interface DemoResult {
+  dir: string;
+  /** The first registry size's rows (the demo table). */
+  rows: ComparisonRow[];
+  projects: DemoProjectResult[];
+  record: DemoRecord;
+  seconds: number;
+}
+
+export function growthDir(out: string, registry: number): string {
+  return join(out, 'growth', `registry-${registry}`);
+}
+
+export function machineDescription(): string {
+  const list = cpus();
+  const model = list[0]?.model?.trim() || 'unknown CPU';
+  return `${list.length} × ${model}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${process.platform}`;
+}
+
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const started = performance.now();
+  const out = resolve(options.out);
+  const preset = DEMO_PRESETS[options.preset ?? 'quick'];
+  const fit = options.fit ?? preset.fit;
+  const evalCount = options.eval ?? preset.eval;
+  const draws = options.draws ?? preset.draws;
+  const kMax = options.kMax ?? preset.kMax;
+  const registries = [...new Set(options.registries?.length ? options.registries : [15])];
+  const plans = registries.map((registry) => planBenchmark({ ...options, fit, eval: evalCount, registry }));
+  const first = plans[0]!;
+  const existing = openExisting(out, first);
+  const priorSeconds = existing?.readDemo()?.seconds ?? 0;
+  const record: DemoRecord = existing?.readDemo() ?? {
+    v: DEMO_RECORD_VERSION,
+    model: options.modelPath,
+    modelName: '',
+    modelHash: '',
+    command: options.command ?? 'lots demo',
+    machine: machineDescription(),
+    startedAt: new Date().toISOString(),
+    preset: { name: options.preset ?? 'quick', families: first.families, fit, eval: evalCount, registry: first.registry, draws, ...(kMax !== undefined ? { kMax } : {}), seed: first.seed },
+    growth: [],
+  };
+  if (existing) options.log(`resuming the demo in ${out} (what is stored is reused)`);
+  const server = await BenchServer.open(options.modelPath, { gpu: options.gpu, parallel: options.parallel, maxTokens: options.maxTokens, threads: options.threads, signal: options.signal });
+  try {
+    if (record.modelHash && record.modelHash !== server.modelHash) {
+      throw new ExpectedError('INVALID_INPUT', `${out} holds a demo run with another model (${record.modelName}); give --out a new folder or use that model`);
+    }
+    record.model = server.loaded.path;
+    record.modelName = server.modelName;
+    record.modelHash = server.modelHash;
+    options.log(`loaded ${server.modelName} (${server.renderer.format} prompt format, ${server.threads} CPU threads) [${elapsedSince(started)}]`);
+    const projects: DemoProjectResult[] = [];
+    for (const plan of plans) {
+      const dir = plan === first ? out : growthDir(out, plan.registry);
+      const store = plan === first && existing ? existing : openExisting(dir, plan) ?? makeBenchProject(dir, { ...options, fit, eval: evalCount, registry: plan.registry }).store;
+      if (plans.length > 1) options.log(`— registry of ${plan.registry} tools (${relative(out, dir) || '.'}) —`);
+      const result = await runDemoProject(store, server, plan, { ...options, kMax, draws, started });
+      projects.push(result);
+      if (plans.length > 1) {
+        const point = growthPoint(result, relative(out, dir) || '.', plan.families);
+        record.growth = [...record.growth.filter((g) => g.registry !== plan.registry), point].sort((a, b) => a.registry - b.registry);
+      }
+      record.finishedAt = new Date().toISOString();
+      record.seconds = priorSeconds + (performance.now() - started) / 1000;
+      ProjectStore.open(out).writeDemo(record);
+    }
+    options.log(`done: ${server.generated} answers generated [${elapsedSince(started)}]`);
+    return { dir: out, rows: projects[0]!.rows, projects, record, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await server.close();
+  }
+}
+
+/** A folder that already holds this benchmark (same seed, registry and sizes): the demo resumes in it. */
+function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
+  if (!existsSync(dir) || readdirSync(dir).length === 0) return undefined;
+  if (!existsSync(join(dir, 'project.json'))) {
+    throw new ExpectedError('INVALID_INPUT', `${dir} already exists and is not a project; give --out a new folder`);
+  }
+  const store = ProjectStore.open(dir);
+  const { byTask, registry, seed } = benchRequests(store);
+  const sizes = [...byTask.values()][0];
+  const same = seed === plan.seed && registry.length === plan.registry && byTask.size === plan.families.length
+    && plan.families.every((f) => byTask.has(f)) && sizes?.fit.length === plan.fit && sizes.eval.length === plan.eval;
+  if (!same) {
+    throw new ExpectedError('INVALID_INPUT', `${dir} holds another benchmark (seed ${seed}, ${registry.length} tools, ${byTask.size} families × ${sizes?.fit.length ?? 0} fit + ${sizes?.eval.length ?? 0} eval); give --out a new folder, or the same options to resume it`);
+  }
+  return store;
+}
+
+interface ProjectRunOptions extends Pick<DemoOptions, 'parallel' | 'signal' | 'log' | 'progress'> {
+  kMax: number | undefined;
+  draws: number;
+  started: number;
+}
+
+async function runDemoProject(store: ProjectStore, server: BenchServer, plan: BenchPlan, options: ProjectRunOptions): Promise<DemoProjectResult> {
+  const started = performance.now();
+  const { log } = options;
+  const at = () => `[${elapsedSince(options.started)}]`;
+  log(`1/5 ${store.dir}: ${plan.families.length} families × (${plan.fit} fit + ${plan.eval} eval), registry of ${plan.registry} tools, seed ${plan.seed}`);
+  const served = await serveProject(store, server, { split: 'fit', menu: 'registry', signal: options.signal, onProgress: (d, t) => options.progress?.('serve', d, t) });
+  const correct = served.traces.filter((t) => t.turns[0]?.correct).length;
+  log(`2/5 served ${served.traces.length} fitting requests under the whole registry (${correct} answered correctly) ${at()}`);
+  const scored = await scoreBenchTraces(store, server.model, server.renderer, served.traces, {
+    modelHash: server.modelHash,
+    modelName: server.modelName,
+    modelPath: server.loaded.path,
+    parallel: options.parallel,
+    threads: server.threads,
+    signal: options.signal,
+    onProgress: (d, t) => options.progress?.('score', d, t),
+  });
+  log(`3/5 scored them with the re-execute intervention (${scored.appended} new, ${scored.skipped} stored before) ${at()}`);
+  const { byTask, registry, seed } = benchRequests(store);
+  const scores = store.listScores(scored.run);
+  const rows: ComparisonRow[] = [];
+  const stageProgress = (stage: string) => (p: SweepProgress) => options.progress?.(stage, p.done, p.total);
+  for (const [task, requests] of byTask) {
+    const ranking = taskRanking(scores, task);
+    if (ranking.length === 0) {
+      log(`   ${task}: no tool was scored (empty answers?), skipped`);
+      continue;
+    }
+    const top = Math.min(ranking.length, options.kMax ?? ranking.length);
+    const ks = Array.from({ length: top }, (_, i) => i + 1);
+    const sweep = await sweepTask(store, server, task, requests, ranking, { run: scored.run, ks, signal: options.signal, onProgress: stageProgress(`sweep ${task}`) });
+    log(`4/5 ${task}: budget sweep K=1…${top}, fitting accuracy ${sweep.points.map((p) => p.accuracy.toFixed(2)).join(' ')} → K=${sweep.bestK} ${at()}`);
+    const evaluation = await evaluateTask(store, server, task, requests, registry, { seed, draws: options.draws, signal: options.signal, onProgress: stageProgress(`evaluate ${task}`) });
+    const row = comparisonRow(evaluation.sweep);
+    if (row) rows.push(row);
+  }
+  log(`5/5 evaluated LOTS against keep-all, no-tools, random and BM25 ${at()}`);
+  return { registry: plan.registry, dir: store.dir, rows, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Mean over families of each method's accuracy (fit and eval), prompt tokens and served tools. */
+export function growthPoint(result: DemoProjectResult, project: string, families: readonly string[]): GrowthPoint {
+  const methods: Record<string, MethodPoint> = {};
+  for (const name of ['lots', 'keep-all', 'no-tools', 'random', 'bm25']) {
+    const evals = result.rows.map((r) => r.results.get(name)?.eval).filter((b) => b !== undefined);
+    if (evals.length === 0) continue;
+    const fits = result.rows.map((r) => r.results.get(name)?.fit).filter((b) => b !== undefined);
+    const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    methods[name] = {
+      accuracy: mean(evals.map((b) => b.accuracy)),
+      ...(fits.length ? { fitAccuracy: mean(fits.map((b) => b.accuracy)) } : {}),
+      n: evals.reduce((a, b) => a + b.n, 0),
+      promptTokens: mean(evals.map((b) => b.promptTokens)),
+      tools: mean(evals.map((b) => b.tools.length)),
+    };
+  }
+  return { registry: result.registry, project, families: [...families], methods, seconds: result.seconds };
+}
+
+function elapsedSince(started: number): string {
+  const s = (performance.now() - started) / 1000;
+  return s < 120 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}

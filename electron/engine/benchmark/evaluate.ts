@@ -1,0 +1,131 @@
+// The budget sweep and the side-by-side evaluation of one task, served by a local model and stored
+// with the project: the sweep curve and bestK (the UI's K slider reads them), the baselines on the same
+// budget, and the LOTS space at bestK as a new accepted space version.
+import { baselineSpaces, DEFAULT_RANDOM_DRAWS, type BaselineName } from '../../../shared/benchmark/baselines';
+import { compareSpaces, runBudgetSweep, sameSet, type ComparedSpace, type MenuEvaluator, type Split, type SweepProgress } from '../../../shared/benchmark/sweep';
+import type { Scored } from '../../../shared/lots/rank';
+import type { SweepResult } from '../../../shared/project/sweeps';
+import type { ToolDef, Trace } from '../../../shared/trace/schema';
+
+import type { ProjectStore } from '../store/project-store';
+import type { BenchServer } from './server';
+import { ExpectedError } from '../../../shared/api/errors';
+
+export interface TaskRequests {
+  fit: Trace[];
+  eval: Trace[];
+}
+
+/** Serves a task's requests of a split under a menu and reports accuracy and mean prompt tokens. */
+export function menuEvaluator(server: BenchServer, requests: TaskRequests, onServed?: (done: number, total: number) => void): MenuEvaluator {
+  return async (menu, split, signal) => {
+    const list = requests[split];
+    if (list.length === 0) return { accuracy: 0, n: 0, promptTokens: 0 };
+    const served = await server.serve(list.map((base) => ({ base, menu })), { signal, onProgress: onServed });
+    return {
+      accuracy: served.filter((s) => s.correct).length / served.length,
+      n: served.length,
+      promptTokens: served.reduce((a, s) => a + s.promptTokens, 0) / served.length,
+      schemaTokens: server.schemaTokens(list[0]!, menu),
+    };
+  };
+}
+
+export interface SweepTaskOptions {
+  run: string;
+  ks?: readonly number[];
+  signal?: AbortSignal;
+  onProgress?: (p: SweepProgress) => void;
+  onServed?: (done: number, total: number) => void;
+}
+
+export async function sweepTask(store: ProjectStore, server: BenchServer, task: string, requests: TaskRequests, ranking: readonly Scored[], options: SweepTaskOptions): Promise<SweepResult> {
+  if (ranking.length === 0) {
+    throw new ExpectedError('NOT_FOUND', `task "${task}" has no scored tools in run ${options.run}; score its served fitting requests first`);
+  }
+  if (requests.fit.length === 0) throw new ExpectedError('NOT_FOUND', `task "${task}" has no fitting requests to sweep the budget on`);
+  return runBudgetSweep({
+    task,
+    model: server.modelHash,
+    run: options.run,
+    ranking,
+    ks: options.ks,
+    previous: store.readSweep(task),
+    evaluate: menuEvaluator(server, requests, options.onServed),
+    save: (result) => store.writeSweep(result),
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+}
+
+export interface EvaluateTaskOptions {
+  seed: string;
+  draws?: number;
+  baselines?: readonly BaselineName[];
+  splits?: readonly Split[];
+  signal?: AbortSignal;
+  onProgress?: (p: SweepProgress) => void;
+  onServed?: (done: number, total: number) => void;
+}
+
+export interface TaskEvaluation {
+  sweep: SweepResult;
+  /** The LOTS space at bestK. */
+  space: string[];
+  k: number;
+}
+
+/** LOTS at the sweep's bestK against the baselines, on fitting and evaluation requests. */
+export async function evaluateTask(store: ProjectStore, server: BenchServer, task: string, requests: TaskRequests, registry: readonly ToolDef[], options: EvaluateTaskOptions): Promise<TaskEvaluation> {
+  const sweep = store.readSweep(task);
+  if (!sweep || sweep.bestK === undefined) throw new ExpectedError('NOT_FOUND', `task "${task}" has no budget sweep yet; run \`lots sweep\` first`);
+  if (sweep.model !== server.modelHash) {
+    throw new ExpectedError('INVALID_INPUT', `the budget sweep of "${task}" was measured with another model (${sweep.model}); sweep again with this model first`);
+  }
+  const k = sweep.bestK;
+  const space = sweep.points.find((p) => p.k === k)!.tools;
+  const spaces: ComparedSpace[] = [
+    { name: 'lots', k, menus: [space] },
+    ...baselineSpaces({
+      task,
+      registry,
+      k,
+      fittingRequests: requests.fit.map((t) => t.turns[0]!.request),
+      seed: options.seed,
+      draws: options.draws ?? DEFAULT_RANDOM_DRAWS,
+      names: options.baselines,
+    }),
+  ];
+  let current = sweep;
+  const baselines = await compareSpaces({
+    spaces,
+    splits: options.splits ?? ['fit', 'eval'],
+    evaluate: menuEvaluator(server, requests, options.onServed),
+    previous: sweep.baselines,
+    save: (results) => {
+      current = { ...current, baselines: results };
+      store.writeSweep(current);
+    },
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+  current = { ...current, baselines };
+  store.writeSweep(current);
+  const latest = store.readSpaces(task).versions.at(-1);
+  if (!latest || !sameSet(latest.tools, space) || latest.rule.kind !== 'topk' || latest.rule.k !== k) {
+    store.acceptSpace({
+      task,
+      tools: space,
+      pinned: [],
+      banned: [],
+      rule: { kind: 'topk', k },
+      note: `budget sweep: smallest K with the highest fitting accuracy (K=${k}, ${fmt(sweep.points.find((p) => p.k === k)!.accuracy)})`,
+      run: sweep.run,
+    });
+  }
+  return { sweep: current, space, k };
+}
+
+function fmt(x: number): string {
+  return x.toFixed(2);
+}

@@ -1,0 +1,205 @@
+// Serving benchmark requests with a local model (paper B.2's single-step protocol): each request is
+// executed under the given menu, rendered exactly as the scorer renders it (same renderer, so a served
+// answer is scored against the context it was generated from), answered greedily, and graded against
+// its gold answer. Deterministic: greedy decoding, and one result per (request, menu) per server.
+import type { LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
+import { basename } from 'node:path';
+import { gradeAnswer } from '../../../shared/benchmark/grade';
+import { canonicalOrder } from '../../../shared/benchmark/registry';
+import { buildBenchTrace, instanceOfTrace, readBenchMeta } from '../../../shared/benchmark/trace';
+import type { Trace } from '../../../shared/trace/schema';
+
+import { createScoringContext, loadModel, type LoadedModel } from '../llama/load';
+import { modelFileHash } from '../llama/hash';
+import type { GpuChoice } from '../llama/runtime';
+import { createRenderer, type RenderFormat, type TraceRenderer } from '../scoring/chat-template';
+import { generateGreedy } from './generate';
+import { ExpectedError } from '../../../shared/api/errors';
+
+export const DEFAULT_MAX_TOKENS = 16;
+export const DEFAULT_PARALLEL = 4;
+
+export interface BenchServerOptions {
+  gpu?: GpuChoice;
+  /** Parallel sequences (requests in flight). */
+  parallel?: number;
+  maxTokens?: number;
+  format?: RenderFormat;
+  batchSize?: number;
+  /** CPU threads of the model's contexts; default all math cores but one (see llama/load.ts). */
+  threads?: number;
+  signal?: AbortSignal;
+}
+
+export interface ServeItem {
+  /** A benchmark trace (meta.bench): the request to serve. */
+  base: Trace;
+  menu: readonly string[];
+  /** Id of the served trace (default: the base id). */
+  id?: string;
+  /** Extra meta on the served trace (e.g. which space served it). */
+  meta?: Record<string, unknown>;
+}
+
+export interface ServedTrace {
+  trace: Trace;
+  promptTokens: number;
+  correct: boolean;
+  /** True when this (request, menu) had been served before by this server. */
+  cached: boolean;
+}
+
+export interface ServeCallOptions {
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export class BenchServer {
+  private context: LlamaContext | undefined;
+  /** The context's sequences, kept across calls: a sequence handed back to llama.cpp is reclaimed
+   * asynchronously (so asking for all of them again at once can fail), and a kept one still holds the
+   * prompt prefix (system text, menu) the next request shares. */
+  private sequences: LlamaContextSequence[] = [];
+  private contextTokens = 0;
+  private readonly memo = new Map<string, { answer: string; promptTokens: number }>();
+  private readonly maxTokens: number;
+  private readonly parallel: number;
+  /** Requests answered by the model (not from the memo). */
+  generated = 0;
+
+  private constructor(
+    readonly loaded: LoadedModel,
+    readonly renderer: TraceRenderer,
+    readonly modelHash: string,
+    private readonly options: BenchServerOptions,
+  ) {
+    this.maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+    this.parallel = Math.max(1, options.parallel ?? DEFAULT_PARALLEL);
+  }
+
+  static async open(modelPath: string, options: BenchServerOptions = {}): Promise<BenchServer> {
+    const loaded = await loadModel(modelPath, { gpu: options.gpu, signal: options.signal });
+    try {
+      const renderer = createRenderer(loaded.model, options.format ?? 'auto');
+      return new BenchServer(loaded, renderer, await modelFileHash(modelPath), options);
+    } catch (e) {
+      await loaded.model.dispose();
+      throw e;
+    }
+  }
+
+  get model(): LlamaModel {
+    return this.loaded.model;
+  }
+
+  /** CPU threads the serving and scoring contexts use. */
+  get threads(): number {
+    return this.options.threads ?? Math.max(1, this.model.llama.cpuMathCores - 1);
+  }
+
+  get modelName(): string {
+    return basename(this.loaded.path);
+  }
+
+  /** The trace a request becomes under a menu (tool lines executed), before it is answered. */
+  servedTrace(item: ServeItem, answer = ''): Trace {
+    const bench = readBenchMeta(item.base);
+    const trace = buildBenchTrace(instanceOfTrace(item.base), {
+      menu: item.menu,
+      registry: bench.registry,
+      split: item.base.split ?? 'fit',
+      prompt: bench.prompt ?? 'verbose',
+      order: bench.order ?? 'code-unit',
+      answer,
+      id: item.id ?? item.base.id,
+      meta: item.meta,
+    });
+    return trace;
+  }
+
+  /** Tokens of a menu's tool-definition block: the rendered prompt with the menu minus without it. */
+  schemaTokens(base: Trace, menu: readonly string[]): number {
+    const withMenu = this.servedTrace({ base, menu });
+    const bare = { ...withMenu, tools: [], turns: [{ ...withMenu.turns[0]!, steps: [] }] };
+    const noLines = { ...withMenu, turns: [{ ...withMenu.turns[0]!, steps: [] }] };
+    return this.renderer.render(noLines, 0, '').length - this.renderer.render(bare, 0, '').length;
+  }
+
+  async serve(items: readonly ServeItem[], options: ServeCallOptions = {}): Promise<ServedTrace[]> {
+    const prepared = items.map((item) => {
+      const trace = this.servedTrace(item);
+      const key = `${item.base.id}\u0000${canonicalOrder(item.menu).join(',')}`;
+      return { item, trace, key, prompt: this.memo.has(key) ? undefined : this.renderer.render(trace, 0, '') };
+    });
+    const results: ServedTrace[] = new Array(items.length);
+    let done = 0;
+    const finish = (i: number, answer: string, promptTokens: number, cached: boolean): void => {
+      const { item, trace } = prepared[i]!;
+      const gold = trace.turns[0]!.gold ?? '';
+      const correct = gradeAnswer(answer, gold).correct;
+      const served: Trace = {
+        ...trace,
+        model: this.modelName,
+        turns: [{ ...trace.turns[0]!, answer, correct }],
+        meta: { ...trace.meta, served: { model: this.modelName, modelHash: this.modelHash, promptTokens, ...(item.meta?.served as object | undefined) } },
+      };
+      results[i] = { trace: served, promptTokens, correct, cached };
+      options.onProgress?.(++done, items.length);
+    };
+    const todo: number[] = [];
+    prepared.forEach((p, i) => {
+      const hit = this.memo.get(p.key);
+      if (hit) finish(i, hit.answer, hit.promptTokens, true);
+      else todo.push(i);
+    });
+    if (todo.length === 0) return results;
+    const longest = Math.max(...todo.map((i) => prepared[i]!.prompt!.length));
+    await this.ensureContext(longest + this.maxTokens + 8);
+    const stopAtNewline = this.renderer.format === 'plain';
+    let next = 0;
+    const worker = async (sequence: LlamaContextSequence): Promise<void> => {
+      while (next < todo.length) {
+        if (options.signal?.aborted) return;
+        const i = todo[next++]!;
+        const p = prepared[i]!;
+        // A duplicate (request, menu) in the same call is answered once.
+        const hit = this.memo.get(p.key);
+        if (hit) {
+          finish(i, hit.answer, hit.promptTokens, true);
+          continue;
+        }
+        const answer = await generateGreedy(this.model, sequence, p.prompt!, { maxTokens: this.maxTokens, stopAtNewline });
+        this.generated++;
+        this.memo.set(p.key, { answer, promptTokens: p.prompt!.length });
+        finish(i, answer, p.prompt!.length, false);
+      }
+    };
+    await Promise.all(this.sequences.slice(0, Math.min(this.parallel, todo.length)).map(worker));
+    if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new ExpectedError('CANCELLED', 'serving was cancelled');
+    return results;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sequences) s.dispose();
+    this.sequences = [];
+    await this.context?.dispose();
+    this.context = undefined;
+    await this.loaded.model.dispose();
+  }
+
+  private async ensureContext(tokens: number): Promise<LlamaContext> {
+    const limit = this.model.trainContextSize;
+    if (tokens > limit) {
+      throw new ExpectedError('CONTEXT_OVERFLOW', `a served prompt needs ${tokens} tokens (with the answer), more than the model's context length (${limit}); serve a smaller menu or use a model with a longer context.`);
+    }
+    if (this.context && this.contextTokens >= tokens) return this.context;
+    for (const s of this.sequences) s.dispose();
+    this.sequences = [];
+    await this.context?.dispose();
+    const size = Math.min(limit, Math.max(512, Math.ceil((tokens * 1.1) / 256) * 256));
+    this.context = await createScoringContext(this.model, { contextSize: size, sequences: this.parallel, batchSize: this.options.batchSize, threads: this.threads });
+    this.contextTokens = size;
+    this.sequences = Array.from({ length: this.parallel }, () => this.context!.getSequence());
+    return this.context;
+  }
+}

@@ -1,0 +1,272 @@
+// `lots bench stream`: the benchmark as a stream of batches (paper §3, Figures 3 and 15; B.3, D.5). Each
+// family's requests arrive in batches; family j arrives at step 1 + j·arrivalEvery, and at each step the
+// arrived family with the fewest completed batches receives its next batch. Arms on the same request
+// order and evaluation set:
+//   keep-all  every request served under the registry;
+//   frozen    the space of the first update, kept;
+//   updated   every batch served under the current space, scored (re-execution), folded into the running
+//             scores (EMA α), and the rule proposes the next space — applied at once (this is the experiment);
+//   capped    (with --cap C) the cold start: the first batch on a random C-sample of the registry, later
+//             requests explored with probability ε (the space plus other tools up to C), updated as above.
+// After each batch every arm's space is measured on the family's evaluation requests (memoised by menu).
+// The record goes to stream.json; the updated arm's history to updates/<task>.json (the Space view's timeline).
+import { resolve } from 'node:path';
+import { chooseServingMenu } from '../../../shared/benchmark/exploration';
+import type { FamilyName } from '../../../shared/benchmark/family';
+import { canonicalOrder, registryNames } from '../../../shared/benchmark/registry';
+import { rngFor } from '../../../shared/benchmark/rng';
+import type { MenuEvaluation } from '../../../shared/benchmark/sweep';
+import { foldBatch } from '../../../shared/lots/update';
+import { STREAM_ARMS, type StreamArm, type StreamArmBatch, type StreamMeasure, type StreamRecord, type StreamTask } from '../../../shared/project/streams';
+import type { TaskUpdates, UpdateRule } from '../../../shared/project/updates';
+import type { Trace } from '../../../shared/trace/schema';
+import type { GpuChoice } from '../llama/runtime';
+import { ExpectedError } from '../../../shared/api/errors';
+import { menuEvaluator } from './evaluate';
+import { machineDescription } from './demo';
+import { makeBenchProject } from './make';
+import { benchRequests } from './project';
+import { scoreBenchRows } from './score';
+import { BenchServer } from './server';
+
+export const STREAM_DEFAULTS = { batches: 4, batchSize: 4, eval: 8, alpha: 0.3, k: 3, epsilon: 0.25, arrivalEvery: 1 } as const;
+
+export interface StreamOptions {
+  modelPath: string;
+  out: string;
+  families: readonly FamilyName[];
+  batches?: number;
+  batchSize?: number;
+  eval?: number;
+  registry?: number;
+  seed?: string;
+  alpha?: number;
+  rule?: UpdateRule;
+  arrivalEvery?: number;
+  cap?: number;
+  epsilon?: number;
+  gpu?: GpuChoice;
+  parallel?: number;
+  threads?: number;
+  maxTokens?: number;
+  command?: string;
+  signal?: AbortSignal;
+  log: (line: string) => void;
+  /** After each batch: the family, its batch, and every arm's figures. */
+  onBatch?: (task: string, batch: number, arms: Partial<Record<StreamArm, StreamArmBatch>>) => void;
+}
+
+interface ArmState {
+  space: string[];
+  updates: TaskUpdates;
+}
+
+export async function runBenchStream(options: StreamOptions): Promise<StreamRecord> {
+  const started = performance.now();
+  const batches = options.batches ?? STREAM_DEFAULTS.batches;
+  const batchSize = options.batchSize ?? STREAM_DEFAULTS.batchSize;
+  const evalCount = options.eval ?? STREAM_DEFAULTS.eval;
+  const alpha = options.alpha ?? STREAM_DEFAULTS.alpha;
+  const rule: UpdateRule = options.rule ?? { kind: 'topk', k: STREAM_DEFAULTS.k };
+  const arrivalEvery = options.arrivalEvery ?? STREAM_DEFAULTS.arrivalEvery;
+  const epsilon = options.epsilon ?? STREAM_DEFAULTS.epsilon;
+  for (const [name, n] of [['batches', batches], ['batch-size', batchSize], ['eval', evalCount], ['arrival-every', arrivalEvery]] as const) {
+    if (!Number.isInteger(n) || n < 1) throw new ExpectedError('INVALID_INPUT', `--${name} must be a positive integer, got ${n}`);
+  }
+  if (!(alpha > 0 && alpha <= 1)) throw new ExpectedError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
+  if (!(epsilon >= 0 && epsilon <= 1)) throw new ExpectedError('INVALID_INPUT', `--epsilon must be in [0, 1], got ${epsilon}`);
+  if (options.families.length === 0) throw new ExpectedError('INVALID_INPUT', 'choose at least one family (--families a,b)');
+
+  const out = resolve(options.out);
+  const made = makeBenchProject(out, { seed: options.seed, families: options.families, registry: options.registry, fit: batches * batchSize, eval: evalCount });
+  const store = made.store;
+  const { byTask, seed } = benchRequests(store);
+  const registry = registryNames(seed, made.plan.registry);
+  if (options.cap !== undefined && (!Number.isInteger(options.cap) || options.cap < 1 || options.cap >= registry.length)) {
+    throw new ExpectedError('INVALID_INPUT', `--cap must be an integer between 1 and ${registry.length - 1} (the registry has ${registry.length} tools), got ${options.cap}`);
+  }
+  const server = await BenchServer.open(options.modelPath, { gpu: options.gpu, parallel: options.parallel, maxTokens: options.maxTokens, threads: options.threads, signal: options.signal });
+  try {
+    options.log(`loaded ${server.modelName} (${server.renderer.format} prompt format, ${server.threads} CPU threads) [${elapsed(started)}]`);
+    const record: StreamRecord = {
+      v: 1,
+      model: server.loaded.path,
+      modelName: server.modelName,
+      modelHash: server.modelHash,
+      command: options.command ?? 'lots bench stream',
+      machine: machineDescription(),
+      startedAt: new Date().toISOString(),
+      options: {
+        families: [...new Set(options.families)],
+        batches,
+        batchSize,
+        eval: evalCount,
+        registry: made.plan.registry,
+        seed,
+        alpha,
+        rule,
+        arrivalEvery,
+        ...(options.cap !== undefined ? { cap: options.cap, epsilon } : {}),
+      },
+      tasks: [],
+      credited: [],
+    };
+    // Arrival order is the order asked for (the plan lists families in the benchmark's order).
+    const families = [...new Set(options.families)];
+    const tasks = new Map<string, StreamTask>();
+    const arms = new Map<string, { updated: ArmState; capped?: ArmState; frozen?: string[] }>();
+    const evaluators = new Map<string, (menu: readonly string[]) => Promise<MenuEvaluation>>();
+    families.forEach((family, j) => {
+      const requests = byTask.get(family)!;
+      tasks.set(family, { task: family, arrival: 1 + j * arrivalEvery, arms: { 'keep-all': [], frozen: [], updated: [], ...(options.cap !== undefined ? { capped: [] } : {}) } });
+      const fresh = (): ArmState => ({ space: [], updates: { task: family, alpha, rule, run: '', batches: [] } });
+      arms.set(family, { updated: fresh(), ...(options.cap !== undefined ? { capped: fresh() } : {}) });
+      const evaluate = menuEvaluator(server, requests);
+      const memo = new Map<string, Promise<MenuEvaluation>>();
+      evaluators.set(family, (menu) => {
+        const key = canonicalOrder(menu).join(',');
+        let hit = memo.get(key);
+        if (!hit) memo.set(key, (hit = evaluate(menu, 'eval', options.signal)));
+        return hit;
+      });
+    });
+
+    const total = families.length * batches;
+    for (let step = 1, done = 0; done < total; step++) {
+      options.signal?.throwIfAborted();
+      const arrived = families.filter((f) => tasks.get(f)!.arrival <= step && tasks.get(f)!.arms.updated.length < batches);
+      if (arrived.length === 0) continue;
+      const family = arrived.reduce((best, f) => (tasks.get(f)!.arms.updated.length < tasks.get(best)!.arms.updated.length ? f : best));
+      const task = tasks.get(family)!;
+      const state = arms.get(family)!;
+      const b = task.arms.updated.length; // 0-based batch of this family
+      const requests = byTask.get(family)!.fit.slice(b * batchSize, (b + 1) * batchSize);
+      const evaluate = evaluators.get(family)!;
+      const result: Partial<Record<StreamArm, StreamArmBatch>> = {};
+
+      // keep-all
+      const all = await serveBatch(server, requests, requests.map(() => registry), options.signal);
+      result['keep-all'] = { batch: b + 1, step, served: all.measure, menuSize: registry.length, explored: 0, space: [...registry], eval: measure(await evaluate(registry)) };
+
+      // updated: first batch under the registry, later ones under its current space
+      const updated = await updateArm(server, family, state.updated, requests, b, step, { registry, rule, seed, signal: options.signal, evaluate });
+      result.updated = updated;
+      if (b === 0) state.frozen = [...updated.space];
+      const frozenSpace = state.frozen!;
+      if (b === 0) result.frozen = { ...updated };
+      else {
+        const served = await serveBatch(server, requests, requests.map(() => frozenSpace), options.signal);
+        result.frozen = { batch: b + 1, step, served: served.measure, menuSize: frozenSpace.length, explored: 0, space: [...frozenSpace], eval: measure(await evaluate(frozenSpace)) };
+      }
+      if (state.capped) result.capped = await updateArm(server, family, state.capped, requests, b, step, { registry, rule, seed, signal: options.signal, evaluate, cap: options.cap, epsilon });
+
+      for (const arm of STREAM_ARMS) {
+        const r = result[arm];
+        if (r) (task.arms[arm] ??= []).push(r);
+      }
+      done++;
+      record.credited.push({ step, task: family, arms: creditedAccuracy([...tasks.values()], step, families.length) });
+      record.tasks = [...tasks.values()];
+      record.seconds = (performance.now() - started) / 1000;
+      store.writeStream(record);
+      const u = state.updated.updates;
+      store.writeUpdates({ ...u, run: u.run || 'stream' });
+      options.onBatch?.(family, b + 1, result);
+      options.log(`step ${step}: ${family} batch ${b + 1}/${batches} — eval accuracy keep-all ${fmt(result['keep-all']!.eval.accuracy)}, frozen ${fmt(result.frozen!.eval.accuracy)}, updated ${fmt(updated.eval.accuracy)}${result.capped ? `, capped ${fmt(result.capped.eval.accuracy)}` : ''}; updated space ${updated.space.join(', ') || '(none)'} [${elapsed(started)}]`);
+    }
+    record.finishedAt = new Date().toISOString();
+    record.seconds = (performance.now() - started) / 1000;
+    store.writeStream(record);
+    return record;
+  } finally {
+    await server.close();
+  }
+}
+
+interface ArmContext {
+  registry: readonly string[];
+  rule: UpdateRule;
+  seed: string;
+  signal?: AbortSignal;
+  evaluate: (menu: readonly string[]) => Promise<MenuEvaluation>;
+  cap?: number;
+  epsilon?: number;
+}
+
+/** Serve a batch under the arm's menus, score it with re-execution, fold it, move to the proposal. */
+async function updateArm(server: BenchServer, family: string, state: ArmState, requests: readonly Trace[], b: number, step: number, ctx: ArmContext): Promise<StreamArmBatch> {
+  const arm = ctx.cap !== undefined ? 'capped' : 'updated';
+  const plan = requests.map((request, i) => chooseServingMenu({
+    firstBatch: b === 0,
+    space: state.space,
+    registry: ctx.registry,
+    cap: ctx.cap,
+    epsilon: ctx.epsilon ?? 0,
+    rng: rngFor(ctx.seed, 'stream', arm, family, b, i),
+  }));
+  const served = await serveBatch(server, requests, plan.map((p) => p.menu), ctx.signal, (request, i) => `${request.id}.${arm}.b${b + 1}.${i}`);
+  const rows = await scoreBenchRows(server.model, server.renderer, served.traces, { modelHash: server.modelHash, modelName: server.modelName, modelPath: server.loaded.path, threads: server.threads, signal: ctx.signal });
+  ctx.signal?.throwIfAborted();
+  if (!state.updates.run && rows[0]) state.updates.run = rows[0].run;
+  let space = state.space;
+  let running: Record<string, number> | undefined;
+  if (rows.some((r) => Object.keys(r.scores).length > 0)) {
+    const batch = foldBatch(family, state.updates, { rows, traces: requests.length, source: `stream step ${step}`, label: `${arm} batch ${b + 1}`, at: new Date().toISOString() });
+    space = batch.proposed;
+    running = batch.running;
+    const evalOfSpace = measure(await ctx.evaluate(space));
+    batch.accuracy = evalOfSpace.accuracy;
+    state.updates = { ...state.updates, batches: [...state.updates.batches, batch] };
+    state.space = space;
+    return { batch: b + 1, step, served: served.measure, menuSize: mean(plan.map((p) => p.menu.length)), explored: plan.filter((p) => p.explored).length, space: [...space], eval: evalOfSpace, running };
+  }
+  // Nothing scored (every answer empty): the space stays as it was.
+  return { batch: b + 1, step, served: served.measure, menuSize: mean(plan.map((p) => p.menu.length)), explored: plan.filter((p) => p.explored).length, space: [...space], eval: measure(await ctx.evaluate(space)) };
+}
+
+async function serveBatch(server: BenchServer, requests: readonly Trace[], menus: readonly (readonly string[])[], signal?: AbortSignal, id?: (request: Trace, i: number) => string): Promise<{ traces: Trace[]; measure: StreamMeasure }> {
+  const served = await server.serve(requests.map((base, i) => ({ base, menu: menus[i]!, ...(id ? { id: id(base, i) } : {}) })), { signal });
+  signal?.throwIfAborted();
+  return {
+    traces: served.map((s) => s.trace),
+    measure: { accuracy: served.filter((s) => s.correct).length / served.length, n: served.length, promptTokens: mean(served.map((s) => s.promptTokens)) },
+  };
+}
+
+/** A_t = (1/T)·Σ over arrived families of their arm's latest eval accuracy (families not yet arrived count 0). */
+export function creditedAccuracy(tasks: readonly StreamTask[], step: number, totalFamilies: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const arm of STREAM_ARMS) {
+    let sum = 0;
+    let any = false;
+    for (const t of tasks) {
+      const series = t.arms[arm];
+      if (!series) continue;
+      const last = series.filter((b) => b.step <= step).at(-1);
+      if (last) {
+        sum += last.eval.accuracy;
+        any = true;
+      }
+    }
+    if (any) out[arm] = sum / totalFamilies;
+  }
+  return out;
+}
+
+function measure(e: MenuEvaluation): StreamMeasure {
+  return { accuracy: e.accuracy, n: e.n, promptTokens: e.promptTokens };
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+function fmt(x: number): string {
+  return x.toFixed(2);
+}
+
+function elapsed(started: number): string {
+  const s = Math.round((performance.now() - started) / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+

@@ -1,0 +1,438 @@
+// `lots bench scoring`: the naive and the optimized scoring paths on the same generated traces,
+// with what each costs and how far apart their scores are. Tokens evaluated are compared with the
+// prefix-tree minimum (every distinct prefix decoded once), wall time with the naive path, and the
+// per-scored-token price of `confidence` and full `probabilities` is measured directly. The optimized
+// path's throughput (tokens evaluated per second) is set against llama.cpp's raw prompt evaluation of
+// the traces' full contexts on a context of the same shape: the physical limit on this machine.
+import type { LlamaContext, LlamaModel, Token } from 'node-llama-cpp';
+import type { Trace } from '../../../shared/trace/schema';
+import { ensureFixtureModel } from '../gguf/fixture-cache';
+import { createScoringContext, loadModel } from '../llama/load';
+import type { GpuChoice } from '../llama/runtime';
+import { withGreedyAnswers } from './greedy-answer';
+import { planTrace } from './plan';
+import { TokenTrie } from './prefix-tree';
+import { createRenderer, type TraceRenderer } from './chat-template';
+import { scoreTraces } from './scorer';
+import { SequenceRunner, type EvaluationMode, type EvaluationStats } from './sequence-runner';
+import { singleStepTraces } from './synthetic-traces';
+import { meanLogprob, type TurnLogprobs } from './trace-scores';
+
+export interface ScoringBenchOptions {
+  model?: string;
+  traces: number;
+  tools: number;
+  vocab: 'byte' | 'large';
+  answers?: 'greedy' | 'recorded';
+  parallel?: number;
+  gpu: GpuChoice;
+  /** Where generated fixture models are cached. */
+  cacheDir: string;
+  /** Skip the naive path (for quick runs on big models). */
+  skipNaive?: boolean;
+  exactKvCache?: boolean;
+  onProgress?: (message: string) => void;
+}
+
+export interface PathResult {
+  seconds: number;
+  /** CPU time of this process (all threads) over the same span: less sensitive than wall time to
+   * other processes sharing the cores. */
+  cpuSeconds: number;
+  stats: EvaluationStats;
+  /** Where the wall time went (measured on llama.cpp's decode and sample calls; absent if the
+   * node-llama-cpp internals it hooks are missing). */
+  time?: TimeSplit;
+}
+
+/** Wall time inside llama.cpp's calls on a context (they never overlap: node-llama-cpp reads a
+ * batch's outputs before it decodes the next batch). */
+export interface TimeSplit {
+  /** In llama_decode: the forward pass, output rows (logits) included. */
+  decodeSeconds: number;
+  /** In node-llama-cpp's sampleToken: reading outputs (greedy token + confidence, top-K, full distribution). */
+  outputSeconds: number;
+  /** The rest: planning and tokenizing, KV truncation, batch scheduling, JS. */
+  otherSeconds: number;
+  decodes: number;
+  /** Tokens per decode call on average (small batches decode slower per token on CPU). */
+  meanBatchTokens: number;
+  outputs: number;
+}
+
+export interface ThroughputReport {
+  /** llama.cpp prompt evaluation of every trace's full contexts (the scored sequences with every
+   * tool present), each from an empty sequence, no outputs: same context size, parallel sequences
+   * and batch size as the optimized path. */
+  raw: { tokens: number; sequences: number; seconds: number; tokensPerSecond: number; cpuSeconds: number; time?: TimeSplit };
+  optimized: { tokens: number; seconds: number; tokensPerSecond: number; cpuSeconds: number };
+  /** optimized.tokensPerSecond / raw.tokensPerSecond. */
+  ratio: number;
+  /** The same ratio on CPU time (tokens per CPU second): what is left once other processes' share of
+   * the cores is taken out. */
+  cpuRatio: number;
+  contextSize: number;
+  parallel: number;
+  batchSize: number;
+}
+
+export interface ScoringBenchReport {
+  model: string;
+  vocabulary: number;
+  traces: number;
+  tools: number;
+  answers: 'greedy' | 'recorded';
+  parallel: number;
+  contextSize: number;
+  scoredTokens: number;
+  tokens: { naive: number; optimized: number; prefixTreeMinimum: number };
+  naive?: PathResult;
+  optimized: PathResult;
+  speedup?: number;
+  scoreDiff?: { mean: number; max: number; count: number };
+  tokenLogprobDiff?: { max: number };
+  perScoredToken: { confidenceMs: number; probabilitiesMs: number; decodeMs: number };
+  /** The same full contexts evaluated naively in batches of 512 and of 7 tokens: how much the backend's
+   * logits move with the batch shape alone (the floor under any naive/optimized comparison). */
+  noiseFloor: { tokenLogprob: number; meanLogprob: number; sequences: number };
+  throughput: ThroughputReport;
+}
+
+export async function runScoringBench(options: ScoringBenchOptions): Promise<ScoringBenchReport> {
+  const say = options.onProgress ?? (() => undefined);
+  const modelPath = options.model ?? ensureFixtureModel(options.cacheDir, { kind: 'random', ...(options.vocab === 'large' ? { vocabularySize: 151_936 } : {}) });
+  say(`loading ${modelPath}`);
+  const { model } = await loadModel(modelPath, { gpu: options.gpu });
+  try {
+    const renderer = createRenderer(model);
+    const answers = options.answers ?? 'greedy';
+    say(`generating ${options.traces} single-step traces with ${options.tools} tools and ${answers} answers`);
+    const generated = singleStepTraces({ count: options.traces, tools: options.tools, seed: 11, task: 'bench' });
+    const traces = answers === 'greedy' ? await withGreedyAnswers(model, renderer, generated) : generated;
+    const planOptions = { intervention: 'line' as const, span: 'answer' as const };
+
+    const trie = new TokenTrie();
+    let naiveTokens = 0;
+    let scoredTokens = 0;
+    for (const trace of traces) {
+      const plan = await planTrace(trace, renderer, planOptions);
+      for (const turn of plan.turns) {
+        for (const s of [turn.base, ...turn.interventions.map((i) => i.sequence)]) {
+          trie.add(s.tokens, s.end - 1);
+          naiveTokens += s.end - 1;
+          scoredTokens += s.end - s.start;
+        }
+      }
+    }
+
+    const run = async (mode: EvaluationMode): Promise<{ result: PathResult; logprobs: Map<string, TurnLogprobs[]>; contextSize: number; parallel: number; batchSize: number }> => {
+      say(`scoring with the ${mode} path`);
+      const logprobs = new Map<string, TurnLogprobs[]>();
+      const meter = meterContexts(model);
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      try {
+        const summary = await scoreTraces(model, renderer, traces, { ...planOptions, mode, parallel: options.parallel, exactKvCache: options.exactKvCache }, (r) => {
+          logprobs.set(r.plan.trace.id, r.logprobs);
+        });
+        const seconds = (performance.now() - started) / 1000;
+        const cpuSeconds = cpuSince(cpu);
+        const time = meter.split(seconds);
+        return { result: { seconds, cpuSeconds, stats: summary.stats, ...(time ? { time } : {}) }, logprobs, contextSize: summary.contextSize, parallel: summary.parallel, batchSize: meter.batchSize() };
+      } finally {
+        meter.restore();
+      }
+    };
+    const optimized = await run('optimized');
+    say('timing raw prompt evaluation of the full contexts');
+    const raw = await measureRawThroughput(model, renderer, traces, {
+      contextSize: optimized.contextSize,
+      parallel: optimized.parallel,
+      batchSize: optimized.batchSize || undefined,
+      exactKvCache: options.exactKvCache,
+    });
+    const naive = options.skipNaive ? undefined : await run('naive');
+
+    say('measuring the per-scored-token cost and the noise floor');
+    const perScoredToken = await measurePerTokenCost(model, renderer, traces[0]!);
+    const noiseFloor = await measureNoiseFloor(model, renderer, traces.slice(0, 4));
+    const report: ScoringBenchReport = {
+      model: modelPath,
+      vocabulary: (model.fileInfo.metadata.tokenizer as { ggml?: { tokens?: readonly string[] } } | undefined)?.ggml?.tokens?.length ?? 0,
+      traces: traces.length,
+      tools: options.tools,
+      answers,
+      parallel: optimized.parallel,
+      contextSize: optimized.contextSize,
+      scoredTokens,
+      tokens: { naive: naiveTokens, optimized: optimized.result.stats.tokensEvaluated, prefixTreeMinimum: trie.size },
+      optimized: optimized.result,
+      perScoredToken,
+      noiseFloor,
+      throughput: throughputReport(raw, optimized.result, optimized.contextSize, optimized.parallel, optimized.batchSize || raw.batchSize),
+    };
+    if (naive) {
+      report.naive = naive.result;
+      report.speedup = naive.result.seconds / optimized.result.seconds;
+      Object.assign(report, compareScores(naive.logprobs, optimized.logprobs));
+    }
+    return report;
+  } finally {
+    await model.dispose();
+  }
+}
+
+/** |I_naive − I_optimized| over every (trace, tool), and the largest per-token log-prob difference. */
+function compareScores(a: Map<string, TurnLogprobs[]>, b: Map<string, TurnLogprobs[]>): Pick<ScoringBenchReport, 'scoreDiff' | 'tokenLogprobDiff'> {
+  let sum = 0;
+  let max = 0;
+  let count = 0;
+  let tokenMax = 0;
+  for (const [id, turnsA] of a) {
+    const turnsB = b.get(id)!;
+    turnsA.forEach((ta, i) => {
+      const tb = turnsB[i]!;
+      const baseA = meanLogprob(ta.base);
+      const baseB = meanLogprob(tb.base);
+      ta.base.forEach((v, j) => (tokenMax = Math.max(tokenMax, Math.abs(v - tb.base[j]!))));
+      for (const [tool, la] of ta.removed) {
+        const lb = tb.removed.get(tool)!;
+        la.forEach((v, j) => (tokenMax = Math.max(tokenMax, Math.abs(v - lb[j]!))));
+        const d = Math.abs(baseA - meanLogprob(la) - (baseB - meanLogprob(lb)));
+        sum += d;
+        max = Math.max(max, d);
+        count++;
+      }
+    });
+  }
+  return { scoreDiff: { mean: count ? sum / count : 0, max, count }, tokenLogprobDiff: { max: tokenMax } };
+}
+
+async function measureNoiseFloor(model: LlamaModel, renderer: TraceRenderer, traces: readonly Trace[]): Promise<ScoringBenchReport['noiseFloor']> {
+  const sequences = (await Promise.all(traces.map((t) => planTrace(t, renderer, { intervention: 'line', span: 'answer' })))).flatMap((p) => p.turns.map((t) => t.base));
+  const contextSize = Math.ceil((Math.max(...sequences.map((s) => s.end)) + 64) / 256) * 256;
+  const results: number[][][] = [];
+  for (const batchSize of [512, 7]) {
+    const context = await createScoringContext(model, { contextSize, sequences: 1, batchSize });
+    try {
+      const runner = new SequenceRunner(context.getSequence());
+      const out: number[][] = [];
+      for (const s of sequences) out.push(await runner.logprobs(s, 'naive', 'noise floor'));
+      results.push(out);
+    } finally {
+      await context.dispose();
+    }
+  }
+  let token = 0;
+  let mean = 0;
+  results[0]!.forEach((a, i) => {
+    const b = results[1]![i]!;
+    a.forEach((v, j) => (token = Math.max(token, Math.abs(v - b[j]!))));
+    mean = Math.max(mean, Math.abs(meanLogprob(a) - meanLogprob(b)));
+  });
+  return { tokenLogprob: token, meanLogprob: mean, sequences: sequences.length };
+}
+
+/** Time one full-context evaluation with no outputs, with `confidence`, and with `probabilities` at the
+ * answer positions; the differences per scored position are the per-token overheads. Where the
+ * decode calls can be timed, the overheads are what the evaluation spent outside them (reading the
+ * outputs, in C++ and JS): the decode itself, the noisy bulk on a shared machine, drops out. */
+async function measurePerTokenCost(model: LlamaModel, renderer: TraceRenderer, trace: Trace): Promise<ScoringBenchReport['perScoredToken']> {
+  const tokens = renderer.render(trace, 0, trace.turns[0]!.answer);
+  const contextOnly = renderer.render(trace, 0, '');
+  let start = 0;
+  while (start < contextOnly.length && tokens[start] === contextOnly[start]) start++;
+  const positions = Math.max(1, tokens.length - 1 - (start - 1));
+  const meter = meterContexts(model);
+  try {
+    const context = await createScoringContext(model, { contextSize: Math.ceil((tokens.length + 64) / 256) * 256, sequences: 1 });
+    const sequence = context.getSequence();
+    /** Best of three: the whole evaluation and the part outside llama_decode, in ms. */
+    const time = async (output: 'none' | 'confidence' | 'probabilities'): Promise<{ wall: number; decode: number; rest: number }> => {
+      const best = { wall: Infinity, decode: Infinity, rest: Infinity };
+      for (let rep = 0; rep < 3; rep++) {
+        await sequence.clearHistory();
+        const items = tokens.slice(0, -1).map((t: Token, pos) =>
+          output === 'none' || pos < start - 1 ? t : ([t, { generateNext: output === 'confidence' ? { token: true, confidence: true } : { probabilities: true } }] as [Token, object]),
+        );
+        meter.reset();
+        const t0 = performance.now();
+        await sequence.controlledEvaluate(items as never);
+        const wall = performance.now() - t0;
+        const decode = (meter.split(wall / 1000)?.decodeSeconds ?? Number.NaN) * 1000;
+        best.wall = Math.min(best.wall, wall);
+        best.decode = Math.min(best.decode, decode);
+        best.rest = Math.min(best.rest, wall - decode);
+      }
+      return best;
+    };
+    try {
+      const none = await time('none');
+      const confidence = await time('confidence');
+      const probabilities = await time('probabilities');
+      const timed = Number.isFinite(none.decode);
+      const overhead = (t: { wall: number; rest: number }): number => Math.max(0, timed ? t.rest - none.rest : t.wall - none.wall) / positions;
+      return {
+        decodeMs: (timed ? none.decode : none.wall) / tokens.length,
+        confidenceMs: overhead(confidence),
+        probabilitiesMs: overhead(probabilities),
+      };
+    } finally {
+      await context.dispose();
+    }
+  } finally {
+    meter.restore();
+  }
+}
+
+export interface RawResult {
+  tokens: number;
+  sequences: number;
+  seconds: number;
+  cpuSeconds: number;
+  batchSize: number;
+  time?: TimeSplit;
+}
+
+/**
+ * llama.cpp's raw batch evaluation on this machine: every trace's full contexts (each turn's scored
+ * sequence with every tool present, up to its last scored token), each from an empty sequence with
+ * `evaluateWithoutGeneratingNewTokens` (no outputs, nothing read), on `parallel` sequences of a
+ * context of the optimized path's size and default batch size. Only the evaluation is timed.
+ */
+export async function measureRawThroughput(
+  model: LlamaModel,
+  renderer: TraceRenderer,
+  traces: readonly Trace[],
+  options: { contextSize: number; parallel: number; batchSize?: number; exactKvCache?: boolean },
+): Promise<RawResult> {
+  const plans = await Promise.all(traces.map((t) => planTrace(t, renderer, { intervention: 'line', span: 'answer' })));
+  const inputs = plans.flatMap((p) => p.turns.map((t) => t.base.tokens.slice(0, t.base.end - 1)));
+  const meter = meterContexts(model);
+  try {
+    const context = await createScoringContext(model, { contextSize: options.contextSize, sequences: Math.max(1, options.parallel), batchSize: options.batchSize, exactKvCache: options.exactKvCache });
+    try {
+      let next = 0;
+      let tokens = 0;
+      const sequences = Array.from({ length: Math.max(1, Math.min(options.parallel, inputs.length)) }, () => context.getSequence());
+      meter.reset();
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      await Promise.all(
+        sequences.map(async (sequence) => {
+          while (next < inputs.length) {
+            const input = inputs[next++]!;
+            await sequence.clearHistory();
+            await sequence.evaluateWithoutGeneratingNewTokens(input);
+            tokens += input.length;
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const cpuSeconds = cpuSince(cpu);
+      const time = meter.split(seconds);
+      return { tokens, sequences: inputs.length, seconds, cpuSeconds, batchSize: context.batchSize, ...(time ? { time } : {}) };
+    } finally {
+      await context.dispose();
+    }
+  } finally {
+    meter.restore();
+  }
+}
+
+export function throughputReport(raw: RawResult, optimized: PathResult, contextSize: number, parallel: number, batchSize: number): ThroughputReport {
+  const rawRate = raw.tokens / raw.seconds;
+  const optimizedRate = optimized.stats.tokensEvaluated / optimized.seconds;
+  return {
+    raw: { tokens: raw.tokens, sequences: raw.sequences, seconds: raw.seconds, tokensPerSecond: rawRate, cpuSeconds: raw.cpuSeconds, ...(raw.time ? { time: raw.time } : {}) },
+    optimized: { tokens: optimized.stats.tokensEvaluated, seconds: optimized.seconds, tokensPerSecond: optimizedRate, cpuSeconds: optimized.cpuSeconds },
+    ratio: optimizedRate / rawRate,
+    cpuRatio: optimized.stats.tokensEvaluated / optimized.cpuSeconds / (raw.tokens / raw.cpuSeconds),
+    contextSize,
+    parallel,
+    batchSize,
+  };
+}
+
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
+interface NativeContext {
+  initBatch(size: number): unknown;
+  decodeBatch(): Promise<unknown>;
+  sampleToken(...args: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Time llama.cpp's decode and sample calls on every context the model creates while the meter is
+ * on (scoreTraces makes its own). It hooks node-llama-cpp internals (LlamaContext._ctx, the native
+ * context): where they are missing the split is simply not reported.
+ */
+function meterContexts(model: LlamaModel): { reset(): void; split(seconds: number): TimeSplit | undefined; batchSize(): number; restore(): void } {
+  let decodeMs = 0;
+  let outputMs = 0;
+  let decodes = 0;
+  let batchTokens = 0;
+  let outputs = 0;
+  let hooked = false;
+  let batchSize = 0;
+  const original = model.createContext;
+  const own = Object.getOwnPropertyDescriptor(model, 'createContext');
+  const timed = <A extends unknown[], R>(fn: (...a: A) => Promise<R>, add: (ms: number) => void) =>
+    async function (this: unknown, ...args: A): Promise<R> {
+      const t0 = performance.now();
+      try {
+        return await fn.apply(this, args);
+      } finally {
+        add(performance.now() - t0);
+      }
+    };
+  const hook = (context: LlamaContext): void => {
+    batchSize = context.batchSize;
+    const native = (context as unknown as { _ctx?: Partial<NativeContext> })._ctx;
+    if (!native || typeof native.decodeBatch !== 'function' || typeof native.sampleToken !== 'function' || typeof native.initBatch !== 'function') return;
+    const { initBatch, decodeBatch, sampleToken } = native as NativeContext;
+    const define = (name: keyof NativeContext, value: unknown): void => {
+      Object.defineProperty(native, name, { value, configurable: true, writable: true });
+    };
+    define('initBatch', function (this: unknown, size: number) {
+      batchTokens += size;
+      return initBatch.call(this, size);
+    });
+    define('decodeBatch', timed(decodeBatch, (ms) => ((decodeMs += ms), decodes++)));
+    define('sampleToken', timed(sampleToken, (ms) => ((outputMs += ms), outputs++)));
+    hooked = true;
+  };
+  Object.defineProperty(model, 'createContext', {
+    configurable: true,
+    writable: true,
+    value: async function (this: LlamaModel, ...args: Parameters<LlamaModel['createContext']>) {
+      const context = await original.apply(this, args);
+      hook(context);
+      return context;
+    },
+  });
+  return {
+    reset() {
+      decodeMs = outputMs = decodes = batchTokens = outputs = 0;
+    },
+    split(seconds) {
+      if (!hooked) return undefined;
+      return {
+        decodeSeconds: decodeMs / 1000,
+        outputSeconds: outputMs / 1000,
+        otherSeconds: Math.max(0, seconds - (decodeMs + outputMs) / 1000),
+        decodes,
+        meanBatchTokens: decodes ? batchTokens / decodes : 0,
+        outputs,
+      };
+    },
+    batchSize: () => batchSize,
+    restore() {
+      if (own) Object.defineProperty(model, 'createContext', own);
+      else Reflect.deleteProperty(model, 'createContext');
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// The Demo view's data: the demo record (how it was run, registry growth) and, per task, the LOTS space
+// next to the family's gold chain with every method's fitting and evaluation results, read from the
+// project's sweeps. The sample project: a real `lots demo` run bundled in assets/, opened as a copy.
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { FAMILIES } from '../../../shared/benchmark/families/index';
+import { isFamilyName } from '../../../shared/benchmark/family';
+import { comparisonRow, TABLE_COLUMNS } from '../../../shared/benchmark/comparison-table';
+import type { DemoCell, DemoData, DemoTask } from '../../../shared/api/types';
+import type { BaselineResult } from '../../../shared/project/sweeps';
+import { ExpectedError } from '../../../shared/api/errors';
+import type { ProjectStore } from '../store/project-store';
+
+export function buildDemoData(store: ProjectStore): DemoData {
+  const tasks: DemoTask[] = [];
+  for (const sweep of store.listSweeps().sort((a, b) => (a.task < b.task ? -1 : 1))) {
+    const row = comparisonRow(sweep);
+    if (!row) continue;
+    const methods: DemoTask['methods'] = {};
+    for (const [name, splits] of row.results) {
+      methods[name] = { ...(splits.fit ? { fit: cell(splits.fit) } : {}), ...(splits.eval ? { eval: cell(splits.eval) } : {}) };
+    }
+    const chain = isFamilyName(row.task) ? [...FAMILIES[row.task].chainTools] : [];
+    tasks.push({ task: row.task, k: row.k, kept: row.space, chain, methods });
+  }
+  const present = new Set(tasks.flatMap((t) => Object.keys(t.methods)));
+  const methods = [...TABLE_COLUMNS.filter((m) => present.has(m)), ...[...present].filter((m) => !(TABLE_COLUMNS as readonly string[]).includes(m)).sort()];
+  const mean: DemoData['mean'] = {};
+  for (const m of methods) {
+    const entry: DemoData['mean'][string] = {};
+    for (const split of ['fit', 'eval'] as const) {
+      const cells = tasks.map((t) => t.methods[m]?.[split]).filter((c): c is DemoCell => c !== undefined);
+      if (cells.length === 0) continue;
+      entry[split] = {
+        accuracy: avg(cells.map((c) => c.accuracy)),
+        n: cells.reduce((a, c) => a + c.n, 0),
+        promptTokens: avg(cells.map((c) => c.promptTokens)),
+      };
+    }
+    mean[m] = entry;
+  }
+  return { record: store.readDemo() ?? null, methods, tasks, mean };
+}
+
+function cell(b: BaselineResult): DemoCell {
+  return { accuracy: b.accuracy, n: b.n, promptTokens: b.promptTokens, ...(b.accuracyStd !== undefined ? { accuracyStd: b.accuracyStd } : {}) };
+}
+
+function avg(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/** Copy the bundled sample project to `<configDir>/sample-projects/<stamp>`; the bundle is never written. */
+export function copySampleProject(sampleDir: string, configDir: string, now = new Date()): string {
+  if (!existsSync(join(sampleDir, 'project.json'))) {
+    throw new ExpectedError('NOT_FOUND', `the sample project is missing from this installation (${sampleDir}); reinstall, or regenerate it with \`npm run sample\``);
+  }
+  const parent = join(configDir, 'sample-projects');
+  mkdirSync(parent, { recursive: true });
+  const dest = join(parent, now.toISOString().replace(/[:.]/g, '-'));
+  // Leftovers of the run that made it (locks, job files) are not part of the sample.
+  cpSync(sampleDir, dest, { recursive: true, filter: (src) => !/[\\/](jobs|\.lock)$|\.tmp$/.test(src) });
+  return dest;
+}

@@ -1,0 +1,112 @@
+// `lots bench scoring`'s throughput section: the optimized path's tokens per second against llama.cpp's
+// raw prompt evaluation of the same traces' full contexts, measured in the same run. Behaviour only
+// (counts, consistency, the ratio's definition): timings on a shared machine are never asserted.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getLlama, type LlamaModel } from 'node-llama-cpp';
+import { measureRawThroughput, runScoringBench, throughputReport, type ScoringBenchReport } from '../../../electron/engine/scoring/speed';
+import { formatReport } from '../../../electron/cli/commands/bench-scoring';
+import { createRenderer } from '../../../electron/engine/scoring/chat-template';
+import { planTrace } from '../../../electron/engine/scoring/plan';
+import { singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';
+import { emptyStats } from '../../../electron/engine/scoring/sequence-runner';
+import { FIXTURE_DIR, fixtureModel } from '../fixtures';
+
+describe('bench scoring: raw vs optimized throughput', () => {
+  let report: ScoringBenchReport;
+  beforeAll(async () => {
+    report = await runScoringBench({ model: fixtureModel({ kind: 'random' }), traces: 3, tools: 4, vocab: 'byte', gpu: 'cpu', cacheDir: FIXTURE_DIR });
+  });
+
+  it('reports positive raw and optimized throughputs, and their ratio', () => {
+    const t = report.throughput;
+    for (const side of [t.raw, t.optimized]) {
+      expect(side.tokens).toBeGreaterThan(0);
+      expect(side.seconds).toBeGreaterThan(0);
+      expect(side.cpuSeconds).toBeGreaterThan(0);
+      expect(side.tokensPerSecond).toBeCloseTo(side.tokens / side.seconds, 6);
+    }
+    expect(t.ratio).toBeGreaterThan(0);
+    expect(t.ratio).toBeCloseTo(t.optimized.tokensPerSecond / t.raw.tokensPerSecond, 9);
+    expect(t.cpuRatio).toBeCloseTo(t.optimized.tokens / t.optimized.cpuSeconds / (t.raw.tokens / t.raw.cpuSeconds), 9);
+  });
+
+  it('counts the tokens each side evaluated consistently with the rest of the report', () => {
+    const t = report.throughput;
+    // The optimized side is the optimized path itself: its tokens and wall time.
+    expect(t.optimized.tokens).toBe(report.tokens.optimized);
+    expect(t.optimized.tokens).toBe(report.optimized.stats.tokensEvaluated);
+    expect(t.optimized.seconds).toBe(report.optimized.seconds);
+    // The raw side evaluates each trace's full context once (single-step: one per trace) ...
+    expect(t.raw.sequences).toBe(report.traces);
+    // ... which is one of the sequences the naive path evaluates from scratch per trace (the base and
+    // one per removed tool, each as long as or shorter than the base).
+    expect(t.raw.tokens * (report.tools + 1)).toBeGreaterThanOrEqual(report.tokens.naive);
+    expect(t.raw.tokens).toBeLessThan(report.tokens.naive);
+    // Same context shape as the optimized path.
+    expect(t.contextSize).toBe(report.contextSize);
+    expect(t.parallel).toBe(report.parallel);
+    expect(t.batchSize).toBeGreaterThan(0);
+  });
+
+  it('splits the optimized time into decode, output reading and the rest', () => {
+    const split = report.optimized.time!;
+    expect(split).toBeDefined();
+    expect(split.decodes).toBeGreaterThan(0);
+    expect(split.decodeSeconds).toBeGreaterThan(0);
+    expect(split.decodeSeconds + split.outputSeconds + split.otherSeconds).toBeGreaterThanOrEqual(report.optimized.seconds - 1e-9);
+    expect(split.decodeSeconds + split.outputSeconds).toBeLessThanOrEqual(report.optimized.seconds + 1e-9);
+    // Every scored position is read once; each re-evaluation reads its positions again.
+    const s = report.optimized.stats;
+    expect(split.outputs).toBeGreaterThanOrEqual(s.confidencePositions + s.topKPositions + s.probabilityPositions);
+    // Batches hold every evaluated token: the mean batch times the batches is the tokens evaluated.
+    expect(split.meanBatchTokens * split.decodes).toBeCloseTo(s.tokensEvaluated, 6);
+    const raw = report.throughput.raw.time!;
+    expect(raw.outputs).toBe(0);
+    expect(raw.meanBatchTokens * raw.decodes).toBeCloseTo(report.throughput.raw.tokens, 6);
+  });
+
+  it('prints the throughput section in the human table and the whole of it in --json', () => {
+    const text = formatReport(report);
+    expect(text).toMatch(/throughput \(context \d+ × 1 sequence, batch \d+\)/);
+    expect(text).toMatch(/raw +\d+ tokens in [\d.]+ s = [\d.]+ tok\/s/);
+    expect(text).toMatch(/optimized +\d+ tokens in [\d.]+ s = [\d.]+ tok\/s/);
+    expect(text).toContain(`optimized / raw     ${report.throughput.ratio.toFixed(3)}`);
+    const json = JSON.parse(JSON.stringify(report)) as ScoringBenchReport;
+    expect(json.throughput).toEqual(report.throughput);
+  });
+});
+
+describe('measureRawThroughput', () => {
+  let model: LlamaModel;
+  beforeAll(async () => {
+    const llama = await getLlama({ gpu: false, build: 'never' });
+    model = await llama.loadModel({ modelPath: fixtureModel({ kind: 'random' }) });
+    return () => model.dispose();
+  });
+
+  it("evaluates every turn's full context up to its last scored token, on parallel sequences", async () => {
+    const renderer = createRenderer(model);
+    const traces = singleStepTraces({ count: 5, tools: 3, seed: 5 });
+    const plans = await Promise.all(traces.map((t) => planTrace(t, renderer, { intervention: 'line', span: 'answer' })));
+    const expected = plans.flatMap((p) => p.turns).reduce((n, t) => n + t.base.end - 1, 0);
+    for (const parallel of [1, 3]) {
+      const raw = await measureRawThroughput(model, renderer, traces, { contextSize: 1024, parallel });
+      expect(raw.tokens).toBe(expected);
+      expect(raw.sequences).toBe(traces.length);
+      expect(raw.seconds).toBeGreaterThan(0);
+      expect(raw.time!.outputs).toBe(0);
+      expect(raw.time!.meanBatchTokens * raw.time!.decodes).toBeCloseTo(expected, 6);
+    }
+    // The hook is gone afterwards: a context created now is not metered (and works).
+    expect(Object.prototype.hasOwnProperty.call(model, 'createContext')).toBe(false);
+  });
+
+  it('defines the ratio as optimized tokens per second over raw tokens per second', () => {
+    const stats = { ...emptyStats(), tokensEvaluated: 300 };
+    const t = throughputReport({ tokens: 400, sequences: 2, seconds: 2, cpuSeconds: 4, batchSize: 512 }, { seconds: 3, cpuSeconds: 3, stats }, 1024, 1, 512);
+    expect(t.raw.tokensPerSecond).toBe(200);
+    expect(t.optimized.tokensPerSecond).toBe(100);
+    expect(t.ratio).toBe(0.5);
+    expect(t.cpuRatio).toBe(1);
+  });
+});
