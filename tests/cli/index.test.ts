@@ -43,10 +43,6 @@ describe('the CLI command index', () => {
   });
 
   it('has no command importing another command module', () => {
-    // fit and export read score rows and choose runs with the helpers of `lots scores` (and export the
-    // budgets of `lots fit`); those move to the engine's use cases (issue 14, point 1), and these
-    // exceptions go with them.
-    const allowed: Record<string, string[]> = { 'fit.ts': ['scores'], 'export.ts': ['scores', 'fit'] };
-    for (const file of modules) expect(commandImports(file).filter((m) => !allowed[file]?.includes(m)), file).toEqual([]);
+    for (const file of modules) expect(commandImports(file), file).toEqual([]);
   });
 });

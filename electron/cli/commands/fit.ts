@@ -5,7 +5,7 @@ import { ProjectStore } from '../../engine/store';
 import type { ScoreRow } from '../../../shared/project/scores';
 import { taskOf } from '../../../shared/lots/aggregate';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU, DEFAULT_TAU, fitTasks, type FitOptions, type FitRuleKind, type TaskFit } from '../../../shared/lots/fit';
-import { chooseRun, noteLatestRun, readScoreFile, SCORE_FORMAT_HELP } from './scores';
+import { chooseRun, noteLatestRun, readScoreFile, SCORE_FORMAT_HELP } from '../score-files';
 import { fitProject } from '../../engine/usecases/fit';
 import { escapeControl } from '../escape';
 
