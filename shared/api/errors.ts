@@ -166,3 +166,20 @@ export function isSerializedError(value: unknown): value is SerializedError {
 
 /** The envelope every call returns over a transport: errors are values, not exceptions, so codes survive. */
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
+
+/** Shorthands for the expected errors the engine raises most (the renderer explains each code). */
+export function notFound(message: string): ExpectedError<'NOT_FOUND'> {
+  return new ExpectedError('NOT_FOUND', message);
+}
+
+export function noProject(): ExpectedError<'NO_PROJECT'> {
+  return new ExpectedError('NO_PROJECT', 'no project is open: open a project folder, create one, or build the demo first');
+}
+
+export function invalid(message: string): ExpectedError<'INVALID_INPUT'> {
+  return new ExpectedError('INVALID_INPUT', message);
+}
+
+export function unavailable(message: string): ExpectedError<'UNAVAILABLE'> {
+  return new ExpectedError('UNAVAILABLE', message);
+}

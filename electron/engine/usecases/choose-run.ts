@@ -1,7 +1,7 @@
 // Use case "which run": the scoring run a view, an export or a fit reads. One rule for the CLI and the
 // API: the run asked for (it must hold scores in scope), else a preferred run while it still holds
 // scores there (an approved space's own run), else the latest run (the one appended to last).
-import { notFound } from '../api/errors';
+import { notFound } from '../../../shared/api/errors';
 
 export interface RunChoice {
   /** The chosen run; undefined when the scope holds no scores. */

@@ -13,7 +13,7 @@ import { collectToolDefinitions, exportSpace, type ExportableSpace, type SpaceEx
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import type { ProjectStore } from '../store';
 import { buildBudget } from '../views/budget';
-import { notFound } from '../api/errors';
+import { notFound } from '../../../shared/api/errors';
 import { buildRanking } from '../views/ranking';
 import { buildSpaceState } from '../views/spaces';
 import type { ProjectIndex, TaskData } from '../views/task-data';

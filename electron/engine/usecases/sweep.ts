@@ -9,7 +9,7 @@ import { evaluateTask, sweepTask } from '../benchmark/evaluate';
 import { benchRequests, chooseRun, taskRanking, type BenchRequests } from '../benchmark/project';
 import type { BenchServer } from '../benchmark/server';
 import type { ProjectStore } from '../store';
-import { notFound } from '../api/errors';
+import { notFound } from '../../../shared/api/errors';
 
 /** The tasks asked for, in the project's order; all of them when none is asked for. */
 export function selectBenchTasks(known: readonly string[], wanted: readonly string[]): string[] {

@@ -9,7 +9,7 @@ import { parseRunKey } from '../../../shared/project/scores';
 import { checkModelPath, type GpuChoice } from '../llama';
 import { DEFAULT_FAITHFULNESS_DRAWS, DEFAULT_FAITHFULNESS_SEED } from '../jobs/faithfulness-job';
 import type { FaithfulnessJobSpec } from '../jobs/protocol';
-import { invalid } from '../api/errors';
+import { invalid } from '../../../shared/api/errors';
 import type { TaskData } from './task-data';
 
 export function faithfulnessPoints(record: TaskFaithfulness, data: TaskData): FaithfulnessPoint[] {

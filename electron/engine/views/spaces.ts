@@ -8,7 +8,7 @@ import type { SelectionRule, SpaceVersion } from '../../../shared/project/spaces
 import { withEdits } from '../usecases/update';
 import type { ProjectStore } from '../store';
 import { buildBudget } from './budget';
-import { invalid } from '../api/errors';
+import { invalid } from '../../../shared/api/errors';
 import type { TaskData } from './task-data';
 import { sameSet } from '../../../shared/benchmark/sweep';
 

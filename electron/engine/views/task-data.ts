@@ -9,7 +9,7 @@ import type { ToolDef, Trace } from '../../../shared/trace/schema';
 import type { ProjectStore } from '../store';
 import { chooseRun } from '../usecases/choose-run';
 import { rowTask, runRows } from '../usecases/task-rows';
-import { notFound } from '../api/errors';
+import { notFound } from '../../../shared/api/errors';
 
 export interface TaskData {
   task: string;
