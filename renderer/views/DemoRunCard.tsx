@@ -31,11 +31,13 @@ export function parseRegistrySizes(text: string, setup: DemoSetup): number[] | s
 function presetText(setup: DemoSetup, name: 'quick' | 'full'): string {
   const p = setup.presets[name];
   const ks = p.kMax === null ? 'every budget K' : `budgets K = 1…${p.kMax}`;
-  const sizes = `${p.fit} fitting + ${p.eval} evaluation requests per family, ${ks}, ${p.draws} Random draws`;
-  return name === 'quick'
-    ? `Quick: ${sizes} (about 50 CPU-minutes for all ten families with the default model)`
-    : `Full, the paper's protocol: ${sizes} (hours to days on a CPU)`;
+  return `${name === 'quick' ? 'Quick' : 'Full'}: ${p.fit} fitting + ${p.eval} evaluation requests per family, ${ks}, ${p.draws} Random draws`;
 }
+
+const PRESET_NOTE = {
+  quick: 'About 50 CPU-minutes for all ten families with the default model; minutes with the reference model or one family.',
+  full: 'The paper’s protocol: hours to days on a CPU.',
+} as const;
 
 export function DemoRunCard() {
   const setup = useStudio((s) => s.demoSetup);
@@ -127,13 +129,16 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
           <input type="text" className="demo-run-file" value={file} onChange={(e) => setFile(e.target.value)} placeholder="/path/to/model.gguf or pypi:… / hf:…" aria-label="Model file or source" spellCheck={false} />
         )}
       </fieldset>
-      <label className="field">
-        <span>Preset</span>
-        <select value={preset} onChange={(e) => setPreset(e.target.value as 'quick' | 'full')} data-testid="demo-run-preset">
-          <option value="quick">{presetText(setup, 'quick')}</option>
-          <option value="full">{presetText(setup, 'full')}</option>
-        </select>
-      </label>
+      <div className="demo-run-field">
+        <label className="field">
+          <span>Preset</span>
+          <select value={preset} onChange={(e) => setPreset(e.target.value as 'quick' | 'full')} data-testid="demo-run-preset" aria-describedby="demo-run-preset-note">
+            <option value="quick">{presetText(setup, 'quick')}</option>
+            <option value="full">{presetText(setup, 'full')}</option>
+          </select>
+        </label>
+        <small id="demo-run-preset-note" className="muted demo-run-note">{PRESET_NOTE[preset]}</small>
+      </div>
       <fieldset className="demo-run-families">
         <legend>
           Families <span className="muted">({families.length} of {setup.families.length})</span>

@@ -3,7 +3,8 @@
 // a job: the card lists its steps (done / running with counts / waiting) while it runs, and when it is
 // done the demo folder opens as the project and the Demo view tells its story. The smallest choice the
 // card offers (one family, the quick preset) keeps it short. A screenshot of the card while it runs:
-// artifacts/screenshots/1280x800/demo-run.png (LOTS_README_SHOTS=1 also copies it to assets/screenshots/).
+// artifacts/screenshots/1280x800/demo-run.png (LOTS_README_SHOTS=1 also copies it to assets/screenshots/),
+// and of its form before the start: demo-run-form.png.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,8 @@ describeRequiring('chromium', 'running the demo from the Demo view', () => {
     await card.getByTestId('demo-run-families-none').click();
     await card.getByLabel(FAMILY).press('Space');
     expect(await card.getByLabel(FAMILY).isChecked()).toBe(true);
+    mkdirSync(join(SHOTS, '1280x800'), { recursive: true });
+    await card.screenshot({ path: join(SHOTS, '1280x800', 'demo-run-form.png') });
     await card.getByTestId('demo-run-start').click();
 
     // While it runs: the steps, one running with its counts, the later ones waiting.
@@ -64,7 +67,6 @@ describeRequiring('chromium', 'running the demo from the Demo view', () => {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await ui.settle();
     const shot = join(SHOTS, '1280x800', 'demo-run.png');
-    mkdirSync(join(SHOTS, '1280x800'), { recursive: true });
     await card.screenshot({ path: shot });
     if (process.env.LOTS_README_SHOTS) copyFileSync(shot, join(ROOT, 'assets', 'screenshots', 'demo-run.png'));
     expect(await card.getByTestId('demo-run-cancel').isVisible()).toBe(true);
