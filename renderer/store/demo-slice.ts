@@ -1,5 +1,6 @@
-// The demo walkthrough: build the benchmark project, then score → rank → sweep → approve → export.
-import type { DemoData, StudioApi } from '../../shared/api';
+// The demo walkthrough: build the benchmark project, then score → rank → sweep → approve → export; and
+// the whole `lots demo` run as a job (the "Run the demo" card): its setup, start, and opening its project.
+import type { ApiInput, DemoData, DemoSetup, JobInfo, StudioApi } from '../../shared/api';
 import type { SliceCreator } from './types';
 
 export const DEMO_STEPS = ['build', 'score', 'rank', 'sweep', 'approve', 'export'] as const;
@@ -20,6 +21,14 @@ export interface DemoSlice {
   /** Copy the bundled sample project to the data folder, open it and show its demo story. */
   openSampleProject(): Promise<boolean>;
   sampleBusy: boolean;
+  /** What the "Run the demo" card offers (a default folder, the default model if pulled, the presets). */
+  demoSetup: DemoSetup | null;
+  loadDemoSetup(): Promise<void>;
+  /** The demo job started from the card in this session: its project opens when it is done. */
+  demoRunJob: string | null;
+  startDemo(input: ApiInput<'startDemo'>): Promise<JobInfo | null>;
+  /** Open a demo's folder as the project and show its story. */
+  openDemoProject(dir: string): Promise<boolean>;
 }
 
 export const createDemoSlice = (api: StudioApi): SliceCreator<DemoSlice> => (set, get) => ({
@@ -29,6 +38,41 @@ export const createDemoSlice = (api: StudioApi): SliceCreator<DemoSlice> => (set
   demoData: null,
   demoLoading: false,
   sampleBusy: false,
+  demoSetup: null,
+  demoRunJob: null,
+
+  async loadDemoSetup() {
+    try {
+      set({ demoSetup: await api.getDemoSetup() }, false, 'demo/setup');
+    } catch (e) {
+      get().fail(e, 'Cannot read the demo settings');
+    }
+  },
+
+  async startDemo(input) {
+    try {
+      const job = await api.startDemo(input);
+      set({ demoRunJob: job.id }, false, 'demo/run-start');
+      get().upsertJob(job);
+      return job;
+    } catch (e) {
+      get().fail(e, 'The demo did not start');
+      return null;
+    }
+  },
+
+  async openDemoProject(dir) {
+    try {
+      const project = await api.openProject({ dir });
+      get().projectOpened(project);
+      set({ route: { view: 'demo', ...(project.tasks[0] ? { task: project.tasks[0].task } : {}) } }, false, 'demo/run-open');
+      await get().loadDemo();
+      return true;
+    } catch (e) {
+      get().fail(e, 'Cannot open the demo project');
+      return false;
+    }
+  },
 
   async loadDemo() {
     if (!get().project) {

@@ -42,6 +42,11 @@ export const createJobsSlice = (api: StudioApi): SliceCreator<JobsSlice> => (set
     if (job.kind === 'download' && job.status === 'done' && prev?.status !== 'done' && typeof job.result?.path === 'string') {
       void get().inspectModel(job.result.path);
     }
+    // A demo started from the Demo view opens as the project when it is done, if the user is still there
+    // (elsewhere, the Demo view offers "Open the demo project").
+    if (job.kind === 'demo' && job.status === 'done' && prev && prev.status !== 'done' && job.id === get().demoRunJob && get().route.view === 'demo' && typeof job.result?.dir === 'string') {
+      void get().openDemoProject(job.result.dir);
+    }
     if (job.status === 'done' && prev && prev.status !== 'done') {
       // (What the job stored reaches the views once, by the engine's projectChanged event: store.ts.)
       get().notify({ kind: 'success', title: `${job.title} finished`, message: job.message ?? `${job.done} of ${job.total} ${job.unit}` });

@@ -1,6 +1,6 @@
 // The demo: one click builds the built-in benchmark project, then a guided walk through
 // score → rank → sweep → approve → export, each step a button that does it for real.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DemoData } from '../../shared/api';
 import { accuracyChart, growthChart, meanKept, methodLabel, tokensChart } from '../../shared/export/demo-report';
@@ -8,6 +8,7 @@ import { downloadText } from '../api/files';
 import { DEMO_STEPS, DEMO_TASK, type DemoStep } from '../store/demo-slice';
 import { fmtInt } from '../format';
 import { useApi, useStudio, useStudioStore } from '../store/react';
+import { DemoRunCard } from './DemoRunCard';
 
 const TEXT: Record<DemoStep, [string, string]> = {
   build: ['Build the benchmark project', 'Deterministic scenes, ten task families, tool chains and distractors, gold answers, fitting/evaluation splits.'],
@@ -30,7 +31,8 @@ export function DemoView() {
   return (
     <div style={{ maxWidth: 1180 }}>
       {hasStory && data ? <DemoStory data={data} /> : null}
-      <DemoWalk compact={hasStory} />
+      {hasStory ? <div style={{ marginTop: 22 }}><DemoRunCard /></div> : null}
+      <DemoWalk compact={hasStory} runCard={hasStory ? null : <DemoRunCard />} />
     </div>
   );
 }
@@ -140,8 +142,9 @@ function DemoStory({ data }: { data: DemoData }) {
   );
 }
 
-/** The guided walk: build the benchmark project, then each step for real on this machine. */
-function DemoWalk({ compact }: { compact: boolean }) {
+/** The guided walk: build the benchmark project, then each step for real on this machine. `runCard`: the
+ * "Run the demo" card, shown under the header when there is no story above. */
+function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }) {
   const done = useStudio(useShallow((s) => s.demoDone));
   const busy = useStudio((s) => s.demoBusy);
   const project = useStudio((s) => s.project);
@@ -225,6 +228,12 @@ function DemoWalk({ compact }: { compact: boolean }) {
           </p>
         </div>
       </div>
+      {runCard ? (
+        <>
+          {runCard}
+          <h2 style={{ margin: '0 0 10px' }}>Or walk through it step by step</h2>
+        </>
+      ) : null}
       {project && task && (
         <div className="field-row" style={{ marginBottom: 12, alignItems: 'center' }}>
           <span className="small text-2">Project <strong>{project.name}</strong> · {fmtInt(project.traces)} traces · task</span>

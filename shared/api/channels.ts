@@ -8,7 +8,7 @@ export const API_METHOD_NAMES = [
   'renderExport', 'saveExport', 'renderReport', 'saveReport',
   'listJobs', 'startScoring', 'startSweep', 'startFaithfulness', 'pauseJob', 'resumeJob', 'cancelJob',
   'getModels', 'inspectModel', 'getGpuInfo', 'downloadModel', 'prepareReferenceModel',
-  'buildDemo', 'getDemo', 'renderDemoReport', 'openSampleProject',
+  'buildDemo', 'getDemoSetup', 'startDemo', 'getDemo', 'renderDemoReport', 'openSampleProject',
 ] as const;
 
 export const API_EVENT_NAMES = ['jobUpdate', 'projectChanged', 'menuCommand'] as const;

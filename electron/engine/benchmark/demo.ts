@@ -57,6 +57,30 @@ export interface DemoOptions extends Omit<BenchOptions, 'registry'> {
   signal?: AbortSignal;
   log: (line: string) => void;
   progress?: (stage: string, done: number, total: number) => void;
+  /** Every stage with where it is (which registry's project, which family): what the Studio's demo job shows. */
+  onStage?: (event: DemoStageEvent) => void;
+}
+
+/** The stages of a demo, in order; sweep and evaluate alternate family by family. */
+export const DEMO_STAGES = ['load', 'make', 'serve', 'score', 'sweep', 'evaluate'] as const;
+export type DemoStage = (typeof DEMO_STAGES)[number];
+
+/**
+ * Where a demo is. `done`/`total` count the stage's own units: 0/1 then 1/1 for load and make, requests
+ * for serve, traces for score, families for sweep and evaluate (with the family at hand in `task` and its
+ * budgets or measurements in `inner`). `project` events close a registry size's project (growth).
+ */
+export interface DemoStageEvent {
+  stage: DemoStage | 'project';
+  done: number;
+  total: number;
+  /** The registry size being run, and its project's position among the demo's projects (0-based). */
+  registry: number;
+  project: number;
+  projects: number;
+  task?: string;
+  inner?: { done: number; total: number; cached?: boolean };
+  detail?: string;
 }
 
 export interface DemoProjectResult {
@@ -110,6 +134,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     growth: [],
   };
   if (existing) options.log(`resuming the demo in ${out} (what is stored is reused)`);
+  const at = (project: number) => ({ registry: plans[project]!.registry, project, projects: plans.length });
+  options.onStage?.({ stage: 'load', done: 0, total: 1, ...at(0), detail: options.modelPath });
   const server = await BenchServer.open(options.modelPath, { gpu: options.gpu, parallel: options.parallel, maxTokens: options.maxTokens, threads: options.threads, signal: options.signal });
   try {
     if (record.modelHash && record.modelHash !== server.modelHash) {
@@ -119,13 +145,20 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     record.modelName = server.modelName;
     record.modelHash = server.modelHash;
     options.log(`loaded ${server.modelName} (${server.renderer.format} prompt format, ${server.threads} CPU threads) [${elapsedSince(started)}]`);
+    options.onStage?.({ stage: 'load', done: 1, total: 1, ...at(0), detail: `${server.modelName}, ${server.threads} CPU threads` });
     const projects: DemoProjectResult[] = [];
-    for (const plan of plans) {
+    for (const [index, plan] of plans.entries()) {
       const dir = plan === first ? out : growthDir(out, plan.registry);
-      const store = plan === first && existing ? existing : openExisting(dir, plan) ?? makeBenchProject(dir, { ...options, fit, eval: evalCount, registry: plan.registry }).store;
+      const sizes = `${plan.families.length} famil${plan.families.length === 1 ? 'y' : 'ies'} × (${plan.fit} fit + ${plan.eval} eval), registry of ${plan.registry} tools`;
+      options.onStage?.({ stage: 'make', done: 0, total: 1, ...at(index), detail: sizes });
+      const reused = plan === first && existing ? existing : openExisting(dir, plan);
+      const store = reused ?? makeBenchProject(dir, { ...options, fit, eval: evalCount, registry: plan.registry }).store;
+      options.onStage?.({ stage: 'make', done: 1, total: 1, ...at(index), detail: `${sizes}${reused ? ' (made before: resumed)' : ''}` });
       if (plans.length > 1) options.log(`— registry of ${plan.registry} tools (${relative(out, dir) || '.'}) —`);
-      const result = await runDemoProject(store, server, plan, { ...options, kMax, draws, started });
+      const stage = (event: Omit<DemoStageEvent, 'registry' | 'project' | 'projects'>) => options.onStage?.({ ...event, ...at(index) });
+      const result = await runDemoProject(store, server, plan, { ...options, kMax, draws, started, stage });
       projects.push(result);
+      stage({ stage: 'project', done: index + 1, total: plans.length });
       if (plans.length > 1) {
         const point = growthPoint(result, relative(out, dir) || '.', plan.families);
         record.growth = [...record.growth.filter((g) => g.registry !== plan.registry), point].sort((a, b) => a.registry - b.registry);
@@ -162,6 +195,7 @@ interface ProjectRunOptions extends Pick<DemoOptions, 'parallel' | 'signal' | 'l
   kMax: number | undefined;
   draws: number;
   started: number;
+  stage: (event: Omit<DemoStageEvent, 'registry' | 'project' | 'projects'>) => void;
 }
 
 async function runDemoProject(store: ProjectStore, server: BenchServer, plan: BenchPlan, options: ProjectRunOptions): Promise<DemoProjectResult> {
@@ -169,7 +203,15 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   const { log } = options;
   const at = () => `[${elapsedSince(options.started)}]`;
   log(`1/5 ${store.dir}: ${plan.families.length} families × (${plan.fit} fit + ${plan.eval} eval), registry of ${plan.registry} tools, seed ${plan.seed}`);
-  const served = await serveProject(store, server, { split: 'fit', menu: 'registry', signal: options.signal, onProgress: (d, t) => options.progress?.('serve', d, t) });
+  const { stage } = options;
+  const served = await serveProject(store, server, {
+    split: 'fit', menu: 'registry', signal: options.signal,
+    onProgress: (d, t) => {
+      options.progress?.('serve', d, t);
+      stage({ stage: 'serve', done: d, total: t });
+    },
+  });
+  stage({ stage: 'serve', done: served.traces.length, total: served.traces.length });
   const correct = served.traces.filter((t) => t.turns[0]?.correct).length;
   log(`2/5 served ${served.traces.length} fitting requests under the whole registry (${correct} answered correctly) ${at()}`);
   const scored = await scoreBenchTraces(store, server.model, server.renderer, served.traces, {
@@ -179,24 +221,37 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
     parallel: options.parallel,
     threads: server.threads,
     signal: options.signal,
-    onProgress: (d, t) => options.progress?.('score', d, t),
+    onProgress: (d, t) => {
+      options.progress?.('score', d, t);
+      stage({ stage: 'score', done: d, total: t });
+    },
   });
+  stage({ stage: 'score', done: served.traces.length, total: served.traces.length, detail: `${scored.appended} new, ${scored.skipped} stored before` });
   log(`3/5 scored them with the re-execute intervention (${scored.appended} new, ${scored.skipped} stored before) ${at()}`);
   const { byTask, registry, seed } = benchRequests(store);
   const scores = store.listScores(scored.run);
   const rows: ComparisonRow[] = [];
-  const stageProgress = (stage: string) => (p: SweepProgress) => options.progress?.(stage, p.done, p.total);
-  for (const [task, requests] of byTask) {
+  const families = byTask.size;
+  const stageProgress = (name: 'sweep' | 'evaluate', task: string, index: number) => (p: SweepProgress) => {
+    options.progress?.(`${name} ${task}`, p.done, p.total);
+    stage({ stage: name, done: index, total: families, task, inner: { done: p.done, total: p.total, cached: p.cached } });
+  };
+  for (const [index, [task, requests]] of [...byTask].entries()) {
     const ranking = taskRanking(scores, task);
     if (ranking.length === 0) {
       log(`   ${task}: no tool was scored (empty answers?), skipped`);
+      stage({ stage: 'sweep', done: index + 1, total: families, task, detail: `${task}: skipped (no tool was scored)` });
+      stage({ stage: 'evaluate', done: index + 1, total: families, task, detail: `${task}: skipped (no tool was scored)` });
       continue;
     }
     const top = Math.min(ranking.length, options.kMax ?? ranking.length);
     const ks = Array.from({ length: top }, (_, i) => i + 1);
-    const sweep = await sweepTask(store, server, task, requests, ranking, { run: scored.run, ks, signal: options.signal, onProgress: stageProgress(`sweep ${task}`) });
+    stage({ stage: 'sweep', done: index, total: families, task, inner: { done: 0, total: top } });
+    const sweep = await sweepTask(store, server, task, requests, ranking, { run: scored.run, ks, signal: options.signal, onProgress: stageProgress('sweep', task, index) });
+    stage({ stage: 'sweep', done: index + 1, total: families, task, detail: `${task}: K = ${sweep.bestK ?? '—'}` });
     log(`4/5 ${task}: budget sweep K=1…${top}, fitting accuracy ${sweep.points.map((p) => p.accuracy.toFixed(2)).join(' ')} → K=${sweep.bestK} ${at()}`);
-    const evaluation = await evaluateTask(store, server, task, requests, registry, { seed, draws: options.draws, signal: options.signal, onProgress: stageProgress(`evaluate ${task}`) });
+    const evaluation = await evaluateTask(store, server, task, requests, registry, { seed, draws: options.draws, signal: options.signal, onProgress: stageProgress('evaluate', task, index) });
+    stage({ stage: 'evaluate', done: index + 1, total: families, task });
     const row = comparisonRow(evaluation.sweep);
     if (row) rows.push(row);
   }

@@ -1,18 +1,19 @@
-// Jobs as the renderer sees them: scoring and faithfulness checks (the ScoringQueue), budget sweeps (a job
-// worker each), model downloads and imports (in this process), with progress, throughput, ETA,
+// Jobs as the renderer sees them: scoring and faithfulness checks (the ScoringQueue), budget sweeps and
+// demos (a job worker each; demos in demo-runs.ts), model downloads and imports (in this process), with progress, throughput, ETA,
 // pause/resume/cancel and errors that say what to do. The service's own event loop only relays messages.
 import { basename } from 'node:path';
-import { ERROR_HINTS as HINTS } from '../../../shared/api/errors';
 import type { JobInfo, JobStatus } from '../../../shared/api/types';
 import { scoreKey } from '../scoring/keys';
 import type { JobState, ProjectStore } from '../store';
+import { DemoRuns } from './demo-runs';
 import { startDownload } from './download-job';
+import { withHint } from './failure';
 import type { JobHandle } from './handle';
 import { newJobId } from './ids';
 import { startImportJob, type ImportJobHandle } from './import-job';
 import { forkLauncher, type WorkerLauncher } from './launcher';
 import { startJob, type WorkerJob } from './process';
-import type { FaithfulnessJobSpec, JobFailure, ScoreJobSpec, SweepJobSpec } from './protocol';
+import type { DemoJobSpec, FaithfulnessJobSpec, ScoreJobSpec, SweepJobSpec } from './protocol';
 import { ScoringQueue, type QueuedJob } from './queue';
 
 import { ExpectedError } from '../../../shared/api/errors';
@@ -41,16 +42,13 @@ interface SweepRun {
   job: WorkerJob<{ kind: 'sweep'; spec: SweepJobSpec }>;
 }
 
-function withHint(error: JobFailure): NonNullable<JobInfo['error']> {
-  const hint = HINTS[error.code];
-  return { ...error, ...(hint ? { hint } : {}) };
-}
-
 export interface JobCenterOptions {
   /** Workers' output is dropped instead of inherited (tests). */
   quiet?: boolean;
   /** How worker processes are started (default: child_process.fork; the desktop app: utilityProcess). */
   launcher?: WorkerLauncher;
+  /** Where demo jobs record their state, so one interrupted by a restart is offered for resumption (the user's data folder). */
+  demoStateDir?: string;
 }
 
 export class JobCenter {
@@ -64,16 +62,18 @@ export class JobCenter {
   private readonly interrupted = new Map<string, { state: JobState; info: JobInfo; store: ProjectStore }>();
 
   private readonly launcher: WorkerLauncher;
+  private readonly demos: DemoRuns;
 
   constructor(private readonly emit: (job: JobInfo) => void, options: JobCenterOptions = {}) {
     this.launcher = options.launcher ?? forkLauncher;
     this.queue = new ScoringQueue({ stdio: options.quiet ? 'ignore' : 'inherit', launcher: this.launcher });
     this.queue.on('update', (job) => this.emit(this.fromQueue(job)));
+    this.demos = new DemoRuns(emit, { launcher: this.launcher, stdio: options.quiet ? 'ignore' : 'inherit', ...(options.demoStateDir ? { stateDir: options.demoStateDir } : {}) });
   }
 
   list(): JobInfo[] {
     return [...this.interrupted.values()].map((i) => i.info)
-      .concat(this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)), [...this.sweeps.values()].map((s) => s.info), [...this.local.values()].map((l) => l.info))
+      .concat(this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)), [...this.sweeps.values()].map((s) => s.info), [...this.local.values()].map((l) => l.info), this.demos.list())
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
@@ -151,6 +151,11 @@ export class JobCenter {
     return info;
   }
 
+  /** `lots demo` as a job (one at a time); Resume of a cancelled, failed or interrupted one continues its folder. */
+  startDemo(spec: Omit<DemoJobSpec, 'jobId'>): JobInfo {
+    return this.demos.start(spec);
+  }
+
   startDownload(uri: string, dir: string): JobInfo {
     const handle = startDownload(newJobId('download'), uri, dir, this.emit);
     this.local.set(handle.id, handle);
@@ -166,12 +171,14 @@ export class JobCenter {
   }
 
   pause(id: string): JobInfo {
+    if (this.demos.has(id)) throw new ExpectedError('INVALID_INPUT', 'a demo can be cancelled and resumed (it continues where it stopped), not paused');
     if (this.interrupted.has(id)) throw new ExpectedError('INVALID_INPUT', 'this job was interrupted: resume it, or dismiss it');
     this.queue.pause(this.scoringId(id));
     return this.info(id);
   }
 
   resume(id: string): JobInfo {
+    if (this.demos.has(id)) return this.demos.resume(id);
     const interrupted = this.interrupted.get(id);
     if (interrupted) {
       this.interrupted.delete(id);
@@ -182,6 +189,7 @@ export class JobCenter {
   }
 
   cancel(id: string): JobInfo {
+    if (this.demos.has(id)) return this.demos.cancel(id);
     const interrupted = this.interrupted.get(id);
     if (interrupted) {
       // Dismissed: its state file says so, and the scores it stored are kept.
@@ -213,6 +221,7 @@ export class JobCenter {
     for (const j of this.queue.list()) if (j.status === 'running' || j.status === 'queued' || j.status === 'paused') this.queue.cancel(j.id);
     for (const s of this.sweeps.values()) s.job.kill('SIGTERM');
     for (const l of this.local.values()) if (l.status === 'running') l.cancel();
+    this.demos.dispose();
   }
 
   private info(id: string): JobInfo {

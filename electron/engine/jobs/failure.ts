@@ -1,7 +1,14 @@
 // How a job's failure is told, wherever it happens: an error the job threw (an expected one keeps its
 // code; anything else is INTERNAL with its stack), or the job's process ending without an outcome.
-import { isExpected } from '../../../shared/api/errors';
+import { ERROR_HINTS, isExpected } from '../../../shared/api/errors';
+import type { JobInfo } from '../../../shared/api/types';
 import type { JobFailure } from './protocol';
+
+/** A failure as a job shows it: with what to do about its code, where there is a hint for it. */
+export function withHint(error: JobFailure): NonNullable<JobInfo['error']> {
+  const hint = ERROR_HINTS[error.code];
+  return { ...error, ...(hint ? { hint } : {}) };
+}
 
 /** An expected error (ExpectedError, or one of the listed fs errors) keeps its code; anything else is INTERNAL with its stack. */
 export function toFailure(e: unknown): JobFailure {

@@ -1,8 +1,9 @@
 // The one entry of the engine's job worker process (child_process.fork, or Electron's utilityProcess:
-// see launcher.ts). Waits for `start` with a request (score | faithfulness | sweep), runs it, forwards
+// see launcher.ts). Waits for `start` with a request (score | faithfulness | sweep | demo), runs it, forwards
 // its events, obeys pause / resume / cancel, and exits when the job ends or when its parent goes away
 // (a killed `lots score` takes its worker with it; the next run resumes from what was stored).
 import { JobControl } from './control';
+import { runDemoJob } from './demo-job';
 import { toFailure } from './failure';
 import { runFaithfulnessJob } from './faithfulness-job';
 import { requireWorkerPort } from './port';
@@ -19,6 +20,8 @@ function run(request: JobRequest, control: JobControl, send: (event: unknown) =>
       return runFaithfulnessJob(request.spec, control, send);
     case 'sweep':
       return runSweepJob(request.spec, control, send);
+    case 'demo':
+      return runDemoJob(request.spec, control, send);
   }
 }
 

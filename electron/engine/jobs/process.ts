@@ -12,6 +12,7 @@ const PROCESS: Record<JobRequestKind, { name: string; what: string; kept: string
   score: { name: 'scoring', what: 'the scoring process', kept: 'scores stored so far are kept, start the job again to resume' },
   faithfulness: { name: 'scoring', what: 'the faithfulness check’s process', kept: 'a check stores nothing until it ends, start it again' },
   sweep: { name: 'budget sweep', what: 'the sweep process', kept: 'measured budgets are kept' },
+  demo: { name: 'demo', what: 'the demo process', kept: 'what it stored is kept: resume it (the same folder continues where it stopped)' },
 };
 
 /** How long a cancelled job may take to stop before its process is killed. */

@@ -1,8 +1,9 @@
-// What a job is and what it says: the requests the job worker takes (score | faithfulness | sweep), the
+// What a job is and what it says: the requests the job worker takes (score | faithfulness | sweep | demo), the
 // events it streams back, and the commands it obeys. The one status type is the API's (`JobStatus`);
 // a job in a process reports every status but `interrupted`, which is what the engine concludes when
 // a job's process is gone (see center.ts).
-import type { JobStatus } from '../../../shared/api/types';
+import type { JobStatus, JobStep } from '../../../shared/api/types';
+import type { FamilyName } from '../../../shared/benchmark/family';
 import type { InterventionKind } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
 import type { GpuChoice } from '../llama/runtime';
@@ -63,11 +64,32 @@ export interface SweepJobSpec {
   gpu?: GpuChoice;
 }
 
+/** `lots demo` as a job: runDemo's options, resolved (a folder, a model file). The same spec resumes. */
+export interface DemoJobSpec {
+  jobId: string;
+  out: string;
+  modelPath: string;
+  preset: 'quick' | 'full';
+  families?: FamilyName[];
+  registries?: number[];
+  seed?: string;
+  fit?: number;
+  eval?: number;
+  draws?: number;
+  kMax?: number;
+  maxTokens?: number;
+  threads?: number;
+  gpu?: GpuChoice;
+  /** The equivalent `lots demo` command line, recorded in demo.json. */
+  command: string;
+}
+
 /** What the job worker is asked to run. */
 export type JobRequest =
   | { kind: 'score'; spec: ScoreJobSpec }
   | { kind: 'faithfulness'; spec: FaithfulnessJobSpec }
-  | { kind: 'sweep'; spec: SweepJobSpec };
+  | { kind: 'sweep'; spec: SweepJobSpec }
+  | { kind: 'demo'; spec: DemoJobSpec };
 
 export type JobRequestKind = JobRequest['kind'];
 
@@ -105,11 +127,19 @@ export type JobEvent<P extends BaseProgress = JobProgress> =
   | { type: 'finished'; status: 'done' | 'cancelled'; progress: P }
   | { type: 'failed'; error: JobFailure; progress?: P };
 
+/** A demo's progress: `done`/`total` count its steps; each step has its own counts. */
+export interface DemoProgress extends BaseProgress {
+  steps: JobStep[];
+  /** The latest lines runDemo logged (what `lots demo` prints). */
+  log: string[];
+}
+
 /** The progress type of each kind of request. */
 export interface ProgressOf {
   score: JobProgress;
   faithfulness: JobProgress;
   sweep: BaseProgress;
+  demo: DemoProgress;
 }
 
 /** Parent → job worker. */

@@ -136,7 +136,8 @@ export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
   }
 }
 
-function alive(pid: number): boolean {
+/** A process with this id exists (EPERM: it does, owned by someone else). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

