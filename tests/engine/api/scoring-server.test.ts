@@ -26,6 +26,8 @@ import { freePort, startLlamaServer, type LlamaServerProcess } from '../scoring/
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const SLOW = 900_000;
 const dirs: string[] = [];
+/** How far one trace's scores on one server may move with what else the server batches with it. */
+const BATCH_NOISE = 0.03;
 
 function tmp(prefix: string): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
@@ -191,7 +193,11 @@ describeRequiring('real-model', 'the Studio\'s scoring server on the default rea
       expect(cliRow!.model).toBe(apiRow.model);
       expect(Object.keys(cliRow!.scores).sort()).toEqual(Object.keys(apiRow.scores).sort());
       expect(Object.keys(apiRow.scores).length).toBeGreaterThan(3);
-      for (const [tool, v] of Object.entries(apiRow.scores)) expect(Math.abs(cliRow!.scores[tool]! - v), tool).toBeLessThan(1e-3);
+      // Not bit for bit: the job's two workers keep both slots busy, and a server decoding two requests in
+      // one batch moves a score by up to ~1e-2 on this model (6.6e-3 seen here; the local scorer's own
+      // F16-vs-F32 KV floor is a few 1e-2: llama-server.test.ts), while the CLI's lone trace ran alone.
+      const scores = `API ${JSON.stringify(apiRow.scores)} vs CLI ${JSON.stringify(cliRow!.scores)}`;
+      for (const [tool, v] of Object.entries(apiRow.scores)) expect(Math.abs(cliRow!.scores[tool]! - v), `${tool}: ${scores}`).toBeLessThan(BATCH_NOISE);
     }, SLOW);
   });
 });
