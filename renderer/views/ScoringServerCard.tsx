@@ -56,32 +56,32 @@ export function ScoringServerCard() {
         <span className="sub">llama.cpp's <span className="mono">llama-server</span> on other machines: a score job shards its traces across the endpoints</span>
       </div>
       <form onSubmit={submit} aria-label="Scoring server settings">
-        <div className="field-row" style={{ alignItems: 'flex-start' }}>
-          <label className="field grow">
-            <span>Endpoints (one URL per line)</span>
-            <textarea
-              rows={3}
-              value={endpoints}
-              onChange={(e) => edit(setEndpoints)(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();
-              }}
-              placeholder={'http://gpu-node-1:8080\nhttp://gpu-node-2:8080'}
-              spellCheck={false}
-              className="mono"
-              style={{ width: '100%', fontSize: 12.5 }}
-              data-testid="server-endpoints"
-            />
-          </label>
-          <label className="field" style={{ width: 200 }}>
+        <label className="field">
+          <span>Endpoints (one URL per line)</span>
+          <textarea
+            rows={2}
+            value={endpoints}
+            onChange={(e) => edit(setEndpoints)(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();
+            }}
+            placeholder={'http://gpu-node-1:8080\nhttp://gpu-node-2:8080'}
+            spellCheck={false}
+            className="mono"
+            style={{ width: '100%', fontSize: 12.5 }}
+            data-testid="server-endpoints"
+          />
+        </label>
+        <div className="field-row" style={{ marginTop: 10 }}>
+          <label className="field" style={{ width: 240 }}>
             <span>API key variable (optional)</span>
             <input type="text" value={apiKeyEnv} onChange={(e) => edit(setApiKeyEnv)(e.target.value)} placeholder="LOTS_SERVER_KEY" spellCheck={false} data-testid="server-api-key-env" />
           </label>
-          <label className="field" style={{ width: 200 }}>
+          <label className="field" style={{ width: 240 }}>
             <span>Served model (optional)</span>
             <input type="text" value={servedModel} onChange={(e) => edit(setServedModel)(e.target.value)} placeholder="what /v1/models lists" spellCheck={false} data-testid="server-served-model" />
           </label>
-          <div className="btn-row" style={{ alignSelf: 'flex-end' }}>
+          <div className="btn-row">
             <button className="btn primary" type="submit" disabled={urls.length === 0 || busy} data-testid="check-server">{busy ? <span className="spinner" /> : null} Check</button>
             {saved && <button className="btn" type="button" disabled={busy} onClick={() => { setTouched(true); setEndpoints(''); setApiKeyEnv(''); setServedModel(''); void forget(); }} data-testid="forget-server">Forget</button>}
           </div>
@@ -89,7 +89,7 @@ export function ScoringServerCard() {
       </form>
       {lastCheck ? <CheckResult check={lastCheck} edited={touched} onJobs={() => navigate({ view: 'jobs' })} /> : (
         <p className="muted small" style={{ marginTop: 10 }}>
-          Start a server with <span className="mono">llama-server -m model.gguf --parallel 4 --port 8080</span> on each machine, list them here and press Check (Ctrl+Enter in the list).
+          Start a server with <span className="mono">llama-server -m model.gguf --alias NAME --parallel 4 --port 8080</span> on each machine, list them here and press Check (Ctrl+Enter in the list).
           {saved ? ' The saved servers have not been checked in this session.' : ''}
         </p>
       )}
@@ -131,7 +131,7 @@ function EndpointRows({ e }: { e: ScoringEndpointCheck }) {
         <td className="mono">{e.endpoint}</td>
         <td><span className={`pill ${e.reachable ? 'good' : 'bad'}`}>{status}</span></td>
         <td title={[e.build ? `build ${e.build}` : '', e.probeTokens !== null ? `/tokenize: ${e.probeTokens} tokens for the probe text` : ''].filter(Boolean).join(' · ') || undefined}>{e.model ?? '—'}</td>
-        <td className="mono tiny">{e.identity ?? '—'}</td>
+        <td className="mono tiny" style={{ wordBreak: 'break-all' }}>{e.identity ?? '—'}</td>
         <td className="num">{e.slots !== null ? fmtInt(e.slots) : '—'}</td>
         <td className="num">{e.contextSize !== null ? fmtInt(e.contextSize) : '—'}</td>
         <td className="num muted">{fmtInt(e.ms)} ms</td>

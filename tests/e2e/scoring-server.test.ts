@@ -21,7 +21,7 @@ describeRequiring('chromium', 'the Scoring server card in Chromium', () => {
     describeRequiring('scoring-server', 'against a real llama-server', () => {
       beforeAll(async () => {
         ensureRendererBuilt();
-        [server, studio, browser] = await Promise.all([startLlamaServer({ model: pulledDefaultModel()!, slots: 2, threads: 1, readyTimeoutMs: 600_000 }), startStudio(), launchChromium()]);
+        [server, studio, browser] = await Promise.all([startLlamaServer({ model: pulledDefaultModel()!, slots: 2, threads: 1, alias: 'qwen2.5-coder-0.5b', readyTimeoutMs: 600_000 }), startStudio(), launchChromium()]);
       }, 600_000);
 
       afterAll(async () => {
@@ -55,7 +55,8 @@ describeRequiring('chromium', 'the Scoring server card in Chromium', () => {
         expect(await up.getAttribute('data-reachable')).toBe('true');
         const upText = (await up.textContent())!;
         expect(upText).toContain('reachable');
-        expect(upText).toMatch(/llama-server:.+@[0-9a-f]{16}/);
+        expect(upText).toContain('qwen2.5-coder-0.5b');
+        expect(upText).toMatch(/llama-server:qwen2\.5-coder-0\.5b@[0-9a-f]{16}/);
         const down = card.locator(`tr[data-endpoint="${dead}"]`);
         expect(await down.getAttribute('data-reachable')).toBe('false');
         expect(await down.textContent()).toContain('unreachable');
