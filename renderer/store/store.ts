@@ -13,6 +13,7 @@ import { createHeatmapViewSlice } from './heatmap-view-slice';
 import { createJobsSlice } from './jobs-slice';
 import { createModelsSlice } from './models-slice';
 import { createProjectSlice } from './project-slice';
+import { createScoringServerSlice } from './scoring-server-slice';
 import { createTraceSlice } from './trace-slice';
 import type { Route, StudioState } from './types';
 
@@ -36,6 +37,7 @@ export function createStudioStore(api: StudioApi, options: StoreOptions = {}): S
         ...createDraftSlice(api)(...a),
         ...createJobsSlice(api)(...a),
         ...createModelsSlice(api)(...a),
+        ...createScoringServerSlice(api)(...a),
         ...createExportSlice(api)(...a),
         ...createDemoSlice(api)(...a),
         ...createHistorySlice(api)(...a),

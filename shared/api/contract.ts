@@ -6,7 +6,7 @@ import type { ApiInput, ApiMethodName } from './schemas';
 import type { HistoryData, RunComparison, UpdateResult } from './history';
 import type {
   AppInfo, BudgetData, DemoData, DemoSetup, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, MenuCommand, ModelInfo,
-  ModelsState, ProjectChange, ProjectSummary, RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail,
+  ModelsState, ProjectChange, ProjectSummary, RankingData, RecentProject, ReferenceModel, ScoringServerState, SpaceState, TraceDetail,
 } from './types';
 
 export type Unsubscribe = () => void;
@@ -55,6 +55,11 @@ export interface StudioApi {
   downloadModel(input: ApiInput<'downloadModel'>): Promise<JobInfo>;
   /** Generates (once) the built-in evidence-copy reference model, for demos without a real model. */
   prepareReferenceModel(): Promise<ReferenceModel>;
+  /** The scoring server(s) kept for this user (the Models view's "Scoring server"), and their last check. */
+  getScoringServer(): Promise<ScoringServerState>;
+  /** Keeps the settings and asks every endpoint what it serves (model, run-key identity, slots, or the exact error). */
+  checkScoringServer(input: ApiInput<'checkScoringServer'>): Promise<ScoringServerState>;
+  forgetScoringServer(): Promise<ScoringServerState>;
 
   buildDemo(input: ApiInput<'buildDemo'>): Promise<ProjectSummary>;
   /** What the "Run the demo" card offers: a default folder, the default model (pulled or not), the presets. */

@@ -122,6 +122,10 @@ export const ERROR_HINTS: Readonly<Partial<Record<string, string>>> = {
   WORKER_CRASHED: 'Start the job again: scores stored so far are kept and not recomputed.',
   MODEL_MISMATCH: 'Pick the model file the run was scored with (its hash is part of the run), or score the task with this model first.',
   FORMAT_MISMATCH: 'The model now renders the traces differently from when the run was scored: score the task again.',
+  SERVER_UNAVAILABLE: 'Is the scoring server running and reachable from the engine’s machine? Check it on the Models view (Scoring server); scores stored so far are kept.',
+  NO_ENDPOINT_LEFT: 'Start the scoring server(s) again and rerun the job (stored scores are kept and skipped), or score on this machine.',
+  SERVER_AUTH: 'Set the API key’s environment variable where the engine starts (the Studio, `lots ui`), or correct its name on the Models view (Scoring server).',
+  SERVER_MODEL_MISMATCH: 'Every endpoint of a job must serve the same model: correct the served-model name or the endpoints on the Models view (Scoring server).',
 };
 
 export interface SerializedError {

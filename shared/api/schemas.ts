@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { SelectionRuleSchema } from '../project/spaces';
 import { FAMILY_NAMES } from '../benchmark/family';
-import { EXPORT_FORMATS } from './types';
+import { EXPORT_FORMATS, SCORING_SERVER_BACKENDS } from './types';
 
 const none = z.undefined().or(z.null()).or(z.object({}).strict()).optional();
 const path = z.string().min(1, 'a path is required').max(4096);
@@ -69,6 +69,9 @@ export const apiInputSchemas = {
     span: z.enum(['answer', 'expression']).optional(),
     gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
     tasks: z.array(task).optional(),
+    /** Where the log-probs come from: this machine (llama.cpp, the default) or the saved scoring server(s)
+     * (checkScoringServer); with 'server', `model` is read only for its chat template and vocabulary. */
+    backend: z.enum(['local', 'server']).optional(),
   }).strict(),
   startSweep: z.object({ task, model: path, run, baselines: z.boolean().optional() }).strict(),
   startFaithfulness: z.object({
@@ -91,6 +94,17 @@ export const apiInputSchemas = {
   getGpuInfo: none,
   downloadModel: z.object({ uri: z.string().min(1) }).strict(),
   prepareReferenceModel: none,
+  /** The saved scoring-server settings and their last check. */
+  getScoringServer: none,
+  /** Save these settings (per user) and ask each endpoint what it serves. */
+  checkScoringServer: z.object({
+    backend: z.enum(SCORING_SERVER_BACKENDS).default('llama-server'),
+    endpoints: z.array(z.string().trim().min(1, 'an endpoint URL is empty').max(2048)).min(1, 'give at least one endpoint URL').max(64),
+    apiKeyEnv: z.string().max(256).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the API key variable must be an environment variable name (letters, digits, _; not the key itself)').optional(),
+    servedModel: z.string().trim().min(1).max(512).optional(),
+  }).strict(),
+  /** Remove the saved settings (scoring then runs on this machine only). */
+  forgetScoringServer: none,
 
   buildDemo: z.object({
     dir: path.optional(),

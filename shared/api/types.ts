@@ -409,6 +409,64 @@ export interface ModelsState {
   downloadDir: string;
 }
 
+/** The scoring-server protocols the Studio can score on (the engine's REMOTE_BACKENDS). */
+export const SCORING_SERVER_BACKENDS = ['llama-server'] as const;
+export type ScoringServerBackend = (typeof SCORING_SERVER_BACKENDS)[number];
+
+/**
+ * The scoring server(s) a score job started in the Studio can use instead of this machine, kept per user
+ * in the config folder (scoring-server.json): where servers run is the user's setup, not the project's
+ * data, and every score row names the served model in its run key anyway.
+ */
+export interface ScoringServerSettings {
+  backend: ScoringServerBackend;
+  /** Normalized base URLs (http://host:port), in the order given; a job shards its traces across them. */
+  endpoints: string[];
+  /** The environment variable (of the engine's process) that holds the API key, sent as a bearer token. */
+  apiKeyEnv?: string;
+  /** The model name every endpoint must report serving. */
+  servedModel?: string;
+}
+
+/** What one endpoint answered to a check. */
+export interface ScoringEndpointCheck {
+  endpoint: string;
+  /** It answered /v1/models, /props and /tokenize as the backend's protocol says. */
+  reachable: boolean;
+  /** The served model's name (from /v1/models), once it answered. */
+  model: string | null;
+  /** The model part of the run key its scores would carry: backend:name@revision (revision: a hash of what the server reports about the weights). */
+  identity: string | null;
+  /** Requests it decodes at once (its slots), when it reports them (/props total_slots). */
+  slots: number | null;
+  contextSize: number | null;
+  build: string | null;
+  /** Tokens its /tokenize gave for a probe text; null when that was not reached. */
+  probeTokens: number | null;
+  /** The check's round trips, in milliseconds. */
+  ms: number;
+  error: { code: string; message: string } | null;
+}
+
+export interface ScoringServerCheck {
+  settings: ScoringServerSettings;
+  checkedAt: string;
+  endpoints: ScoringEndpointCheck[];
+  /** The identity every reachable endpoint shares (what a job's run key would start with); null when none answered or they differ. */
+  identity: string | null;
+  /** Why a job could not score on these servers now (none reachable, different models), or null. */
+  problem: string | null;
+}
+
+export interface ScoringServerState {
+  /** The saved settings, or null when none are set (scoring then runs on this machine only). */
+  settings: ScoringServerSettings | null;
+  /** The last check of these settings in this session, or null. */
+  lastCheck: ScoringServerCheck | null;
+  /** The file the settings are kept in. */
+  file: string;
+}
+
 export interface ReferenceModel {
   path: string;
   name: string;

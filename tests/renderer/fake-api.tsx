@@ -5,7 +5,7 @@
 import { act, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { expect, vi, type Mock } from 'vitest';
 import type {
-  AppInfo, BudgetData, DemoData, DemoSetup, HeatmapData, JobInfo, ModelsState, ProjectSummary, RankingData, RecentProject, SpaceState, StudioApi,
+  AppInfo, BudgetData, DemoData, DemoSetup, HeatmapData, JobInfo, ModelsState, ProjectSummary, RankingData, RecentProject, ScoringServerState, SpaceState, StudioApi,
 } from '../../shared/api';
 import { CELL_EXPOSED, CELL_SCORED, CELL_UNEXPOSED } from '../../shared/api';
 import { App } from '../../renderer/app/App';
@@ -129,6 +129,9 @@ export const models: ModelsState = {
   downloadDir: '/home/ana/.config/lots/models',
 };
 
+/** No scoring server saved (the default: scoring on this machine only). */
+export const noScoringServer: ScoringServerState = { settings: null, lastCheck: null, file: '/home/ana/.config/lots/scoring-server.json' };
+
 export const emptyDemo: DemoData = { record: null, methods: [], tasks: [], mean: {} };
 
 /** The "Run the demo" card's setup: the default model not pulled (as on a new machine). */
@@ -194,6 +197,9 @@ export function fakeApi(overrides: Partial<StudioApi> = {}): Fake {
     getGpuInfo: answer({ type: false, supported: ['cpu'], devices: [], vramTotal: null, vramFree: null }),
     downloadModel: answer({ ...scoreJob, id: 'job-pull-1', kind: 'download' as const, unit: 'bytes' }),
     prepareReferenceModel: answer({ path: '/home/ana/.config/lots/models/reference.gguf', name: 'reference.gguf', note: 'generated' }),
+    getScoringServer: answer(noScoringServer),
+    checkScoringServer: vi.fn(async () => { throw new Error('checkScoringServer is not faked'); }),
+    forgetScoringServer: answer(noScoringServer),
     buildDemo: answer(project),
     getDemoSetup: answer(demoSetup),
     startDemo: answer(demoJob),

@@ -7,7 +7,7 @@ import type { ApiMethods, StudioApi } from '../../../shared/api/contract';
 import type { ApiParsedInput } from '../../../shared/api/schemas';
 import type {
   AppInfo, BudgetData, DemoData, DemoSetup, ExportText, GpuInfo, HeatmapData, ImportFileReport, ImportReport, JobInfo, ModelInfo, ModelsState, ProjectSummary,
-  RankingData, RecentProject, ReferenceModel, SpaceState, TraceDetail, Transport,
+  RankingData, RecentProject, ReferenceModel, ScoringServerCheck, ScoringServerState, SpaceState, TraceDetail, Transport,
 } from '../../../shared/api/types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import { ProjectStore } from '../store';
@@ -36,6 +36,8 @@ import { importTraces, isCancelled, sourcesOf, type ImportSourceOptions } from '
 import { buildRanking } from '../views/ranking';
 import { checkModelOf, faithfulnessJobSpec, faithfulnessPoints } from '../views/faithfulness';
 import { RecentProjects } from '../user-data/recent';
+import { remoteSpecOf, ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
+import { checkScoringServers } from '../scoring/remote/check';
 import { buildSummary } from '../views/summary';
 import { checkScoringRequest } from '../usecases/score';
 import { ProjectIndex } from '../views/task-data';
@@ -87,11 +89,15 @@ export class StudioService implements ApiMethods {
   private readonly recent: RecentProjects;
   private readonly models: ModelCatalog;
   private readonly jobs: JobCenter;
+  private readonly scoringServer: ScoringServerSettingsFile;
+  /** The last check of the saved scoring-server settings (this session only: a server's state changes). */
+  private scoringServerCheck: ScoringServerCheck | null = null;
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly options: StudioServiceOptions) {
     this.recent = new RecentProjects(options.configDir);
     this.models = new ModelCatalog(options.configDir);
+    this.scoringServer = new ScoringServerSettingsFile(options.configDir);
     this.jobs = new JobCenter((job) => this.jobUpdated(job), { quiet: options.quietWorkers, launcher: options.launcher, demoStateDir: join(options.configDir, 'demo-jobs') });
   }
 
@@ -294,6 +300,11 @@ export class StudioService implements ApiMethods {
   async startScoring(input: ApiParsedInput<'startScoring'>): Promise<JobInfo> {
     const { store } = this.requireProject();
     checkScoringRequest(store, input.model);
+    // On the scoring server(s): the same job (jobs/score-job.ts) with the saved settings as its remote spec.
+    const server = input.backend === 'server' ? this.scoringServer.read() : null;
+    if (input.backend === 'server' && !server) {
+      throw invalid('no scoring server is set: enter its URL on the Models view (Scoring server) and press Check, or score on this machine');
+    }
     this.models.remember(resolve(input.model), basename(input.model));
     return this.jobs.startScoring({
       project: store.dir,
@@ -302,6 +313,7 @@ export class StudioService implements ApiMethods {
       span: input.span ?? 'answer',
       gpu: input.gpu ?? 'auto',
       ...(input.tasks ? { tasks: input.tasks } : {}),
+      ...(server ? { remote: remoteSpecOf(server) } : {}),
     });
   }
 
@@ -358,6 +370,26 @@ export class StudioService implements ApiMethods {
 
   async prepareReferenceModel(): Promise<ReferenceModel> {
     return this.models.reference();
+  }
+
+  async getScoringServer(): Promise<ScoringServerState> {
+    const settings = this.scoringServer.read();
+    const lastCheck = settings && this.scoringServerCheck && JSON.stringify(this.scoringServerCheck.settings) === JSON.stringify(settings) ? this.scoringServerCheck : null;
+    return { settings, lastCheck, file: this.scoringServer.file };
+  }
+
+  async checkScoringServer(input: ApiParsedInput<'checkScoringServer'>): Promise<ScoringServerState> {
+    const settings = scoringServerSettings(input);
+    // Kept before the check: a server that is down now is still the one the user means.
+    this.scoringServer.save(settings);
+    this.scoringServerCheck = await checkScoringServers(settings);
+    return { settings, lastCheck: this.scoringServerCheck, file: this.scoringServer.file };
+  }
+
+  async forgetScoringServer(): Promise<ScoringServerState> {
+    this.scoringServer.forget();
+    this.scoringServerCheck = null;
+    return { settings: null, lastCheck: null, file: this.scoringServer.file };
   }
 
   async buildDemo(input: ApiParsedInput<'buildDemo'>): Promise<ProjectSummary> {

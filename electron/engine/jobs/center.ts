@@ -255,7 +255,7 @@ export class JobCenter {
       kind: request.kind,
       title: request.kind === 'faithfulness'
         ? `Faithfulness check of ${request.spec.tasks?.join(', ') ?? 'every task'} (K = ${request.spec.ks.join(', ')})`
-        : `Score with ${basename(request.spec.model)}${request.spec.tasks?.length ? ` · ${request.spec.tasks.join(', ')}` : ''} (${request.spec.intervention})`,
+        : `Score with ${basename(request.spec.model)}${request.spec.tasks?.length ? ` · ${request.spec.tasks.join(', ')}` : ''} (${request.spec.intervention})${request.spec.remote ? ` on ${remoteWhere(request.spec.remote.endpoints)}` : ''}`,
       ...(check && request.spec.tasks?.length === 1 ? { task: request.spec.tasks[0] } : {}),
       status,
       createdAt: job.createdAt,
@@ -275,6 +275,11 @@ export class JobCenter {
     this.scoreInfo.set(job.id, info);
     return info;
   }
+}
+
+/** Where a remote score job runs, for its title. */
+function remoteWhere(endpoints: readonly string[]): string {
+  return endpoints.length === 1 ? endpoints[0]!.replace(/^https?:\/\//, '') : `${endpoints.length} scoring servers`;
 }
 
 /**

@@ -11,6 +11,8 @@ export interface ServedModel {
   revision: string;
   /** Requests the server works on at once (its slots); the default concurrency per endpoint. */
   slots: number;
+  /** False when the server did not say and `slots` is the default of 1. */
+  slotsReported?: boolean;
   /** Tokens per slot, when the server says. */
   contextSize?: number;
   build?: string;
@@ -47,6 +49,12 @@ export interface RemoteScoringSpec {
   servedModel?: string;
   /** Requests in flight per endpoint (default: the server's slots). */
   concurrency?: number;
+}
+
+/** The model part of a remote run key (and the `model` of its score rows): what the endpoints serve,
+ * never a local file's hash, so local and server scores never mix. */
+export function runIdentity(backend: RemoteBackend, served: ServedModel): string {
+  return `${backend}:${served.name}@${served.revision}`.replace(/\|/g, '_');
 }
 
 export function createClient(backend: RemoteBackend, target: HttpTarget): PromptScoringClient {

@@ -58,6 +58,7 @@ export class LlamaServerClient implements PromptScoringClient {
       name: entry.id,
       revision: createHash('sha256').update(fingerprint).digest('hex').slice(0, 16),
       slots: props.total_slots ?? 1,
+      slotsReported: props.total_slots !== undefined,
       contextSize: props.default_generation_settings?.n_ctx ?? (typeof meta.n_ctx === 'number' ? meta.n_ctx : undefined),
       ...(props.build_info ? { build: props.build_info } : {}),
     };

@@ -12,7 +12,7 @@ import type { JobScorer } from '../../jobs/job-scorer';
 import type { ScoreJobSpec } from '../../jobs/protocol';
 import { scoreRun } from '../keys';
 import { createRenderer } from '../chat-template';
-import { createClient, normalizeEndpoint, type PromptScoringClient, type RemoteScoringSpec, type ServedModel } from './client';
+import { createClient, normalizeEndpoint, runIdentity, type PromptScoringClient, type RemoteScoringSpec, type ServedModel } from './client';
 
 import { endpointFailure, scoreTracesRemote } from './remote-scorer';
 import { ServerTokenizer, type VocabularyFacts } from './server-tokenizer';
@@ -29,7 +29,7 @@ export async function openRemoteScorer(spec: ScoreJobSpec, remote: RemoteScoring
     const { live, served } = await connect(clients, remote.servedModel);
     const tokenizer = new ServerTokenizer(vocabularyFacts(model), failover(live));
     const renderer = createRenderer(model, spec.format ?? 'auto', tokenizer.tokenizer);
-    const identity = `${remote.backend}:${served.name}@${served.revision}`.replace(/\|/g, '_');
+    const identity = runIdentity(remote.backend, served);
     const dropped = new Set(clients.filter((c) => !live.includes(c)).map((c) => c.endpoint));
     const perEndpoint = new Map<string, number>();
     return {

@@ -23,6 +23,8 @@ export interface StartOptions {
   slotContext?: number;
   threads?: number;
   alias?: string;
+  /** How long to wait for /health (default 180 s; a machine busy with other work needs longer). */
+  readyTimeoutMs?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -62,7 +64,8 @@ export async function startLlamaServer(options: StartOptions): Promise<LlamaServ
   let gone = false;
   void exited.then(() => (gone = true));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
+  const readyMs = options.readyTimeoutMs ?? 180_000;
+  const deadline = Date.now() + readyMs;
   for (;;) {
     if (gone) throw new Error(`llama-server exited before it was ready:\n${log.slice(-3000)}`);
     try {
@@ -73,7 +76,7 @@ export async function startLlamaServer(options: StartOptions): Promise<LlamaServ
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`llama-server did not become ready in 180 s:\n${log.slice(-3000)}`);
+      throw new Error(`llama-server did not become ready in ${Math.round(readyMs / 1000)} s:\n${log.slice(-3000)}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
