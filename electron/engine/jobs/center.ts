@@ -51,6 +51,8 @@ export interface JobCenterOptions {
   quiet?: boolean;
   /** How worker processes are started (default: child_process.fork; the desktop app: utilityProcess). */
   launcher?: WorkerLauncher;
+  /** Refuses a model file an interrupted job would be resumed with (`lots ui --root`: OUTSIDE_ROOT). */
+  checkModel?: (model: string, what: string) => void;
 }
 
 export class JobCenter {
@@ -64,9 +66,11 @@ export class JobCenter {
   private readonly interrupted = new Map<string, { state: JobState; info: JobInfo; store: ProjectStore }>();
 
   private readonly launcher: WorkerLauncher;
+  private readonly checkModel: NonNullable<JobCenterOptions['checkModel']>;
 
   constructor(private readonly emit: (job: JobInfo) => void, options: JobCenterOptions = {}) {
     this.launcher = options.launcher ?? forkLauncher;
+    this.checkModel = options.checkModel ?? (() => undefined);
     this.queue = new ScoringQueue({ stdio: options.quiet ? 'ignore' : 'inherit', launcher: this.launcher });
     this.queue.on('update', (job) => this.emit(this.fromQueue(job)));
   }
@@ -174,6 +178,8 @@ export class JobCenter {
   resume(id: string): JobInfo {
     const interrupted = this.interrupted.get(id);
     if (interrupted) {
+      const model = (interrupted.state.options as { model?: unknown }).model;
+      if (typeof model === 'string') this.checkModel(model, `resumeJob: the model file of job ${id}`);
       this.interrupted.delete(id);
       return this.fromQueue(this.queue.resumeInterrupted(interrupted.state));
     }
