@@ -105,7 +105,7 @@ describe('faithfulness checks whose process died', () => {
   const CHECK_ID = 'faithfulness-20261201-abc';
 
   /** A project scored by RUN, and the state file of a check of task fx at K = 1, 2 that was killed. */
-  async function killedCheck(options: { model?: string; run?: string; store?: ProjectStore } = {}): Promise<{ store: ProjectStore; job: JobState }> {
+  async function killedCheck(options: { model?: string; run?: string; store?: ProjectStore; projectInFile?: string } = {}): Promise<{ store: ProjectStore; job: JobState }> {
     let store = options.store;
     if (!store) {
       store = ProjectStore.create(project);
@@ -116,7 +116,7 @@ describe('faithfulness checks whose process died', () => {
     const now = new Date(Date.now() - 60_000).toISOString();
     const job: JobState = {
       id: CHECK_ID, kind: 'faithfulness', status: 'running', createdAt: now, updatedAt: now,
-      options: { jobId: CHECK_ID, project, model: options.model ?? MODEL, gpu: 'cpu', tasks: ['fx'], run: options.run ?? RUN, ks: [1, 2], draws: 2, seed: 1 },
+      options: { jobId: CHECK_ID, project: options.projectInFile ?? project, model: options.model ?? MODEL, gpu: 'cpu', tasks: ['fx'], run: options.run ?? RUN, ks: [1, 2], draws: 2, seed: 1 },
       progress: { done: 3, total: 6, message: 'checking 6 requests' },
       pid: await deadPid(),
     };
@@ -177,7 +177,8 @@ describe('faithfulness checks whose process died', () => {
     store.addTraces(copyTraces(6, 5, 51, 'fx'), 'gen');
     await runScoreJob({ jobId: 'score-first', project, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu' }, new JobControl(), () => undefined);
     const run = ProjectStore.open(project).listRuns()[0]!;
-    await killedCheck({ store: ProjectStore.open(project), model: evidenceCopyModel(), run });
+    // Its state file names the folder the project was copied from: it resumes in the one opened.
+    await killedCheck({ store: ProjectStore.open(project), model: evidenceCopyModel(), run, projectInFile: join(dir, 'copied-from') });
     const s = service();
     await s.openProject({ dir: project });
     expect(await s.listJobs()).toMatchObject([{ id: CHECK_ID, kind: 'faithfulness', status: 'interrupted' }]);

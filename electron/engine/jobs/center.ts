@@ -195,7 +195,8 @@ export class JobCenter {
       const model = (interrupted.state.options as { model?: unknown }).model;
       if (typeof model === 'string') this.checkModel(model, `resumeJob: the model file of job ${id}`);
       this.interrupted.delete(id);
-      return this.fromQueue(this.queue.resumeInterrupted(interrupted.state));
+      // In the project it was found in (its state file may name the folder the project was copied from).
+      return this.fromQueue(this.queue.resumeInterrupted({ ...interrupted.state, options: { ...interrupted.state.options, project: interrupted.store.dir } }));
     }
     this.queue.resume(this.scoringId(id));
     return this.info(id);
