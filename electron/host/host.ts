@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS_PATH } from '../../shared/api/channels';
 import { contentSecurityPolicy } from '../../shared/api/csp';
-import type { ApiEventName, ApiEvents, ApiMethods } from '../../shared/api/contract';
-import { dispatch } from '../engine/api/dispatch';
+import type { ApiEventName, ApiEvents } from '../../shared/api/contract';
+import { dispatch, type DispatchTarget } from '../engine/api/dispatch';
 import { checkSite, checkToken, newToken, tokenCookieName, type HostPolicy, type Verdict } from './auth';
 import { resolveStatic } from './static-files';
 
@@ -16,7 +16,8 @@ export interface EventSource {
 }
 
 export interface WebHostOptions {
-  service: ApiMethods;
+  /** Its `paths` (`lots ui --root`) confine every file path the API is given. */
+  service: DispatchTarget;
   events: EventSource;
   /** The built renderer (vite's outDir). */
   staticDir: string;

@@ -54,6 +54,8 @@ export const ERROR_CODES = {
   jobs: ['WORKER_CRASHED', 'MODEL_MISMATCH', 'FORMAT_MISMATCH'],
   bench: ['NOT_A_BENCH_TRACE', 'BENCH_MISMATCH'],
   spaces: ['MISSING_TOOL_DEFINITION', 'SPACE_EDIT_CONFLICT'],
+  /** `lots ui --root DIR`: a path the API was given (or a run's model file) lies outside DIR, symbolic links resolved. */
+  host: ['OUTSIDE_ROOT'],
   /** The CLI: USAGE prints the command's usage line; COMMAND_FAILED is a command's own check. */
   cli: ['USAGE', 'COMMAND_FAILED', 'UI_NOT_BUILT', 'UI_BUILD_FAILED', 'UI_BUILD_LOCKED'],
   /**
@@ -104,6 +106,7 @@ export function isExpected(e: unknown): e is ExpectedError | (Error & { code: Fs
 export const ERROR_HINTS: Readonly<Partial<Record<string, string>>> = {
   NO_PROJECT: 'Open a project folder, create one, or build the demo project from the Demo view.',
   FORBIDDEN: 'Open the UI from the URL that `lots ui` printed (it carries the access token).',
+  OUTSIDE_ROOT: 'This Studio was started with `lots ui --root DIR` and may only use files inside DIR (the message names it): pick a path there, or restart `lots ui` with another --root.',
   INTERNAL: 'This is a bug. The engine log (the terminal running the Studio) has the details; please report it.',
   UNAVAILABLE: 'This build or transport cannot do that yet.',
   OFFLINE: 'No network here: pick a GGUF file already on disk instead.',

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { SelectionRuleSchema } from '../project/spaces';
 import { FAMILY_NAMES } from '../benchmark/family';
 import { EXPORT_FORMATS, SCORING_SERVER_BACKENDS } from './types';
+import { filePath } from './path-fields';
 
 const none = z.undefined().or(z.null()).or(z.object({}).strict()).optional();
-const path = z.string().min(1, 'a path is required').max(4096);
+/** Every file path an input takes is this one schema: `lots ui --root` finds and confines them by it (path-fields.ts). */
+const path = filePath;
 const task = z.string().min(1, 'a task name is required');
 const run = z.string().min(1).optional();
 const jobId = z.object({ id: z.string().min(1) }).strict();

@@ -18,10 +18,20 @@ export function requestText(trace: Trace): string {
   return trace.turns.map((t) => t.request).join('\n');
 }
 
+/** What routing needs of an unlabelled request: its id and its text (`requestText`), not the whole trace. */
+export interface UnlabelledRequest {
+  id: string;
+  text: string;
+}
+
 export function routeUnlabelled(traces: readonly Trace[], method: RoutingMethod = { kind: 'silhouette' }, seed = 1): RoutingResult {
-  const unlabelled = traces.filter((t) => !t.task);
+  return routeRequests(traces.filter((t) => !t.task).map((t) => ({ id: t.id, text: requestText(t) })), method, seed);
+}
+
+/** Route requests that have no task label (each given by its id and text). */
+export function routeRequests(unlabelled: readonly UnlabelledRequest[], method: RoutingMethod = { kind: 'silhouette' }, seed = 1): RoutingResult {
   if (unlabelled.length === 0) return { routes: {}, clusters: 0, silhouette: 0, examples: {} };
-  const vectors = embedRequests(unlabelled.map(requestText));
+  const vectors = embedRequests(unlabelled.map((r) => r.text));
   let c: Clustering;
   if (method.kind === 'kmeans') c = kMeans(vectors, method.k, seed);
   else if (method.kind === 'threshold') c = thresholdRoute(vectors, method.tau);
@@ -34,7 +44,7 @@ export function routeUnlabelled(traces: readonly Trace[], method: RoutingMethod 
     const name = `cluster-${String(c.assignment[i]! + 1).padStart(width, '0')}`;
     routes[t.id] = name;
     const ex = (examples[name] ??= []);
-    if (ex.length < 3) ex.push(requestText(t).slice(0, 160));
+    if (ex.length < 3) ex.push(t.text.slice(0, 160));
   });
   return { routes, clusters: c.k, silhouette: c.silhouette, examples };
 }

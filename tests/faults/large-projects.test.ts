@@ -4,9 +4,11 @@
 // `NNNN.index`) instead of the traces. A 600 MB file is too slow for CI; the reader's chunk size is
 // an option, so lines spanning chunk boundaries, CRLF, multi-byte characters cut by a chunk and a torn
 // last line are tested with chunks of a few bytes. (The 600 MB run is measured by hand: issue 13.)
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../electron/engine/store';
 import { readJsonlFrom, scanJsonl, type JsonlLine } from '../../electron/engine/store/jsonl';
@@ -128,5 +130,41 @@ describe('the store keeps an index of its traces, not the traces', () => {
     expect(infos.filter((i) => i.correct === false).length).toBe(traces.filter((t) => t.turns.some((u) => u.correct === false)).length);
     const alpha = infos.find((i) => i.id === 'alpha-00007')!;
     expect(alpha.menu.map((i) => store.toolDef(i))).toEqual(traces.find((t) => t.id === 'alpha-00007')!.tools);
+  });
+});
+
+describe('lots route on a project larger than its heap', () => {
+  // Before, `lots route` read every unlabelled trace into memory (its tool outputs too) to embed their
+  // request texts: a 254 MB project peaked at 410 MB RSS and died under a 160 MB heap. It now keeps the
+  // texts only. Here: about 80 MB of traces (large tool outputs, short requests) routed under a 64 MB heap.
+  it('routes every unlabelled request under --max-old-space-size=64', () => {
+    const p = join(dir, 'big');
+    const store = ProjectStore.create(p);
+    const pad = ' lorem ipsum dolor sit amet'.repeat(600);
+    const templates = ['Book a flight to Oslo', 'Settle an invoice'];
+    for (let f = 0; f < 4; f++) {
+      const traces = makeLineTraces({ task: 'x', requests: 150, tools: 8, seed: f + 1 }).map(({ task: _, ...t }, i) => ({
+        ...t,
+        id: `f${f}-${i}`,
+        turns: t.turns.map((u) => ({ ...u, request: `${templates[i % 2]} ${u.request}`, steps: u.steps.map((s) => (s.kind === 'lines' ? { ...s, lines: s.lines.map((l) => ({ ...l, output: l.output + pad })) } : s)) })),
+      }));
+      store.addTraces(traces, `big-${f}.jsonl`);
+    }
+    const bytes = [1, 2, 3, 4].reduce((n, f) => n + statSync(join(p, 'traces', `000${f}.jsonl`)).size, 0);
+    expect(bytes).toBeGreaterThan(75 * 1024 * 1024);
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+    const run = spawnSync(process.execPath, [join(root, 'bin/lots.mjs'), 'route', '--project', p, '--k', '2'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=64`.trim() },
+      timeout: 240_000,
+    });
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    expect(run.stdout).toContain('routed 600 unlabelled requests into 2 tasks');
+    const routes = ProjectStore.open(p).readRoutes();
+    expect(Object.keys(routes)).toHaveLength(600);
+    // The two request templates are the two tasks.
+    expect(new Set([0, 2, 4].map((i) => routes[`f0-${i}`]))).toHaveProperty('size', 1);
+    expect(routes['f0-0']).not.toBe(routes['f0-1']);
   });
 });

@@ -16,7 +16,7 @@ import { DEMO_DEFAULTS, DEMO_PRESETS } from '../benchmark/demo';
 import { AUTHORED_COUNT, MAX_REGISTRY } from '../../../shared/benchmark/registry';
 import { findPulled } from '../models/model-dir';
 import { DEFAULT_MODEL_SOURCE, sourceKey } from '../models/sources';
-import { buildDemoData, copySampleProject } from '../views/demo';
+import { buildDemoData, copySampleProject, DEMO_PROJECTS, SAMPLE_PROJECTS } from '../views/demo';
 import { renderDemoReport } from '../../../shared/export/demo-report';
 import { makeBenchProject } from '../benchmark/make';
 import { FAMILY_NAMES, type FamilyName } from '../../../shared/benchmark/family';
@@ -44,6 +44,7 @@ import { ProjectIndex } from '../views/task-data';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
 import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';
+import { PathPolicy } from './path-policy';
 
 
 /** Native dialogs, supplied by the Electron main process (the engine never imports electron). */
@@ -63,6 +64,12 @@ export interface StudioServiceOptions {
   launcher?: WorkerLauncher;
   /** The bundled sample project (default: assets/sample-project of this checkout). */
   sampleProjectDir?: string;
+  /**
+   * `lots ui --root`: every file path the API is given (dispatch applies `paths` to each path field of the
+   * schemas), the recent projects and models it lists, and the model files of the runs it starts jobs from
+   * must lie inside this folder or in the engine's own folders (models, demo and sample projects).
+   */
+  root?: string;
 }
 
 /** The `lots demo` command that runs (and resumes) the same demo in a terminal; recorded in demo.json. */
@@ -93,12 +100,27 @@ export class StudioService implements ApiMethods {
   /** The last check of the saved scoring-server settings (this session only: a server's state changes). */
   private scoringServerCheck: ScoringServerCheck | null = null;
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Which file paths may be used (unconfined without `root`). */
+  readonly paths: PathPolicy;
 
   constructor(readonly options: StudioServiceOptions) {
     this.recent = new RecentProjects(options.configDir);
     this.models = new ModelCatalog(options.configDir);
     this.scoringServer = new ScoringServerSettingsFile(options.configDir);
-    this.jobs = new JobCenter((job) => this.jobUpdated(job), { quiet: options.quietWorkers, launcher: options.launcher, demoStateDir: join(options.configDir, 'demo-jobs') });
+    this.paths = options.root
+      ? PathPolicy.confinedTo(options.root, [
+          { dir: this.models.modelsDir, what: 'models folder' },
+          { dir: join(options.configDir, DEMO_PROJECTS), what: 'demo projects folder' },
+          { dir: join(options.configDir, SAMPLE_PROJECTS), what: 'sample projects folder' },
+          { dir: join(options.configDir, 'demo-runs'), what: 'demo runs folder' },
+        ])
+      : PathPolicy.unconfined();
+    this.jobs = new JobCenter((job) => this.jobUpdated(job), {
+      quiet: options.quietWorkers,
+      launcher: options.launcher,
+      demoStateDir: join(options.configDir, 'demo-jobs'),
+      checkModel: (model, what) => this.paths.check(model, what),
+    });
   }
 
   /** Relay a job's progress; new scores or sweep points reach the views at most every few seconds. */
@@ -135,7 +157,7 @@ export class StudioService implements ApiMethods {
   }
 
   async listRecentProjects(): Promise<RecentProject[]> {
-    return this.recent.list();
+    return this.recent.list().filter((r) => this.paths.allows(r.dir));
   }
 
   async getProject(): Promise<ProjectSummary | null> {
@@ -326,6 +348,8 @@ export class StudioService implements ApiMethods {
   async startFaithfulness(input: ApiParsedInput<'startFaithfulness'>): Promise<JobInfo> {
     const { store, index } = this.requireProject();
     const spec = faithfulnessJobSpec(store.dir, index.task(input.task, input.run), input);
+    // Without a model given, the run's own model file: confined like a path given.
+    if (input.model === undefined) this.paths.check(spec.model, 'startFaithfulness: the model file the run was scored with');
     this.models.remember(spec.model, basename(spec.model));
     return this.jobs.startFaithfulness(spec);
   }
@@ -343,7 +367,8 @@ export class StudioService implements ApiMethods {
   }
 
   async getModels(): Promise<ModelsState> {
-    return this.models.state();
+    const state = await this.models.state();
+    return this.paths.confined ? { ...state, recent: state.recent.filter((m) => this.paths.allows(m.path)) } : state;
   }
 
   async inspectModel(input: ApiParsedInput<'inspectModel'>): Promise<ModelInfo> {
@@ -393,7 +418,7 @@ export class StudioService implements ApiMethods {
   }
 
   async buildDemo(input: ApiParsedInput<'buildDemo'>): Promise<ProjectSummary> {
-    const dir = input.dir ?? join(this.options.configDir, 'demo-projects', new Date().toISOString().replace(/[:.]/g, '-'));
+    const dir = input.dir ?? join(this.options.configDir, DEMO_PROJECTS, new Date().toISOString().replace(/[:.]/g, '-'));
     // Gold answers as the frozen answers: the requests can be scored at once (re-execute), without serving first.
     const unknown = (input.families ?? []).filter((f) => !(FAMILY_NAMES as readonly string[]).includes(f));
     if (unknown.length > 0) throw invalid(`unknown benchmark families: ${unknown.join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
@@ -455,7 +480,10 @@ export class StudioService implements ApiMethods {
     } catch (e) {
       throw new ExpectedError('INVALID_INPUT', (e as Error).message);
     }
-    if (source.kind === 'path') return checkModelPath(source.path).path;
+    if (source.kind === 'path') {
+      this.paths.check(source.path, 'startDemo: model');
+      return checkModelPath(source.path).path;
+    }
     const pulled = findPulled(this.models.modelsDir, sourceKey(source));
     if (!pulled) throw new ExpectedError('MODEL_NOT_PULLED', `${model} is not in the models folder (${this.models.modelsDir}) yet: pull it on the Models view or with \`npx lots models pull ${model}\``);
     return pulled.path;

@@ -14,6 +14,8 @@ import { startImportJob, type ImportJobHandle } from './import-job';
 import { forkLauncher, type WorkerLauncher } from './launcher';
 import { startJob, type WorkerJob } from './process';
 import type { DemoJobSpec, FaithfulnessJobSpec, ScoreJobSpec, SweepJobSpec } from './protocol';
+import { DEFAULT_FAITHFULNESS_SEED } from './faithfulness-job';
+import { UNROUTED } from '../../../shared/lots/aggregate';
 import { ScoringQueue, type QueuedJob } from './queue';
 
 import { ExpectedError } from '../../../shared/api/errors';
@@ -49,6 +51,8 @@ export interface JobCenterOptions {
   launcher?: WorkerLauncher;
   /** Where demo jobs record their state, so one interrupted by a restart is offered for resumption (the user's data folder). */
   demoStateDir?: string;
+  /** Refuses a model file an interrupted job would be resumed with (`lots ui --root`: OUTSIDE_ROOT). */
+  checkModel?: (model: string, what: string) => void;
 }
 
 export class JobCenter {
@@ -63,9 +67,11 @@ export class JobCenter {
 
   private readonly launcher: WorkerLauncher;
   private readonly demos: DemoRuns;
+  private readonly checkModel: NonNullable<JobCenterOptions['checkModel']>;
 
   constructor(private readonly emit: (job: JobInfo) => void, options: JobCenterOptions = {}) {
     this.launcher = options.launcher ?? forkLauncher;
+    this.checkModel = options.checkModel ?? (() => undefined);
     this.queue = new ScoringQueue({ stdio: options.quiet ? 'ignore' : 'inherit', launcher: this.launcher });
     this.queue.on('update', (job) => this.emit(this.fromQueue(job)));
     this.demos = new DemoRuns(emit, { launcher: this.launcher, stdio: options.quiet ? 'ignore' : 'inherit', ...(options.demoStateDir ? { stateDir: options.demoStateDir } : {}) });
@@ -78,37 +84,49 @@ export class JobCenter {
   }
 
   /**
-   * A newly opened project. A job whose state file says it was running (or paused, or queued) but whose
-   * process is gone — the host or the CLI was killed — is not running: when its work is in fact complete
-   * (every trace it had to score is stored), its state becomes "done"; otherwise it is listed as
-   * "interrupted", to resume where it left off or to dismiss.
+   * A newly opened project. A job of the scoring queue (scoring, a faithfulness check) whose state file says
+   * it was running (or paused, or queued) but whose process is gone — the host or the CLI was killed — is
+   * not running: when its work is in fact complete (every trace it had to score is stored; the check's
+   * result is stored for every task and K), its state becomes "done"; otherwise it is listed as
+   * "interrupted", to resume or to dismiss.
    */
   projectOpened(store: ProjectStore): void {
     this.interrupted.clear();
     for (const state of ScoringQueue.interrupted(store)) {
       if (this.queue.get(state.id)) continue;
-      const scored = scoredOf(store, state);
-      const options = state.options as { model?: string };
-      if (scored !== undefined && state.progress.total > 0 && scored >= state.progress.total) {
-        const message = `done: all ${state.progress.total} traces are scored (the process that ran the job${state.pid ? `, pid ${state.pid},` : ''} stopped before it could record that)`;
-        try {
-          store.writeJob({ ...state, status: 'done', updatedAt: new Date().toISOString(), progress: { done: state.progress.total, total: state.progress.total, message } });
-        } catch {
-          /* a read-only project: it is still not offered for resumption */
+      const by = `the process that ran the job${state.pid ? `, pid ${state.pid},` : ''} stopped before it could record that`;
+      const stopped = `the process running it${state.pid ? ` (pid ${state.pid})` : ''} stopped (the app, the engine or the \`lots\` command was closed or killed)`;
+      let info: JobInfo;
+      if (state.kind === 'faithfulness') {
+        const spec = state.options as unknown as FaithfulnessJobSpec;
+        if (checkStored(store, state)) {
+          markDone(store, state, `done: the check's results are stored for ${describeCheck(spec)} (${by})`);
+          continue;
         }
-        continue;
-      }
-      const done = scored ?? state.progress.done;
-      this.interrupted.set(state.id, {
-        state,
-        store,
-        info: {
+        info = {
+          id: state.id, kind: 'faithfulness', title: checkTitle(spec), ...(spec.tasks?.length === 1 ? { task: spec.tasks[0] } : {}),
+          status: 'interrupted', createdAt: state.createdAt, updatedAt: state.updatedAt,
+          // A check stores its result once it is complete: nothing of the interrupted one was kept.
+          done: 0, total: state.progress.total, unit: 'requests',
+          message: `interrupted: ${stopped} after checking ${state.progress.done} of ${state.progress.total} requests; a check stores its result only once complete, so resuming runs it again from the start; or dismiss it`,
+          canPause: false, canResume: true, canCancel: true,
+        };
+      } else {
+        const scored = scoredOf(store, state);
+        const options = state.options as { model?: string };
+        if (scored !== undefined && state.progress.total > 0 && scored >= state.progress.total) {
+          markDone(store, state, `done: all ${state.progress.total} traces are scored (${by})`);
+          continue;
+        }
+        const done = scored ?? state.progress.done;
+        info = {
           id: state.id, kind: 'score', title: `Score with ${basename(String(options.model ?? 'a model'))}`, status: 'interrupted', createdAt: state.createdAt, updatedAt: state.updatedAt,
           done, total: state.progress.total, unit: 'traces',
-          message: `interrupted: the process running it${state.pid ? ` (pid ${state.pid})` : ''} stopped (the app, the engine or \`lots score\` was closed or killed) with ${done} of ${state.progress.total} traces scored; resume to continue where it left off, or dismiss it`,
+          message: `interrupted: ${stopped} with ${done} of ${state.progress.total} traces scored; resume to continue where it left off, or dismiss it`,
           canPause: false, canResume: true, canCancel: true,
-        },
-      });
+        };
+      }
+      this.interrupted.set(state.id, { state, store, info });
     }
   }
 
@@ -181,8 +199,11 @@ export class JobCenter {
     if (this.demos.has(id)) return this.demos.resume(id);
     const interrupted = this.interrupted.get(id);
     if (interrupted) {
+      const model = (interrupted.state.options as { model?: unknown }).model;
+      if (typeof model === 'string') this.checkModel(model, `resumeJob: the model file of job ${id}`);
       this.interrupted.delete(id);
-      return this.fromQueue(this.queue.resumeInterrupted(interrupted.state));
+      // In the project it was found in (its state file may name the folder the project was copied from).
+      return this.fromQueue(this.queue.resumeInterrupted({ ...interrupted.state, options: { ...interrupted.state.options, project: interrupted.store.dir } }));
     }
     this.queue.resume(this.scoringId(id));
     return this.info(id);
@@ -194,7 +215,9 @@ export class JobCenter {
     if (interrupted) {
       // Dismissed: its state file says so, and the scores it stored are kept.
       this.interrupted.delete(id);
-      const message = `dismissed after it was interrupted (${interrupted.info.done} of ${interrupted.info.total} traces scored; those scores are kept)`;
+      const message = interrupted.info.kind === 'faithfulness'
+        ? 'dismissed after it was interrupted (nothing of it was stored: a check stores its result only once complete)'
+        : `dismissed after it was interrupted (${interrupted.info.done} of ${interrupted.info.total} traces scored; those scores are kept)`;
       interrupted.store.writeJob({ ...interrupted.state, status: 'cancelled', updatedAt: new Date().toISOString(), progress: { ...interrupted.state.progress, message } });
       const info: JobInfo = { ...interrupted.info, status: 'cancelled', updatedAt: new Date().toISOString(), message, canResume: false, canCancel: false };
       this.emit(info);
@@ -254,7 +277,7 @@ export class JobCenter {
       id: job.id,
       kind: request.kind,
       title: request.kind === 'faithfulness'
-        ? `Faithfulness check of ${request.spec.tasks?.join(', ') ?? 'every task'} (K = ${request.spec.ks.join(', ')})`
+        ? checkTitle(request.spec)
         : `Score with ${basename(request.spec.model)}${request.spec.tasks?.length ? ` · ${request.spec.tasks.join(', ')}` : ''} (${request.spec.intervention})${request.spec.remote ? ` on ${remoteWhere(request.spec.remote.endpoints)}` : ''}`,
       ...(check && request.spec.tasks?.length === 1 ? { task: request.spec.tasks[0] } : {}),
       status,
@@ -280,6 +303,45 @@ export class JobCenter {
 /** Where a remote score job runs, for its title. */
 function remoteWhere(endpoints: readonly string[]): string {
   return endpoints.length === 1 ? endpoints[0]!.replace(/^https?:\/\//, '') : `${endpoints.length} scoring servers`;
+}
+
+function checkTitle(spec: Pick<FaithfulnessJobSpec, 'tasks' | 'ks'>): string {
+  return `Faithfulness check of ${describeCheck(spec)}`;
+}
+
+function describeCheck(spec: Pick<FaithfulnessJobSpec, 'tasks' | 'ks'>): string {
+  return `${spec.tasks?.join(', ') ?? 'every task'} (K = ${spec.ks.join(', ')})`;
+}
+
+/** A job whose process died after its work was complete: its state file says "done" (and why). */
+function markDone(store: ProjectStore, state: JobState, message: string): void {
+  try {
+    store.writeJob({ ...state, status: 'done', updatedAt: new Date().toISOString(), progress: { done: state.progress.total, total: state.progress.total, message } });
+  } catch {
+    /* a read-only project: it is still not offered for resumption */
+  }
+}
+
+/**
+ * Whether a faithfulness check's result is stored: for each task it checked (every task of its run when it
+ * named none), a record of its run and seed with a point for every K it measured, at its draws, written
+ * since the job was created. The job writes these just before it records "done".
+ */
+function checkStored(store: ProjectStore, state: JobState): boolean {
+  const spec = state.options as Partial<FaithfulnessJobSpec>;
+  if (typeof spec.run !== 'string' || !Array.isArray(spec.ks) || spec.ks.length === 0) return false;
+  const tasks = spec.tasks?.length ? spec.tasks : [...new Set(store.listScores(spec.run).map((r) => r.task ?? UNROUTED))];
+  if (tasks.length === 0) return false;
+  const seed = spec.seed ?? DEFAULT_FAITHFULNESS_SEED;
+  return tasks.every((task) => {
+    let record;
+    try {
+      record = store.readFaithfulness(task).checks.find((c) => c.run === spec.run && c.seed === seed);
+    } catch {
+      return false; // a damaged record: the check is offered again
+    }
+    return spec.ks!.every((k) => record?.points.some((p) => p.k === k && p.draws === spec.draws && p.createdAt >= state.createdAt));
+  });
 }
 
 /**

@@ -15,7 +15,12 @@ export interface JobScorer {
   format: string;
   /** One token's text for the inspector's per-token view. */
   piece(token: Token): string;
-  /** Score `traces`, handing each result over as it finishes; stops taking traces once `shouldStop`. */
+  /**
+   * Called before each scoring pass with every trace the pass will score (read again on each call, one at a
+   * time); `score` is then called batch by batch. The local backend fits its context size here.
+   */
+  prepare?(pending: () => Iterable<Trace>): void;
+  /** Score `traces` (one batch), handing each result over as it finishes; stops taking traces once `shouldStop`. */
   score(traces: readonly Trace[], shouldStop: () => boolean, onTrace: (result: TraceResult) => void | Promise<void>): Promise<{ stopped: boolean }>;
   /** Said once the job is done (e.g. where the traces went). */
   summary?(): string;

@@ -28,6 +28,8 @@ export interface ScoreJobSpec {
   /** Tokens per sequence (default: fitted to the longest trace). */
   contextSize?: number;
   format?: RenderFormat;
+  /** Traces read into memory at a time, at most: a count and bytes of trace lines (default score-job.ts' SCORE_BATCH). */
+  batch?: { traces?: number; bytes?: number };
   /** Score on scoring servers instead of in this process (../scoring/remote); `model` is then read only for
    * its chat template and builtin tokens (a vocabulary-only load: no weights). */
   remote?: RemoteScoringSpec;

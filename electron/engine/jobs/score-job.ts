@@ -2,7 +2,8 @@
 // already stored, score the rest with the optimized path and append each record as its trace
 // finishes. Killed at any point, a rerun loses nothing and recomputes nothing (keys skip what is
 // stored; a torn last line is cut by the store). Traces with no answer yet (a benchmark's requests
-// before serving) are left out.
+// before serving) are left out. Traces are read through the store's index one at a time and scored in
+// bounded batches: memory holds one batch, not the project, whatever its size.
 import { basename } from 'node:path';
 import type { Trace } from '../../../shared/trace/schema';
 import { ProjectStore } from '../store';
@@ -10,7 +11,7 @@ import type { JobState } from '../store';
 import { loadModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import { createRenderer } from '../scoring/chat-template';
-import { scoreTraces } from '../scoring/scorer';
+import { fitContextSize, scoreTraces } from '../scoring/scorer';
 import { toStoredScore } from '../scoring/trace-scores';
 import { scoreKey, scoreRun } from '../scoring/keys';
 import { benchExecutor } from '../../../shared/benchmark/trace';
@@ -18,8 +19,12 @@ import { holdWhilePaused, type JobControl } from './control';
 import { reportFailure } from './failure';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 import type { JobScorer } from './job-scorer';
+import type { TraceResult } from '../scoring/scorer';
 import { openRemoteScorer } from '../scoring/remote/remote-job';
 import { ExpectedError, isExpected } from '../../../shared/api/errors';
+
+/** Traces read into memory at a time, at most (ScoreJobSpec.batch overrides these). */
+export const SCORE_BATCH = { traces: 256, bytes: 64 * 1024 * 1024 };
 
 export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
   const store = ProjectStore.open(spec.project);
@@ -46,10 +51,10 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
   };
   let scorer: JobScorer | undefined;
   try {
-    const selected = selectTraces(store, spec.tasks);
-    const traces = selected.filter(hasAnswer);
+    const selected = selectAnswered(store, spec.tasks);
+    const traces = selected.answered;
     progress.total = traces.length;
-    progress.unanswered = selected.length - traces.length;
+    progress.unanswered = selected.unanswered;
     const unanswered = progress.unanswered > 0 ? `${progress.unanswered} ${progress.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet and ${progress.unanswered === 1 ? 'is' : 'are'} skipped (serve them first)` : '';
     if (traces.length === 0) {
       progress.message = `nothing to score: ${unanswered}`;
@@ -65,51 +70,59 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
     };
     scorer = spec.remote ? await openRemoteScorer(spec, spec.remote, note) : await openLocalScorer(spec, note);
     const { run, modelName } = scorer;
-    const keyOf = (t: Trace): string => scoreKey(run, store.getTraceHash(t.id)!);
+    const keyOf = (id: string): string => scoreKey(run, store.getTraceHash(id)!);
+    const limits = { ...SCORE_BATCH, ...spec.batch };
 
     let tokens = 0;
     let scoringSeconds = 0;
     let lastPersist = 0;
     for (;;) {
       store.refresh();
-      const pending = traces.filter((t) => !store.hasScore(keyOf(t)));
-      progress.done = traces.length - pending.length;
+      const pending = new Set(traces.filter((id) => !store.hasScore(keyOf(id))));
+      progress.done = traces.length - pending.size;
       if (progress.scoredNow === 0) progress.skipped = progress.done;
-      progress.message = `${pending.length ? `scoring ${pending.length} traces` : 'nothing left to score'}${unanswered ? `; ${unanswered}` : ''}`;
+      progress.message = `${pending.size ? `scoring ${pending.size} traces` : 'nothing left to score'}${unanswered ? `; ${unanswered}` : ''}`;
       emit({ type: 'progress', progress: { ...progress } });
       const started = performance.now();
-      const summary = await scorer.score(
-        pending,
-        () => control.stopRequested !== null,
-        async (result) => {
-          const record = toStoredScore(result.plan, result.logprobs, {
-            key: keyOf(result.plan.trace),
-            run,
-            traceHash: store.getTraceHash(result.plan.trace.id)!,
-            model: scorer!.model,
-            modelName,
-            intervention: spec.intervention,
-            span: spec.span,
-            format: scorer!.format,
-            piece: (token) => scorer!.piece(token),
-          });
-          // Waits (saying so in the job's status) while another writer holds the project lock.
-          await store.appendScoresAsync([record], { onWait: (wait) => emit({ type: 'status', status: 'running', message: wait.message }) });
-          progress.done++;
-          progress.scoredNow++;
-          tokens += result.stats.tokensEvaluated;
-          const elapsed = scoringSeconds + (performance.now() - started) / 1000;
-          progress.tokensPerSecond = elapsed > 0 ? tokens / elapsed : undefined;
-          progress.etaSeconds = elapsed > 0 ? ((progress.total - progress.done) * elapsed) / progress.scoredNow : undefined;
-          emit({ type: 'progress', progress: { ...progress } });
-          if (performance.now() - lastPersist > 1000) {
-            lastPersist = performance.now();
-            persist('running');
-          }
-        },
-      );
+      const picked = (info: { id: string }): boolean => pending.has(info.id);
+      // The local backend fits its context to the longest pending trace (one more pass, one trace at a time).
+      if (pending.size) scorer.prepare?.(() => store.iterTraces(picked));
+      const onTrace = async (result: TraceResult): Promise<void> => {
+        const record = toStoredScore(result.plan, result.logprobs, {
+          key: keyOf(result.plan.trace.id),
+          run,
+          traceHash: store.getTraceHash(result.plan.trace.id)!,
+          model: scorer!.model,
+          modelName,
+          intervention: spec.intervention,
+          span: spec.span,
+          format: scorer!.format,
+          piece: (token) => scorer!.piece(token),
+        });
+        // Waits (saying so in the job's status) while another writer holds the project lock.
+        await store.appendScoresAsync([record], { onWait: (wait) => emit({ type: 'status', status: 'running', message: wait.message }) });
+        progress.done++;
+        progress.scoredNow++;
+        tokens += result.stats.tokensEvaluated;
+        const elapsed = scoringSeconds + (performance.now() - started) / 1000;
+        progress.tokensPerSecond = elapsed > 0 ? tokens / elapsed : undefined;
+        progress.etaSeconds = elapsed > 0 ? ((progress.total - progress.done) * elapsed) / progress.scoredNow : undefined;
+        emit({ type: 'progress', progress: { ...progress } });
+        if (performance.now() - lastPersist > 1000) {
+          lastPersist = performance.now();
+          persist('running');
+        }
+      };
+      let stopped = false;
+      // Each batch is read from the traces files when its turn comes.
+      for (const batch of pending.size ? store.traceBatches(picked, limits) : []) {
+        if (control.stopRequested !== null || (await scorer.score(batch, () => control.stopRequested !== null, onTrace)).stopped) {
+          stopped = true;
+          break;
+        }
+      }
       scoringSeconds += (performance.now() - started) / 1000;
-      if (!summary.stopped) break;
+      if (!stopped) break;
       if (await holdWhilePaused(control, progress, persist, emit)) continue;
       progress.message = 'cancelled';
       persist('cancelled');
@@ -139,12 +152,17 @@ async function openLocalScorer(spec: ScoreJobSpec, note: (message: string) => vo
   const renderer = createRenderer(model, spec.format ?? 'auto');
   // The rendering is part of the run: a template and a plain transcript of one model never mix.
   const run = scoreRun(modelHash, spec.intervention, spec.span, renderer.format);
+  // One context size for every batch: fitted to the longest pending trace, as if they were scored at once.
+  let contextSize = spec.contextSize;
   return {
     run,
     model: spec.model,
     modelName: model.fileInfo.metadata.general?.name ?? basename(spec.model),
     format: renderer.format,
     piece: (token) => model.detokenize([token], false),
+    prepare: (pending) => {
+      if (spec.contextSize === undefined) contextSize = fitContextSize(model, renderer, pending(), { span: spec.span });
+    },
     score: (pending, shouldStop, onTrace) =>
       scoreTraces(
         model,
@@ -156,7 +174,7 @@ async function openLocalScorer(spec: ScoreJobSpec, note: (message: string) => vo
           span: spec.span,
           executor: spec.intervention === 'reexecute' ? benchExecutor : undefined,
           parallel: spec.parallel,
-          contextSize: spec.contextSize,
+          contextSize,
           shouldStop,
         },
         onTrace,
@@ -171,14 +189,22 @@ export function hasAnswer(trace: Trace): boolean {
   return trace.turns.some((turn) => turn.answer !== '');
 }
 
-export function selectTraces(store: ProjectStore, tasks: readonly string[] | undefined): Trace[] {
-  if (!tasks || tasks.length === 0) return store.listTraces();
-  const wanted = new Set(tasks);
-  // Only the traces of these tasks are read.
-  const picked = store.listTraces((t) => t.task !== undefined && wanted.has(t.task));
-  if (picked.length === 0) {
+/**
+ * The ids of the traces a job scores (those of `tasks`, default every trace) that have an answer, in the
+ * store's order, and how many selected traces have none. The traces are read one at a time (only the
+ * selected ones); what is kept is their ids.
+ */
+export function selectAnswered(store: ProjectStore, tasks: readonly string[] | undefined): { answered: string[]; unanswered: number } {
+  const wanted = tasks && tasks.length > 0 ? new Set(tasks) : undefined;
+  if (wanted && ![...store.traceInfos()].some((t) => t.task !== undefined && wanted.has(t.task))) {
     const known = [...new Set([...store.traceTasks().values()].filter(Boolean))].sort();
-    throw new ExpectedError('NOT_FOUND', `no trace has task ${tasks.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`);
+    throw new ExpectedError('NOT_FOUND', `no trace has task ${tasks!.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`);
   }
-  return picked;
+  const answered: string[] = [];
+  let unanswered = 0;
+  for (const trace of store.iterTraces(wanted ? (t) => t.task !== undefined && wanted.has(t.task) : undefined)) {
+    if (hasAnswer(trace)) answered.push(trace.id);
+    else unanswered++;
+  }
+  return { answered, unanswered };
 }

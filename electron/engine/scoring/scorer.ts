@@ -107,7 +107,7 @@ export async function scoreTraces(
  * a re-executed chain may add an error message, hence the margin). A trace longer than the model's
  * trained context is an error that names it.
  */
-export function fitContextSize(model: LlamaModel, renderer: TraceRenderer, traces: readonly Trace[], options: Pick<PlanOptions, 'span'>): number {
+export function fitContextSize(model: LlamaModel, renderer: TraceRenderer, traces: Iterable<Trace>, options: Pick<PlanOptions, 'span'>): number {
   let longest = 0;
   let longestId = '';
   for (const trace of traces) {

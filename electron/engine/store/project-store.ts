@@ -288,6 +288,27 @@ export class ProjectStore {
     }
   }
 
+  /**
+   * The traces `where` picks, in listTraces' order, read one at a time and handed over in batches of at most
+   * `traces` traces and about `bytes` bytes of trace lines (a longer trace is a batch of its own): memory
+   * holds one batch, whatever the project's size. Each batch is read when it is asked for.
+   */
+  *traceBatches(where: ((info: TraceInfo) => boolean) | undefined, limits: { traces: number; bytes: number }): Generator<Trace[]> {
+    let batch: Trace[] = [];
+    let bytes = 0;
+    for (const trace of this.iterTraces(where)) {
+      const size = this.traces.get(trace.id)?.bytes ?? 0;
+      if (batch.length > 0 && (batch.length >= limits.traces || bytes + size > limits.bytes)) {
+        yield batch;
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(trace);
+      bytes += size;
+    }
+    if (batch.length > 0) yield batch;
+  }
+
   /** What the store knows of every trace (task, label, menu), in import order, without reading a trace. */
   *traceInfos(): Generator<TraceInfo> {
     const routes = this.readRoutes();

@@ -1,7 +1,7 @@
 // Use case "route": give the requests without a task label a task by clustering their text (paper D.1),
 // and keep the routing with the project (the imported traces are never modified). Returns the routing;
 // the caller says what it did.
-import { routeUnlabelled, type RoutingMethod, type RoutingResult } from '../../../shared/routing/route';
+import { requestText, routeRequests, type RoutingMethod, type RoutingResult, type UnlabelledRequest } from '../../../shared/routing/route';
 import type { ProjectStore } from '../store';
 
 export interface RouteResult extends RoutingResult {
@@ -12,12 +12,21 @@ export interface RouteResult extends RoutingResult {
 }
 
 export function routeProject(store: ProjectStore, options: { method: RoutingMethod; seed?: number; dryRun?: boolean }): RouteResult {
-  // Routed traces count as unlabelled again: a rerun replaces the previous routing.
-  const traces = store.listTraces((t) => !t.routed);
-  const result = routeUnlabelled(traces, options.method, options.seed ?? 1);
+  const result = routeRequests(unlabelledRequests(store), options.method, options.seed ?? 1);
   const sizes: Record<string, number> = {};
   for (const task of Object.values(result.routes)) sizes[task] = (sizes[task] ?? 0) + 1;
   const saved = !options.dryRun && Object.keys(result.routes).length > 0;
   if (saved) store.writeRoutes(result.routes, JSON.stringify(options.method));
   return { ...result, sizes, saved };
+}
+
+/**
+ * The requests to route: traces with no task label that no earlier routing gave one, as their id and
+ * request text only. Read one trace at a time (only those are read): memory holds the texts, not the
+ * traces, whatever the project's size.
+ */
+export function unlabelledRequests(store: ProjectStore): UnlabelledRequest[] {
+  const requests: UnlabelledRequest[] = [];
+  for (const trace of store.iterTraces((t) => !t.routed && !t.task)) requests.push({ id: trace.id, text: requestText(trace) });
+  return requests;
 }

@@ -50,12 +50,16 @@ function avg(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
+/** The config folder's subfolders where the Studio makes demo projects and copies of the sample project. */
+export const DEMO_PROJECTS = 'demo-projects';
+export const SAMPLE_PROJECTS = 'sample-projects';
+
 /** Copy the bundled sample project to `<configDir>/sample-projects/<stamp>`; the bundle is never written. */
 export function copySampleProject(sampleDir: string, configDir: string, now = new Date()): string {
   if (!existsSync(join(sampleDir, 'project.json'))) {
     throw new ExpectedError('NOT_FOUND', `the sample project is missing from this installation (${sampleDir}); reinstall, or regenerate it with \`npm run sample\``);
   }
-  const parent = join(configDir, 'sample-projects');
+  const parent = join(configDir, SAMPLE_PROJECTS);
   mkdirSync(parent, { recursive: true });
   const dest = join(parent, now.toISOString().replace(/[:.]/g, '-'));
   // Leftovers of the run that made it (locks, job files) are not part of the sample.
