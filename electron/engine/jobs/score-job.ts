@@ -19,7 +19,7 @@ import { reportFailure } from './failure';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 import type { JobScorer } from './job-scorer';
 import { openRemoteScorer } from '../scoring/remote/remote-job';
-import { ExpectedError, isExpected } from '../../../shared/api/errors';
+import { ExpectedError } from '../../../shared/api/errors';
 
 export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
   const store = ProjectStore.open(spec.project);
