@@ -21,6 +21,8 @@ const ipcWrapper = ['electron/ipc/handlers.ts', 'electron/preload.ts'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'artifacts/**', 'tests/.fixtures/**'] },
+  // A suppression that no longer suppresses anything fails the lint (they must stay next to what they excuse).
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.recommendedTypeChecked],

@@ -51,12 +51,13 @@ export function App() {
   const focusSearch = useCallback(() => {
     requestAnimationFrame(() => document.getElementById('heatmap-search')?.focus());
   }, []);
-  // eslint-disable-next-line react-hooks/refs -- pickTraceFiles reads the ref when a command runs, never while rendering.
+  /* eslint-disable react-hooks/refs -- pickTraceFiles reads the ref when a command runs, never while rendering. */
   const commands = useMemo(() => makeCommands(api, store, {
     promptPath: setPrompt,
     pickTraceFiles: () => fileInput.current?.click(),
     focusSearch,
   }), [api, store, focusSearch]);
+  /* eslint-enable react-hooks/refs */
   useGlobalShortcuts(store, commands, focusSearch);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
