@@ -139,7 +139,12 @@ function useDropImport(setDragging: (on: boolean) => void): void {
       const files = e.dataTransfer?.files;
       if (!files || files.length === 0) return;
       if (!store.getState().project) {
-        store.getState().notify({ kind: 'info', title: 'Open a project first', message: 'Dropped traces are imported into the open project.', hint: 'Open or create a project on the Project view, then drop the files again.' });
+        store.getState().notify({
+          kind: 'info',
+          title: 'Open a project first',
+          message: 'Dropped traces are imported into the open project.',
+          hint: 'Open or create a project on the Project view, then drop the files again.',
+        });
         return;
       }
       await store.getState().importTraces(await importInput(files));
