@@ -72,6 +72,6 @@ export function missingLine(name: RequirementName): string {
 /** The requirements a test file's source asks for through describeRequiring('name', …). */
 export function requirementsIn(source: string): RequirementName[] {
   const names = new Set<RequirementName>();
-  for (const m of source.matchAll(/\bdescribeRequiring\(\s*['"`]([\w-]+)['"`]/g)) if (isRequirement(m[1]!)) names.add(m[1]!);
+  for (const m of source.matchAll(/\bdescribeRequiring\(\s*['"`]([\w-]+)['"`]/g)) if (isRequirement(m[1]!)) names.add(m[1]);
   return [...names];
 }

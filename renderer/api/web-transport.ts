@@ -51,9 +51,9 @@ export function webTransport(base: string = window.location.origin): ApiTranspor
       if (!socket) connect();
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener as (payload: never) => void);
+      set.add(listener);
       return () => {
-        set.delete(listener as (payload: never) => void);
+        set.delete(listener);
       };
     },
   };

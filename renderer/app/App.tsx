@@ -51,16 +51,27 @@ export function App() {
   const focusSearch = useCallback(() => {
     requestAnimationFrame(() => document.getElementById('heatmap-search')?.focus());
   }, []);
+  /* eslint-disable react-hooks/refs -- pickTraceFiles reads the ref when a command runs, never while rendering. */
   const commands = useMemo(() => makeCommands(api, store, {
     promptPath: setPrompt,
     pickTraceFiles: () => fileInput.current?.click(),
     focusSearch,
   }), [api, store, focusSearch]);
+  /* eslint-enable react-hooks/refs */
   useGlobalShortcuts(store, commands, focusSearch);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
   useDropImport(setDragging);
+  const submitPath = async (path: string): Promise<void> => {
+    const ok = prompt === 'open' ? await store.getState().openProject(path) : await store.getState().createProject(path);
+    if (ok) setPrompt(null);
+  };
+  const importPicked = async (input: HTMLInputElement): Promise<void> => {
+    const files = input.files;
+    if (files && files.length > 0) await store.getState().importTraces(await importInput(files));
+    input.value = '';
+  };
 
   return (
     <CommandsContext.Provider value={commands}>
@@ -80,10 +91,7 @@ export function App() {
         <PathPrompt
           mode={prompt}
           onClose={() => setPrompt(null)}
-          onSubmit={async (path) => {
-            const ok = prompt === 'open' ? await store.getState().openProject(path) : await store.getState().createProject(path);
-            if (ok) setPrompt(null);
-          }}
+          onSubmit={(path) => void submitPath(path)}
         />
       )}
       <input
@@ -95,11 +103,7 @@ export function App() {
         tabIndex={-1}
         aria-hidden="true"
         data-testid="trace-file-input"
-        onChange={async (e) => {
-          const files = e.target.files;
-          if (files && files.length > 0) await store.getState().importTraces(await importInput(files));
-          e.target.value = '';
-        }}
+        onChange={(e) => void importPicked(e.target)}
       />
       {dragging && <div className="dropzone"><div>Drop trace files to import them</div></div>}
     </CommandsContext.Provider>
@@ -135,20 +139,26 @@ function useDropImport(setDragging: (on: boolean) => void): void {
       const files = e.dataTransfer?.files;
       if (!files || files.length === 0) return;
       if (!store.getState().project) {
-        store.getState().notify({ kind: 'info', title: 'Open a project first', message: 'Dropped traces are imported into the open project.', hint: 'Open or create a project on the Project view, then drop the files again.' });
+        store.getState().notify({
+          kind: 'info',
+          title: 'Open a project first',
+          message: 'Dropped traces are imported into the open project.',
+          hint: 'Open or create a project on the Project view, then drop the files again.',
+        });
         return;
       }
       await store.getState().importTraces(await importInput(files));
     };
+    const onDrop = (e: DragEvent) => void drop(e);
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', over);
     window.addEventListener('dragleave', leave);
-    window.addEventListener('drop', drop);
+    window.addEventListener('drop', onDrop);
     return () => {
       window.removeEventListener('dragenter', enter);
       window.removeEventListener('dragover', over);
       window.removeEventListener('dragleave', leave);
-      window.removeEventListener('drop', drop);
+      window.removeEventListener('drop', onDrop);
     };
   }, [store, setDragging]);
 }

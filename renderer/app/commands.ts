@@ -28,7 +28,12 @@ export function makeCommands(api: StudioApi, store: StudioStore, ui: { promptPat
     },
     async importTraces() {
       if (!store.getState().project) {
-        store.getState().notify({ kind: 'info', title: 'Open a project first', message: 'Traces are imported into a project folder.', hint: 'Open or create a project on the Project view, then import.' });
+        store.getState().notify({
+          kind: 'info',
+          title: 'Open a project first',
+          message: 'Traces are imported into a project folder.',
+          hint: 'Open or create a project on the Project view, then import.',
+        });
         store.getState().navigate({ view: 'home' });
         return;
       }

@@ -8,6 +8,7 @@ export const sortableFeatures = tableFeatures({
   sortFns: { alphanumeric: sortFn_alphanumeric },
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack's column-array type: each column has its own value type (unknown does not accept them).
 export type SortableColumn<T extends RowData> = ColumnDef<typeof sortableFeatures, T, any>;
 
 export interface DataTableProps<T extends RowData> {

@@ -1,6 +1,6 @@
 // The canvas heatmap: a transparent scroller over a viewport-sized canvas. Scroll, hover, resize and
 // store changes (filter, sort, K) only schedule a redraw; drawing happens once per animation frame.
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { CELL_EXPOSED, CELL_SCORED } from '../../shared/api';
 import { fmtSignedSmall } from '../format';
 import { selectKept } from '../store/draft-slice';
@@ -24,7 +24,9 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
   const spacer = useRef<HTMLDivElement>(null);
   const tip = useRef<HTMLDivElement>(null);
   const openRef = useRef(onOpenCell);
-  openRef.current = onOpenCell;
+  useLayoutEffect(() => {
+    openRef.current = onOpenCell;
+  });
 
   useEffect(() => {
     const cv = canvas.current!;
@@ -81,7 +83,7 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
       const i = model.cellIndex(row, col);
       const state = model.states[i];
       const tool = model.tools[col]!;
-      const value = state === CELL_SCORED ? `I = ${fmtSignedSmall(model.values[i]!, 4)}` : state === CELL_EXPOSED ? 'exposed, no evidence to remove (not scoreable)' : 'not exposed on this request';
+      const value = state === CELL_SCORED ? `I = ${fmtSignedSmall(model.values[i], 4)}` : state === CELL_EXPOSED ? 'exposed, no evidence to remove (not scoreable)' : 'not exposed on this request';
       tt.textContent = '';
       const head = document.createElement('div');
       head.className = 'tip-head';

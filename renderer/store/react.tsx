@@ -43,10 +43,10 @@ export function useTaskView<K extends CacheKind>(kind: K, task: string | undefin
   const store = useStudioStore();
   useEffect(() => {
     if (!task || !isStale(entry as Cached<unknown> | undefined, version)) return;
-    const load = store.getState()[loaders[kind]] as (t: string) => Promise<void>;
+    const load = store.getState()[loaders[kind]];
     void load(task);
   }, [task, version, entry, kind, store]);
-  return entry?.value as StudioState[K][string]['value'] | undefined;
+  return entry?.value;
 }
 
 /** Spaces + draft of a task: the draft is created once fresh spaces arrive. */

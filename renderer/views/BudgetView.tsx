@@ -140,7 +140,7 @@ const FitChart = memo(function FitChart({ task, budget, data, max, swept, baseli
             <XAxis dataKey="k" type="number" domain={[0, max]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
             <YAxis yAxisId="s" tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} tickFormatter={(v: number) => fmtAxisScore(v, digits)} width={56} domain={['auto', 'auto']} padding={Y_PADDING} />
             {swept && <YAxis yAxisId="a" orientation="right" domain={[0, 1]} tickFormatter={(v: number) => fmtPercent(v)} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={44} padding={Y_PADDING} />}
-            <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${v}`} formatter={(v, name) => (name === 'accuracy' ? fmtPercent(Number(v), 1) : fmtAxisScore(Number(v), Math.max(4, digits)))} />
+            <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${Number(v)}`} formatter={(v, name) => (name === 'accuracy' ? fmtPercent(Number(v), 1) : fmtAxisScore(Number(v), Math.max(4, digits)))} />
             <Line yAxisId="s" type="linear" dataKey="surrogate" name="F̂ (surrogate)" stroke={colors.neg} strokeDasharray="5 3" dot={{ r: 2 }} strokeWidth={2} isAnimationActive={false} />
             {swept && <Line yAxisId="a" type="linear" dataKey="accuracy" name="accuracy" stroke={colors.pos} strokeWidth={2} dot={{ r: 2.5 }} connectNulls isAnimationActive={false} />}
             {rec !== null && <ReferenceLine yAxisId="s" x={rec} stroke={colors.good} strokeDasharray="4 4" />}
@@ -297,7 +297,7 @@ const CostChart = memo(function CostChart({ task, budget, data, max, hasPrompt, 
             <CartesianGrid stroke={colors.grid} />
             <XAxis dataKey="k" type="number" domain={[0, max]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
             <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={56} tickFormatter={(v: number) => fmtInt(v)} />
-            <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${v}`} formatter={(v) => fmtInt(Number(v))} />
+            <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${Number(v)}`} formatter={(v) => fmtInt(Number(v))} />
             <Area type="stepAfter" dataKey="schemaTokens" name="tool-definition tokens" stroke={colors.pos} fill={colors.pos} fillOpacity={0.15} isAnimationActive={false} />
             {hasPrompt && <Line type="linear" dataKey="promptTokens" name="prompt tokens / request" stroke={colors.series3} dot={false} strokeWidth={2} isAnimationActive={false} />}
             <ReferenceLine y={budget.menuSchemaTokens} stroke={colors.axis} strokeDasharray="3 3" />

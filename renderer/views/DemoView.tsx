@@ -153,7 +153,7 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
   const buildDemo = useStudio((s) => s.buildDemo);
   const markDemo = useStudio((s) => s.markDemo);
   const setDemoJob = useStudio((s) => s.setDemoJob);
-  const useReference = useStudio((s) => s.useReferenceModel);
+  const chooseReference = useStudio((s) => s.useReferenceModel);
   const startScoring = useStudio((s) => s.startScoring);
   const startSweep = useStudio((s) => s.startSweep);
   const navigate = useStudio((s) => s.navigate);
@@ -174,7 +174,7 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
       await buildDemo({ ...(dir.trim() ? { dir: dir.trim() } : {}), ...(size === 'quick' ? { families: [DEMO_TASK] } : {}) });
     },
     score: async () => {
-      const model = await useReference();
+      const model = await chooseReference();
       if (!model) return;
       const job = await startScoring({ model, intervention: 'reexecute' });
       if (job) {
@@ -187,7 +187,7 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
       navigate({ view: 'ranking' });
     },
     sweep: async () => {
-      const model = await useReference();
+      const model = await chooseReference();
       if (!model || !task) return;
       const job = await startSweep({ task, model, baselines: true });
       if (job) {

@@ -31,14 +31,25 @@ export function ExportView() {
   const status = useStudio((s) => s.project?.tasks.find((t) => t.task === task)?.space);
   const navigate = useStudio((s) => s.navigate);
   const [copied, setCopied] = useState(false);
+  // "Copied" is about the text on screen: a new text clears it (reset while rendering, not in an effect).
+  const [textShown, setCopiedShown] = useState(text);
+  if (textShown !== text) {
+    setCopiedShown(text);
+    setCopied(false);
+  }
 
   useEffect(() => {
     if (task && key !== `${task}\u0000${format}\u0000${version}`) void loadExport(task);
   }, [task, format, version, key, loadExport]);
-  useEffect(() => setCopied(false), [text]);
 
   if (!task) return <Empty title="No task selected">Pick a task on the project view.</Empty>;
 
+  const copy = async () => {
+    if (text && (await copyText(text.text))) {
+      setCopied(true);
+      notify({ kind: 'success', title: 'Copied', message: `${text.filename} is on the clipboard` });
+    }
+  };
   const save = async () => {
     if (!text) return;
     if (!native) return downloadText(text.filename, text.text, text.mime);
@@ -83,7 +94,7 @@ export function ExportView() {
               : <div className="small good" style={{ marginTop: 4 }} data-testid="export-version">approved version v{text.version}{status?.status === 'changed' ? ' · scores changed since' : ''}</div>)}
           </div>
           <div className="btn-row">
-            <button className="btn" disabled={!text} onClick={async () => { if (text && (await copyText(text.text))) { setCopied(true); notify({ kind: 'success', title: 'Copied', message: `${text.filename} is on the clipboard` }); } }} data-testid="copy-export">{copied ? 'Copied ✓' : 'Copy'}</button>
+            <button className="btn" disabled={!text} onClick={() => void copy()} data-testid="copy-export">{copied ? 'Copied ✓' : 'Copy'}</button>
             <button className="btn primary" disabled={!text} onClick={() => void save()} data-testid="save-export">{native ? 'Save…' : 'Download'}</button>
           </div>
         </div>

@@ -227,7 +227,7 @@ const TrajectoryCard = memo(function TrajectoryCard({ updates }: { updates: Task
             <CartesianGrid stroke={colors.grid} />
             <XAxis dataKey="batch" type="number" domain={[1, Math.max(1, updates.batches.length)]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'batch', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
             <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={56} tickFormatter={(v: number) => fmtSigned(v, 2)} />
-            <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `after batch ${v}`} formatter={(v) => fmtSigned(Number(v))} />
+            <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `after batch ${Number(v)}`} formatter={(v) => fmtSigned(Number(v))} />
             <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
             {tools.map((t, i) => <Line key={t} dataKey={t} stroke={LINE_COLORS[i]} strokeWidth={2} dot={{ r: 2.5 }} connectNulls={false} isAnimationActive={false} />)}
           </LineChart>
@@ -256,7 +256,7 @@ function StreamCard({ stream }: { stream: NonNullable<HistoryData['stream']> }) 
           <CartesianGrid stroke={colors.grid} />
           <XAxis dataKey="batch" type="number" domain={[1, Math.max(1, rows.length)]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'batch', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
           <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={48} tickFormatter={y} domain={domain ?? ['auto', 'auto']} />
-          <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `batch ${v}`} formatter={(v) => y(Number(v))} />
+          <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `batch ${Number(v)}`} formatter={(v) => y(Number(v))} />
           <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
           {arms.map((a) => <Line key={a} dataKey={`${prefix}:${a}`} name={label(a)} stroke={ARM_COLORS[a]} strokeWidth={2} strokeDasharray={a === 'frozen' ? '5 3' : undefined} dot={{ r: 3 }} isAnimationActive={false} />)}
         </LineChart>

@@ -29,7 +29,7 @@ function ScoreForm() {
   const modelPath = useStudio((s) => s.modelPath);
   const setModelPath = useStudio((s) => s.setModelPath);
   const startScoring = useStudio((s) => s.startScoring);
-  const useReference = useStudio((s) => s.useReferenceModel);
+  const chooseReference = useStudio((s) => s.useReferenceModel);
   const busy = useStudio((s) => s.modelBusy);
   const navigate = useStudio((s) => s.navigate);
   const [intervention, setIntervention] = useState<'evidence' | 'line' | 'reexecute'>('evidence');
@@ -90,7 +90,7 @@ function ScoreForm() {
       )}
       <div className="btn-row" style={{ marginTop: 8 }}>
         <button className="btn ghost small" onClick={() => navigate({ view: 'models' })}>Check the model (or the scoring server) on the Models view…</button>
-        <button className="btn ghost small" disabled={busy} onClick={() => void useReference()} data-testid="use-reference-model">Use the built-in reference model (for demos)</button>
+        <button className="btn ghost small" disabled={busy} onClick={() => void chooseReference()} data-testid="use-reference-model">Use the built-in reference model (for demos)</button>
       </div>
     </div>
   );

@@ -18,7 +18,7 @@ export function ModelsView() {
   const load = useStudio((s) => s.loadModels);
   const setPath = useStudio((s) => s.setModelPath);
   const inspect = useStudio((s) => s.inspectModel);
-  const useReference = useStudio((s) => s.useReferenceModel);
+  const chooseReference = useStudio((s) => s.useReferenceModel);
   const fail = useStudio((s) => s.fail);
   const navigate = useStudio((s) => s.navigate);
   useEffect(() => {
@@ -38,7 +38,7 @@ export function ModelsView() {
           <input className="grow" type="text" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/models/model.gguf" aria-label="Model path" data-testid="model-path" />
           {native && <button type="button" className="btn" onClick={() => void browse()}>Browse…</button>}
           <button className="btn primary" type="submit" disabled={!path.trim() || busy} data-testid="inspect-model">{busy ? <span className="spinner" /> : null} Inspect</button>
-          <button type="button" className="btn" disabled={busy} onClick={() => void useReference()} title="A tiny generated model that copies evidence from its context: for demos and tests, not for real scoring">Built-in reference model</button>
+          <button type="button" className="btn" disabled={busy} onClick={() => void chooseReference()} title="A tiny generated model that copies evidence from its context: for demos and tests, not for real scoring">Built-in reference model</button>
         </form>
         {info ? (
           <div className="model-card" data-testid="model-info">

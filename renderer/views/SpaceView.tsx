@@ -31,7 +31,7 @@ export function SpaceView() {
   const ranking = useMemo(() => rankingOf(space), [space]);
   const top = useMemo(() => new Set(draft ? selectTopK(ranking, draft.k) : []), [ranking, draft]);
   const keptSet = useMemo(() => new Set(kept ?? []), [kept]);
-  const candidates = space?.candidates ?? [];
+  const candidates = useMemo(() => space?.candidates ?? [], [space]);
   const previous = space?.approved ?? null;
   const diff = useMemo(() => diffSpaces(previous?.tools ?? [], kept ?? []), [previous, kept]);
   // Same tools, pins and bans as the approved version: nothing to approve.
@@ -166,7 +166,7 @@ export function SpaceView() {
           </label>
           <div className="btn-row" style={{ marginTop: 10 }}>
             <button className="btn primary" onClick={() => void acceptDraft(task)} disabled={accepting || noteMissing || unchanged} data-testid="approve-space" title={noteMissing ? 'Write a note first' : unchanged ? 'Same as the approved version' : 'Ctrl+Enter'}>
-              {accepting ? <span className="spinner" /> : null} {unchanged ? `Approved as v${previous!.version}` : previous ? `Approve as v${previous.version + 1}` : 'Approve v0'}
+              {accepting ? <span className="spinner" /> : null} {unchanged ? `Approved as v${previous.version}` : previous ? `Approve as v${previous.version + 1}` : 'Approve v0'}
             </button>
             <button className="btn" onClick={() => resetDraft(task, 'proposal')}>Reset to proposal</button>
             {previous && <button className="btn ghost" onClick={() => resetDraft(task, 'approved')}>Back to v{previous.version}</button>}

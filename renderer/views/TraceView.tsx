@@ -112,7 +112,7 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
               <>
                 Intervention <strong>{kind}</strong> on <strong className="mono">{tool}</strong> removes {removal.removed.length} step{removal.removed.length === 1 ? '' : 's'} (highlighted)
                 {removal.sharedWith.length > 0 && <> — shared with {removal.sharedWith.join(', ')}: a removed message also called them</>}.
-                {ownValue(score?.scores, tool) !== undefined && <> I = <strong className="tabular">{fmtSigned(ownValue(score?.scores, tool)!, 4)}</strong>.</>}
+                {ownValue(score?.scores, tool) !== undefined && <> I = <strong className="tabular">{fmtSigned(ownValue(score?.scores, tool), 4)}</strong>.</>}
               </>
             ) : (
               <><strong className="mono">{tool}</strong> has no evidence before this answer: nothing to remove, so it is not scored here.</>
@@ -216,7 +216,7 @@ function AnswerView({ answer, gold, detail, tool, span, scored }: { answer: stri
           {detail && (
             <div className="small tabular" style={{ marginTop: 6 }}>
               L(y | h) = {fmtScore(detail.base, 4)}
-              {tool && detail.removed[tool] !== undefined && <> · L(y | h<sup>−{tool}</sup>) = {fmtScore(detail.removed[tool], 4)} · I = {fmtSigned(detail.base - detail.removed[tool]!, 4)}</>}
+              {tool && detail.removed[tool] !== undefined && <> · L(y | h<sup>−{tool}</sup>) = {fmtScore(detail.removed[tool], 4)} · I = {fmtSigned(detail.base - detail.removed[tool], 4)}</>}
             </div>
           )}
           {deltas && <TokenStrip tokens={tokens} deltas={deltas} maxAbs={maxAbs} />}

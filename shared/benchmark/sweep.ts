@@ -7,7 +7,6 @@ import type { Scored } from '../lots/rank';
 import { selectTopK } from '../lots/select';
 import type { BaselineResult, SweepPoint, SweepResult } from '../project/sweeps';
 import { meanStd } from './baselines';
-import { ExpectedError } from '../api/errors';
 
 export type Split = 'fit' | 'eval';
 

@@ -51,7 +51,7 @@ export function accuracyChart(data: DemoData): string {
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="2" y2="${axisY}" stroke="#8884" stroke-width="1"/><text x="${px(x(t))}" y="${axisY + 12}" text-anchor="middle">${pct(t)}</text>`).join('');
   const legend = `<rect x="${labelW}" y="${axisY + 17}" width="10" height="8" fill="${COLOURS.fit}"/><text x="${labelW + 14}" y="${axisY + 24}">fitting</text>` +
     `<rect x="${labelW + 70}" y="${axisY + 17}" width="10" height="8" fill="${COLOURS.eval}"/><text x="${labelW + 84}" y="${axisY + 24}">evaluation</text>`;
-  const summary = rows.map((m) => `${methodLabel(m)} ${data.mean[m]!.eval ? pct(data.mean[m]!.eval!.accuracy) : '—'}`).join(', ');
+  const summary = rows.map((m) => `${methodLabel(m)} ${data.mean[m]!.eval ? pct(data.mean[m]!.eval.accuracy) : '—'}`).join(', ');
   return `<svg class="demo-chart" viewBox="0 0 ${width} ${height + 18}" width="${width}" height="${height + 18}" role="img" aria-label="Accuracy per method on evaluation requests: ${escapeHtml(summary)}">
 ${ticks}
 ${bars}
@@ -144,7 +144,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
       data.methods.map((m) => `<td class="num">${acc(m, 'fit')} / ${acc(m, 'eval')}</td>`).join('') + '</tr>';
   }).join('\n');
   const meanRow = `<tr class="mean"><td>mean</td><td class="num">${meanKept(data).toFixed(1)}</td><td></td><td></td>` +
-    data.methods.map((m) => `<td class="num">${data.mean[m]?.fit ? data.mean[m]!.fit!.accuracy.toFixed(2) : '—'} / ${data.mean[m]?.eval ? data.mean[m]!.eval!.accuracy.toFixed(2) : '—'}</td>`).join('') + '</tr>';
+    data.methods.map((m) => `<td class="num">${data.mean[m]?.fit ? data.mean[m].fit.accuracy.toFixed(2) : '—'} / ${data.mean[m]?.eval ? data.mean[m].eval.accuracy.toFixed(2) : '—'}</td>`).join('') + '</tr>';
   const growth = r && r.growth.length > 1 ? growthChart(r.growth) : '';
   const provenance = r
     ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''}<br><code>${escapeHtml(r.command)}</code><br>` +

@@ -108,7 +108,7 @@ class Assembler {
     const turn = this.turns.length - 1;
     const step = this.current().steps.length;
     const source = idOf(call.id);
-    let id = source && !this.used.has(source) ? source : this.unique(source ?? `t${turn}.s${step}.c${k}`);
+    const id = source && !this.used.has(source) ? source : this.unique(source ?? `t${turn}.s${step}.c${k}`);
     this.used.add(id);
     if (source) this.bySourceId.set(source, id);
     this.names.set(id, call.name);
@@ -148,13 +148,13 @@ class Assembler {
       if (!id) throw new PairingProblem(`${where}tool result refers to call id ${quote(source)}, which no earlier assistant message in this record made; the record is incomplete (its calls may live in another record)`);
       return { callId: id, pairing: r.pairing ?? 'id' };
     }
-    const head = this.pending.values().next().value as string | undefined;
+    const head = this.pending.values().next().value;
     if (head === undefined) {
       throw new PairingProblem(`${where}tool result${r.name ? ` of ${quote(r.name)}` : ''} has no open call to answer (every earlier call of this turn already has its result)`);
     }
     if (r.pairing === 'name-order' || (r.name && this.names.get(head) !== r.name)) {
       if (!r.name) throw new PairingProblem(`${where}tool result has neither a call id nor a tool name, so it cannot be paired`);
-      const id = this.pendingByName.get(r.name)?.values().next().value as string | undefined;
+      const id = this.pendingByName.get(r.name)?.values().next().value;
       if (!id) {
         const open = [...new Set([...this.pending].slice(0, 20).map((p) => this.names.get(p)!))].join(', ');
         throw new PairingProblem(`${where}tool result names ${quote(r.name)}, but the open calls are to ${open}`);

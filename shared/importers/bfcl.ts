@@ -49,7 +49,7 @@ export function parseBfclRecord(record: SourceRecord, options: ImportOptions): R
   let stateClass: string | undefined;
   let turnIndex = 0;
   for (let e = 0; e < v.inference_log.length; e++) {
-    const entry = v.inference_log[e];
+    const entry: unknown = v.inference_log[e];
     if (Array.isArray(entry)) {
       stateClass ??= entry.map((s) => (isObj(s) && s.role === 'state_info' ? str(s.class_name) : undefined)).find((c) => c);
       continue;

@@ -50,7 +50,7 @@ function callsOf(m: Record<string, unknown>, where: string): NCall[] | string {
   const calls: NCall[] = [];
   if (Array.isArray(m.tool_calls)) {
     for (let k = 0; k < m.tool_calls.length; k++) {
-      const tc = m.tool_calls[k];
+      const tc: unknown = m.tool_calls[k];
       const at = `${where}.tool_calls[${k}]`;
       if (!isObj(tc)) return `${at}: expected a tool call object, got ${typeName(tc)}`;
       if (isObj(tc.custom)) {

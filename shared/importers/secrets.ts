@@ -1,5 +1,5 @@
 // Secrets never travel into a project: keys that name credentials are dropped from any metadata kept.
-import { isObj } from './values';
+import { isObj } from './obj';
 import { setOwn } from '../trace/own-record';
 
 const SECRET_KEY = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|apikey|openai[-_]api[-_]key|anthropic[-_]api[-_]key|secret|client[-_]secret|password|passwd|access[-_]token|refresh[-_]token|bearer|cookie|set-cookie|private[-_]key)$/i;

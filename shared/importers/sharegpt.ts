@@ -35,11 +35,11 @@ export const sharegptFormat: RecordFormat = {
 };
 
 function turnsOf(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   if (!isObj(value)) return undefined;
-  if (Array.isArray(value.conversations)) return value.conversations;
-  if (Array.isArray(value.conversation)) return value.conversation;
-  if (Array.isArray(value.messages)) return value.messages;
+  if (Array.isArray(value.conversations)) return value.conversations as unknown[];
+  if (Array.isArray(value.conversation)) return value.conversation as unknown[];
+  if (Array.isArray(value.messages)) return value.messages as unknown[];
   return undefined;
 }
 
@@ -115,7 +115,7 @@ export function parseShareGptRecord(record: SourceRecord, options: ImportOptions
 function looksLikeCall(text: string): boolean {
   const p = parsePayload(text);
   if (!p.ok) return false;
-  const first = Array.isArray(p.value) ? p.value[0] : p.value;
+  const first: unknown = Array.isArray(p.value) ? p.value[0] : p.value;
   return isObj(first) && typeof first.name === 'string' && ('arguments' in first || 'parameters' in first);
 }
 

@@ -1,14 +1,11 @@
 // Small, total helpers for reading untrusted JSON: none of them throws, all of them are linear.
+import { isObj, type Obj } from './obj';
 import { redactSecrets } from './secrets';
 
-export type Obj = Record<string, unknown>;
+export { isObj, type Obj } from './obj';
 
 /** Records deeper than this are rejected: later stages (hashing, canonical JSON) recurse. */
 export const MAX_DEPTH = 200;
-
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
@@ -70,6 +67,7 @@ export function asText(v: unknown): string {
   try {
     return JSON.stringify(v) ?? '';
   } catch {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the last resort for what JSON.stringify refuses (a BigInt, a cycle).
     return String(v);
   }
 }

@@ -108,7 +108,7 @@ export function bootstrapRanking(rows: readonly Pick<ScoreRow, 'scores'>[], opti
 
   const tail = (1 - level) / 2;
   return names.map((tool, t) => {
-    const got = samples[t]!.subarray(0, sampleCount[t]!).sort();
+    const got = samples[t]!.subarray(0, sampleCount[t]).sort();
     return {
       tool,
       lo: quantile(got, tail),

@@ -22,7 +22,7 @@ export function surrogateValue(ranking: readonly Scored[], space: Iterable<strin
 export function surrogateCurve(ranking: readonly Scored[], fullValue = 0): SurrogatePoint[] {
   const m = ranking.length;
   // Suffix sums: the mass removed when only the top k are kept.
-  const removed: number[] = new Array(m + 1).fill(0);
+  const removed: number[] = new Array<number>(m + 1).fill(0);
   const partials: number[] = [];
   for (let k = m - 1; k >= 0; k--) {
     fsumAdd(partials, ranking[k]!.mean);

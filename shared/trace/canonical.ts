@@ -10,7 +10,7 @@ function sortKeys(value: unknown): unknown {
   if (value && typeof value === 'object') {
     // A null-prototype object: assigning "__proto__" creates an own key instead of setting a prototype.
     const out = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(value as Record<string, unknown>).sort()) {
+    for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
       if (v !== undefined) out[key] = sortKeys(v);
     }

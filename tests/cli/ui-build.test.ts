@@ -45,8 +45,8 @@ async function startLots(): Promise<Lots> {
   running.add(child);
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => {
     running.delete(child);
     resolve({ code, signal });
@@ -60,7 +60,7 @@ async function startLots(): Promise<Lots> {
         resolve(m);
       }
     };
-    child.stdout!.on('data', look);
+    child.stdout.on('data', look);
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
       reject(new Error(`lots ui exited (${code ?? signal}) before printing the URL\nstdout: ${out}\nstderr: ${err}`));

@@ -102,6 +102,7 @@ describe.skipIf(!process.env.LOTS_PERF || !chromiumAvailable())('heatmap 10,000 
     // Sort by a column and change the filter: model work on 10,000 rows.
     await page.evaluate(async () => {
       const search = document.getElementById('heatmap-search') as HTMLInputElement;
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- the native value setter, called on the input below (React sees the change).
       const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
       setter.call(search, 'request 99');
       search.dispatchEvent(new Event('input', { bubbles: true }));
@@ -116,6 +117,7 @@ describe.skipIf(!process.env.LOTS_PERF || !chromiumAvailable())('heatmap 10,000 
     await page.evaluate(() => (window as unknown as { __long: unknown[] }).__long.splice(0));
     const slider = await page.evaluate(async () => {
       const input = document.querySelector('[data-testid="k-slider"]') as HTMLInputElement;
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- the native value setter, called on the input below (React sees the change).
       const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
       const times: number[] = [];
       for (let i = 0; i < 60; i++) {

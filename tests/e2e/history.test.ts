@@ -86,7 +86,7 @@ describeRequiring('chromium', 'the History view', () => {
     ProjectStore.open(project).appendScores([row('c1', { Calculator: 0.0, DocRetrieve: 1.5, ExchangeRate: 0.2 })]);
     await page.click('[data-testid="fold-batches"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="history-summary"]')?.textContent?.includes('3 batches folded'));
-    const cell = (tool: string) => page.locator('[data-testid="history-timeline"] tr[data-tool="DocRetrieve"] td').nth(2);
+    const cell = (tool: string) => page.locator(`[data-testid="history-timeline"] tr[data-tool="${tool}"] td`).nth(2);
     expect(await cell('DocRetrieve').getAttribute('data-change')).toBe('entered');
     expect(await cell('DocRetrieve').getAttribute('title')).toMatch(/DocRetrieve entered at batch 3: running \+1\.000 ≥ the cut \+1\.000/);
     const left = page.locator('[data-testid="history-timeline"] tr[data-tool="ExchangeRate"] td').nth(2);

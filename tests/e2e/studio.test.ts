@@ -365,7 +365,7 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
     expect(tools[0]!.function.name).toBe('CurrencyConvert');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="save-export"]')]);
     expect(download.suggestedFilename()).toBe('fx_settle.openai-tools.json');
-    expect(JSON.parse(readFileSync((await download.path())!, 'utf8'))).toEqual(tools);
+    expect(JSON.parse(readFileSync((await download.path()), 'utf8'))).toEqual(tools);
     await shots('11-export');
     await page.reload();
     await page.waitForSelector('[data-testid="view-export"]');

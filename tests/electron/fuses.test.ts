@@ -10,10 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 type Fuses = Record<string, boolean>;
 interface FusesModule {
   ELECTRON_FUSES: Fuses;
-  readFuses(file: string): Record<string, boolean | 'removed'>;
-  flipFuses(file: string, fuses: Fuses): number;
-  fuseFile(context: unknown): string;
-  afterPack(context: unknown): Promise<void>;
+  readFuses: (file: string) => Record<string, boolean | 'removed'>;
+  flipFuses: (file: string, fuses: Fuses) => number;
+  fuseFile: (context: unknown) => string;
+  afterPack: (context: unknown) => Promise<void>;
 }
 
 const hookPath = new URL('../../build/electron-fuses.mjs', import.meta.url).href;

@@ -206,7 +206,7 @@ describe('the packaged app', () => {
 
   it('has a config the installed electron-builder accepts, with node-llama-cpp outside the asar', async () => {
     const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
-      validateConfiguration(config: unknown, debug: { isEnabled: boolean; add(): void }): Promise<void>;
+      validateConfiguration: (config: unknown, debug: { isEnabled: boolean; add(): void }) => Promise<void>;
     };
     await expect(validateConfiguration(builderConfig, { isEnabled: false, add: () => undefined })).resolves.toBeUndefined();
     // The same validator refuses what this version does not know (so the check above can fail).

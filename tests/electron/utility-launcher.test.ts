@@ -3,7 +3,7 @@
 // event.data on the worker side), reports exit, and never posts to an exited process.
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { workerPort, type WorkerProcess } from '../../electron/engine/jobs/port';
+import { workerPort } from '../../electron/engine/jobs/port';
 
 class FakeUtilityProcess extends EventEmitter {
   pid: number | undefined = 4242;
@@ -109,7 +109,7 @@ describe('utilityProcess launcher', () => {
     child.postMessage = (m) => void parentPort.emit('message', { data: structuredClone(m), ports: [] });
     let exitCode: number | undefined;
     const proc = Object.assign(new EventEmitter(), { parentPort, exit: (code?: number) => ((exitCode = code), child.emit('exit', code)) as never });
-    const port = workerPort(proc as unknown as WorkerProcess)!;
+    const port = workerPort(proc)!;
     port.onMessage((m) => {
       const message = m as { type: string; n: number };
       if (message.type === 'echo') port.send({ type: 'echoed', n: message.n + 1 });

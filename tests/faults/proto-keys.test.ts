@@ -123,7 +123,7 @@ describe('importers keep "__proto__" keys of the data they read', () => {
   });
 
   it('routes of traces whose ids are "__proto__" or "constructor"', () => {
-    const traces = ['__proto__', 'constructor', 'x'].map((id) => ({ v: 1, id, tools: [], turns: [{ request: `find flights ${id}`, steps: [], answer: 'a' }] }) as Trace);
+    const traces = ['__proto__', 'constructor', 'x'].map((id): Trace => ({ v: 1, id, tools: [], turns: [{ request: `find flights ${id}`, steps: [], answer: 'a' }] }));
     const { routes } = routeUnlabelled(traces, { kind: 'kmeans', k: 1 });
     expect(Object.keys(routes).sort()).toEqual(['__proto__', 'constructor', 'x']);
     const store = ProjectStore.create(join(dir, 'p'));

@@ -114,7 +114,7 @@ async function goodClientHearsEvents(): Promise<void> {
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
-  const got = new Promise<string>((resolve) => ws.once('message', (m) => resolve(String(m))));
+  const got = new Promise<string>((resolve) => ws.once('message', (m) => resolve((m as Buffer).toString())));
   emitProjectChanged();
   expect(JSON.parse(await got)).toEqual({ event: 'projectChanged', payload: { reason: 'open' } });
   ws.close();

@@ -221,7 +221,7 @@ export interface Rendered extends RenderResult {
 
 /** The shell at `route`, booted against the fake (as main.tsx boots the page); resolves once the view is drawn. */
 export async function renderStudio(route: Route, api: Fake = fakeApi()): Promise<Rendered> {
-  const store = createStudioStore(api as unknown as StudioApi, { route });
+  const store = createStudioStore(api, { route });
   const result = render(<StudioProvider store={store} api={api as unknown as StudioApi}><App /></StudioProvider>);
   await act(() => store.getState().boot());
   await waitFor(() => expect(screen.getByTestId(`view-${route.view}`)).toBeTruthy());

@@ -119,7 +119,7 @@ export function formatStream(record: StreamRecord): string {
   }
   lines.push('', `credited accuracy A_t = (1/T)·Σ over arrived families (T = ${record.tasks.length}):`);
   const header = ['step', 'family', ...arms.map(label)];
-  const rows = record.credited.map((c) => [String(c.step), c.task, ...arms.map((a) => (c.arms[a] === undefined ? '–' : c.arms[a]!.toFixed(2)))]);
+  const rows = record.credited.map((c) => [String(c.step), c.task, ...arms.map((a) => (c.arms[a] === undefined ? '–' : c.arms[a].toFixed(2)))]);
   lines.push(...alignColumns([header, ...rows]));
   return lines.join('\n');
 }

@@ -7,7 +7,7 @@ import { ProjectStore } from '../../engine/store';
 import { writeFileAtomic } from '../../engine/store/atomic';
 import { ProjectIndex } from '../../engine/views/task-data';
 import { exportTaskSpace } from '../../engine/usecases/export-space';
-import { SPACE_EXPORT_FORMATS, type SpaceExportFormat } from '../../../shared/export/export';
+import { SPACE_EXPORT_FORMATS } from '../../../shared/export/export';
 
 export const command: Command = {
   name: 'export',
@@ -45,7 +45,7 @@ export const command: Command = {
     const format = choice(args, 'format', SPACE_EXPORT_FORMATS);
 
     const run = flagString(args, 'run');
-    const exported = exportTaskSpace(store, new ProjectIndex(store), { task, format: format as SpaceExportFormat, ...(run !== undefined ? { run } : {}) });
+    const exported = exportTaskSpace(store, new ProjectIndex(store), { task, format, ...(run !== undefined ? { run } : {}) });
     const { space } = exported;
     if (exported.basis === 'empty') {
       throw new CliError(`task "${task}" has no approved space and no scores to propose one from; score its traces first (or import scores with \`lots scores import\`)`);

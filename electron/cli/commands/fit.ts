@@ -81,7 +81,7 @@ function fitOptions(args: ParsedArgs): FitOptions {
   const resamples = flagInt(args, 'resamples', { min: 0 }) ?? CLI_RESAMPLES;
   const tasks = flagList(args, 'task');
   return {
-    rule: rule as FitRuleKind,
+    rule,
     ...(k !== undefined ? { k } : {}),
     ...(tau !== undefined ? { tau } : {}),
     ...(phi !== undefined ? { phi } : {}),

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { flagList, flagString, requireFlag, UsageError } from '../args';
-import { CliError, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
+import { CliError, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { traceIdConflictMessage } from '../../engine/store/project-store';
 import { assertRegularFile, loadBfclJoin, type ReadProgress, type ReadSummary } from '../../engine/import';

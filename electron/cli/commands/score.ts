@@ -3,7 +3,7 @@
 // the next run resumes: stored scores are keyed and skipped.
 import { resolve } from 'node:path';
 import { choice, flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
-import { CliError, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
+import { EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { GPU_CHOICES, readModelHeader } from '../../engine/llama';
 import { checkScoringRequest } from '../../engine/usecases/score';
@@ -14,7 +14,7 @@ import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
 import { resolveModelArg } from '../../engine/benchmark/model-arg';
-import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteBackend, type RemoteScoringSpec } from '../../engine/scoring/remote/client';
+import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteScoringSpec } from '../../engine/scoring/remote/client';
 
 const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];
 const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
@@ -132,7 +132,7 @@ function remoteSpec(args: ParsedArgs): { remote?: RemoteScoringSpec } {
   const concurrency = flagInt(args, 'concurrency', { min: 1 });
   return {
     remote: {
-      backend: backend as RemoteBackend,
+      backend,
       endpoints: urls,
       ...(apiKeyEnv ? { apiKeyEnv } : {}),
       ...(servedModel ? { servedModel } : {}),

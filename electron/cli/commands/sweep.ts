@@ -4,7 +4,7 @@ import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { benchRequests } from '../../engine/benchmark/project';
 import { selectBenchTasks, sweepBenchTasks } from '../../engine/usecases/sweep';
 import { ProjectStore } from '../../engine/store';
-import { modelFlags, openServer, selectTasks } from '../bench-flags';
+import { modelFlags, openServer } from '../bench-flags';
 import { progressReporter } from '../stage-progress';
 
 export const command: Command = {

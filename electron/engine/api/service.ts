@@ -32,7 +32,7 @@ import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
 import { checkModelPath } from '../llama';
-import { importTraces, isCancelled, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
+import { importTraces, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
 import { buildRanking } from '../views/ranking';
 import { checkModelOf, faithfulnessJobSpec, faithfulnessPoints } from '../views/faithfulness';
 import { RecentProjects } from '../user-data/recent';

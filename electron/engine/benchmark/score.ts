@@ -1,7 +1,7 @@
 // Scoring served benchmark traces with the re-execute intervention: the benchmark's executor rebuilds
 // each chain without the removed tool, so a downstream tool that needed it reports its error (paper
 // B.2). Stored records are keyed by run and trace hash: a rerun skips what is already stored.
-import type { LlamaModel, Token } from 'node-llama-cpp';
+import type { LlamaModel } from 'node-llama-cpp';
 import { benchExecutor } from '../../../shared/benchmark/trace';
 import type { ScoreSpan, StoredScore } from '../../../shared/project/scores';
 import type { Trace } from '../../../shared/trace/schema';
@@ -57,7 +57,7 @@ export async function scoreBenchRows(
         intervention: 'reexecute',
         span,
         format: renderer.format,
-        piece: (token) => model.detokenize([token as Token], false),
+        piece: (token) => model.detokenize([token], false),
       });
       records.push(record);
       onRecord?.(record);

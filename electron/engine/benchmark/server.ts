@@ -131,7 +131,7 @@ export class BenchServer {
       const key = `${item.base.id}\u0000${canonicalOrder(item.menu).join(',')}`;
       return { item, trace, key, prompt: this.memo.has(key) ? undefined : this.renderer.render(trace, 0, '') };
     });
-    const results: ServedTrace[] = new Array(items.length);
+    const results: ServedTrace[] = new Array<ServedTrace>(items.length);
     let done = 0;
     const finish = (i: number, answer: string, promptTokens: number, cached: boolean): void => {
       const { item, trace } = prepared[i]!;
@@ -180,7 +180,7 @@ export class BenchServer {
   }
 
   async close(): Promise<void> {
-    for (const s of this.sequences) s.dispose();
+    for (const s of this.sequences) void s.dispose();
     this.sequences = [];
     await this.context?.dispose();
     this.context = undefined;
@@ -193,7 +193,7 @@ export class BenchServer {
       throw new ExpectedError('CONTEXT_OVERFLOW', `a served prompt needs ${tokens} tokens (with the answer), more than the model's context length (${limit}); serve a smaller menu or use a model with a longer context.`);
     }
     if (this.context && this.contextTokens >= tokens) return this.context;
-    for (const s of this.sequences) s.dispose();
+    for (const s of this.sequences) void s.dispose();
     this.sequences = [];
     await this.context?.dispose();
     const size = Math.min(limit, Math.max(512, Math.ceil((tokens * 1.1) / 256) * 256));

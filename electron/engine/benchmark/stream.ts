@@ -172,7 +172,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       const u = state.updated.updates;
       store.writeUpdates({ ...u, run: u.run || 'stream' });
       options.onBatch?.(family, b + 1, result);
-      options.log(`step ${step}: ${family} batch ${b + 1}/${batches} — eval accuracy keep-all ${fmt(result['keep-all']!.eval.accuracy)}, frozen ${fmt(result.frozen!.eval.accuracy)}, updated ${fmt(updated.eval.accuracy)}${result.capped ? `, capped ${fmt(result.capped.eval.accuracy)}` : ''}; updated space ${updated.space.join(', ') || '(none)'} [${elapsed(started)}]`);
+      options.log(`step ${step}: ${family} batch ${b + 1}/${batches} — eval accuracy keep-all ${fmt(result['keep-all'].eval.accuracy)}, frozen ${fmt(result.frozen.eval.accuracy)}, updated ${fmt(updated.eval.accuracy)}${result.capped ? `, capped ${fmt(result.capped.eval.accuracy)}` : ''}; updated space ${updated.space.join(', ') || '(none)'} [${elapsed(started)}]`);
     }
     record.finishedAt = new Date().toISOString();
     record.seconds = (performance.now() - started) / 1000;

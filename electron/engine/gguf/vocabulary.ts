@@ -53,7 +53,7 @@ export function byteVocabulary(options: VocabularyOptions = {}): Vocabulary {
   }
   const eosText = options.eos ?? specials[specials.length - 1]!;
   if (special[eosText] === undefined) throw new Error(`EOS token ${eosText} is not among the specials`);
-  return { tokens, merges: [...(options.merges ?? [])], types, special, bos: special[specials[0]!]!, eos: special[eosText]! };
+  return { tokens, merges: [...(options.merges ?? [])], types, special, bos: special[specials[0]!]!, eos: special[eosText] };
 }
 
 /** GPT-2's bytes_to_unicode: printable bytes map to themselves, the rest to U+0100 onwards. */
@@ -63,7 +63,7 @@ function gpt2ByteEncoder(): string[] {
   for (let b = 0xa1; b <= 0xac; b++) printable.push(b);
   for (let b = 0xae; b <= 0xff; b++) printable.push(b);
   const set = new Set(printable);
-  const out: string[] = new Array(256);
+  const out: string[] = new Array<string>(256);
   let n = 0;
   for (let b = 0; b < 256; b++) out[b] = String.fromCodePoint(set.has(b) ? b : 256 + n++);
   return out;

@@ -7,7 +7,7 @@ import type { JobInfo } from '../../../shared/api/types';
 import { pullModel } from '../models/pull';
 import type { JobHandle, JobOutcome } from './handle';
 import type { BaseProgress, RunStatus } from './protocol';
-import { ERROR_HINTS, ExpectedError } from '../../../shared/api/errors';
+import { ERROR_HINTS, ExpectedError, type ErrorCode } from '../../../shared/api/errors';
 
 export interface DownloadHandle extends JobHandle {
   info: JobInfo;
@@ -56,7 +56,7 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
         update({ status: 'cancelled', message: 'cancelled: nothing half-written was kept', canCancel: false });
         return { status: 'cancelled' };
       }
-      const code = e instanceof ExpectedError ? e.code : 'DOWNLOAD_FAILED';
+      const code = e instanceof ExpectedError ? (e.code as ErrorCode) : 'DOWNLOAD_FAILED';
       const error = { code, message: (e as Error).message };
       update({ status: 'failed', canCancel: false, error: { ...error, hint: ERROR_HINTS.DOWNLOAD_FAILED } });
       return { status: 'failed', error };

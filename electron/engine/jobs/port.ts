@@ -36,7 +36,7 @@ export interface WorkerPort {
 const UTILITY_EXIT_GRACE_MS = 100;
 
 /** The channel to whoever started this process, or null when it was started by hand (no parent). */
-export function workerPort(proc: WorkerProcess = process as unknown as WorkerProcess): WorkerPort | null {
+export function workerPort(proc: WorkerProcess = process): WorkerPort | null {
   const parentPort = proc.parentPort;
   if (parentPort) {
     // A utility process may end once its script has run even while parentPort listens (seen in

@@ -21,7 +21,7 @@ import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 import type { JobScorer } from './job-scorer';
 import type { TraceResult } from '../scoring/scorer';
 import { openRemoteScorer } from '../scoring/remote/remote-job';
-import { ExpectedError, isExpected } from '../../../shared/api/errors';
+import { ExpectedError } from '../../../shared/api/errors';
 
 /** Traces read into memory at a time, at most (ScoreJobSpec.batch overrides these). */
 export const SCORE_BATCH = { traces: 256, bytes: 64 * 1024 * 1024 };

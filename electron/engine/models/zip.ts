@@ -84,8 +84,14 @@ export function listZipEntries(path: string): ZipEntry[] {
         const len = cd.readUInt16LE(e + 2);
         if (id === 0x0001) {
           let q = e + 4;
-          if (uncompressed === 0xffffffff) (uncompressed = Number(cd.readBigUInt64LE(q))), (q += 8);
-          if (compressedSize === 0xffffffff) (compressedSize = Number(cd.readBigUInt64LE(q))), (q += 8);
+          if (uncompressed === 0xffffffff) {
+            uncompressed = Number(cd.readBigUInt64LE(q));
+            q += 8;
+          }
+          if (compressedSize === 0xffffffff) {
+            compressedSize = Number(cd.readBigUInt64LE(q));
+            q += 8;
+          }
           if (localHeaderOffset === 0xffffffff) localHeaderOffset = Number(cd.readBigUInt64LE(q));
         }
         e += 4 + len;

@@ -92,7 +92,7 @@ export class SequenceRunner {
       .slice(from)
       .map((tok, k) => (from + k >= firstOutput ? [tok, { generateNext: { token: true, confidence: true } }] : tok));
     const out = await this.evaluate(items, label);
-    const result: number[] = new Array(s.end - s.start);
+    const result: number[] = new Array<number>(s.end - s.start);
     const mismatched: Array<{ pos: number; greedy: Token; confidence: number }> = [];
     for (let pos = firstOutput; pos < s.end - 1; pos++) {
       const next = out[pos - from]?.next;

@@ -257,7 +257,7 @@ async function measurePerTokenCost(model: LlamaModel, renderer: TraceRenderer, t
         );
         meter.reset();
         const t0 = performance.now();
-        await sequence.controlledEvaluate(items as never);
+        await sequence.controlledEvaluate(items);
         const wall = performance.now() - t0;
         const decode = (meter.split(wall / 1000)?.decodeSeconds ?? Number.NaN) * 1000;
         best.wall = Math.min(best.wall, wall);
@@ -359,10 +359,11 @@ function cpuSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
+/** Typed as functions that need their receiver: the hooks below call them with the native context as `this`. */
 interface NativeContext {
-  initBatch(size: number): unknown;
-  decodeBatch(): Promise<unknown>;
-  sampleToken(...args: unknown[]): Promise<unknown>;
+  initBatch: (this: unknown, size: number) => unknown;
+  decodeBatch: (this: unknown) => Promise<unknown>;
+  sampleToken: (this: unknown, ...args: unknown[]) => Promise<unknown>;
 }
 
 /**
@@ -378,6 +379,7 @@ function meterContexts(model: LlamaModel): { reset(): void; split(seconds: numbe
   let outputs = 0;
   let hooked = false;
   let batchSize = 0;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- unbound on purpose: the hook calls it with the model as `this`.
   const original = model.createContext;
   const own = Object.getOwnPropertyDescriptor(model, 'createContext');
   const timed = <A extends unknown[], R>(fn: (...a: A) => Promise<R>, add: (ms: number) => void) =>

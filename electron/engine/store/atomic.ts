@@ -97,7 +97,7 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   writeFileAtomic(path, JSON.stringify(value, null, 2) + '\n');
 }
 
-export function readJsonIfExists(path: string): unknown | undefined {
+export function readJsonIfExists(path: string): unknown {
   if (!existsSync(path)) return undefined;
   return JSON.parse(readFileSync(path, 'utf8'));
 }

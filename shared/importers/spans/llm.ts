@@ -72,7 +72,10 @@ function toolsOf(a: Obj): ToolDef[] {
 
 /** OpenInference: `message.role`, `message.content` / `message.contents.N.message_content.text`, `message.tool_calls.K.tool_call.…`. */
 function openInferenceItem(m: Obj, defaultRole: string): ConvItem {
-  const contents = indexed(m, 'message.contents.').map((c) => str(c['message_content.text']) ?? (str(c['message_content.type']) ? `[${c['message_content.type']}]` : ''));
+  const contents = indexed(m, 'message.contents.').map((c) => {
+    const type = str(c['message_content.type']);
+    return str(c['message_content.text']) ?? (type ? `[${type}]` : '');
+  });
   const content = m['message.content'] !== undefined ? contentText(m['message.content']) : contents.join('\n');
   const toolCalls = indexed(m, 'message.tool_calls.').map((tc) => ({
     id: idOf(tc['tool_call.id']),

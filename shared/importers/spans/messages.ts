@@ -89,7 +89,7 @@ function readContent(content: unknown, texts: string[], calls: NCall[], results:
 
 /** A value that may be a message list given as JSON text. */
 export function messagesValue(v: unknown): unknown[] | undefined {
-  if (Array.isArray(v)) return v;
+  if (Array.isArray(v)) return v as unknown[];
   if (typeof v === 'string') {
     const t = v.trimStart();
     if (!t.startsWith('[')) return undefined;

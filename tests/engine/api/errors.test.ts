@@ -139,7 +139,7 @@ describe('over IPC', () => {
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
   const ipc: IpcMainLike = { handle: (channel, listener) => void handlers.set(channel, listener as never), removeHandler: (channel) => void handlers.delete(channel) };
   registerApiHandlers(ipc, throwingService(), () => true);
-  const call = (method: string, input: unknown = null) => handlers.get(methodChannel(method as never))!({}, input) as Promise<Envelope<unknown>>;
+  const call = (method: string, input: unknown = null) => handlers.get(methodChannel(method))!({}, input) as Promise<Envelope<unknown>>;
 
   it('reports a bug as INTERNAL with its stack logged, and an expected error with its code', async () => {
     spyLog();

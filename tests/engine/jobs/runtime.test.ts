@@ -53,8 +53,8 @@ afterEach(() => {
 });
 
 describe('WorkerJob', () => {
-  it.each([
-    ['killed by a signal', 0 as number | null, 'SIGKILL' as NodeJS.Signals | null, /signal SIGKILL/],
+  it.each<[string, number | null, NodeJS.Signals | null, RegExp]>([
+    ['killed by a signal', 0, 'SIGKILL', /signal SIGKILL/],
     ['a non-zero exit', 3, null, /exit code 3/],
     ['an exit with no outcome', 0, null, /exit code 0/],
   ])('%s is one failure: WORKER_CRASHED, with the last progress and what is kept', async (_what, code, signal, says) => {

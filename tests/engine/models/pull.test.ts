@@ -69,7 +69,8 @@ describe('zip reading', () => {
     expect((await readZipEntry(path, entries[1]!)).equals(data)).toBe(true);
     // One flipped byte in the stored data: the CRC no longer matches.
     const bytes = readFileSync(path);
-    bytes[30 + 'a.txt'.length + 5] ^= 0xff;
+    const flipped = 30 + 'a.txt'.length + 5;
+    bytes.writeUInt8(bytes.readUInt8(flipped) ^ 0xff, flipped);
     writeFileSync(path, bytes);
     await expect(readZipEntry(path, listZipEntries(path)[0]!)).rejects.toThrow(/CRC-32/);
   });

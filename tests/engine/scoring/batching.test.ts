@@ -42,7 +42,7 @@ describe('oneOutputSequencePerBatch', () => {
       expect(batch.reduce((n, b) => n + b.processAmount, 0)).toBeLessThanOrEqual(256);
       for (const { item: it, processAmount } of batch) {
         const target = left.find((l) => l === it)!;
-        (target as { tokens: readonly unknown[] }).tokens = target.tokens.slice(processAmount) as never;
+        (target as { tokens: readonly unknown[] }).tokens = target.tokens.slice(processAmount);
         (target as { logits: readonly unknown[] }).logits = target.logits.slice(processAmount);
       }
       expect(++batches).toBeLessThan(50);

@@ -159,11 +159,11 @@ lock.release();
     children.push(child);
     let out = '';
     let err = '';
-    const ready = new Promise<void>((resolve) => child.stdout!.on('data', (c: Buffer) => {
+    const ready = new Promise<void>((resolve) => child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       if (out.includes('ready')) resolve();
     }));
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     await ready;
     await new Promise((r) => setTimeout(r, 2000));
     unlinkSync(lockPath); // the holder finishes

@@ -26,7 +26,7 @@ describe('JobsView', () => {
 
   it('scores the project with the model typed in the field, and not without one', async () => {
     const { api } = await renderStudio({ view: 'jobs' });
-    expect((screen.getByTestId('start-scoring') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('start-scoring').disabled).toBe(true);
     fireEvent.change(screen.getByTestId('score-model'), { target: { value: '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf' } });
     fireEvent.click(screen.getByTestId('start-scoring'));
     await waitFor(() => expect(api.startScoring).toHaveBeenCalledTimes(1));

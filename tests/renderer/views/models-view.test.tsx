@@ -18,7 +18,7 @@ const info: ModelInfo = {
 describe('Models view', () => {
   it('offers the recent model and the recommended one, and says the hub is offline', async () => {
     await renderStudio({ view: 'models' });
-    await waitFor(() => expect((screen.getByTestId('model-path') as HTMLInputElement).value).toBe(MODEL));
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('model-path').value).toBe(MODEL));
     const downloads = within(screen.getByTestId('downloads'));
     expect(downloads.getByText('model hub offline')).toBeTruthy();
     expect(downloads.getByText('Qwen2.5 0.5B Instruct (Q4_K_M)')).toBeTruthy();
@@ -27,7 +27,7 @@ describe('Models view', () => {
 
   it('inspects the model in the field and shows whether it fits', async () => {
     const { api } = await renderStudio({ view: 'models' }, fakeApi({ inspectModel: async () => info }));
-    await waitFor(() => expect((screen.getByTestId('model-path') as HTMLInputElement).value).toBe(MODEL));
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('model-path').value).toBe(MODEL));
     fireEvent.click(screen.getByTestId('inspect-model'));
     await waitFor(() => expect(api.inspectModel).toHaveBeenCalledWith({ path: MODEL }));
     const card = within(await screen.findByTestId('model-info'));

@@ -16,7 +16,7 @@ describe('Space view', () => {
     expect(rows.map((r) => r.getAttribute('data-tool'))).toEqual([...TOOLS]);
     expect(rows.map((r) => (within(r).queryByText('kept') ? 'kept' : 'out'))).toEqual(['kept', 'kept', 'kept', 'out', 'out']);
     expect(within(rows[4]!).getByText('unscored')).toBeTruthy();
-    const approve = screen.getByTestId('approve-space') as HTMLButtonElement;
+    const approve = screen.getByTestId<HTMLButtonElement>('approve-space');
     expect(approve.textContent).toContain('Approve v0');
     fireEvent.click(approve);
     await waitFor(() => expect(api.acceptSpace).toHaveBeenCalledTimes(1));
@@ -27,7 +27,7 @@ describe('Space view', () => {
     const { api } = await renderStudio({ view: 'space', task: TASK });
     fireEvent.click(await screen.findByRole('button', { name: 'Pin TaxLookup' }));
     expect(within(screen.getByTestId('space-diff')).getByText('+ TaxLookup')).toBeTruthy();
-    const approve = screen.getByTestId('approve-space') as HTMLButtonElement;
+    const approve = screen.getByTestId<HTMLButtonElement>('approve-space');
     expect(approve.disabled).toBe(true);
     fireEvent.change(screen.getByTestId('space-note'), { target: { value: 'keep TaxLookup: every invoice needs it' } });
     await waitFor(() => expect(approve.disabled).toBe(false));

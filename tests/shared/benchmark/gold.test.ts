@@ -135,6 +135,7 @@ describe('gold answers', () => {
     for (const t of byFamily('compute_only')) {
       const expr = t.turns[0]!.request.replace(/^(Compute|What is) /, '').replace(/[.?]$/, '').replace(/×/g, '*').replace(/−/g, '-');
       expect(expr).toMatch(/^[\d()+*\- ]+$/);
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the oracle: JavaScript evaluates the checked arithmetic (digits, ( ) + * - only).
       expect(gold(t)).toBe(Function(`return (${expr});`)());
     }
   });

@@ -60,7 +60,12 @@ function slots(v: Json): Array<[Record<string, Json> | Json[], string | number]>
   while (stack.length) {
     const x = stack.pop();
     if (Array.isArray(x)) x.forEach((c, i) => (out.push([x, i]), stack.push(c)));
-    else if (x && typeof x === 'object') for (const k of Object.keys(x)) out.push([x as Record<string, Json>, k]), stack.push((x as Record<string, Json>)[k]);
+    else if (x && typeof x === 'object') {
+      for (const k of Object.keys(x)) {
+        out.push([x as Record<string, Json>, k]);
+        stack.push((x as Record<string, Json>)[k]);
+      }
+    }
   }
   return out;
 }

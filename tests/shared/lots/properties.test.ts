@@ -52,14 +52,14 @@ describe('Theorem 1 identities (brute force over small menus)', () => {
     const ranking = rankTools(scores);
 
     it(`trial ${trial} (m=${m}): top-K maximises F̂ over every |A|=K, F̂ = F at S`, () => {
-      expect(surrogateValue(ranking, names(m), f[full]!)).toBe(f[full]!);
+      expect(surrogateValue(ranking, names(m), f[full])).toBe(f[full]!);
       for (let k = 0; k <= m; k++) {
         const top = selectTopK(ranking, k);
-        const topValue = surrogateValue(ranking, top, f[full]!);
+        const topValue = surrogateValue(ranking, top, f[full]);
         for (const mask of subsetsOfSize(m, k)) {
-          expect(surrogateValue(ranking, toolsOf(mask, m), f[full]!)).toBeLessThanOrEqual(topValue + EPS);
+          expect(surrogateValue(ranking, toolsOf(mask, m), f[full])).toBeLessThanOrEqual(topValue + EPS);
         }
-        expect(surrogateCurve(ranking, f[full]!)[k]!.value).toBeCloseTo(topValue, 12);
+        expect(surrogateCurve(ranking, f[full])[k]!.value).toBeCloseTo(topValue, 12);
       }
     });
 
@@ -68,7 +68,7 @@ describe('Theorem 1 identities (brute force over small menus)', () => {
         const mask = full & ~(1 << i);
         // Ties were forced by overwriting a score, so compare against the scores actually used.
         const expected = f[full]! - scores[i]!.mean;
-        expect(surrogateValue(ranking, toolsOf(mask, m), f[full]!)).toBeCloseTo(expected, 12);
+        expect(surrogateValue(ranking, toolsOf(mask, m), f[full])).toBeCloseTo(expected, 12);
       }
       if (scores.some((s, i) => s.mean !== f[full]! - f[full & ~(1 << i)]!)) return; // bound needs true LOO scores
       for (let k = 0; k <= m; k++) {
@@ -85,7 +85,7 @@ describe('Theorem 1 identities (brute force over small menus)', () => {
         }
         let best = -Infinity;
         for (const mask of subsetsOfSize(m, k)) {
-          const approx = surrogateValue(ranking, toolsOf(mask, m), f[full]!);
+          const approx = surrogateValue(ranking, toolsOf(mask, m), f[full]);
           expect(Math.abs(f[mask]! - approx)).toBeLessThanOrEqual((r * (r - 1) / 2) * beta + EPS);
           best = Math.max(best, f[mask]!);
         }

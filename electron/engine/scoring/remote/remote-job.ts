@@ -105,7 +105,7 @@ export async function connect(clients: readonly PromptScoringClient[], wanted: s
   for (const a of answers) {
     if ('error' in a) {
       if (!endpointFailure(a.error)) throw a.error;
-      failures.push(`${a.c.endpoint}: ${(a.error as Error).message}`);
+      failures.push(`${a.c.endpoint}: ${a.error.message}`);
       continue;
     }
     if (wanted !== undefined && a.m.name !== wanted) {
@@ -128,7 +128,7 @@ export async function connect(clients: readonly PromptScoringClient[], wanted: s
 function failover(clients: readonly PromptScoringClient[]): (text: string, special: boolean) => Promise<{ ids: number[]; pieces: string[] }> {
   const live = [...clients];
   return async (text, special) => {
-    let last: unknown;
+    let last: Error | undefined;
     while (live.length > 0) {
       const client = live[0]!;
       try {

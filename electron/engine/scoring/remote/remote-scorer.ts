@@ -46,7 +46,7 @@ export interface RemoteScoreSummary {
 }
 
 /** Errors that say the endpoint, not the trace, is the problem: its work can go elsewhere. */
-export function endpointFailure(e: unknown): boolean {
+export function endpointFailure(e: unknown): e is ExpectedError | TypeError {
   if (e instanceof ExpectedError) return e.code === 'SERVER_UNAVAILABLE';
   return e instanceof TypeError; // fetch's "fetch failed" on a refused connection
 }
@@ -87,7 +87,7 @@ export async function scoreTracesRemote(
           queue.push(trace);
           if (!failed.has(name)) {
             failed.add(name);
-            options.onEndpointFailed?.(name, e as Error);
+            options.onEndpointFailed?.(name, e);
           }
           return;
         }

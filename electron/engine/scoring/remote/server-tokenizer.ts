@@ -73,7 +73,7 @@ export class ServerTokenizer {
       isSpecialToken: (): boolean => false,
       isEogToken: (): boolean => false,
     },
-  ) as unknown as Tokenizer;
+  );
 
   /** Run `fn` after every earlier `exclusive` call has finished (one rendering pass at a time). */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
