@@ -6,7 +6,28 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'stream/*', 'url', 'util', 'worker_threads', 'zlib', 'events', 'readline', 'process', 'buffer'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'stream',
+  'stream/*',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
+  'events',
+  'readline',
+  'process',
+  'buffer',
+];
 
 // The IPC ban is written with no-restricted-syntax so that it never replaces the layer zones' no-restricted-imports.
 const rawIpcImport = {
@@ -83,16 +104,32 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts', 'shared/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: nodeBuiltins, message: 'shared/ is pure: no Node built-ins (move this to electron/engine/).' },
-          { group: ['electron', 'electron/*'], message: 'shared/ is pure: no electron.' },
-          { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'shared/ is pure: no DOM or React.' },
-          { group: ['../electron/*', '../../electron/*', '../../../electron/*', '../renderer/*', '../../renderer/*', '../../../renderer/*', '../tests/*', '../../tests/*'], message: 'shared/ imports only from shared/.' },
-          { group: ['node-llama-cpp', 'ws', 'better-sqlite3'], message: 'shared/ is pure: no runtime-specific packages.' },
-        ],
-      }],
-      'no-restricted-globals': ['error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: nodeBuiltins, message: 'shared/ is pure: no Node built-ins (move this to electron/engine/).' },
+            { group: ['electron', 'electron/*'], message: 'shared/ is pure: no electron.' },
+            { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'shared/ is pure: no DOM or React.' },
+            {
+              group: [
+                '../electron/*',
+                '../../electron/*',
+                '../../../electron/*',
+                '../renderer/*',
+                '../../renderer/*',
+                '../../../renderer/*',
+                '../tests/*',
+                '../../tests/*',
+              ],
+              message: 'shared/ imports only from shared/.',
+            },
+            { group: ['node-llama-cpp', 'ws', 'better-sqlite3'], message: 'shared/ is pure: no runtime-specific packages.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
         { name: 'window', message: 'shared/ is pure: no DOM.' },
         { name: 'document', message: 'shared/ is pure: no DOM.' },
         { name: 'process', message: 'shared/ is pure: no Node globals.' },
@@ -103,24 +140,33 @@ export default tseslint.config(
   {
     files: ['electron/engine/**/*.ts', 'electron/cli/**/*.ts', 'electron/host/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['electron', 'electron/*'], message: 'The engine runs in plain Node: never import electron here.' },
-          { group: ['../../renderer/*', '../../../renderer/*', '../renderer/*'], message: 'The engine does not import the renderer.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['electron', 'electron/*'], message: 'The engine runs in plain Node: never import electron here.' },
+            { group: ['../../renderer/*', '../../../renderer/*', '../renderer/*'], message: 'The engine does not import the renderer.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: nodeBuiltins, message: 'The renderer runs in a browser: no Node built-ins.' },
-          { group: ['electron', 'electron/*', 'node-llama-cpp', 'ws'], message: 'The renderer talks to the engine only through the API contract in shared/api.' },
-          { group: ['../electron/*', '../../electron/*', '../../../electron/*'], message: 'The renderer imports only shared/.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: nodeBuiltins, message: 'The renderer runs in a browser: no Node built-ins.' },
+            {
+              group: ['electron', 'electron/*', 'node-llama-cpp', 'ws'],
+              message: 'The renderer talks to the engine only through the API contract in shared/api.',
+            },
+            { group: ['../electron/*', '../../electron/*', '../../../electron/*'], message: 'The renderer imports only shared/.' },
+          ],
+        },
+      ],
     },
   },
 );

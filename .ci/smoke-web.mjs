@@ -28,7 +28,10 @@ function readmeCommand() {
   if (!section) fail('README.md has no "## Run it" section');
   const block = section.match(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/m);
   if (!block) fail('README.md\'s "Run it" section has no ```sh code block');
-  const line = block[1].split('\n').map((l) => l.replace(/\s#.*$/, '').trim()).find((l) => /^npm run web\b/.test(l));
+  const line = block[1]
+    .split('\n')
+    .map((l) => l.replace(/\s#.*$/, '').trim())
+    .find((l) => /^npm run web\b/.test(l));
   if (!line) fail('README.md\'s "Run it" code block has no `npm run web …` line');
   return line;
 }
@@ -122,7 +125,7 @@ if (problems.length) {
 const lotsPid = findLotsUi(child.pid);
 if (!lotsPid) {
   killGroup();
-  fail('could not find the lots ui process (node bin/lots.mjs ui) in the command\'s process group');
+  fail("could not find the lots ui process (node bin/lots.mjs ui) in the command's process group");
 }
 process.kill(-child.pid, 'SIGINT');
 const deadline = Date.now() + EXIT_MS;
@@ -138,7 +141,8 @@ if (npmResult === 'timeout') {
   killGroup();
   fail(`\`${command}\` was still running ${EXIT_MS / 1000} s after Ctrl+C`);
 }
-if (!(npmResult.code === 0 || npmResult.signal === 'SIGINT' || npmResult.code === 130)) fail(`\`${command}\` ended with ${npmResult.code ?? npmResult.signal} after Ctrl+C (expected 0, or SIGINT as npm passes Ctrl+C on)`);
+if (!(npmResult.code === 0 || npmResult.signal === 'SIGINT' || npmResult.code === 130))
+  fail(`\`${command}\` ended with ${npmResult.code ?? npmResult.signal} after Ctrl+C (expected 0, or SIGINT as npm passes Ctrl+C on)`);
 await Promise.race([new Promise((resolve) => child.stderr.once('close', resolve)), new Promise((resolve) => setTimeout(resolve, 2000))]);
 const tail = err.trimEnd().split('\n').at(-1);
 if (tail !== 'lots ui: stopped.') fail(`lots ui did not shut down cleanly: its last line was "${tail}" (expected "lots ui: stopped.")`);
@@ -150,7 +154,9 @@ try {
 } catch {
   // the whole process group is gone
 }
-console.log(`smoke: \`${command}\` served the Studio; on Ctrl+C lots ui shut down cleanly (${typeof lotsExit === 'number' ? `exit ${lotsExit}` : 'gone'}) and npm ended with ${npmResult.code ?? npmResult.signal}`);
+console.log(
+  `smoke: \`${command}\` served the Studio; on Ctrl+C lots ui shut down cleanly (${typeof lotsExit === 'number' ? `exit ${lotsExit}` : 'gone'}) and npm ended with ${npmResult.code ?? npmResult.signal}`,
+);
 
 /** The pid of `node bin/lots.mjs ui` in process group `pgid` (Linux /proc). */
 function findLotsUi(pgid) {

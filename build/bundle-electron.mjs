@@ -49,4 +49,8 @@ await build({
   outExtension: { '.js': '.cjs' },
 });
 
-console.log(`bundle-electron: main.js, ${Object.keys(WORKERS).map((n) => `${n}.js`).join(', ')} and preload.cjs in ${outdir}`);
+console.log(
+  `bundle-electron: main.js, ${Object.keys(WORKERS)
+    .map((n) => `${n}.js`)
+    .join(', ')} and preload.cjs in ${outdir}`,
+);

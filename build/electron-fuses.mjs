@@ -45,7 +45,8 @@ function wires(bytes, file) {
   const found = [];
   for (let at = bytes.indexOf(SENTINEL); at !== -1; at = bytes.indexOf(SENTINEL, at + 1)) found.push(at + SENTINEL.length);
   // A universal macOS binary holds one wire per architecture.
-  if (found.length === 0 || found.length > 2) throw new Error(`${file}: expected one or two Electron fuse wires, found ${found.length}; is this an Electron binary?`);
+  if (found.length === 0 || found.length > 2)
+    throw new Error(`${file}: expected one or two Electron fuse wires, found ${found.length}; is this an Electron binary?`);
   return found.map((start) => {
     const version = bytes[start];
     const length = bytes[start + 1];
@@ -115,7 +116,9 @@ export async function afterPack(context) {
   // identity, electron-builder signs again after this hook.
   if ((context.electronPlatformName === 'darwin' || context.electronPlatformName === 'mas') && process.platform === 'darwin') {
     const app = join(context.appOutDir, `${context.packager.appInfo.productFilename}.app`);
-    const r = spawnSync('codesign', ['--sign', '-', '--force', '--preserve-metadata=entitlements,requirements,flags,runtime', '--deep', app], { encoding: 'utf8' });
+    const r = spawnSync('codesign', ['--sign', '-', '--force', '--preserve-metadata=entitlements,requirements,flags,runtime', '--deep', app], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`ad-hoc codesign of ${app} failed: ${r.stderr}`);
   }
 }

@@ -15,13 +15,22 @@ const work = mkdtempSync(join(tmpdir(), 'lots-sample-'));
 const out = join(work, 'sample');
 const run = spawnSync(process.execPath, [join(root, 'bin', 'lots.mjs'), 'demo', '--out', out, ...process.argv.slice(2)], { stdio: 'inherit' });
 if (run.status !== 0) {
-  console.error(`npm run sample: lots demo failed (exit ${run.status ?? run.signal}); assets/sample-project is unchanged. The partial run is in ${out}: the same command resumes it there.`);
+  console.error(
+    `npm run sample: lots demo failed (exit ${run.status ?? run.signal}); assets/sample-project is unchanged. The partial run is in ${out}: the same command resumes it there.`,
+  );
   process.exit(run.status ?? 1);
 }
 rmSync(dest, { recursive: true, force: true });
 cpSync(out, dest, { recursive: true, filter: (src) => !/[\\/](jobs|\.lock)$|\.tmp$/.test(src) });
 rmSync(work, { recursive: true, force: true });
 let bytes = 0;
-const walk = (d) => { for (const n of readdirSync(d)) { const p = join(d, n); const s = statSync(p); if (s.isDirectory()) walk(p); else bytes += s.size; } };
+const walk = (d) => {
+  for (const n of readdirSync(d)) {
+    const p = join(d, n);
+    const s = statSync(p);
+    if (s.isDirectory()) walk(p);
+    else bytes += s.size;
+  }
+};
 walk(dest);
 console.log(`npm run sample: wrote ${dest} (${(bytes / 1024).toFixed(0)} KiB)`);

@@ -76,42 +76,45 @@ if (!app.requestSingleInstanceLock()) {
     });
   });
 
-  app.whenReady().then(() => {
-    // No camera, microphone, notifications, geolocation…: only writing text to the clipboard (Copy buttons).
-    session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
-    protocol.handle(APP_SCHEME, (request) => appProtocolResponse(rendererDir, request.url));
+  app
+    .whenReady()
+    .then(() => {
+      // No camera, microphone, notifications, geolocation…: only writing text to the clipboard (Copy buttons).
+      session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
+      protocol.handle(APP_SCHEME, (request) => appProtocolResponse(rendererDir, request.url));
 
-    service = new StudioService({
-      transport: 'electron',
-      configDir: app.getPath('userData'),
-      dialogs: nativeDialogs(dialog, () => mainWindow),
-      launcher: utilityProcessLauncher(),
-      sampleProjectDir: join(app.getAppPath().replace(/app\.asar$/, 'app.asar.unpacked'), 'assets', 'sample-project'),
-    });
-    registerApiHandlers(ipcMain, service, (event) => isTrustedSender(event, windowIds));
-    service.events.onAny((event, payload) => {
-      for (const win of BrowserWindow.getAllWindows()) if (windowIds.has(win.webContents.id)) win.webContents.send(eventChannel(event), payload);
-      if (event === 'projectChanged') void refreshMenu();
-    });
+      service = new StudioService({
+        transport: 'electron',
+        configDir: app.getPath('userData'),
+        dialogs: nativeDialogs(dialog, () => mainWindow),
+        launcher: utilityProcessLauncher(),
+        sampleProjectDir: join(app.getAppPath().replace(/app\.asar$/, 'app.asar.unpacked'), 'assets', 'sample-project'),
+      });
+      registerApiHandlers(ipcMain, service, (event) => isTrustedSender(event, windowIds));
+      service.events.onAny((event, payload) => {
+        for (const win of BrowserWindow.getAllWindows()) if (windowIds.has(win.webContents.id)) win.webContents.send(eventChannel(event), payload);
+        if (event === 'projectChanged') void refreshMenu();
+      });
 
-    // `lots-studio <project dir>` opens that project.
-    const dirArg = process.argv.slice(app.isPackaged ? 1 : 2).find((a) => !a.startsWith('-'));
-    if (dirArg) {
-      try {
-        service.setProject(ProjectStore.open(dirArg));
-      } catch (e) {
-        console.error(`lots: cannot open ${dirArg}: ${(e as Error).message}`);
+      // `lots-studio <project dir>` opens that project.
+      const dirArg = process.argv.slice(app.isPackaged ? 1 : 2).find((a) => !a.startsWith('-'));
+      if (dirArg) {
+        try {
+          service.setProject(ProjectStore.open(dirArg));
+        } catch (e) {
+          console.error(`lots: cannot open ${dirArg}: ${(e as Error).message}`);
+        }
       }
-    }
-    void refreshMenu();
-    createWindow();
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createWindow();
+      void refreshMenu();
+      createWindow();
+      app.on('activate', () => {
+        if (BrowserWindow.getAllWindows().length === 0) createWindow();
+      });
+    })
+    .catch((e) => {
+      dialog.showErrorBox('LOTS Studio failed to start', e instanceof Error ? (e.stack ?? e.message) : String(e));
+      app.quit();
     });
-  }).catch((e) => {
-    dialog.showErrorBox('LOTS Studio failed to start', e instanceof Error ? e.stack ?? e.message : String(e));
-    app.quit();
-  });
 
   app.on('will-quit', () => service?.dispose());
 

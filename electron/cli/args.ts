@@ -79,7 +79,8 @@ function usageOf(e: unknown): unknown {
   const message = e instanceof Error ? e.message : '';
   const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return new UsageError(`unknown option ${option}`);
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) return new UsageError(/does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`);
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option)
+    return new UsageError(/does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`);
   return e;
 }
 
@@ -120,7 +121,8 @@ export function flagInt(args: ParsedArgs, name: string, opts: { min?: number } =
   const v = flagString(args, name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || (opts.min !== undefined && n < opts.min)) throw new UsageError(`--${name} must be an integer${opts.min !== undefined ? ` ≥ ${opts.min}` : ''}, got "${v}"`);
+  if (!Number.isInteger(n) || (opts.min !== undefined && n < opts.min))
+    throw new UsageError(`--${name} must be an integer${opts.min !== undefined ? ` ≥ ${opts.min}` : ''}, got "${v}"`);
   return n;
 }
 
@@ -133,7 +135,10 @@ export function flagNumber(args: ParsedArgs, name: string): number | undefined {
 }
 
 export function formatFlags(spec: Record<string, FlagSpec>): string {
-  const rows = Object.entries(spec).map(([name, f]) => [`--${name}${f.type === 'string' ? ' <value>' : ''}`, f.description + (f.default !== undefined ? ` (default: ${f.default})` : '')]);
+  const rows = Object.entries(spec).map(([name, f]) => [
+    `--${name}${f.type === 'string' ? ' <value>' : ''}`,
+    f.description + (f.default !== undefined ? ` (default: ${f.default})` : ''),
+  ]);
   const width = Math.max(0, ...rows.map((r) => r[0]!.length));
   return rows.map(([a, b]) => `  ${a!.padEnd(width)}  ${b}`).join('\n');
 }

@@ -13,7 +13,10 @@ import { CliError, type Command } from './command';
 export function benchOptions(args: ParsedArgs): BenchOptions {
   const families = flagList(args, 'families');
   const unknown = families.filter((f) => !isFamilyName(f));
-  if (unknown.length > 0) throw new UsageError(`unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`,
+    );
   const registry = flagInt(args, 'registry', { min: 15 });
   if (registry !== undefined && registry > MAX_REGISTRY) throw new UsageError(`--registry must be at most ${MAX_REGISTRY}, got ${registry}`);
   return {

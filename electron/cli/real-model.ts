@@ -31,7 +31,9 @@ export function commandLine(command: string, args: ParsedArgs): string {
   for (const [name, value] of Object.entries(args.flags)) {
     if (value === undefined || value === false) continue;
     if (value === true) parts.push(`--${name}`);
-    else for (const v of Array.isArray(value) ? value : [value]) parts.push(`--${name}`, /^[\w.,/:@=+-]+$/.test(String(v)) ? String(v) : JSON.stringify(String(v)));
+    else
+      for (const v of Array.isArray(value) ? value : [value])
+        parts.push(`--${name}`, /^[\w.,/:@=+-]+$/.test(String(v)) ? String(v) : JSON.stringify(String(v)));
   }
   return parts.join(' ');
 }

@@ -44,9 +44,7 @@ export function rendererSourcesHash(root: string): string | undefined {
   return hash.digest('hex');
 }
 
-export type RendererBuildState =
-  | { state: 'fresh' }
-  | { state: 'missing' | 'unrecorded' | 'stale'; hash: string };
+export type RendererBuildState = { state: 'fresh' } | { state: 'missing' | 'unrecorded' | 'stale'; hash: string };
 
 export function rendererBuildState(root: string): RendererBuildState {
   const paths = rendererBuildPaths(root);
@@ -79,7 +77,9 @@ function readStamp(path: string): Stamp | undefined {
 }
 
 function indexHash(outDir: string): string {
-  return createHash('sha256').update(readFileSync(join(outDir, 'index.html'))).digest('hex');
+  return createHash('sha256')
+    .update(readFileSync(join(outDir, 'index.html')))
+    .digest('hex');
 }
 
 const REASONS = {
@@ -112,7 +112,11 @@ export function ensureRendererBuilt(root: string, options: EnsureRendererOptions
     if (!existsSync(vite)) throw new ExpectedError('UI_BUILD_FAILED', `cannot build the UI: vite is not installed (${vite}); run \`npm ci\``);
     rmSync(paths.stamp, { force: true });
     // vite's own output goes to stderr, so stdout stays what the command prints (the URL).
-    const run = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 2, 2], env: { ...process.env, NODE_ENV: 'production' } });
+    const run = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+      cwd: root,
+      stdio: ['ignore', 2, 2],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     if (run.error) throw run.error;
     if (run.status !== 0 || !existsSync(join(paths.outDir, 'index.html'))) {
       throw new ExpectedError('UI_BUILD_FAILED', `the UI build failed (vite build exited ${run.status ?? run.signal}); its messages are above`);
@@ -141,7 +145,11 @@ function takeLock(lock: string, waitMs: number): () => void {
         rmSync(lock, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new ExpectedError('UI_BUILD_LOCKED', `waited ${Math.round(waitMs / 1000)} s for another UI build (${lock}); delete that folder if no build is running`);
+      if (Date.now() > deadline)
+        throw new ExpectedError(
+          'UI_BUILD_LOCKED',
+          `waited ${Math.round(waitMs / 1000)} s for another UI build (${lock}); delete that folder if no build is running`,
+        );
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
     }
   }

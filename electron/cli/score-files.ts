@@ -14,7 +14,7 @@ import { runRows } from '../engine/usecases/task-rows';
 export const SCORE_FORMAT_HELP = [
   'Score format (JSONL, one request per line):',
   '  {"trace": "r1", "task": "fx_settle", "exposed": ["A","B","C"], "scores": {"A": 0.52, "B": -0.03}}',
-  '  trace    the id of the request\'s trace',
+  "  trace    the id of the request's trace",
   '  task     the recurring task (optional; rows without one are grouped as "(unrouted)")',
   '  exposed  every tool the request was served with',
   '  scores   I_x(s) for each scoreable tool (finite numbers); a tool exposed but absent here was not scored.',
@@ -35,7 +35,9 @@ export function readScoreFile(path: string, io: CliIO): ParsedScoreFile {
 export function chooseRun(store: ProjectStore, run: string | undefined, io: CliIO): string {
   const picked = projectRunRows(store, run);
   if (!picked) {
-    throw new CliError(`${store.dir} holds no scores yet. Score its traces in the Studio (or \`lots score\`), or import scores with \`lots scores import <file> --project ${store.dir}\`.`);
+    throw new CliError(
+      `${store.dir} holds no scores yet. Score its traces in the Studio (or \`lots score\`), or import scores with \`lots scores import <file> --project ${store.dir}\`.`,
+    );
   }
   noteLatestRun(picked.choice, io);
   return picked.choice.run;
@@ -44,7 +46,8 @@ export function chooseRun(store: ProjectStore, run: string | undefined, io: CliI
 /** Says which run was taken when the project has several and none was asked for. */
 export function noteLatestRun(choice: RunChoice & { run: string }, io: CliIO): void {
   const { runs, run } = choice;
-  if (choice.by === 'latest' && runs.length > 1) io.err(`note: using the latest scoring run "${run}" (${runs.length} runs: ${runs.map((r) => `"${r}"`).join(', ')}); choose another with --run`);
+  if (choice.by === 'latest' && runs.length > 1)
+    io.err(`note: using the latest scoring run "${run}" (${runs.length} runs: ${runs.map((r) => `"${r}"`).join(', ')}); choose another with --run`);
 }
 
 /** Score rows of a run in the exchange format, each under its task (engine/usecases/task-rows.ts). */

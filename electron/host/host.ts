@@ -87,7 +87,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       try {
         input = body.length ? JSON.parse(body) : undefined;
       } catch {
-        return send(res, 400, 'application/json', JSON.stringify({ ok: false, error: { name: 'InvalidInput', code: 'INVALID_INPUT', message: 'the request body is not valid JSON' } }));
+        return send(
+          res,
+          400,
+          'application/json',
+          JSON.stringify({ ok: false, error: { name: 'InvalidInput', code: 'INVALID_INPUT', message: 'the request body is not valid JSON' } }),
+        );
       }
       const envelope = await dispatch(options.service, url.pathname.slice(API_PREFIX.length), input);
       return send(res, 200, 'application/json', JSON.stringify(envelope));
@@ -150,13 +155,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     openUrl: `${url}?token=${encodeURIComponent(token)}`,
     port,
     token,
-    close: () => new Promise<void>((done) => {
-      offEvents();
-      for (const ws of clients) ws.terminate();
-      wss.close();
-      server.closeAllConnections();
-      server.close(() => done());
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        offEvents();
+        for (const ws of clients) ws.terminate();
+        wss.close();
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
 

@@ -3,11 +3,23 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand } from '../../shared/api/types';
 
-export function buildMenuTemplate(send: (command: MenuCommand) => void, isMac: boolean, recent: { dir: string; name: string }[], openRecent: (dir: string) => void): MenuItemConstructorOptions[] {
+export function buildMenuTemplate(
+  send: (command: MenuCommand) => void,
+  isMac: boolean,
+  recent: { dir: string; name: string }[],
+  openRecent: (dir: string) => void,
+): MenuItemConstructorOptions[] {
   const item = (label: string, command: MenuCommand, accelerator?: string): MenuItemConstructorOptions => ({ label, accelerator, click: () => send(command) });
   const views: [string, MenuCommand][] = [
-    ['Project Home', 'view/home'], ['Attribution Heatmap', 'view/heatmap'], ['Trace Inspector', 'view/trace'], ['Ranking', 'view/ranking'],
-    ['Budget Sweep', 'view/budget'], ['Space Editor', 'view/space'], ['Export', 'view/export'], ['Jobs', 'view/jobs'], ['Models', 'view/models'],
+    ['Project Home', 'view/home'],
+    ['Attribution Heatmap', 'view/heatmap'],
+    ['Trace Inspector', 'view/trace'],
+    ['Ranking', 'view/ranking'],
+    ['Budget Sweep', 'view/budget'],
+    ['Space Editor', 'view/space'],
+    ['Export', 'view/export'],
+    ['Jobs', 'view/jobs'],
+    ['Models', 'view/models'],
   ];
   return [
     ...(isMac ? [{ role: 'appMenu' } as MenuItemConstructorOptions] : []),
@@ -18,7 +30,10 @@ export function buildMenuTemplate(send: (command: MenuCommand) => void, isMac: b
         item('Open Project…', 'project/open', 'CmdOrCtrl+O'),
         {
           label: 'Open Recent',
-          submenu: recent.length > 0 ? recent.map((r) => ({ label: `${r.name} — ${r.dir}`, click: () => openRecent(r.dir) })) : [{ label: 'No recent projects', enabled: false }],
+          submenu:
+            recent.length > 0
+              ? recent.map((r) => ({ label: `${r.name} — ${r.dir}`, click: () => openRecent(r.dir) }))
+              : [{ label: 'No recent projects', enabled: false }],
         },
         { type: 'separator' },
         item('Import Traces…', 'traces/import', 'CmdOrCtrl+I'),
@@ -37,7 +52,10 @@ export function buildMenuTemplate(send: (command: MenuCommand) => void, isMac: b
         item('Find in Heatmap', 'view/find', 'CmdOrCtrl+F'),
         item('Toggle Dark Theme', 'view/toggle-theme', 'CmdOrCtrl+Shift+D'),
         { type: 'separator' },
-        { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'togglefullscreen' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { role: 'togglefullscreen' },
       ],
     },
     { label: 'Demo', submenu: [item('Run the Built-in Demo…', 'demo/open')] },

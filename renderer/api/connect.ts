@@ -6,7 +6,9 @@ export function bridgeTransport(bridge: LotsBridge): ApiTransport {
   return {
     call: (method, input) => {
       const fn = (bridge as unknown as Record<string, ((i: unknown) => Promise<Envelope<unknown>>) | undefined>)[method];
-      return fn ? fn(input) : Promise.resolve({ ok: false, error: { name: 'Error', code: 'UNKNOWN_METHOD', message: `the desktop bridge has no method ${method}` } });
+      return fn
+        ? fn(input)
+        : Promise.resolve({ ok: false, error: { name: 'Error', code: 'UNKNOWN_METHOD', message: `the desktop bridge has no method ${method}` } });
     },
     subscribe: (event, listener) => {
       const key = `on${event[0]!.toUpperCase()}${event.slice(1)}` as 'onJobUpdate' | 'onProjectChanged' | 'onMenuCommand';

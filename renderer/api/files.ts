@@ -11,7 +11,10 @@ export async function readFiles(files: FileList | File[]): Promise<{ name: strin
  * and written back). A browser has no paths: it sends the contents (the web host streams them to a temp
  * file). `bridge`: the desktop preload's, when the page runs in the app.
  */
-export async function importInput(files: FileList | File[], bridge: Pick<LotsBridge, 'pathForFile'> | undefined = desktopBridge()): Promise<ApiInput<'importTraces'>> {
+export async function importInput(
+  files: FileList | File[],
+  bridge: Pick<LotsBridge, 'pathForFile'> | undefined = desktopBridge(),
+): Promise<ApiInput<'importTraces'>> {
   const list = [...files];
   const paths = bridge ? list.map((f) => bridge.pathForFile(f)) : [];
   if (bridge && paths.every((p) => p !== '')) return { paths };

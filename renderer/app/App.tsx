@@ -52,11 +52,15 @@ export function App() {
     requestAnimationFrame(() => document.getElementById('heatmap-search')?.focus());
   }, []);
   /* eslint-disable react-hooks/refs -- pickTraceFiles reads the ref when a command runs, never while rendering. */
-  const commands = useMemo(() => makeCommands(api, store, {
-    promptPath: setPrompt,
-    pickTraceFiles: () => fileInput.current?.click(),
-    focusSearch,
-  }), [api, store, focusSearch]);
+  const commands = useMemo(
+    () =>
+      makeCommands(api, store, {
+        promptPath: setPrompt,
+        pickTraceFiles: () => fileInput.current?.click(),
+        focusSearch,
+      }),
+    [api, store, focusSearch],
+  );
   /* eslint-enable react-hooks/refs */
   useGlobalShortcuts(store, commands, focusSearch);
   useEffect(() => {
@@ -87,13 +91,7 @@ export function App() {
       </div>
       <Notices />
       <Cheatsheet />
-      {prompt && (
-        <PathPrompt
-          mode={prompt}
-          onClose={() => setPrompt(null)}
-          onSubmit={(path) => void submitPath(path)}
-        />
-      )}
+      {prompt && <PathPrompt mode={prompt} onClose={() => setPrompt(null)} onSubmit={(path) => void submitPath(path)} />}
       <input
         ref={fileInput}
         type="file"
@@ -105,7 +103,11 @@ export function App() {
         data-testid="trace-file-input"
         onChange={(e) => void importPicked(e.target)}
       />
-      {dragging && <div className="dropzone"><div>Drop trace files to import them</div></div>}
+      {dragging && (
+        <div className="dropzone">
+          <div>Drop trace files to import them</div>
+        </div>
+      )}
     </CommandsContext.Provider>
   );
 }

@@ -40,7 +40,12 @@ export function Cheatsheet() {
     <>
       <h3 style={{ margin: '12px 0 6px' }}>{title}</h3>
       <div className="cheatsheet-grid">
-        {rows.map(([k, what]) => <div key={k}><span>{what}</span><kbd>{k}</kbd></div>)}
+        {rows.map(([k, what]) => (
+          <div key={k}>
+            <span>{what}</span>
+            <kbd>{k}</kbd>
+          </div>
+        ))}
       </div>
     </>
   );
@@ -49,9 +54,14 @@ export function Cheatsheet() {
       <div className="modal" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
         <div className="modal-head">
           <h2>Keyboard shortcuts</h2>
-          <button ref={closeRef} className="btn ghost small" onClick={() => setOpen(false)} aria-label="Close">✕</button>
+          <button ref={closeRef} className="btn ghost small" onClick={() => setOpen(false)} aria-label="Close">
+            ✕
+          </button>
         </div>
-        {section('Views', VIEW_DEFS.slice(0, 9).map((v, i) => [`${mod}${i + 1}`, v.label]))}
+        {section(
+          'Views',
+          VIEW_DEFS.slice(0, 9).map((v, i) => [`${mod}${i + 1}`, v.label]),
+        )}
         {section('Everywhere', GENERAL)}
         {section('Heatmap', HEATMAP)}
         {section('Space review', SPACE)}

@@ -21,14 +21,26 @@ export function PathPrompt({ mode, onSubmit, onClose }: { mode: 'open' | 'new'; 
       >
         <div className="modal-head">
           <h2>{mode === 'open' ? 'Open a project folder' : 'Create a project folder'}</h2>
-          <button type="button" className="btn ghost small" onClick={onClose} aria-label="Close">✕</button>
+          <button type="button" className="btn ghost small" onClick={onClose} aria-label="Close">
+            ✕
+          </button>
         </div>
         <p className="text-2" style={{ marginBottom: 10 }}>
           The path is on the machine running the engine ({mode === 'open' ? 'a folder holding project.json' : 'a new or empty folder'}).
         </p>
         <div className="field-row">
-          <input ref={input} className="grow" type="text" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/projects/my-agent" aria-label="Project folder" />
-          <button className="btn primary" type="submit" disabled={!path.trim()}>{mode === 'open' ? 'Open' : 'Create'}</button>
+          <input
+            ref={input}
+            className="grow"
+            type="text"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            placeholder="/home/me/projects/my-agent"
+            aria-label="Project folder"
+          />
+          <button className="btn primary" type="submit" disabled={!path.trim()}>
+            {mode === 'open' ? 'Open' : 'Create'}
+          </button>
         </div>
       </form>
     </div>

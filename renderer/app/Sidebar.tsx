@@ -46,7 +46,14 @@ export function Sidebar() {
                   data-view={v.name}
                 >
                   <span>{v.label}</span>
-                  {v.name === 'jobs' && active > 0 ? <span className="nav-badge">{active}</span> : index <= 9 ? <span className="nav-key">{mod}{index}</span> : null}
+                  {v.name === 'jobs' && active > 0 ? (
+                    <span className="nav-badge">{active}</span>
+                  ) : index <= 9 ? (
+                    <span className="nav-key">
+                      {mod}
+                      {index}
+                    </span>
+                  ) : null}
                 </button>
               );
             })}
@@ -54,8 +61,12 @@ export function Sidebar() {
         ))}
       </nav>
       <div className="sidebar-foot">
-        <button className="btn ghost small" onClick={toggleTheme} aria-label="Toggle dark theme">{theme === 'dark' ? '☀ Light' : '☾ Dark'}</button>
-        <button className="btn ghost small" onClick={() => setCheatsheet(true)} aria-label="Keyboard shortcuts"><kbd>?</kbd> Keys</button>
+        <button className="btn ghost small" onClick={toggleTheme} aria-label="Toggle dark theme">
+          {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+        </button>
+        <button className="btn ghost small" onClick={() => setCheatsheet(true)} aria-label="Keyboard shortcuts">
+          <kbd>?</kbd> Keys
+        </button>
       </div>
     </aside>
   );

@@ -18,7 +18,9 @@ export function TopBar() {
   return (
     <header className="topbar">
       <div className="topbar-title">
-        <div className="crumb" title={projectDir}>{projectName ? `${projectName} · ${projectDir}` : 'No project open'}</div>
+        <div className="crumb" title={projectDir}>
+          {projectName ? `${projectName} · ${projectDir}` : 'No project open'}
+        </div>
         <h1>{viewLabel(view)}</h1>
       </div>
       <div className="topbar-spacer" />
@@ -26,7 +28,11 @@ export function TopBar() {
         <label className="field-inline">
           <span className="muted small">Task</span>
           <select value={task ?? ''} onChange={(e) => setTask(e.target.value)} aria-label="Task">
-            {tasks.map((t) => <option key={t} value={t}>{t}</option>)}
+            {tasks.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
           </select>
         </label>
       )}
@@ -37,10 +43,12 @@ export function TopBar() {
 }
 
 function RunPicker({ task }: { task: string }) {
-  const runs = useStudio(useShallow((s) => {
-    const mine = new Set(s.project?.tasks.find((t) => t.task === task)?.runs ?? []);
-    return (s.project?.runs ?? []).filter((r) => mine.has(r.run));
-  }));
+  const runs = useStudio(
+    useShallow((s) => {
+      const mine = new Set(s.project?.tasks.find((t) => t.task === task)?.runs ?? []);
+      return (s.project?.runs ?? []).filter((r) => mine.has(r.run));
+    }),
+  );
   const selected = useStudio((s) => s.runByTask[task] ?? '');
   const setRun = useStudio((s) => s.setRun);
   if (runs.length < 2) return null;
@@ -49,7 +57,11 @@ function RunPicker({ task }: { task: string }) {
       <span className="muted small">Run</span>
       <select value={selected} onChange={(e) => setRun(task, e.target.value || null)} aria-label="Scoring run">
         <option value="">latest</option>
-        {runs.map((r) => <option key={r.run} value={r.run}>{runLabel(r.run, r.model)}</option>)}
+        {runs.map((r) => (
+          <option key={r.run} value={r.run}>
+            {runLabel(r.run, r.model)}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -66,10 +78,25 @@ export function CompactK({ task }: { task: string }) {
   return (
     <div className="k-compact" title="Budget K: the top-K ranked tools form the space (plus your pins and edits)">
       <span className="muted small">K</span>
-      <input type="range" min={0} max={max} step={1} value={Math.min(draft.k, max)} onChange={(e) => setK(task, Number(e.target.value))} aria-label="Budget K" data-testid="k-compact" />
-      <output className="small">{draft.k} → {keptCount} kept</output>
+      <input
+        type="range"
+        min={0}
+        max={max}
+        step={1}
+        value={Math.min(draft.k, max)}
+        onChange={(e) => setK(task, Number(e.target.value))}
+        aria-label="Budget K"
+        data-testid="k-compact"
+      />
+      <output className="small">
+        {draft.k} → {keptCount} kept
+      </output>
       {budget?.recommendedK !== null && budget?.recommendedK !== undefined && budget.recommendedK !== draft.k && (
-        <button className="btn ghost small" onClick={() => setK(task, budget.recommendedK!)} title={budget.recommendedBy === 'sweep' ? 'Smallest K at the best fitting accuracy' : 'Every tool with a positive score (no sweep yet)'}>
+        <button
+          className="btn ghost small"
+          onClick={() => setK(task, budget.recommendedK!)}
+          title={budget.recommendedBy === 'sweep' ? 'Smallest K at the best fitting accuracy' : 'Every tool with a positive score (no sweep yet)'}
+        >
           use {budget.recommendedK}
         </button>
       )}

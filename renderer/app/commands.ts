@@ -13,7 +13,11 @@ export interface Commands {
 }
 
 /** `pickProjectPath`/`pickFiles` are supplied by the shell: native dialogs or the page's own prompts. */
-export function makeCommands(api: StudioApi, store: StudioStore, ui: { promptPath(kind: 'open' | 'new'): void; pickTraceFiles(): void; focusSearch(): void }): Commands {
+export function makeCommands(
+  api: StudioApi,
+  store: StudioStore,
+  ui: { promptPath(kind: 'open' | 'new'): void; pickTraceFiles(): void; focusSearch(): void },
+): Commands {
   const native = () => store.getState().info?.nativeDialogs === true;
   const commands: Commands = {
     async openProject() {
@@ -47,15 +51,34 @@ export function makeCommands(api: StudioApi, store: StudioStore, ui: { promptPat
     run(command) {
       const s = store.getState();
       switch (command) {
-        case 'project/open': void commands.openProject(); break;
-        case 'project/new': void commands.newProject(); break;
-        case 'project/close': void s.closeProject(); break;
-        case 'traces/import': void commands.importTraces(); break;
-        case 'export/open': s.navigate({ view: 'export' }); break;
-        case 'demo/open': s.navigate({ view: 'demo' }); break;
-        case 'view/toggle-theme': s.toggleTheme(); break;
-        case 'view/find': s.navigate({ view: 'heatmap' }); ui.focusSearch(); break;
-        case 'help/shortcuts': s.setCheatsheet(true); break;
+        case 'project/open':
+          void commands.openProject();
+          break;
+        case 'project/new':
+          void commands.newProject();
+          break;
+        case 'project/close':
+          void s.closeProject();
+          break;
+        case 'traces/import':
+          void commands.importTraces();
+          break;
+        case 'export/open':
+          s.navigate({ view: 'export' });
+          break;
+        case 'demo/open':
+          s.navigate({ view: 'demo' });
+          break;
+        case 'view/toggle-theme':
+          s.toggleTheme();
+          break;
+        case 'view/find':
+          s.navigate({ view: 'heatmap' });
+          ui.focusSearch();
+          break;
+        case 'help/shortcuts':
+          s.setCheatsheet(true);
+          break;
         default:
           if (command.startsWith('view/')) s.navigate({ view: command.slice(5) as ViewName });
       }

@@ -38,7 +38,13 @@ export function DataTable<T extends RowData>({ columns, data, rowKey, rowClass, 
                   onClick={can ? header.column.getToggleSortingHandler() : undefined}
                   aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                   tabIndex={can ? 0 : undefined}
-                  onKeyDown={can ? (e) => { if (e.key === 'Enter') header.column.toggleSorting(); } : undefined}
+                  onKeyDown={
+                    can
+                      ? (e) => {
+                          if (e.key === 'Enter') header.column.toggleSorting();
+                        }
+                      : undefined
+                  }
                 >
                   {header.isPlaceholder ? null : <table.FlexRender header={header} />}
                   {sorted ? (sorted === 'asc' ? ' ▲' : ' ▼') : ''}

@@ -9,5 +9,10 @@ const LABELS: Record<SpaceStatus, [string, string]> = {
 
 export function SpacePill({ status, version }: { status: SpaceStatus; version?: number }) {
   const [label, tone] = LABELS[status];
-  return <span className={`pill ${tone}`}>{label}{version !== undefined && status !== 'none' && status !== 'proposed' ? ` · v${version}` : ''}</span>;
+  return (
+    <span className={`pill ${tone}`}>
+      {label}
+      {version !== undefined && status !== 'none' && status !== 'proposed' ? ` · v${version}` : ''}
+    </span>
+  );
 }

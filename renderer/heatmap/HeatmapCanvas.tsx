@@ -39,7 +39,13 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
     let raf = 0;
     let lastView = '';
 
-    const viewport = (): Viewport => ({ scrollLeft: sc.scrollLeft, scrollTop: sc.scrollTop, width: sc.clientWidth, height: sc.clientHeight, dpr: window.devicePixelRatio || 1 });
+    const viewport = (): Viewport => ({
+      scrollLeft: sc.scrollLeft,
+      scrollTop: sc.scrollTop,
+      width: sc.clientWidth,
+      height: sc.clientHeight,
+      dpr: window.devicePixelRatio || 1,
+    });
     const paint = () => {
       raf = 0;
       layout = layoutFor(model, sc.clientWidth);
@@ -83,7 +89,12 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
       const i = model.cellIndex(row, col);
       const state = model.states[i];
       const tool = model.tools[col]!;
-      const value = state === CELL_SCORED ? `I = ${fmtSignedSmall(model.values[i], 4)}` : state === CELL_EXPOSED ? 'exposed, no evidence to remove (not scoreable)' : 'not exposed on this request';
+      const value =
+        state === CELL_SCORED
+          ? `I = ${fmtSignedSmall(model.values[i], 4)}`
+          : state === CELL_EXPOSED
+            ? 'exposed, no evidence to remove (not scoreable)'
+            : 'not exposed on this request';
       tt.textContent = '';
       const head = document.createElement('div');
       head.className = 'tip-head';
@@ -142,14 +153,30 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
       const cur = painter.cursor ?? { row: 0, col: 0 };
       let { row, col } = cur;
       switch (e.key) {
-        case 'ArrowDown': row++; break;
-        case 'ArrowUp': row--; break;
-        case 'ArrowRight': col++; break;
-        case 'ArrowLeft': col--; break;
-        case 'PageDown': row += Math.floor(sc.clientHeight / layout.cellH) - 1; break;
-        case 'PageUp': row -= Math.floor(sc.clientHeight / layout.cellH) - 1; break;
-        case 'Home': row = 0; break;
-        case 'End': row = model.visibleRows - 1; break;
+        case 'ArrowDown':
+          row++;
+          break;
+        case 'ArrowUp':
+          row--;
+          break;
+        case 'ArrowRight':
+          col++;
+          break;
+        case 'ArrowLeft':
+          col--;
+          break;
+        case 'PageDown':
+          row += Math.floor(sc.clientHeight / layout.cellH) - 1;
+          break;
+        case 'PageUp':
+          row -= Math.floor(sc.clientHeight / layout.cellH) - 1;
+          break;
+        case 'Home':
+          row = 0;
+          break;
+        case 'End':
+          row = model.visibleRows - 1;
+          break;
         case 'Enter':
           e.preventDefault();
           openRef.current(model.request(cur.row)!.id, model.tools[cur.col]!);
@@ -199,14 +226,7 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
   return (
     <div className="heatmap-frame" ref={frame}>
       <canvas ref={canvas} className="heatmap-canvas" aria-hidden="true" />
-      <div
-        ref={scroller}
-        className="heatmap-scroller"
-        tabIndex={0}
-        role="grid"
-        aria-label={gridLabel(model)}
-        data-testid="heatmap-scroller"
-      >
+      <div ref={scroller} className="heatmap-scroller" tabIndex={0} role="grid" aria-label={gridLabel(model)} data-testid="heatmap-scroller">
         <div ref={spacer} className="heatmap-spacer" />
       </div>
       <div ref={tip} className="heatmap-tip" role="tooltip" />

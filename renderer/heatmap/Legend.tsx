@@ -9,13 +9,21 @@ export function Legend({ scale, dark }: { scale: number; dark: boolean }) {
     <div className="legend" aria-label="Colour legend" data-testid="heatmap-legend">
       <span className="legend-end tabular">≤ {end(-scale)}</span>
       <span className="legend-bar">
-        {stops.map((c, i) => <span key={i} className="legend-stop" style={{ background: c }} />)}
+        {stops.map((c, i) => (
+          <span key={i} className="legend-stop" style={{ background: c }} />
+        ))}
       </span>
       <span className="legend-end tabular">≥ {end(scale)}</span>
       <span className="legend-zero muted tiny">0 at the centre · blue: the answer relied on the tool's evidence</span>
-      <span className="legend-item"><span className="swatch legend-unexposed" /> not exposed</span>
-      <span className="legend-item"><span className="swatch legend-exposed" /> exposed, no evidence</span>
-      <span className="legend-item"><span className="swatch legend-greyed" /> outside the space</span>
+      <span className="legend-item">
+        <span className="swatch legend-unexposed" /> not exposed
+      </span>
+      <span className="legend-item">
+        <span className="swatch legend-exposed" /> exposed, no evidence
+      </span>
+      <span className="legend-item">
+        <span className="swatch legend-greyed" /> outside the space
+      </span>
     </div>
   );
 }

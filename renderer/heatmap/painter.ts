@@ -20,11 +20,7 @@ export interface Viewport {
   dpr: number;
 }
 
-export type Hit =
-  | { region: 'cell'; row: number; col: number }
-  | { region: 'header'; col: number }
-  | { region: 'label'; row: number }
-  | { region: 'none' };
+export type Hit = { region: 'cell'; row: number; col: number } | { region: 'header'; col: number } | { region: 'label'; row: number } | { region: 'none' };
 
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const FONT_BOLD = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -180,14 +176,32 @@ export class HeatmapPainter {
     ctx.fillRect(labelW - 1, 0, 1, vp.height);
   }
 
-  private outline(ctx: CanvasRenderingContext2D, at: { row: number; col: number } | null, ox: number, oy: number, cw: number, ch: number, color: string, width: number): void {
+  private outline(
+    ctx: CanvasRenderingContext2D,
+    at: { row: number; col: number } | null,
+    ox: number,
+    oy: number,
+    cw: number,
+    ch: number,
+    color: string,
+    width: number,
+  ): void {
     if (!at) return;
     ctx.strokeStyle = color;
     ctx.lineWidth = width;
     ctx.strokeRect(ox + at.col * cw + width / 2 - 0.5, oy + at.row * ch + width / 2 - 0.5, cw - width, ch - width);
   }
 
-  private drawHeader(ctx: CanvasRenderingContext2D, model: HeatmapModel, layout: HeatmapLayout, vp: Viewport, pal: Palette, c0: number, c1: number, ox: number): void {
+  private drawHeader(
+    ctx: CanvasRenderingContext2D,
+    model: HeatmapModel,
+    layout: HeatmapLayout,
+    vp: Viewport,
+    pal: Palette,
+    c0: number,
+    c1: number,
+    ox: number,
+  ): void {
     const { cellW, headerH, labelW } = layout;
     ctx.save();
     ctx.beginPath();
@@ -224,7 +238,16 @@ export class HeatmapPainter {
     ctx.restore();
   }
 
-  private drawLabels(ctx: CanvasRenderingContext2D, model: HeatmapModel, layout: HeatmapLayout, vp: Viewport, pal: Palette, r0: number, r1: number, oy: number): void {
+  private drawLabels(
+    ctx: CanvasRenderingContext2D,
+    model: HeatmapModel,
+    layout: HeatmapLayout,
+    vp: Viewport,
+    pal: Palette,
+    r0: number,
+    r1: number,
+    oy: number,
+  ): void {
     const { cellH, headerH, labelW } = layout;
     ctx.save();
     ctx.beginPath();

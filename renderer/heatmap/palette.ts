@@ -46,13 +46,41 @@ export function makePalette(dark: boolean): Palette {
   }
   return dark
     ? {
-      buckets, zero: mix(zero, zero, 0), background: '#1b1d22', unexposed: '#1b1d22', unexposedLine: '#3a3e47', exposed: '#262930', exposedDot: '#5b616d',
-      grid: '#2a2d34', text: '#e6e6e3', muted: '#8d929b', header: '#1f2126', greyOverlay: 'rgba(21,23,28,0.8)', cursor: '#ffd166', hover: '#ffffff', correct: '#4caf7d', wrong: '#e5604d',
-    }
+        buckets,
+        zero: mix(zero, zero, 0),
+        background: '#1b1d22',
+        unexposed: '#1b1d22',
+        unexposedLine: '#3a3e47',
+        exposed: '#262930',
+        exposedDot: '#5b616d',
+        grid: '#2a2d34',
+        text: '#e6e6e3',
+        muted: '#8d929b',
+        header: '#1f2126',
+        greyOverlay: 'rgba(21,23,28,0.8)',
+        cursor: '#ffd166',
+        hover: '#ffffff',
+        correct: '#4caf7d',
+        wrong: '#e5604d',
+      }
     : {
-      buckets, zero: mix(zero, zero, 0), background: '#ffffff', unexposed: '#ffffff', unexposedLine: '#cfd2d6', exposed: '#e6e7ea', exposedDot: '#9aa0a8',
-      grid: '#ececec', text: '#1d1f23', muted: '#6b7079', header: '#fafaf8', greyOverlay: 'rgba(238,238,234,0.84)', cursor: '#c78a00', hover: '#111111', correct: '#2e8b57', wrong: '#c8412f',
-    };
+        buckets,
+        zero: mix(zero, zero, 0),
+        background: '#ffffff',
+        unexposed: '#ffffff',
+        unexposedLine: '#cfd2d6',
+        exposed: '#e6e7ea',
+        exposedDot: '#9aa0a8',
+        grid: '#ececec',
+        text: '#1d1f23',
+        muted: '#6b7079',
+        header: '#fafaf8',
+        greyOverlay: 'rgba(238,238,234,0.84)',
+        cursor: '#c78a00',
+        hover: '#111111',
+        correct: '#2e8b57',
+        wrong: '#c8412f',
+      };
 }
 
 /** Bucket index of a value on a symmetric scale ±scale (clamped). */

@@ -25,66 +25,69 @@ export interface AppSlice {
 let nextNotice = 1;
 const NOTICE_MS = 6000;
 
-export const createAppSlice = (api: StudioApi, initial: { route?: Route; theme?: Theme } = {}): SliceCreator<AppSlice> => (set, get) => ({
-  info: null,
-  theme: initial.theme ?? 'light',
-  route: initial.route ?? { view: 'home' },
-  notices: [],
-  cheatsheet: false,
+export const createAppSlice =
+  (api: StudioApi, initial: { route?: Route; theme?: Theme } = {}): SliceCreator<AppSlice> =>
+  (set, get) => ({
+    info: null,
+    theme: initial.theme ?? 'light',
+    route: initial.route ?? { view: 'home' },
+    notices: [],
+    cheatsheet: false,
 
-  async boot() {
-    try {
-      const info = await api.getAppInfo();
-      set({ info }, false, 'app/info');
-      await Promise.all([get().refreshProject(), get().loadRecent(), get().loadJobs()]);
-      const { route, project } = get();
-      // A task in the URL that the project no longer has falls back to the first task.
-      if (project && route.task && !project.tasks.some((t) => t.task === route.task)) set({ route: { ...route, task: project.tasks[0]?.task } }, false, 'app/route-fix');
-      if (project && !route.task && project.tasks[0]) set({ route: { ...get().route, task: project.tasks[0].task } }, false, 'app/route-task');
-    } catch (e) {
-      get().fail(e, 'Cannot reach the engine');
-    }
-  },
+    async boot() {
+      try {
+        const info = await api.getAppInfo();
+        set({ info }, false, 'app/info');
+        await Promise.all([get().refreshProject(), get().loadRecent(), get().loadJobs()]);
+        const { route, project } = get();
+        // A task in the URL that the project no longer has falls back to the first task.
+        if (project && route.task && !project.tasks.some((t) => t.task === route.task))
+          set({ route: { ...route, task: project.tasks[0]?.task } }, false, 'app/route-fix');
+        if (project && !route.task && project.tasks[0]) set({ route: { ...get().route, task: project.tasks[0].task } }, false, 'app/route-task');
+      } catch (e) {
+        get().fail(e, 'Cannot reach the engine');
+      }
+    },
 
-  navigate(route) {
-    const current = get().route;
-    const task = route.task ?? current.task;
-    // The last opened trace stays in the route (and the URL), so the Trace view reopens it after a reload.
-    const trace = route.trace ?? current.trace;
-    const tool = route.tool ?? (route.view === 'trace' ? current.tool : undefined);
-    set({ route: { view: route.view, ...(task ? { task } : {}), ...(trace ? { trace } : {}), ...(tool ? { tool } : {}) } }, false, 'app/navigate');
-  },
+    navigate(route) {
+      const current = get().route;
+      const task = route.task ?? current.task;
+      // The last opened trace stays in the route (and the URL), so the Trace view reopens it after a reload.
+      const trace = route.trace ?? current.trace;
+      const tool = route.tool ?? (route.view === 'trace' ? current.tool : undefined);
+      set({ route: { view: route.view, ...(task ? { task } : {}), ...(trace ? { trace } : {}), ...(tool ? { tool } : {}) } }, false, 'app/navigate');
+    },
 
-  setTask(task) {
-    set({ route: { ...get().route, task, trace: undefined, tool: undefined } }, false, 'app/task');
-  },
+    setTask(task) {
+      set({ route: { ...get().route, task, trace: undefined, tool: undefined } }, false, 'app/task');
+    },
 
-  setTheme(theme) {
-    set({ theme }, false, 'app/theme');
-  },
+    setTheme(theme) {
+      set({ theme }, false, 'app/theme');
+    },
 
-  toggleTheme() {
-    set({ theme: get().theme === 'dark' ? 'light' : 'dark' }, false, 'app/toggle-theme');
-  },
+    toggleTheme() {
+      set({ theme: get().theme === 'dark' ? 'light' : 'dark' }, false, 'app/toggle-theme');
+    },
 
-  notify(notice) {
-    const id = nextNotice++;
-    // The same message twice in a row is shown once.
-    const notices = get().notices.filter((n) => !(n.title === notice.title && n.message === notice.message));
-    set({ notices: [...notices, { ...notice, id }].slice(-4) }, false, 'app/notify');
-    // Confirmations fade on their own; errors stay until dismissed (they say what to do).
-    if (notice.kind !== 'error' && typeof setTimeout === 'function') setTimeout(() => get().dismiss(id), NOTICE_MS);
-  },
+    notify(notice) {
+      const id = nextNotice++;
+      // The same message twice in a row is shown once.
+      const notices = get().notices.filter((n) => !(n.title === notice.title && n.message === notice.message));
+      set({ notices: [...notices, { ...notice, id }].slice(-4) }, false, 'app/notify');
+      // Confirmations fade on their own; errors stay until dismissed (they say what to do).
+      if (notice.kind !== 'error' && typeof setTimeout === 'function') setTimeout(() => get().dismiss(id), NOTICE_MS);
+    },
 
-  fail(e, title) {
-    get().notify(toNotice(e, title));
-  },
+    fail(e, title) {
+      get().notify(toNotice(e, title));
+    },
 
-  dismiss(id) {
-    set({ notices: get().notices.filter((n) => n.id !== id) }, false, 'app/dismiss');
-  },
+    dismiss(id) {
+      set({ notices: get().notices.filter((n) => n.id !== id) }, false, 'app/dismiss');
+    },
 
-  setCheatsheet(open) {
-    set({ cheatsheet: open }, false, 'app/cheatsheet');
-  },
-});
+    setCheatsheet(open) {
+      set({ cheatsheet: open }, false, 'app/cheatsheet');
+    },
+  });

@@ -31,99 +31,101 @@ export interface DemoSlice {
   openDemoProject(dir: string): Promise<boolean>;
 }
 
-export const createDemoSlice = (api: StudioApi): SliceCreator<DemoSlice> => (set, get) => ({
-  demoBusy: false,
-  demoDone: {},
-  demoJob: null,
-  demoData: null,
-  demoLoading: false,
-  sampleBusy: false,
-  demoSetup: null,
-  demoRunJob: null,
+export const createDemoSlice =
+  (api: StudioApi): SliceCreator<DemoSlice> =>
+  (set, get) => ({
+    demoBusy: false,
+    demoDone: {},
+    demoJob: null,
+    demoData: null,
+    demoLoading: false,
+    sampleBusy: false,
+    demoSetup: null,
+    demoRunJob: null,
 
-  async loadDemoSetup() {
-    try {
-      set({ demoSetup: await api.getDemoSetup() }, false, 'demo/setup');
-    } catch (e) {
-      get().fail(e, 'Cannot read the demo settings');
-    }
-  },
+    async loadDemoSetup() {
+      try {
+        set({ demoSetup: await api.getDemoSetup() }, false, 'demo/setup');
+      } catch (e) {
+        get().fail(e, 'Cannot read the demo settings');
+      }
+    },
 
-  async startDemo(input) {
-    try {
-      const job = await api.startDemo(input);
-      set({ demoRunJob: job.id }, false, 'demo/run-start');
-      get().upsertJob(job);
-      return job;
-    } catch (e) {
-      get().fail(e, 'The demo did not start');
-      return null;
-    }
-  },
+    async startDemo(input) {
+      try {
+        const job = await api.startDemo(input);
+        set({ demoRunJob: job.id }, false, 'demo/run-start');
+        get().upsertJob(job);
+        return job;
+      } catch (e) {
+        get().fail(e, 'The demo did not start');
+        return null;
+      }
+    },
 
-  async openDemoProject(dir) {
-    try {
-      const project = await api.openProject({ dir });
-      get().projectOpened(project);
-      set({ route: { view: 'demo', ...(project.tasks[0] ? { task: project.tasks[0].task } : {}) } }, false, 'demo/run-open');
-      await get().loadDemo();
-      return true;
-    } catch (e) {
-      get().fail(e, 'Cannot open the demo project');
-      return false;
-    }
-  },
+    async openDemoProject(dir) {
+      try {
+        const project = await api.openProject({ dir });
+        get().projectOpened(project);
+        set({ route: { view: 'demo', ...(project.tasks[0] ? { task: project.tasks[0].task } : {}) } }, false, 'demo/run-open');
+        await get().loadDemo();
+        return true;
+      } catch (e) {
+        get().fail(e, 'Cannot open the demo project');
+        return false;
+      }
+    },
 
-  async loadDemo() {
-    if (!get().project) {
-      set({ demoData: null }, false, 'demo/none');
-      return;
-    }
-    set({ demoLoading: true }, false, 'demo/load-start');
-    try {
-      set({ demoData: await api.getDemo(), demoLoading: false }, false, 'demo/load');
-    } catch (e) {
-      set({ demoLoading: false }, false, 'demo/load-failed');
-      get().fail(e, 'Cannot read the demo results');
-    }
-  },
+    async loadDemo() {
+      if (!get().project) {
+        set({ demoData: null }, false, 'demo/none');
+        return;
+      }
+      set({ demoLoading: true }, false, 'demo/load-start');
+      try {
+        set({ demoData: await api.getDemo(), demoLoading: false }, false, 'demo/load');
+      } catch (e) {
+        set({ demoLoading: false }, false, 'demo/load-failed');
+        get().fail(e, 'Cannot read the demo results');
+      }
+    },
 
-  async openSampleProject() {
-    set({ sampleBusy: true }, false, 'demo/sample-start');
-    try {
-      const project = await api.openSampleProject();
-      get().projectOpened(project);
-      set({ sampleBusy: false, route: { view: 'demo' } }, false, 'demo/sample');
-      await get().loadDemo();
-      return true;
-    } catch (e) {
-      set({ sampleBusy: false }, false, 'demo/sample-failed');
-      get().fail(e, 'Cannot open the sample project');
-      return false;
-    }
-  },
+    async openSampleProject() {
+      set({ sampleBusy: true }, false, 'demo/sample-start');
+      try {
+        const project = await api.openSampleProject();
+        get().projectOpened(project);
+        set({ sampleBusy: false, route: { view: 'demo' } }, false, 'demo/sample');
+        await get().loadDemo();
+        return true;
+      } catch (e) {
+        set({ sampleBusy: false }, false, 'demo/sample-failed');
+        get().fail(e, 'Cannot open the sample project');
+        return false;
+      }
+    },
 
-  async buildDemo(options = {}) {
-    set({ demoBusy: true }, false, 'demo/build-start');
-    try {
-      const project = await api.buildDemo({ ...(options.dir ? { dir: options.dir } : {}), ...(options.families ? { families: options.families } : {}) });
-      get().projectOpened(project);
-      // fx_settle has a two-tool chain: the clearest family to show first.
-      const task = project.tasks.find((t) => t.task === DEMO_TASK)?.task ?? project.tasks[0]?.task;
-      set({ demoBusy: false, demoDone: { build: true }, demoJob: null, route: { view: 'demo', ...(task ? { task } : {}) } }, false, 'demo/build');
-      return true;
-    } catch (e) {
-      set({ demoBusy: false }, false, 'demo/build-failed');
-      get().fail(e, 'The demo project was not built');
-      return false;
-    }
-  },
+    async buildDemo(options = {}) {
+      set({ demoBusy: true }, false, 'demo/build-start');
+      try {
+        const project = await api.buildDemo({ ...(options.dir ? { dir: options.dir } : {}), ...(options.families ? { families: options.families } : {}) });
+        get().projectOpened(project);
+        // fx_settle has a two-tool chain: the clearest family to show first.
+        const task = project.tasks.find((t) => t.task === DEMO_TASK)?.task ?? project.tasks[0]?.task;
+        set({ demoBusy: false, demoDone: { build: true }, demoJob: null, route: { view: 'demo', ...(task ? { task } : {}) } }, false, 'demo/build');
+        return true;
+      } catch (e) {
+        set({ demoBusy: false }, false, 'demo/build-failed');
+        get().fail(e, 'The demo project was not built');
+        return false;
+      }
+    },
 
-  markDemo(step) {
-    set({ demoDone: { ...get().demoDone, [step]: true } }, false, `demo/${step}`);
-  },
+    markDemo(step) {
+      set({ demoDone: { ...get().demoDone, [step]: true } }, false, `demo/${step}`);
+    },
 
-  setDemoJob(demoJob) {
-    set({ demoJob }, false, 'demo/job');
-  },
-});
+    setDemoJob(demoJob) {
+      set({ demoJob }, false, 'demo/job');
+    },
+  });

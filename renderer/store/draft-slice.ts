@@ -72,7 +72,11 @@ export function draftFrom(space: SpaceState, from: 'proposal' | 'approved' | 'up
 }
 
 export function keptTools(ranking: readonly RankedTool[], draft: Draft): string[] {
-  return applyEdits(selectTopK(ranking, Math.min(draft.k, ranking.length)), draft, ranking.map((r) => r.tool));
+  return applyEdits(
+    selectTopK(ranking, Math.min(draft.k, ranking.length)),
+    draft,
+    ranking.map((r) => r.tool),
+  );
 }
 
 export function isEdited(draft: Draft): boolean {
@@ -101,92 +105,102 @@ export function selectKept(state: StudioState, task: string | undefined): string
 const without = (list: string[], tool: string) => list.filter((t) => t !== tool);
 const withTool = (list: string[], tool: string) => (list.includes(tool) ? list : [...list, tool]);
 
-export const createDraftSlice = (api: StudioApi): SliceCreator<DraftSlice> => (set, get) => {
-  const update = (task: string, fn: (d: Draft) => Draft, action: string) => {
-    const d = get().drafts[task];
-    if (!d) return;
-    set({ drafts: { ...get().drafts, [task]: fn(d) } }, false, action);
-  };
+export const createDraftSlice =
+  (api: StudioApi): SliceCreator<DraftSlice> =>
+  (set, get) => {
+    const update = (task: string, fn: (d: Draft) => Draft, action: string) => {
+      const d = get().drafts[task];
+      if (!d) return;
+      set({ drafts: { ...get().drafts, [task]: fn(d) } }, false, action);
+    };
 
-  return {
-    drafts: {},
-    reviewCursor: 0,
-    accepting: false,
+    return {
+      drafts: {},
+      reviewCursor: 0,
+      accepting: false,
 
-    ensureDraft(task) {
-      const entry = get().spaces[task];
-      // Only from fresh data: after an approval the stale entry still shows the previous version.
-      if (!entry || entry.version !== get().dataVersion || get().drafts[task]) return;
-      set({ drafts: { ...get().drafts, [task]: draftFrom(entry.value, 'approved') } }, false, 'space/draft');
-    },
+      ensureDraft(task) {
+        const entry = get().spaces[task];
+        // Only from fresh data: after an approval the stale entry still shows the previous version.
+        if (!entry || entry.version !== get().dataVersion || get().drafts[task]) return;
+        set({ drafts: { ...get().drafts, [task]: draftFrom(entry.value, 'approved') } }, false, 'space/draft');
+      },
 
-    setK(task, k) {
-      update(task, (d) => (d.k === k ? d : { ...d, k: Math.max(0, Math.round(k)) }), 'space/k');
-    },
+      setK(task, k) {
+        update(task, (d) => (d.k === k ? d : { ...d, k: Math.max(0, Math.round(k)) }), 'space/k');
+      },
 
-    editTool(task, tool, action) {
-      const space = get().spaces[task]?.value;
-      if (!space) return;
-      update(task, (d) => {
-        const inTop = selectTopK(rankingOf(space), d.k).includes(tool);
-        switch (action) {
-          case 'keep':
-            return { ...d, banned: without(d.banned, tool), removed: without(d.removed, tool), added: inTop ? d.added : withTool(d.added, tool) };
-          case 'drop':
-            return { ...d, pinned: without(d.pinned, tool), added: without(d.added, tool), removed: inTop ? withTool(d.removed, tool) : d.removed };
-          case 'pin':
-            return d.pinned.includes(tool)
-              ? { ...d, pinned: without(d.pinned, tool) }
-              : { ...d, pinned: [...d.pinned, tool], banned: without(d.banned, tool), removed: without(d.removed, tool) };
-          case 'ban':
-            return d.banned.includes(tool)
-              ? { ...d, banned: without(d.banned, tool) }
-              : { ...d, banned: [...d.banned, tool], pinned: without(d.pinned, tool), added: without(d.added, tool) };
-        }
-      }, `space/${action}`);
-    },
-
-    setNote(task, note) {
-      update(task, (d) => ({ ...d, note }), 'space/note');
-    },
-
-    resetDraft(task, to) {
-      const space = get().spaces[task]?.value;
-      if (!space) return;
-      set({ drafts: { ...get().drafts, [task]: draftFrom(space, to) } }, false, 'space/reset');
-    },
-
-    async acceptDraft(task) {
-      const draft = get().drafts[task];
-      const space = get().spaces[task]?.value;
-      if (!draft || !space) return false;
-      const tools = keptTools(rankingOf(space), draft);
-      set({ accepting: true }, false, 'space/accept-start');
-      try {
-        const version = await api.acceptSpace({
+      editTool(task, tool, action) {
+        const space = get().spaces[task]?.value;
+        if (!space) return;
+        update(
           task,
-          tools,
-          pinned: draft.pinned.filter((t) => tools.includes(t)),
-          banned: draft.banned,
-          rule: space.update && sameSet(tools, space.update.tools) ? space.update.rule : ruleOf(draft),
-          note: draft.note,
-          ...(get().runByTask[task] ? { run: get().runByTask[task] } : {}),
-        });
-        const drafts = { ...get().drafts };
-        delete drafts[task];
-        set({ drafts, accepting: false, dataVersion: get().dataVersion + 1 }, false, 'space/accept');
-        void get().refreshProject();
-        get().notify({ kind: 'success', title: `Space v${version.version} of ${task} approved`, message: `${version.tools.length} tools kept: ${version.tools.join(', ') || '(none)'}` });
-        return true;
-      } catch (e) {
-        set({ accepting: false }, false, 'space/accept-failed');
-        get().fail(e, 'The space was not approved');
-        return false;
-      }
-    },
+          (d) => {
+            const inTop = selectTopK(rankingOf(space), d.k).includes(tool);
+            switch (action) {
+              case 'keep':
+                return { ...d, banned: without(d.banned, tool), removed: without(d.removed, tool), added: inTop ? d.added : withTool(d.added, tool) };
+              case 'drop':
+                return { ...d, pinned: without(d.pinned, tool), added: without(d.added, tool), removed: inTop ? withTool(d.removed, tool) : d.removed };
+              case 'pin':
+                return d.pinned.includes(tool)
+                  ? { ...d, pinned: without(d.pinned, tool) }
+                  : { ...d, pinned: [...d.pinned, tool], banned: without(d.banned, tool), removed: without(d.removed, tool) };
+              case 'ban':
+                return d.banned.includes(tool)
+                  ? { ...d, banned: without(d.banned, tool) }
+                  : { ...d, banned: [...d.banned, tool], pinned: without(d.pinned, tool), added: without(d.added, tool) };
+            }
+          },
+          `space/${action}`,
+        );
+      },
 
-    setReviewCursor(reviewCursor) {
-      set({ reviewCursor }, false, 'space/cursor');
-    },
+      setNote(task, note) {
+        update(task, (d) => ({ ...d, note }), 'space/note');
+      },
+
+      resetDraft(task, to) {
+        const space = get().spaces[task]?.value;
+        if (!space) return;
+        set({ drafts: { ...get().drafts, [task]: draftFrom(space, to) } }, false, 'space/reset');
+      },
+
+      async acceptDraft(task) {
+        const draft = get().drafts[task];
+        const space = get().spaces[task]?.value;
+        if (!draft || !space) return false;
+        const tools = keptTools(rankingOf(space), draft);
+        set({ accepting: true }, false, 'space/accept-start');
+        try {
+          const version = await api.acceptSpace({
+            task,
+            tools,
+            pinned: draft.pinned.filter((t) => tools.includes(t)),
+            banned: draft.banned,
+            rule: space.update && sameSet(tools, space.update.tools) ? space.update.rule : ruleOf(draft),
+            note: draft.note,
+            ...(get().runByTask[task] ? { run: get().runByTask[task] } : {}),
+          });
+          const drafts = { ...get().drafts };
+          delete drafts[task];
+          set({ drafts, accepting: false, dataVersion: get().dataVersion + 1 }, false, 'space/accept');
+          void get().refreshProject();
+          get().notify({
+            kind: 'success',
+            title: `Space v${version.version} of ${task} approved`,
+            message: `${version.tools.length} tools kept: ${version.tools.join(', ') || '(none)'}`,
+          });
+          return true;
+        } catch (e) {
+          set({ accepting: false }, false, 'space/accept-failed');
+          get().fail(e, 'The space was not approved');
+          return false;
+        }
+      },
+
+      setReviewCursor(reviewCursor) {
+        set({ reviewCursor }, false, 'space/cursor');
+      },
+    };
   };
-};

@@ -12,36 +12,38 @@ export interface ScoringServerSlice {
   forgetScoringServer(): Promise<void>;
 }
 
-export const createScoringServerSlice = (api: StudioApi): SliceCreator<ScoringServerSlice> => (set, get) => ({
-  scoringServer: null,
-  scoringServerBusy: false,
+export const createScoringServerSlice =
+  (api: StudioApi): SliceCreator<ScoringServerSlice> =>
+  (set, get) => ({
+    scoringServer: null,
+    scoringServerBusy: false,
 
-  async loadScoringServer() {
-    try {
-      set({ scoringServer: await api.getScoringServer() }, false, 'scoring-server/load');
-    } catch (e) {
-      get().fail(e, 'Cannot read the scoring-server settings');
-    }
-  },
+    async loadScoringServer() {
+      try {
+        set({ scoringServer: await api.getScoringServer() }, false, 'scoring-server/load');
+      } catch (e) {
+        get().fail(e, 'Cannot read the scoring-server settings');
+      }
+    },
 
-  async checkScoringServer(input) {
-    set({ scoringServerBusy: true }, false, 'scoring-server/check-start');
-    try {
-      const state = await api.checkScoringServer(input);
-      set({ scoringServer: state, scoringServerBusy: false }, false, 'scoring-server/check');
-      return state;
-    } catch (e) {
-      set({ scoringServerBusy: false }, false, 'scoring-server/check-failed');
-      get().fail(e, 'Cannot check the scoring server');
-      return null;
-    }
-  },
+    async checkScoringServer(input) {
+      set({ scoringServerBusy: true }, false, 'scoring-server/check-start');
+      try {
+        const state = await api.checkScoringServer(input);
+        set({ scoringServer: state, scoringServerBusy: false }, false, 'scoring-server/check');
+        return state;
+      } catch (e) {
+        set({ scoringServerBusy: false }, false, 'scoring-server/check-failed');
+        get().fail(e, 'Cannot check the scoring server');
+        return null;
+      }
+    },
 
-  async forgetScoringServer() {
-    try {
-      set({ scoringServer: await api.forgetScoringServer() }, false, 'scoring-server/forget');
-    } catch (e) {
-      get().fail(e, 'Cannot forget the scoring server');
-    }
-  },
-});
+    async forgetScoringServer() {
+      try {
+        set({ scoringServer: await api.forgetScoringServer() }, false, 'scoring-server/forget');
+      } catch (e) {
+        get().fail(e, 'Cannot forget the scoring server');
+      }
+    },
+  });

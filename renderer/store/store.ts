@@ -48,7 +48,11 @@ export function createStudioStore(api: StudioApi, options: StoreOptions = {}): S
 }
 
 /** Engine events flow into the store: job progress, project changes, native menu commands. */
-export function connectEvents(api: StudioApi, store: StudioStore, onMenu: (command: Parameters<Parameters<StudioApi['onMenuCommand']>[0]>[0]) => void): () => void {
+export function connectEvents(
+  api: StudioApi,
+  store: StudioStore,
+  onMenu: (command: Parameters<Parameters<StudioApi['onMenuCommand']>[0]>[0]) => void,
+): () => void {
   const offs = [
     api.onJobUpdate((job) => store.getState().upsertJob(job)),
     api.onProjectChanged((change) => {

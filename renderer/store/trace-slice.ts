@@ -13,34 +13,36 @@ export interface TraceSlice {
   selectTraceTurn(turn: number): void;
 }
 
-export const createTraceSlice = (api: StudioApi): SliceCreator<TraceSlice> => (set, get) => ({
-  traceDetail: null,
-  traceLoading: false,
-  traceTool: null,
-  traceTurn: 0,
+export const createTraceSlice =
+  (api: StudioApi): SliceCreator<TraceSlice> =>
+  (set, get) => ({
+    traceDetail: null,
+    traceLoading: false,
+    traceTool: null,
+    traceTurn: 0,
 
-  async openTrace(id, tool = null) {
-    get().navigate({ view: 'trace', trace: id, ...(tool ? { tool } : {}) });
-    if (get().traceDetail?.trace.id === id) {
-      set({ traceTool: tool ?? get().traceTool }, false, 'trace/tool');
-      return;
-    }
-    set({ traceLoading: true, traceTool: tool }, false, 'trace/open-start');
-    try {
-      const detail = await api.getTrace({ id });
-      set({ traceDetail: detail, traceLoading: false, traceTurn: detail.trace.turns.length - 1 }, false, 'trace/open');
-    } catch (e) {
-      set({ traceLoading: false }, false, 'trace/open-failed');
-      get().fail(e, `Cannot open trace ${id}`);
-    }
-  },
+    async openTrace(id, tool = null) {
+      get().navigate({ view: 'trace', trace: id, ...(tool ? { tool } : {}) });
+      if (get().traceDetail?.trace.id === id) {
+        set({ traceTool: tool ?? get().traceTool }, false, 'trace/tool');
+        return;
+      }
+      set({ traceLoading: true, traceTool: tool }, false, 'trace/open-start');
+      try {
+        const detail = await api.getTrace({ id });
+        set({ traceDetail: detail, traceLoading: false, traceTurn: detail.trace.turns.length - 1 }, false, 'trace/open');
+      } catch (e) {
+        set({ traceLoading: false }, false, 'trace/open-failed');
+        get().fail(e, `Cannot open trace ${id}`);
+      }
+    },
 
-  selectTraceTool(tool) {
-    const { tool: _old, ...route } = get().route;
-    set({ traceTool: tool, route: tool ? { ...route, tool } : route }, false, 'trace/tool');
-  },
+    selectTraceTool(tool) {
+      const { tool: _old, ...route } = get().route;
+      set({ traceTool: tool, route: tool ? { ...route, tool } : route }, false, 'trace/tool');
+    },
 
-  selectTraceTurn(traceTurn) {
-    set({ traceTurn }, false, 'trace/turn');
-  },
-});
+    selectTraceTurn(traceTurn) {
+      set({ traceTurn }, false, 'trace/turn');
+    },
+  });

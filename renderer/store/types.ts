@@ -13,7 +13,18 @@ import type { ExportSlice } from './export-slice';
 import type { DemoSlice } from './demo-slice';
 import type { HistorySlice } from './history-slice';
 
-export type StudioState = AppSlice & ProjectSlice & DataSlice & HeatmapViewSlice & TraceSlice & DraftSlice & JobsSlice & ModelsSlice & ScoringServerSlice & ExportSlice & DemoSlice & HistorySlice;
+export type StudioState = AppSlice &
+  ProjectSlice &
+  DataSlice &
+  HeatmapViewSlice &
+  TraceSlice &
+  DraftSlice &
+  JobsSlice &
+  ModelsSlice &
+  ScoringServerSlice &
+  ExportSlice &
+  DemoSlice &
+  HistorySlice;
 
 export type SliceCreator<T> = StateCreator<StudioState, [['zustand/devtools', never]], [], T>;
 

@@ -2,7 +2,22 @@
 // surrogate F̂, tool-definition and prompt tokens, baselines) and a slider whose every move updates
 // the kept set, the heatmap greying and the curve markers in the same frame.
 import { memo, useMemo } from 'react';
-import { Area, CartesianGrid, ComposedChart, DefaultZIndexes, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, ZIndexLayer, usePlotArea, useXAxisScale, useYAxisScale } from 'recharts';
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  DefaultZIndexes,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  ZIndexLayer,
+  usePlotArea,
+  useXAxisScale,
+  useYAxisScale,
+} from 'recharts';
 import type { BudgetData } from '../../shared/api';
 import { Empty } from '../components/Empty';
 import { fmtInt, fmtPercent, fmtScore, fmtSigned } from '../format';
@@ -27,7 +42,14 @@ export function BudgetView() {
   if (!budget || !space) return <p className="muted">Loading the budget curves of {task}…</p>;
   if (budget.ranking.length === 0) {
     return (
-      <Empty title="No ranking to size yet" actions={<button className="btn primary" onClick={() => navigate({ view: 'jobs' })}>Score the project…</button>}>
+      <Empty
+        title="No ranking to size yet"
+        actions={
+          <button className="btn primary" onClick={() => navigate({ view: 'jobs' })}>
+            Score the project…
+          </button>
+        }
+      >
         The budget curves need attribution scores for this task.
       </Empty>
     );
@@ -46,7 +68,9 @@ export function BudgetView() {
     <div className="budget">
       <div className="card budget-slider">
         <div className="budget-slider-row">
-          <label htmlFor="k-slider"><strong>Budget K</strong></label>
+          <label htmlFor="k-slider">
+            <strong>Budget K</strong>
+          </label>
           <input
             id="k-slider"
             type="range"
@@ -59,24 +83,57 @@ export function BudgetView() {
             aria-valuetext={`K = ${k}, ${keptTools.length} tools kept`}
             data-testid="k-slider"
           />
-          <datalist id="k-ticks">{budget.points.map((p) => <option key={p.k} value={p.k} />)}</datalist>
-          <output className="k-value tabular" data-testid="k-value">K = {k}</output>
+          <datalist id="k-ticks">
+            {budget.points.map((p) => (
+              <option key={p.k} value={p.k} />
+            ))}
+          </datalist>
+          <output className="k-value tabular" data-testid="k-value">
+            K = {k}
+          </output>
           {rec !== null && (
-            <button className="btn small" onClick={() => task && setK(task, rec)} disabled={rec === k} title={budget.recommendedBy === 'sweep' ? 'Smallest K at the best fitting accuracy' : 'F̂ is largest when every tool with a positive score is kept (no sweep yet)'}>
+            <button
+              className="btn small"
+              onClick={() => task && setK(task, rec)}
+              disabled={rec === k}
+              title={
+                budget.recommendedBy === 'sweep'
+                  ? 'Smallest K at the best fitting accuracy'
+                  : 'F̂ is largest when every tool with a positive score is kept (no sweep yet)'
+              }
+            >
               Recommended K = {rec} <span className="muted tiny">({budget.recommendedBy === 'sweep' ? 'sweep' : 'surrogate'})</span>
             </button>
           )}
         </div>
         <div className="budget-readout">
           <Readout label="kept tools" value={`${keptTools.length} of ${budget.menuSize}`} />
-          <Readout label="F̂ at K" value={fmtScore(point?.surrogate, 4)} hint={budget.fullValue === null ? 'relative to the full menu' : 'mean log-likelihood'} />
-          <Readout label="fitting accuracy" value={point?.accuracy !== null && point?.accuracy !== undefined ? fmtPercent(point.accuracy, 1) : '—'} hint={swept ? `n = ${point?.n ?? '—'}` : 'not swept'} />
-          <Readout label="tool-definition tokens" value={fmtInt(keptTokens)} hint={`${fmtPercent(budget.menuSchemaTokens ? 1 - keptTokens / budget.menuSchemaTokens : 0)} saved vs keep-all${budget.schemaTokensEstimated ? ' · estimated' : ''}`} />
+          <Readout
+            label="F̂ at K"
+            value={fmtScore(point?.surrogate, 4)}
+            hint={budget.fullValue === null ? 'relative to the full menu' : 'mean log-likelihood'}
+          />
+          <Readout
+            label="fitting accuracy"
+            value={point?.accuracy !== null && point?.accuracy !== undefined ? fmtPercent(point.accuracy, 1) : '—'}
+            hint={swept ? `n = ${point?.n ?? '—'}` : 'not swept'}
+          />
+          <Readout
+            label="tool-definition tokens"
+            value={fmtInt(keptTokens)}
+            hint={`${fmtPercent(budget.menuSchemaTokens ? 1 - keptTokens / budget.menuSchemaTokens : 0)} saved vs keep-all${budget.schemaTokensEstimated ? ' · estimated' : ''}`}
+          />
         </div>
         <div className="chips kept-chips" data-testid="kept-set" aria-live="polite">
-          {keptTools.length === 0 ? <span className="muted small">No tools kept at K = 0.</span> : keptTools.map((t) => (
-            <span key={t} className={`chip${draft?.pinned.includes(t) ? ' pinned' : ''}${draft?.added.includes(t) ? ' added' : ''}`}>{t}</span>
-          ))}
+          {keptTools.length === 0 ? (
+            <span className="muted small">No tools kept at K = 0.</span>
+          ) : (
+            keptTools.map((t) => (
+              <span key={t} className={`chip${draft?.pinned.includes(t) ? ' pinned' : ''}${draft?.added.includes(t) ? ' added' : ''}`}>
+                {t}
+              </span>
+            ))
+          )}
           {edited && <span className="muted small">(with your edits from the space editor)</span>}
         </div>
       </div>
@@ -109,7 +166,11 @@ function KMarker({ task, max, color, label }: { task: string; max: number; color
   return (
     <g className="k-marker" pointerEvents="none">
       <line x1={px} x2={px} y1={area.y} y2={area.y + area.height} stroke={color} strokeWidth={2} />
-      {label && <text x={right ? px + 4 : px - 4} y={area.y + 12} textAnchor={right ? 'start' : 'end'} fontSize={11} fill={color}>K = {k}</text>}
+      {label && (
+        <text x={right ? px + 4 : px - 4} y={area.y + 12} textAnchor={right ? 'start' : 'end'} fontSize={11} fill={color}>
+          K = {k}
+        </text>
+      )}
     </g>
   );
 }
@@ -122,7 +183,15 @@ interface ChartProps {
   colors: Colors;
 }
 
-const FitChart = memo(function FitChart({ task, budget, data, max, swept, baselines, colors }: ChartProps & { swept: boolean; baselines: BudgetData['baselines'] }) {
+const FitChart = memo(function FitChart({
+  task,
+  budget,
+  data,
+  max,
+  swept,
+  baselines,
+  colors,
+}: ChartProps & { swept: boolean; baselines: BudgetData['baselines'] }) {
   const rec = budget.recommendedK;
   const marks = swept ? baselines : [];
   const digits = useMemo(() => tickDigits(data.map((p) => p.surrogate)), [data]);
@@ -137,12 +206,65 @@ const FitChart = memo(function FitChart({ task, budget, data, max, swept, baseli
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={data} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
             <CartesianGrid stroke={colors.grid} />
-            <XAxis dataKey="k" type="number" domain={[0, max]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
-            <YAxis yAxisId="s" tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} tickFormatter={(v: number) => fmtAxisScore(v, digits)} width={56} domain={['auto', 'auto']} padding={Y_PADDING} />
-            {swept && <YAxis yAxisId="a" orientation="right" domain={[0, 1]} tickFormatter={(v: number) => fmtPercent(v)} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={44} padding={Y_PADDING} />}
-            <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${Number(v)}`} formatter={(v, name) => (name === 'accuracy' ? fmtPercent(Number(v), 1) : fmtAxisScore(Number(v), Math.max(4, digits)))} />
-            <Line yAxisId="s" type="linear" dataKey="surrogate" name="F̂ (surrogate)" stroke={colors.neg} strokeDasharray="5 3" dot={{ r: 2 }} strokeWidth={2} isAnimationActive={false} />
-            {swept && <Line yAxisId="a" type="linear" dataKey="accuracy" name="accuracy" stroke={colors.pos} strokeWidth={2} dot={{ r: 2.5 }} connectNulls isAnimationActive={false} />}
+            <XAxis
+              dataKey="k"
+              type="number"
+              domain={[0, max]}
+              allowDecimals={false}
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
+            />
+            <YAxis
+              yAxisId="s"
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              tickFormatter={(v: number) => fmtAxisScore(v, digits)}
+              width={56}
+              domain={['auto', 'auto']}
+              padding={Y_PADDING}
+            />
+            {swept && (
+              <YAxis
+                yAxisId="a"
+                orientation="right"
+                domain={[0, 1]}
+                tickFormatter={(v: number) => fmtPercent(v)}
+                tick={{ fontSize: 11, fill: colors.text }}
+                stroke={colors.axis}
+                width={44}
+                padding={Y_PADDING}
+              />
+            )}
+            <Tooltip
+              contentStyle={colors.tooltip}
+              labelFormatter={(v) => `K = ${Number(v)}`}
+              formatter={(v, name) => (name === 'accuracy' ? fmtPercent(Number(v), 1) : fmtAxisScore(Number(v), Math.max(4, digits)))}
+            />
+            <Line
+              yAxisId="s"
+              type="linear"
+              dataKey="surrogate"
+              name="F̂ (surrogate)"
+              stroke={colors.neg}
+              strokeDasharray="5 3"
+              dot={{ r: 2 }}
+              strokeWidth={2}
+              isAnimationActive={false}
+            />
+            {swept && (
+              <Line
+                yAxisId="a"
+                type="linear"
+                dataKey="accuracy"
+                name="accuracy"
+                stroke={colors.pos}
+                strokeWidth={2}
+                dot={{ r: 2.5 }}
+                connectNulls
+                isAnimationActive={false}
+              />
+            )}
             {rec !== null && <ReferenceLine yAxisId="s" x={rec} stroke={colors.good} strokeDasharray="4 4" />}
             <KMarker task={task} max={max} color={colors.accent} label />
             {marks.length > 0 && <BaselineMarks baselines={marks} colors={colors} />}
@@ -165,20 +287,43 @@ function FitLegend({ swept, rec, baselines, colors }: { swept: boolean; rec: num
   return (
     <div className="chart-legends" data-testid="budget-fit-legend">
       <ul className="chart-legend" aria-label="Legend: curves">
-        <li><LineSwatch color={colors.neg} dash="5 3" dot />F̂ (surrogate)</li>
-        {swept && <li><LineSwatch color={colors.pos} dot />accuracy</li>}
-        {rec !== null && <li><RuleSwatch color={colors.good} dash="4 4" />recommended K = {rec}</li>}
-        <li><RuleSwatch color={colors.accent} />current K</li>
+        <li>
+          <LineSwatch color={colors.neg} dash="5 3" dot />
+          F̂ (surrogate)
+        </li>
+        {swept && (
+          <li>
+            <LineSwatch color={colors.pos} dot />
+            accuracy
+          </li>
+        )}
+        {rec !== null && (
+          <li>
+            <RuleSwatch color={colors.good} dash="4 4" />
+            recommended K = {rec}
+          </li>
+        )}
+        <li>
+          <RuleSwatch color={colors.accent} />
+          current K
+        </li>
       </ul>
       {baselines.length > 0 && (
         <ul className="chart-legend" aria-label="Legend: baselines">
           <li className="legend-title">baselines</li>
           {baselineNames(baselines).map(([name, list]) => {
             const style = baselineStyle(name, colors);
-            const title = list.map((b) => `${b.name}: K = ${b.k}, accuracy ${fmtPercent(b.accuracy, 1)}${b.accuracyStd !== undefined ? ` ± ${fmtPercent(b.accuracyStd, 1)}` : ''} (n = ${b.n})`).join('\n');
+            const title = list
+              .map(
+                (b) =>
+                  `${b.name}: K = ${b.k}, accuracy ${fmtPercent(b.accuracy, 1)}${b.accuracyStd !== undefined ? ` ± ${fmtPercent(b.accuracyStd, 1)}` : ''} (n = ${b.n})`,
+              )
+              .join('\n');
             return (
               <li key={name} data-baseline={name} title={title}>
-                <svg className="legend-swatch" width={14} height={14} viewBox="-7 -7 14 14" aria-hidden="true"><Marker shape={style.shape} color={style.color} size={5} /></svg>
+                <svg className="legend-swatch" width={14} height={14} viewBox="-7 -7 14 14" aria-hidden="true">
+                  <Marker shape={style.shape} color={style.color} size={5} />
+                </svg>
                 {name}
               </li>
             );
@@ -256,7 +401,10 @@ function BaselineMarks({ baselines, colors }: { baselines: BudgetData['baselines
   if (!x || !y || !area) return null;
   const points = baselines.map((b) => ({ b, px: x(b.k), py: y(b.accuracy) }));
   if (points.some((p) => p.px === undefined || p.py === undefined || !Number.isFinite(p.px) || !Number.isFinite(p.py))) return null;
-  const placed = baselineLayout(points.map((p) => ({ x: p.px!, y: p.py! })), { gap: 14, minX: area.x + 6, maxX: area.x + area.width - 6 });
+  const placed = baselineLayout(
+    points.map((p) => ({ x: p.px!, y: p.py! })),
+    { gap: 14, minX: area.x + 6, maxX: area.x + area.width - 6 },
+  );
   return (
     // Above the lines and their dots (a marker at the current K would hide behind them), below the hover dot.
     <ZIndexLayer zIndex={DefaultZIndexes.scatter + 50}>
@@ -281,25 +429,67 @@ const CostChart = memo(function CostChart({ task, budget, data, max, hasPrompt, 
     <div className="card">
       <div className="card-head">
         <h2>Cost against K</h2>
-        <span className="sub">{hasPrompt ? 'prompt and tool-definition tokens' : `tool-definition tokens${budget.schemaTokensEstimated ? ' (≈ 4 chars/token)' : ''}`}</span>
+        <span className="sub">
+          {hasPrompt ? 'prompt and tool-definition tokens' : `tool-definition tokens${budget.schemaTokensEstimated ? ' (≈ 4 chars/token)' : ''}`}
+        </span>
       </div>
       <div className="chart-legends" data-testid="budget-cost-legend">
-      <ul className="chart-legend" aria-label="Legend">
-        <li><AreaSwatch color={colors.pos} />tool-definition tokens</li>
-        {hasPrompt && <li><LineSwatch color={colors.series3} />prompt tokens / request</li>}
-        <li><LineSwatch color={colors.axis} dash="3 3" />keep all {budget.menuSize}: {fmtInt(budget.menuSchemaTokens)}</li>
-        <li><RuleSwatch color={colors.accent} />current K</li>
-      </ul>
+        <ul className="chart-legend" aria-label="Legend">
+          <li>
+            <AreaSwatch color={colors.pos} />
+            tool-definition tokens
+          </li>
+          {hasPrompt && (
+            <li>
+              <LineSwatch color={colors.series3} />
+              prompt tokens / request
+            </li>
+          )}
+          <li>
+            <LineSwatch color={colors.axis} dash="3 3" />
+            keep all {budget.menuSize}: {fmtInt(budget.menuSchemaTokens)}
+          </li>
+          <li>
+            <RuleSwatch color={colors.accent} />
+            current K
+          </li>
+        </ul>
       </div>
       <div className="chart" data-testid="budget-cost-chart">
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={data} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
             <CartesianGrid stroke={colors.grid} />
-            <XAxis dataKey="k" type="number" domain={[0, max]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
+            <XAxis
+              dataKey="k"
+              type="number"
+              domain={[0, max]}
+              allowDecimals={false}
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
+            />
             <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={56} tickFormatter={(v: number) => fmtInt(v)} />
             <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${Number(v)}`} formatter={(v) => fmtInt(Number(v))} />
-            <Area type="stepAfter" dataKey="schemaTokens" name="tool-definition tokens" stroke={colors.pos} fill={colors.pos} fillOpacity={0.15} isAnimationActive={false} />
-            {hasPrompt && <Line type="linear" dataKey="promptTokens" name="prompt tokens / request" stroke={colors.series3} dot={false} strokeWidth={2} isAnimationActive={false} />}
+            <Area
+              type="stepAfter"
+              dataKey="schemaTokens"
+              name="tool-definition tokens"
+              stroke={colors.pos}
+              fill={colors.pos}
+              fillOpacity={0.15}
+              isAnimationActive={false}
+            />
+            {hasPrompt && (
+              <Line
+                type="linear"
+                dataKey="promptTokens"
+                name="prompt tokens / request"
+                stroke={colors.series3}
+                dot={false}
+                strokeWidth={2}
+                isAnimationActive={false}
+              />
+            )}
             <ReferenceLine y={budget.menuSchemaTokens} stroke={colors.axis} strokeDasharray="3 3" />
             <KMarker task={task} max={max} color={colors.accent} label={false} />
           </ComposedChart>
@@ -333,28 +523,73 @@ function SweepCard({ budget }: { budget: BudgetData }) {
   const navigate = useStudio((s) => s.navigate);
   return (
     <div className="card" style={{ marginTop: 14 }}>
-      <div className="card-head"><h2>Budget sweep</h2>{budget.sweep && <span className="sub">model {budget.sweep.model} · {budget.sweep.createdAt.slice(0, 16).replace('T', ' ')}</span>}</div>
+      <div className="card-head">
+        <h2>Budget sweep</h2>
+        {budget.sweep && (
+          <span className="sub">
+            model {budget.sweep.model} · {budget.sweep.createdAt.slice(0, 16).replace('T', ' ')}
+          </span>
+        )}
+      </div>
       {budget.sweep ? (
         <>
-          <p className="small text-2">Best K by measured fitting accuracy: <strong>{budget.sweep.bestK ?? '—'}</strong> (the smallest K at the highest accuracy; labels are used only here).</p>
+          <p className="small text-2">
+            Best K by measured fitting accuracy: <strong>{budget.sweep.bestK ?? '—'}</strong> (the smallest K at the highest accuracy; labels are used only
+            here).
+          </p>
           {budget.baselines.length > 0 && (
             <table className="table small" style={{ marginTop: 8, maxWidth: 720 }}>
-              <thead><tr><th>Baseline</th><th>requests</th><th className="num">K</th><th className="num">accuracy</th><th className="num">prompt tokens</th></tr></thead>
-              <tbody>{budget.baselines.map((b) => <tr key={`${b.name}${b.k}${b.split ?? ''}`}><td>{b.name}</td><td className="muted">{b.split === 'eval' ? 'evaluation' : 'fitting'}</td><td className="num">{b.k}</td><td className="num">{fmtPercent(b.accuracy, 1)}{b.accuracyStd !== undefined ? ` ± ${fmtPercent(b.accuracyStd, 1)}` : ''}</td><td className="num">{fmtInt(b.promptTokens)}</td></tr>)}</tbody>
+              <thead>
+                <tr>
+                  <th>Baseline</th>
+                  <th>requests</th>
+                  <th className="num">K</th>
+                  <th className="num">accuracy</th>
+                  <th className="num">prompt tokens</th>
+                </tr>
+              </thead>
+              <tbody>
+                {budget.baselines.map((b) => (
+                  <tr key={`${b.name}${b.k}${b.split ?? ''}`}>
+                    <td>{b.name}</td>
+                    <td className="muted">{b.split === 'eval' ? 'evaluation' : 'fitting'}</td>
+                    <td className="num">{b.k}</td>
+                    <td className="num">
+                      {fmtPercent(b.accuracy, 1)}
+                      {b.accuracyStd !== undefined ? ` ± ${fmtPercent(b.accuracyStd, 1)}` : ''}
+                    </td>
+                    <td className="num">{fmtInt(b.promptTokens)}</td>
+                  </tr>
+                ))}
+              </tbody>
             </table>
           )}
         </>
       ) : (
         <div className="btn-row">
           <p className="small text-2" style={{ flex: 1, minWidth: 300 }}>
-            A sweep re-serves the task's fitting requests under the top-K space for every K and measures accuracy against gold answers. It needs an
-            executor for the tools (the built-in benchmark has one) and a model. Until then, the surrogate F̂ previews the curve: it is maximised by the top-K (Theorem 1){budget.fullValue === null ? ', shown relative to the full menu' : ''}.
+            A sweep re-serves the task's fitting requests under the top-K space for every K and measures accuracy against gold answers. It needs an executor for
+            the tools (the built-in benchmark has one) and a model. Until then, the surrogate F̂ previews the curve: it is maximised by the top-K (Theorem 1)
+            {budget.fullValue === null ? ', shown relative to the full menu' : ''}.
           </p>
-          <button className="btn" disabled={!modelPath} onClick={() => void startSweep({ task: budget.task, model: modelPath })} title={modelPath ? undefined : 'Pick a model on the Models view first'}>Run sweep</button>
-          {!modelPath && <button className="btn ghost" onClick={() => navigate({ view: 'models' })}>Pick a model…</button>}
+          <button
+            className="btn"
+            disabled={!modelPath}
+            onClick={() => void startSweep({ task: budget.task, model: modelPath })}
+            title={modelPath ? undefined : 'Pick a model on the Models view first'}
+          >
+            Run sweep
+          </button>
+          {!modelPath && (
+            <button className="btn ghost" onClick={() => navigate({ view: 'models' })}>
+              Pick a model…
+            </button>
+          )}
         </div>
       )}
-      <p className="muted tiny" style={{ marginTop: 8 }}>F̂ at K = {budget.ranking.length}: {fmtSigned(budget.points.at(-1)?.surrogate, 4)} (the full scored menu).</p>
+      <p className="muted tiny" style={{ marginTop: 8 }}>
+        F̂ at K = {budget.ranking.length}: {fmtSigned(budget.points.at(-1)?.surrogate, 4)} (the full scored menu).
+      </p>
     </div>
   );
 }

@@ -22,7 +22,8 @@ export function parseRegistrySizes(text: string, setup: DemoSetup): number[] | s
   const sizes: number[] = [];
   for (const p of parts) {
     const n = Number(p);
-    if (!Number.isInteger(n) || n < setup.registry.min || n > setup.registry.max) return `registry sizes are whole numbers between ${setup.registry.min} and ${setup.registry.max}; "${p}" is not`;
+    if (!Number.isInteger(n) || n < setup.registry.min || n > setup.registry.max)
+      return `registry sizes are whole numbers between ${setup.registry.min} and ${setup.registry.max}; "${p}" is not`;
     sizes.push(n);
   }
   return [...new Set(sizes)].sort((a, b) => a - b);
@@ -52,10 +53,16 @@ export function DemoRunCard() {
     <section className="card demo-run" aria-labelledby="demo-run-title" data-testid="demo-run">
       <div className="card-head">
         <h2 id="demo-run-title">Run the demo</h2>
-        <span className="sub">the whole loop, as <code>lots demo</code> runs it: make → serve → score → sweep → evaluate</span>
+        <span className="sub">
+          the whole loop, as <code>lots demo</code> runs it: make → serve → score → sweep → evaluate
+        </span>
       </div>
       {showForm ? (
-        setup ? <DemoRunForm setup={setup} onStarted={() => setAnother(false)} onBack={job ? () => setAnother(false) : undefined} /> : <p className="small muted">Reading the demo settings…</p>
+        setup ? (
+          <DemoRunForm setup={setup} onStarted={() => setAnother(false)} onBack={job ? () => setAnother(false) : undefined} />
+        ) : (
+          <p className="small muted">Reading the demo settings…</p>
+        )
       ) : (
         <DemoRunProgress job={job} onAnother={() => setAnother(true)} />
       )}
@@ -75,13 +82,19 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
   const [registry, setRegistry] = useState(String(setup.registry.default));
   const [busy, setBusy] = useState(false);
   const sizes = parseRegistrySizes(registry, setup);
-  const problem = !dir.trim() ? 'Give an output folder.'
-    : model === null ? 'Choose a model.'
-    : model === 'file' && !file.trim() ? 'Give the path of a GGUF model file.'
-    : families.length === 0 ? 'Choose at least one family.'
-    : typeof sizes === 'string' ? sizes.charAt(0).toUpperCase() + sizes.slice(1) + '.'
-    : null;
-  const toggle = (f: string) => setFamilies(families.includes(f) ? families.filter((x) => x !== f) : setup.families.filter((x) => x === f || families.includes(x)));
+  const problem = !dir.trim()
+    ? 'Give an output folder.'
+    : model === null
+      ? 'Choose a model.'
+      : model === 'file' && !file.trim()
+        ? 'Give the path of a GGUF model file.'
+        : families.length === 0
+          ? 'Choose at least one family.'
+          : typeof sizes === 'string'
+            ? sizes.charAt(0).toUpperCase() + sizes.slice(1) + '.'
+            : null;
+  const toggle = (f: string) =>
+    setFamilies(families.includes(f) ? families.filter((x) => x !== f) : setup.families.filter((x) => x === f || families.includes(x)));
   const start = async () => {
     if (problem || model === null || typeof sizes === 'string') return;
     setBusy(true);
@@ -96,54 +109,115 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
     if (job) onStarted();
   };
   return (
-    <form className="demo-run-form" onSubmit={(e) => { e.preventDefault(); void start(); }}>
+    <form
+      className="demo-run-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void start();
+      }}
+    >
       <div className="demo-run-field">
         <label className="field">
           <span>Output folder</span>
-          <input type="text" value={dir} onChange={(e) => setDir(e.target.value)} data-testid="demo-run-dir" aria-describedby="demo-run-dir-note" spellCheck={false} />
+          <input
+            type="text"
+            value={dir}
+            onChange={(e) => setDir(e.target.value)}
+            data-testid="demo-run-dir"
+            aria-describedby="demo-run-dir-note"
+            spellCheck={false}
+          />
         </label>
-        <small id="demo-run-dir-note" className="muted demo-run-note">A new folder, or the folder of an earlier demo with the same options: it resumes, reusing what is stored.</small>
+        <small id="demo-run-dir-note" className="muted demo-run-note">
+          A new folder, or the folder of an earlier demo with the same options: it resumes, reusing what is stored.
+        </small>
       </div>
       <fieldset className="demo-run-models">
         <legend>Model</legend>
         <label className={`choice${pulled ? '' : ' disabled'}`}>
-          <input type="radio" name="demo-model" value="default" checked={model === 'default'} disabled={!pulled} onChange={() => setModel('default')} data-testid="demo-run-model-default" />
+          <input
+            type="radio"
+            name="demo-model"
+            value="default"
+            checked={model === 'default'}
+            disabled={!pulled}
+            onChange={() => setModel('default')}
+            data-testid="demo-run-model-default"
+          />
           <span>
             The default real model <code>{setup.defaultModel.source}</code>
-            {pulled ? <small className="muted demo-run-note">{pulled}</small> : (
+            {pulled ? (
+              <small className="muted demo-run-note">{pulled}</small>
+            ) : (
               <small className="demo-run-note" data-testid="demo-run-not-pulled">
-                Not pulled yet: pull it on the <button type="button" className="link" onClick={() => navigate({ view: 'models' })}>Models view</button>, or run <code>{setup.defaultModel.pullCommand}</code> (about 490 MB).
+                Not pulled yet: pull it on the{' '}
+                <button type="button" className="link" onClick={() => navigate({ view: 'models' })}>
+                  Models view
+                </button>
+                , or run <code>{setup.defaultModel.pullCommand}</code> (about 490 MB).
               </small>
             )}
           </span>
         </label>
         <label className="choice">
-          <input type="radio" name="demo-model" value="reference" checked={model === 'reference'} onChange={() => setModel('reference')} data-testid="demo-run-model-reference" />
-          <span>Reference model (no real model; results are noise) <small className="muted demo-run-note">a tiny generated model: the demo runs end to end in minutes, but its answers mean nothing</small></span>
+          <input
+            type="radio"
+            name="demo-model"
+            value="reference"
+            checked={model === 'reference'}
+            onChange={() => setModel('reference')}
+            data-testid="demo-run-model-reference"
+          />
+          <span>
+            Reference model (no real model; results are noise){' '}
+            <small className="muted demo-run-note">a tiny generated model: the demo runs end to end in minutes, but its answers mean nothing</small>
+          </span>
         </label>
         <label className="choice">
           <input type="radio" name="demo-model" value="file" checked={model === 'file'} onChange={() => setModel('file')} data-testid="demo-run-model-file" />
           <span>Another GGUF file or pulled source</span>
         </label>
         {model === 'file' && (
-          <input type="text" className="demo-run-file" value={file} onChange={(e) => setFile(e.target.value)} placeholder="/path/to/model.gguf or pypi:… / hf:…" aria-label="Model file or source" spellCheck={false} />
+          <input
+            type="text"
+            className="demo-run-file"
+            value={file}
+            onChange={(e) => setFile(e.target.value)}
+            placeholder="/path/to/model.gguf or pypi:… / hf:…"
+            aria-label="Model file or source"
+            spellCheck={false}
+          />
         )}
       </fieldset>
       <div className="demo-run-field">
         <label className="field">
           <span>Preset</span>
-          <select value={preset} onChange={(e) => setPreset(e.target.value as 'quick' | 'full')} data-testid="demo-run-preset" aria-describedby="demo-run-preset-note">
+          <select
+            value={preset}
+            onChange={(e) => setPreset(e.target.value as 'quick' | 'full')}
+            data-testid="demo-run-preset"
+            aria-describedby="demo-run-preset-note"
+          >
             <option value="quick">{presetText(setup, 'quick')}</option>
             <option value="full">{presetText(setup, 'full')}</option>
           </select>
         </label>
-        <small id="demo-run-preset-note" className="muted demo-run-note">{PRESET_NOTE[preset]}</small>
+        <small id="demo-run-preset-note" className="muted demo-run-note">
+          {PRESET_NOTE[preset]}
+        </small>
       </div>
       <fieldset className="demo-run-families">
         <legend>
-          Families <span className="muted">({families.length} of {setup.families.length})</span>
-          <button type="button" className="btn ghost small" onClick={() => setFamilies(setup.families)}>All</button>
-          <button type="button" className="btn ghost small" onClick={() => setFamilies([])} data-testid="demo-run-families-none">None</button>
+          Families{' '}
+          <span className="muted">
+            ({families.length} of {setup.families.length})
+          </span>
+          <button type="button" className="btn ghost small" onClick={() => setFamilies(setup.families)}>
+            All
+          </button>
+          <button type="button" className="btn ghost small" onClick={() => setFamilies([])} data-testid="demo-run-families-none">
+            None
+          </button>
         </legend>
         <div className="demo-run-family-list">
           {setup.families.map((f) => (
@@ -157,14 +231,34 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
       <div className="demo-run-field">
         <label className="field">
           <span>Registry sizes</span>
-          <input type="text" value={registry} onChange={(e) => setRegistry(e.target.value)} data-testid="demo-run-registry" aria-describedby="demo-run-registry-note" spellCheck={false} />
+          <input
+            type="text"
+            value={registry}
+            onChange={(e) => setRegistry(e.target.value)}
+            data-testid="demo-run-registry"
+            aria-describedby="demo-run-registry-note"
+            spellCheck={false}
+          />
         </label>
-        <small id="demo-run-registry-note" className="muted demo-run-note">One size ({setup.registry.default} tools by default), or several (15, 30, 60) for accuracy against the registry size: each size is its own project, under growth/ in the folder.</small>
+        <small id="demo-run-registry-note" className="muted demo-run-note">
+          One size ({setup.registry.default} tools by default), or several (15, 30, 60) for accuracy against the registry size: each size is its own project,
+          under growth/ in the folder.
+        </small>
       </div>
       <div className="btn-row">
-        <button type="submit" className="btn primary" disabled={Boolean(problem) || busy} data-testid="demo-run-start">{busy ? <span className="spinner" /> : null}Start the demo</button>
-        {onBack && <button type="button" className="btn ghost" onClick={onBack}>Back to the last demo</button>}
-        {problem && <span className="small muted" role="status">{problem}</span>}
+        <button type="submit" className="btn primary" disabled={Boolean(problem) || busy} data-testid="demo-run-start">
+          {busy ? <span className="spinner" /> : null}Start the demo
+        </button>
+        {onBack && (
+          <button type="button" className="btn ghost" onClick={onBack}>
+            Back to the last demo
+          </button>
+        )}
+        {problem && (
+          <span className="small muted" role="status">
+            {problem}
+          </span>
+        )}
       </div>
     </form>
   );
@@ -181,14 +275,29 @@ function DemoRunProgress({ job, onAnother }: { job: JobInfo; onAnother: () => vo
   return (
     <div className="demo-run-progress" data-testid="demo-run-progress" data-status={job.status}>
       <div className="job-head">
-        <div className="ellipsis"><strong>{job.title}</strong>{dir ? <span className="small muted"> · in <code>{dir}</code></span> : null}</div>
-        <span className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'cancelled' || job.status === 'interrupted' ? 'warn' : 'accent'}`} data-testid="demo-run-status">{job.status}</span>
+        <div className="ellipsis">
+          <strong>{job.title}</strong>
+          {dir ? (
+            <span className="small muted">
+              {' '}
+              · in <code>{dir}</code>
+            </span>
+          ) : null}
+        </div>
+        <span
+          className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'cancelled' || job.status === 'interrupted' ? 'warn' : 'accent'}`}
+          data-testid="demo-run-status"
+        >
+          {job.status}
+        </span>
       </div>
       {job.steps?.length ? (
         <ol className="run-steps" aria-label="Demo steps" data-testid="demo-run-steps">
           {job.steps.map((step) => (
             <li key={step.id} className={`run-step ${step.status}`} data-step={step.id} data-status={step.status}>
-              <span className="run-step-icon" aria-hidden="true">{step.status === 'done' ? '✓' : step.status === 'running' && !ended ? <span className="spinner" /> : '○'}</span>
+              <span className="run-step-icon" aria-hidden="true">
+                {step.status === 'done' ? '✓' : step.status === 'running' && !ended ? <span className="spinner" /> : '○'}
+              </span>
               <span className="run-step-label">{step.label}</span>
               <span className="run-step-counts tabular">{step.unit && step.total > 0 ? `${step.done} / ${step.total} ${step.unit}` : ''}</span>
               <span className="run-step-state small">{step.status === 'running' && ended ? 'stopped' : STATUS_WORD[step.status]}</span>
@@ -196,8 +305,12 @@ function DemoRunProgress({ job, onAnother }: { job: JobInfo; onAnother: () => vo
             </li>
           ))}
         </ol>
-      ) : <p className="small muted">Starting the demo process (it loads the engine, then the model)…</p>}
-      <p className="small text-2 demo-run-message" aria-live="polite" data-testid="demo-run-message">{job.message ?? ''}</p>
+      ) : (
+        <p className="small muted">Starting the demo process (it loads the engine, then the model)…</p>
+      )}
+      <p className="small text-2 demo-run-message" aria-live="polite" data-testid="demo-run-message">
+        {job.message ?? ''}
+      </p>
       {job.error && (
         <div className="callout bad small">
           <strong>{job.error.code}</strong>: {job.error.message}
@@ -205,14 +318,32 @@ function DemoRunProgress({ job, onAnother }: { job: JobInfo; onAnother: () => vo
         </div>
       )}
       <div className="btn-row" style={{ marginTop: 8 }}>
-        {job.canCancel && <button className="btn danger" onClick={() => void act(job.id, 'cancel')} data-testid="demo-run-cancel">{job.status === 'interrupted' ? 'Dismiss' : 'Cancel'}</button>}
-        {job.canResume && <button className="btn primary" onClick={() => void act(job.id, 'resume')} data-testid="demo-run-resume">Resume</button>}
-        {job.status === 'done' && dir && dir !== projectDir && <button className="btn primary" onClick={() => void openDemoProject(dir)} data-testid="demo-run-open">Open the demo project</button>}
-        {ended && <button className="btn ghost" onClick={onAnother} data-testid="demo-run-another">Run another demo…</button>}
+        {job.canCancel && (
+          <button className="btn danger" onClick={() => void act(job.id, 'cancel')} data-testid="demo-run-cancel">
+            {job.status === 'interrupted' ? 'Dismiss' : 'Cancel'}
+          </button>
+        )}
+        {job.canResume && (
+          <button className="btn primary" onClick={() => void act(job.id, 'resume')} data-testid="demo-run-resume">
+            Resume
+          </button>
+        )}
+        {job.status === 'done' && dir && dir !== projectDir && (
+          <button className="btn primary" onClick={() => void openDemoProject(dir)} data-testid="demo-run-open">
+            Open the demo project
+          </button>
+        )}
+        {ended && (
+          <button className="btn ghost" onClick={onAnother} data-testid="demo-run-another">
+            Run another demo…
+          </button>
+        )}
       </div>
       {job.log?.length ? (
         <details className="demo-run-log">
-          <summary className="small">Log ({job.log.length} lines, what <code>lots demo</code> prints)</summary>
+          <summary className="small">
+            Log ({job.log.length} lines, what <code>lots demo</code> prints)
+          </summary>
           <pre>{job.log.join('\n')}</pre>
         </details>
       ) : null}

@@ -12,7 +12,10 @@ import { DemoRunCard } from './DemoRunCard';
 
 const TEXT: Record<DemoStep, [string, string]> = {
   build: ['Build the benchmark project', 'Deterministic scenes, ten task families, tool chains and distractors, gold answers, fitting/evaluation splits.'],
-  score: ['Score', 'Teacher-forced likelihood of each frozen answer with and without each tool’s evidence, on a local model (the built-in reference model needs no download).'],
+  score: [
+    'Score',
+    'Teacher-forced likelihood of each frozen answer with and without each tool’s evidence, on a local model (the built-in reference model needs no download).',
+  ],
   rank: ['Rank', 'Per task, the mean score Ī over the requests that exposed the tool, with bootstrap intervals.'],
   sweep: ['Sweep the budget', 'Serve the fitting requests under the top-K space for every K; the smallest K at the best accuracy is recommended.'],
   approve: ['Approve', 'Accept the recommended space (or edit it, with a note); every approved version is kept.'],
@@ -31,7 +34,11 @@ export function DemoView() {
   return (
     <div style={{ maxWidth: 1180 }}>
       {hasStory && data ? <DemoStory data={data} /> : null}
-      {hasStory ? <div style={{ marginTop: 22 }}><DemoRunCard /></div> : null}
+      {hasStory ? (
+        <div style={{ marginTop: 22 }}>
+          <DemoRunCard />
+        </div>
+      ) : null}
       <DemoWalk compact={hasStory} runCard={hasStory ? null : <DemoRunCard />} />
     </div>
   );
@@ -67,45 +74,67 @@ function DemoStory({ data }: { data: DemoData }) {
           <h1>What LOTS did on {project?.name ?? 'this project'}</h1>
           {lots && all ? (
             <p className="lede" data-testid="demo-headline">
-              LOTS keeps <strong>{meanKept(data).toFixed(1)}</strong> tools per task and answers <strong>{Math.round(lots.accuracy * 100)}%</strong> of {lots.n} evaluation
-              requests, against <strong>{Math.round(all.accuracy * 100)}%</strong> with the whole registry — using <strong>{fmtInt(Math.round(lots.promptTokens))}</strong> instead
-              of {fmtInt(Math.round(all.promptTokens))} prompt tokens per request.
+              LOTS keeps <strong>{meanKept(data).toFixed(1)}</strong> tools per task and answers <strong>{Math.round(lots.accuracy * 100)}%</strong> of {lots.n}{' '}
+              evaluation requests, against <strong>{Math.round(all.accuracy * 100)}%</strong> with the whole registry — using{' '}
+              <strong>{fmtInt(Math.round(lots.promptTokens))}</strong> instead of {fmtInt(Math.round(all.promptTokens))} prompt tokens per request.
             </p>
-          ) : <p className="lede">Budget sweeps without evaluation results yet.</p>}
+          ) : (
+            <p className="lede">Budget sweeps without evaluation results yet.</p>
+          )}
           {r ? (
             <p className="small text-2" data-testid="demo-provenance">
-              {r.modelName} · {r.machine} · {r.startedAt.slice(0, 10)}{r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''} ·{' '}
-              {r.preset.families.length} families × ({r.preset.fit} fit + {r.preset.eval} eval), {r.preset.registry} tools, K ≤ {r.preset.kMax ?? 'all'} · <code>{r.command}</code>
+              {r.modelName} · {r.machine} · {r.startedAt.slice(0, 10)}
+              {r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''} · {r.preset.families.length} families × ({r.preset.fit} fit +{' '}
+              {r.preset.eval} eval), {r.preset.registry} tools, K ≤ {r.preset.kMax ?? 'all'} · <code>{r.command}</code>
             </p>
           ) : null}
         </div>
         <div className="field-row">
-          <button className="btn" onClick={() => void report()} data-testid="demo-report">Download the report</button>
+          <button className="btn" onClick={() => void report()} data-testid="demo-report">
+            Download the report
+          </button>
         </div>
       </div>
       <div className="demo-charts">
         <div className="card">
-          <div className="card-head"><h2>Accuracy per method</h2><span className="small muted">mean over families</span></div>
+          <div className="card-head">
+            <h2>Accuracy per method</h2>
+            <span className="small muted">mean over families</span>
+          </div>
           <div className="svg-chart" dangerouslySetInnerHTML={{ __html: accuracyChart(data) }} />
         </div>
         <div className="card">
-          <div className="card-head"><h2>Prompt tokens per request</h2><span className="small muted">evaluation requests</span></div>
+          <div className="card-head">
+            <h2>Prompt tokens per request</h2>
+            <span className="small muted">evaluation requests</span>
+          </div>
           <div className="svg-chart" dangerouslySetInnerHTML={{ __html: tokensChart(data) }} />
         </div>
         {growth ? (
           <div className="card" data-testid="demo-growth">
-            <div className="card-head"><h2>As the registry grows</h2><span className="small muted">{r!.growth[0]!.families.length} families</span></div>
+            <div className="card-head">
+              <h2>As the registry grows</h2>
+              <span className="small muted">{r!.growth[0]!.families.length} families</span>
+            </div>
             <div className="svg-chart" dangerouslySetInnerHTML={{ __html: growth }} />
           </div>
         ) : null}
       </div>
       <div className="card" style={{ marginTop: 14 }}>
-        <div className="card-head"><h2>Per family: the kept tools against the gold chain</h2><span className="small muted">green: in the chain · red: not</span></div>
+        <div className="card-head">
+          <h2>Per family: the kept tools against the gold chain</h2>
+          <span className="small muted">green: in the chain · red: not</span>
+        </div>
         <table className="table" data-testid="demo-families">
           <thead>
             <tr>
-              <th>Family</th><th className="num">K</th><th>Kept by LOTS</th><th>Gold chain</th>
-              <th className="num">LOTS fit / eval</th><th className="num">Keep-all fit / eval</th><th>Open</th>
+              <th>Family</th>
+              <th className="num">K</th>
+              <th>Kept by LOTS</th>
+              <th>Gold chain</th>
+              <th className="num">LOTS fit / eval</th>
+              <th className="num">Keep-all fit / eval</th>
+              <th>Open</th>
             </tr>
           </thead>
           <tbody>
@@ -118,16 +147,30 @@ function DemoStory({ data }: { data: DemoData }) {
               };
               return (
                 <tr key={t.task}>
-                  <td><strong>{t.task}</strong></td>
+                  <td>
+                    <strong>{t.task}</strong>
+                  </td>
                   <td className="num">{t.k}</td>
-                  <td>{t.kept.map((tool) => <span key={tool} className={`pill ${chain.has(tool) ? 'good' : 'bad'}`} style={{ marginRight: 4 }}>{tool}</span>)}</td>
+                  <td>
+                    {t.kept.map((tool) => (
+                      <span key={tool} className={`pill ${chain.has(tool) ? 'good' : 'bad'}`} style={{ marginRight: 4 }}>
+                        {tool}
+                      </span>
+                    ))}
+                  </td>
                   <td className="small text-2">{t.chain.length ? t.chain.join(' → ') : '(no tool)'}</td>
                   <td className="num tabular">{cell('lots')}</td>
                   <td className="num tabular">{cell('keep-all')}</td>
                   <td className="nowrap">
-                    <button className="btn small ghost" onClick={() => open(t.task, 'heatmap')} aria-label={`Heatmap of ${t.task}`}>Heatmap</button>
-                    <button className="btn small ghost" onClick={() => open(t.task, 'ranking')} aria-label={`Ranking of ${t.task}`}>Ranking</button>
-                    <button className="btn small ghost" onClick={() => open(t.task, 'space')} aria-label={`Space of ${t.task}`}>Space</button>
+                    <button className="btn small ghost" onClick={() => open(t.task, 'heatmap')} aria-label={`Heatmap of ${t.task}`}>
+                      Heatmap
+                    </button>
+                    <button className="btn small ghost" onClick={() => open(t.task, 'ranking')} aria-label={`Ranking of ${t.task}`}>
+                      Ranking
+                    </button>
+                    <button className="btn small ghost" onClick={() => open(t.task, 'space')} aria-label={`Space of ${t.task}`}>
+                      Space
+                    </button>
                   </td>
                 </tr>
               );
@@ -223,8 +266,8 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
         <div>
           {compact ? <h2>Walk through it step by step</h2> : <h1>See LOTS work end to end</h1>}
           <p className="lede">
-            The built-in benchmark has hidden scenes and known tool chains, so you can watch the method find the tools each task relies on,
-            size the space, and ship it. Every step below runs for real on this machine.
+            The built-in benchmark has hidden scenes and known tool chains, so you can watch the method find the tools each task relies on, size the space, and
+            ship it. Every step below runs for real on this machine.
           </p>
         </div>
       </div>
@@ -236,9 +279,15 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
       ) : null}
       {project && task && (
         <div className="field-row" style={{ marginBottom: 12, alignItems: 'center' }}>
-          <span className="small text-2">Project <strong>{project.name}</strong> · {fmtInt(project.traces)} traces · task</span>
+          <span className="small text-2">
+            Project <strong>{project.name}</strong> · {fmtInt(project.traces)} traces · task
+          </span>
           <select value={task} onChange={(e) => setTask(e.target.value)} aria-label="Demo task">
-            {project.tasks.map((t) => <option key={t.task} value={t.task}>{t.task}</option>)}
+            {project.tasks.map((t) => (
+              <option key={t.task} value={t.task}>
+                {t.task}
+              </option>
+            ))}
           </select>
         </div>
       )}
@@ -255,17 +304,33 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
                     <option value="quick">Quick: one family ({DEMO_TASK}), about a minute on a CPU</option>
                     <option value="full">Full: all ten families, several minutes on a CPU</option>
                   </select>
-                  <input className="grow" type="text" value={dir} onChange={(e) => setDir(e.target.value)} placeholder="Folder (default: in the Studio's data folder)" aria-label="Demo project folder" />
+                  <input
+                    className="grow"
+                    type="text"
+                    value={dir}
+                    onChange={(e) => setDir(e.target.value)}
+                    placeholder="Folder (default: in the Studio's data folder)"
+                    aria-label="Demo project folder"
+                  />
                 </div>
               )}
               {(step === 'score' || step === 'sweep') && demoJob && done[step] && !done[DEMO_STEPS[i + 1]!] && (
                 <div style={{ marginTop: 6 }}>
-                  <div className={`progress ${demoJob.status}`}><div style={{ width: `${demoJob.total ? (100 * demoJob.done) / demoJob.total : 0}%` }} /></div>
-                  <div className="small muted tabular" style={{ marginTop: 2 }}>{demoJob.status} · {demoJob.done}/{demoJob.total} {demoJob.unit}</div>
+                  <div className={`progress ${demoJob.status}`}>
+                    <div style={{ width: `${demoJob.total ? (100 * demoJob.done) / demoJob.total : 0}%` }} />
+                  </div>
+                  <div className="small muted tabular" style={{ marginTop: 2 }}>
+                    {demoJob.status} · {demoJob.done}/{demoJob.total} {demoJob.unit}
+                  </div>
                 </div>
               )}
             </div>
-            <button className={`btn${enabled(step, i) && !done[step] ? ' primary' : ''}`} disabled={!enabled(step, i)} onClick={() => void run[step]()} data-testid={`demo-${step}`}>
+            <button
+              className={`btn${enabled(step, i) && !done[step] ? ' primary' : ''}`}
+              disabled={!enabled(step, i)}
+              onClick={() => void run[step]()}
+              data-testid={`demo-${step}`}
+            >
               {busy && step === 'build' ? <span className="spinner" /> : null}
               {done[step] ? 'Again' : 'Run'}
             </button>

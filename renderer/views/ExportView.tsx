@@ -75,30 +75,62 @@ export function ExportView() {
         </div>
         <div className="format-list" role="radiogroup" aria-label="Export format">
           {EXPORT_FORMATS.map((f) => (
-            <button key={f} role="radio" aria-checked={format === f} className={`format-item${format === f ? ' selected' : ''}`} onClick={() => setFormat(f)} data-format={f}>
+            <button
+              key={f}
+              role="radio"
+              aria-checked={format === f}
+              className={`format-item${format === f ? ' selected' : ''}`}
+              onClick={() => setFormat(f)}
+              data-format={f}
+            >
               <strong>{LABELS[f][0]}</strong>
               <span className="small muted">{LABELS[f][1]}</span>
             </button>
           ))}
         </div>
-        <div className="card-head" style={{ marginTop: 16 }}><h2>Report</h2></div>
-        <p className="small text-2" style={{ marginBottom: 8 }}>One self-contained HTML page for stakeholders — ranking with intervals, budget curve, kept tools and the note. Prints to PDF.</p>
-        <button className="btn" onClick={() => void report()} data-testid="save-report">{native ? 'Save report…' : 'Download report (HTML)'}</button>
+        <div className="card-head" style={{ marginTop: 16 }}>
+          <h2>Report</h2>
+        </div>
+        <p className="small text-2" style={{ marginBottom: 8 }}>
+          One self-contained HTML page for stakeholders — ranking with intervals, budget curve, kept tools and the note. Prints to PDF.
+        </p>
+        <button className="btn" onClick={() => void report()} data-testid="save-report">
+          {native ? 'Save report…' : 'Download report (HTML)'}
+        </button>
       </div>
       <div className="card export-preview">
         <div className="card-head">
           <div>
-            <h2>{LABELS[format][0]} <span className="muted small mono">{text?.filename}</span></h2>
-            {text && (text.version === null
-              ? <div className="callout warn small" style={{ marginTop: 6 }}>No approved version: this is the <strong>proposal</strong>. <button className="btn small" onClick={() => navigate({ view: 'space' })}>Review & approve…</button></div>
-              : <div className="small good" style={{ marginTop: 4 }} data-testid="export-version">approved version v{text.version}{status?.status === 'changed' ? ' · scores changed since' : ''}</div>)}
+            <h2>
+              {LABELS[format][0]} <span className="muted small mono">{text?.filename}</span>
+            </h2>
+            {text &&
+              (text.version === null ? (
+                <div className="callout warn small" style={{ marginTop: 6 }}>
+                  No approved version: this is the <strong>proposal</strong>.{' '}
+                  <button className="btn small" onClick={() => navigate({ view: 'space' })}>
+                    Review & approve…
+                  </button>
+                </div>
+              ) : (
+                <div className="small good" style={{ marginTop: 4 }} data-testid="export-version">
+                  approved version v{text.version}
+                  {status?.status === 'changed' ? ' · scores changed since' : ''}
+                </div>
+              ))}
           </div>
           <div className="btn-row">
-            <button className="btn" disabled={!text} onClick={() => void copy()} data-testid="copy-export">{copied ? 'Copied ✓' : 'Copy'}</button>
-            <button className="btn primary" disabled={!text} onClick={() => void save()} data-testid="save-export">{native ? 'Save…' : 'Download'}</button>
+            <button className="btn" disabled={!text} onClick={() => void copy()} data-testid="copy-export">
+              {copied ? 'Copied ✓' : 'Copy'}
+            </button>
+            <button className="btn primary" disabled={!text} onClick={() => void save()} data-testid="save-export">
+              {native ? 'Save…' : 'Download'}
+            </button>
           </div>
         </div>
-        <pre className="code export-text" data-testid="export-text">{text?.text ?? ''}</pre>
+        <pre className="code export-text" data-testid="export-text">
+          {text?.text ?? ''}
+        </pre>
       </div>
     </div>
   );

@@ -11,7 +11,11 @@ import type { CorrectFilter } from '../heatmap/model';
 import { useCommands } from '../app/commands-context';
 import type { HeatmapModel } from '../heatmap/model';
 
-const FILTERS: [CorrectFilter, string][] = [['all', 'All'], ['correct', 'Correct'], ['wrong', 'Wrong']];
+const FILTERS: [CorrectFilter, string][] = [
+  ['all', 'All'],
+  ['correct', 'Correct'],
+  ['wrong', 'Wrong'],
+];
 
 export function HeatmapView() {
   const task = useStudio((s) => s.route.task);
@@ -29,7 +33,19 @@ export function HeatmapView() {
   const navigate = useStudio((s) => s.navigate);
   const commands = useCommands();
 
-  if (!task) return <Empty title="No task selected" actions={<button className="btn" onClick={() => navigate({ view: 'home' })}>Go to the project</button>}>Open a project and pick a task.</Empty>;
+  if (!task)
+    return (
+      <Empty
+        title="No task selected"
+        actions={
+          <button className="btn" onClick={() => navigate({ view: 'home' })}>
+            Go to the project
+          </button>
+        }
+      >
+        Open a project and pick a task.
+      </Empty>
+    );
   if (!model) return <p className="muted">Loading the heatmap of {task}…</p>;
   const scored = model.means.some((m) => m !== null);
 
@@ -38,7 +54,9 @@ export function HeatmapView() {
       <div className="heatmap-toolbar">
         <div className="segmented" role="group" aria-label="Filter by correctness">
           {FILTERS.map(([value, label]) => (
-            <button key={value} aria-pressed={correct === value} onClick={() => setFilter(value)}>{label}</button>
+            <button key={value} aria-pressed={correct === value} onClick={() => setFilter(value)}>
+              {label}
+            </button>
           ))}
         </div>
         <input
@@ -51,19 +69,40 @@ export function HeatmapView() {
           style={{ width: 280 }}
         />
         <span className="muted small">
-          {sortTool ? <>sorted by <strong>{sortTool}</strong> {sortDir === 'desc' ? '▼' : '▲'} <button className="btn ghost small" onClick={() => sortBy(null)}>clear</button></> : 'Click a tool name to sort by its scores'}
+          {sortTool ? (
+            <>
+              sorted by <strong>{sortTool}</strong> {sortDir === 'desc' ? '▼' : '▲'}{' '}
+              <button className="btn ghost small" onClick={() => sortBy(null)}>
+                clear
+              </button>
+            </>
+          ) : (
+            'Click a tool name to sort by its scores'
+          )}
         </span>
         <span className="topbar-spacer" />
         <Legend scale={model.scale} dark={theme === 'dark'} />
       </div>
       {!scored && (
         <div className="callout warn" style={{ marginBottom: 10 }}>
-          No scores for this task yet: the cells show which tools each request exposed. <button className="btn small" onClick={() => navigate({ view: 'jobs' })}>Score the project…</button>
+          No scores for this task yet: the cells show which tools each request exposed.{' '}
+          <button className="btn small" onClick={() => navigate({ view: 'jobs' })}>
+            Score the project…
+          </button>
         </div>
       )}
       {model.hidesUnscored && <UnscoredToggle model={model} />}
       {model.rows === 0 ? (
-        <Empty title="No requests" actions={<button className="btn primary" onClick={() => void commands.importTraces()}>Import traces…</button>}>This task has no requests yet.</Empty>
+        <Empty
+          title="No requests"
+          actions={
+            <button className="btn primary" onClick={() => void commands.importTraces()}>
+              Import traces…
+            </button>
+          }
+        >
+          This task has no requests yet.
+        </Empty>
       ) : (
         <HeatmapCanvas model={model} onOpenCell={(id, tool) => void openTrace(id, tool)} />
       )}
@@ -85,7 +124,13 @@ function UnscoredToggle({ model }: { model: HeatmapModel }) {
   const run = model.run ? ` for run ${model.run}` : '';
   return (
     <div className="heatmap-unscored small" data-testid="heatmap-unscored">
-      <span className="muted" data-testid="heatmap-unscored-count" data-count={count} title={`No cell of these requests was scored${run} (for a benchmark: requests that were never served).`} aria-live="polite">
+      <span
+        className="muted"
+        data-testid="heatmap-unscored-count"
+        data-count={count}
+        title={`No cell of these requests was scored${run} (for a benchmark: requests that were never served).`}
+        aria-live="polite"
+      >
         {show ? `Showing ${noun}` : `${noun} hidden`}
       </span>
       <button type="button" className="btn small" aria-pressed={show} onClick={() => setShow(!show)} data-testid="toggle-unscored">

@@ -53,7 +53,7 @@ function UpdateCard({ history }: { history: HistoryData }) {
   const fold = useStudio((s) => s.foldBatches);
   const [alpha, setAlpha] = useState(String(updates?.alpha ?? 0.2));
   const [rule, setRule] = useState<'topk' | 'support'>(updates?.rule.kind ?? 'topk');
-  const [k, setK] = useState(String(updates?.rule.kind === 'topk' ? updates.rule.k : history.versions.at(-1)?.tools.length ?? 3));
+  const [k, setK] = useState(String(updates?.rule.kind === 'topk' ? updates.rule.k : (history.versions.at(-1)?.tools.length ?? 3)));
   const [phi, setPhi] = useState(String(updates?.rule.kind === 'support' ? updates.rule.phi : 0.05));
   const alphaN = Number(alpha);
   const kN = Number(k);
@@ -70,30 +70,50 @@ function UpdateCard({ history }: { history: HistoryData }) {
         </span>
       </div>
       <p className="small text-2" style={{ marginTop: 0 }}>
-        Each import of the task is a batch. A scored batch updates the running scores, Ĩ ← α·Ī + (1−α)·Ĩ (a tool a batch did not score keeps
-        its own), and the rule proposes the next space. Nothing is applied here: approve the proposal on the Space view.
+        Each import of the task is a batch. A scored batch updates the running scores, Ĩ ← α·Ī + (1−α)·Ĩ (a tool a batch did not score keeps its own), and the
+        rule proposes the next space. Nothing is applied here: approve the proposal on the Space view.
       </p>
       {stream ? (
-        <p className="small muted" style={{ marginBottom: 0 }}>This project is a benchmark stream ({stream.modelName}): its history comes from the stream's updated arm.</p>
+        <p className="small muted" style={{ marginBottom: 0 }}>
+          This project is a benchmark stream ({stream.modelName}): its history comes from the stream's updated arm.
+        </p>
       ) : (
-        <form className="fold-form" onSubmit={(e) => { e.preventDefault(); if (valid) void fold(task, { alpha: alphaN, rule, ...(rule === 'topk' ? { k: kN } : { phi: phiN }) }); }}>
-          <label>α <input type="number" min={0.01} max={1} step="any" value={alpha} onChange={(e) => setAlpha(e.target.value)} aria-label="EMA weight alpha" /></label>
-          <label>rule{' '}
+        <form
+          className="fold-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (valid) void fold(task, { alpha: alphaN, rule, ...(rule === 'topk' ? { k: kN } : { phi: phiN }) });
+          }}
+        >
+          <label>
+            α <input type="number" min={0.01} max={1} step="any" value={alpha} onChange={(e) => setAlpha(e.target.value)} aria-label="EMA weight alpha" />
+          </label>
+          <label>
+            rule{' '}
             <select value={rule} onChange={(e) => setRule(e.target.value as 'topk' | 'support')} aria-label="Update rule">
               <option value="topk">top-K</option>
               <option value="support">support frequency</option>
             </select>
           </label>
-          {rule === 'topk'
-            ? <label>K <input type="number" min={1} step={1} value={k} onChange={(e) => setK(e.target.value)} aria-label="Budget K" /></label>
-            : <label>φ <input type="number" min={0} max={1} step="any" value={phi} onChange={(e) => setPhi(e.target.value)} aria-label="Minimum running support phi" /></label>}
-          <button type="submit" className="btn primary" disabled={folding || !valid} data-testid="fold-batches">{folding ? 'Folding…' : 'Fold new batches'}</button>
+          {rule === 'topk' ? (
+            <label>
+              K <input type="number" min={1} step={1} value={k} onChange={(e) => setK(e.target.value)} aria-label="Budget K" />
+            </label>
+          ) : (
+            <label>
+              φ <input type="number" min={0} max={1} step="any" value={phi} onChange={(e) => setPhi(e.target.value)} aria-label="Minimum running support phi" />
+            </label>
+          )}
+          <button type="submit" className="btn primary" disabled={folding || !valid} data-testid="fold-batches">
+            {folding ? 'Folding…' : 'Fold new batches'}
+          </button>
           {!valid && <span className="bad small">α must be in (0, 1]; K a positive integer; φ in [0, 1].</span>}
         </form>
       )}
       {waiting.length > 0 && (
         <div className="callout warn small" style={{ marginTop: 10 }} data-testid="history-waiting">
-          Not folded yet: {waiting.map((w) => `${w.source} (${fmtInt(w.traces)} traces)`).join(', ')}. A batch is folded once its traces are scored (Jobs view, or <code>lots score</code>).
+          Not folded yet: {waiting.map((w) => `${w.source} (${fmtInt(w.traces)} traces)`).join(', ')}. A batch is folded once its traces are scored (Jobs view,
+          or <code>lots score</code>).
         </div>
       )}
     </div>
@@ -112,11 +132,25 @@ function ProposalCard({ history }: { history: HistoryData }) {
       </div>
       <div className="chips">
         {history.proposal.length === 0 && <span className="muted small">The rule keeps no tool.</span>}
-        {history.proposal.map((t) => <span key={t} className={`chip${diff.added.includes(t) ? ' added' : ''}`} title={diff.added.includes(t) ? 'new against the approved version' : 'kept'}>{t}</span>)}
-        {diff.removed.map((t) => <span key={t} className="chip removed" title="in the approved version, not in the proposal">{t}</span>)}
+        {history.proposal.map((t) => (
+          <span
+            key={t}
+            className={`chip${diff.added.includes(t) ? ' added' : ''}`}
+            title={diff.added.includes(t) ? 'new against the approved version' : 'kept'}
+          >
+            {t}
+          </span>
+        ))}
+        {diff.removed.map((t) => (
+          <span key={t} className="chip removed" title="in the approved version, not in the proposal">
+            {t}
+          </span>
+        ))}
       </div>
       <div className="btn-row" style={{ marginTop: 10 }}>
-        <button className="btn" onClick={() => navigate({ view: 'space' })}>Review and approve on the Space view…</button>
+        <button className="btn" onClick={() => navigate({ view: 'space' })}>
+          Review and approve on the Space view…
+        </button>
       </div>
     </div>
   );
@@ -125,12 +159,13 @@ function ProposalCard({ history }: { history: HistoryData }) {
 /** Every tool with a running score, ordered by its latest running score. */
 function toolsOf(updates: TaskUpdates): string[] {
   const last = updates.batches.at(-1)!.running;
-  return Object.keys(last).sort((a, b) => (last[b]! - last[a]!) || (a < b ? -1 : 1));
+  return Object.keys(last).sort((a, b) => last[b]! - last[a]! || (a < b ? -1 : 1));
 }
 
 function crossingText(c: Crossing, how: 'entered' | 'left', batch: number): string {
   const s = `running ${fmtSigned(c.running)}`;
-  if (c.support !== undefined) return `${c.tool} ${how} at batch ${batch}: ${s}, running support ${fmtPercent(c.support)} ${how === 'entered' ? '≥' : '<'} φ ${c.cut}`;
+  if (c.support !== undefined)
+    return `${c.tool} ${how} at batch ${batch}: ${s}, running support ${fmtPercent(c.support)} ${how === 'entered' ? '≥' : '<'} φ ${c.cut}`;
   if (c.cut === null) return `${c.tool} ${how} at batch ${batch}: ${s} (the space had room for every scored tool)`;
   return `${c.tool} ${how} at batch ${batch}: ${s} ${how === 'entered' ? '≥' : '≤'} the cut ${fmtSigned(c.cut)}`;
 }
@@ -151,7 +186,11 @@ function TimelineCard({ updates }: { updates: TaskUpdates }) {
             <tr>
               <th scope="col">tool</th>
               {updates.batches.map((b) => (
-                <th key={b.batch} scope="col" title={`${b.source}${b.label ? ` (${b.label})` : ''}: ${b.scored} of ${b.traces} traces scored, folded ${fmtTime(b.at)}`}>
+                <th
+                  key={b.batch}
+                  scope="col"
+                  title={`${b.source}${b.label ? ` (${b.label})` : ''}: ${b.scored} of ${b.traces} traces scored, folded ${fmtTime(b.at)}`}
+                >
                   <div>batch {b.batch}</div>
                   <div className="tiny muted">{b.label ?? b.source}</div>
                 </th>
@@ -161,19 +200,31 @@ function TimelineCard({ updates }: { updates: TaskUpdates }) {
           <tbody>
             {tools.map((tool) => (
               <tr key={tool} data-tool={tool}>
-                <th scope="row" className="mono">{tool}</th>
-                {updates.batches.map((b) => <TimelineCell key={b.batch} tool={tool} batch={b} max={max} />)}
+                <th scope="row" className="mono">
+                  {tool}
+                </th>
+                {updates.batches.map((b) => (
+                  <TimelineCell key={b.batch} tool={tool} batch={b} max={max} />
+                ))}
               </tr>
             ))}
             {hasAccuracy && (
               <tr className="timeline-accuracy">
                 <th scope="row">accuracy</th>
-                {updates.batches.map((b) => <td key={b.batch} className="tabular">{b.accuracy === undefined ? '—' : fmtPercent(b.accuracy)}</td>)}
+                {updates.batches.map((b) => (
+                  <td key={b.batch} className="tabular">
+                    {b.accuracy === undefined ? '—' : fmtPercent(b.accuracy)}
+                  </td>
+                ))}
               </tr>
             )}
             <tr className="timeline-size">
               <th scope="row">tools kept</th>
-              {updates.batches.map((b) => <td key={b.batch} className="tabular">{b.proposed.length}</td>)}
+              {updates.batches.map((b) => (
+                <td key={b.batch} className="tabular">
+                  {b.proposed.length}
+                </td>
+              ))}
             </tr>
           </tbody>
         </table>
@@ -187,18 +238,41 @@ function TimelineCell({ tool, batch, max }: { tool: string; batch: UpdateBatch; 
   const inSpace = batch.proposed.includes(tool);
   const entered = batch.entered.find((c) => c.tool === tool);
   const left = batch.left.find((c) => c.tool === tool);
-  if (running === undefined) return <td className="muted tiny" title={`${tool} had no score yet at batch ${batch.batch}`}>—</td>;
+  if (running === undefined)
+    return (
+      <td className="muted tiny" title={`${tool} had no score yet at batch ${batch.batch}`}>
+        —
+      </td>
+    );
   const share = Math.round(Math.min(1, Math.abs(running) / max) * 60);
   const color = running >= 0 ? 'var(--pos)' : 'var(--neg)';
   const scored = batch.batchMeans[tool];
   const title = [
-    entered ? crossingText(entered, 'entered', batch.batch) : left ? crossingText(left, 'left', batch.batch) : `${tool} after batch ${batch.batch}: running ${fmtSigned(running)}${inSpace ? ', in the proposal' : ''}`,
+    entered
+      ? crossingText(entered, 'entered', batch.batch)
+      : left
+        ? crossingText(left, 'left', batch.batch)
+        : `${tool} after batch ${batch.batch}: running ${fmtSigned(running)}${inSpace ? ', in the proposal' : ''}`,
     scored === undefined ? 'not scored by this batch (its running score is kept)' : `batch mean ${fmtSigned(scored)}`,
   ].join('\n');
   return (
-    <td className={`timeline-cell tabular${inSpace ? ' in' : ''}`} style={{ background: `color-mix(in srgb, ${color} ${share}%, transparent)` }} title={title} data-in={inSpace ? 'yes' : 'no'} data-change={entered ? 'entered' : left ? 'left' : undefined}>
-      {entered && <span className="mark good" aria-label="entered">▲</span>}
-      {left && <span className="mark bad" aria-label="left">▼</span>}
+    <td
+      className={`timeline-cell tabular${inSpace ? ' in' : ''}`}
+      style={{ background: `color-mix(in srgb, ${color} ${share}%, transparent)` }}
+      title={title}
+      data-in={inSpace ? 'yes' : 'no'}
+      data-change={entered ? 'entered' : left ? 'left' : undefined}
+    >
+      {entered && (
+        <span className="mark good" aria-label="entered">
+          ▲
+        </span>
+      )}
+      {left && (
+        <span className="mark bad" aria-label="left">
+          ▼
+        </span>
+      )}
       {fmtSigned(running, 2)}
     </td>
   );
@@ -214,7 +288,10 @@ const TrajectoryCard = memo(function TrajectoryCard({ updates }: { updates: Task
     const all = toolsOf(updates);
     return [...all.filter((t) => ever.has(t)), ...all.filter((t) => !ever.has(t))].slice(0, LINE_COLORS.length);
   }, [updates]);
-  const data = useMemo(() => updates.batches.map((b) => ({ batch: b.batch, ...Object.fromEntries(tools.map((t) => [t, b.running[t] ?? null])) })), [updates, tools]);
+  const data = useMemo(
+    () => updates.batches.map((b) => ({ batch: b.batch, ...Object.fromEntries(tools.map((t) => [t, b.running[t] ?? null])) })),
+    [updates, tools],
+  );
   return (
     <div className="card">
       <div className="card-head">
@@ -225,11 +302,21 @@ const TrajectoryCard = memo(function TrajectoryCard({ updates }: { updates: Task
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={data} margin={{ top: 10, right: 18, bottom: 18, left: 8 }}>
             <CartesianGrid stroke={colors.grid} />
-            <XAxis dataKey="batch" type="number" domain={[1, Math.max(1, updates.batches.length)]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'batch', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
+            <XAxis
+              dataKey="batch"
+              type="number"
+              domain={[1, Math.max(1, updates.batches.length)]}
+              allowDecimals={false}
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              label={{ value: 'batch', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
+            />
             <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={56} tickFormatter={(v: number) => fmtSigned(v, 2)} />
             <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `after batch ${Number(v)}`} formatter={(v) => fmtSigned(Number(v))} />
             <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
-            {tools.map((t, i) => <Line key={t} dataKey={t} stroke={LINE_COLORS[i]} strokeWidth={2} dot={{ r: 2.5 }} connectNulls={false} isAnimationActive={false} />)}
+            {tools.map((t, i) => (
+              <Line key={t} dataKey={t} stroke={LINE_COLORS[i]} strokeWidth={2} dot={{ r: 2.5 }} connectNulls={false} isAnimationActive={false} />
+            ))}
           </LineChart>
         </ResponsiveContainer>
       </div>
@@ -254,11 +341,30 @@ function StreamCard({ stream }: { stream: NonNullable<HistoryData['stream']> }) 
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={rows} margin={{ top: 10, right: 18, bottom: 18, left: 8 }}>
           <CartesianGrid stroke={colors.grid} />
-          <XAxis dataKey="batch" type="number" domain={[1, Math.max(1, rows.length)]} allowDecimals={false} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} label={{ value: 'batch', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }} />
+          <XAxis
+            dataKey="batch"
+            type="number"
+            domain={[1, Math.max(1, rows.length)]}
+            allowDecimals={false}
+            tick={{ fontSize: 11, fill: colors.text }}
+            stroke={colors.axis}
+            label={{ value: 'batch', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
+          />
           <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={48} tickFormatter={y} domain={domain ?? ['auto', 'auto']} />
           <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `batch ${Number(v)}`} formatter={(v) => y(Number(v))} />
           <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
-          {arms.map((a) => <Line key={a} dataKey={`${prefix}:${a}`} name={label(a)} stroke={ARM_COLORS[a]} strokeWidth={2} strokeDasharray={a === 'frozen' ? '5 3' : undefined} dot={{ r: 3 }} isAnimationActive={false} />)}
+          {arms.map((a) => (
+            <Line
+              key={a}
+              dataKey={`${prefix}:${a}`}
+              name={label(a)}
+              stroke={ARM_COLORS[a]}
+              strokeWidth={2}
+              strokeDasharray={a === 'frozen' ? '5 3' : undefined}
+              dot={{ r: 3 }}
+              isAnimationActive={false}
+            />
+          ))}
         </LineChart>
       </ResponsiveContainer>
     </div>
@@ -267,7 +373,10 @@ function StreamCard({ stream }: { stream: NonNullable<HistoryData['stream']> }) 
     <div className="card" data-testid="history-stream">
       <div className="card-head">
         <h2>Benchmark stream</h2>
-        <span className="sub">{stream.modelName} · {stream.options.batches} batches of {stream.options.batchSize} · {stream.options.eval} evaluation requests · arrives at step {stream.task.arrival}</span>
+        <span className="sub">
+          {stream.modelName} · {stream.options.batches} batches of {stream.options.batchSize} · {stream.options.eval} evaluation requests · arrives at step{' '}
+          {stream.task.arrival}
+        </span>
       </div>
       <div className="grid-2">
         <div>
@@ -288,16 +397,34 @@ function VersionsCard({ history }: { history: HistoryData }) {
   if (history.versions.length === 0) {
     return (
       <div className="card">
-        <div className="card-head"><h2>Approved versions</h2></div>
-        <p className="muted small" style={{ margin: 0 }}>None yet. <button className="btn small" onClick={() => navigate({ view: 'space' })}>Approve a space…</button></p>
+        <div className="card-head">
+          <h2>Approved versions</h2>
+        </div>
+        <p className="muted small" style={{ margin: 0 }}>
+          None yet.{' '}
+          <button className="btn small" onClick={() => navigate({ view: 'space' })}>
+            Approve a space…
+          </button>
+        </p>
       </div>
     );
   }
   return (
     <div className="card">
-      <div className="card-head"><h2>Approved versions</h2><span className="sub">{history.versions.length} · newest last</span></div>
+      <div className="card-head">
+        <h2>Approved versions</h2>
+        <span className="sub">{history.versions.length} · newest last</span>
+      </div>
       <table className="table small" data-testid="history-versions">
-        <thead><tr><th>version</th><th>approved</th><th>tools</th><th>change</th><th>note</th></tr></thead>
+        <thead>
+          <tr>
+            <th>version</th>
+            <th>approved</th>
+            <th>tools</th>
+            <th>change</th>
+            <th>note</th>
+          </tr>
+        </thead>
         <tbody>
           {history.versions.map((v, i) => {
             const d = diffSpaces(history.versions[i - 1]?.tools ?? [], v.tools);

@@ -28,24 +28,38 @@ function NoProject() {
         <div>
           <h1>Start with your agent's traces</h1>
           <p className="lede">
-            A project is a folder holding imported traces, their scores and every approved tool space. Open one, create one and drop
-            trace files on the window, or open the sample project to see the whole loop on a real run of the built-in benchmark.
+            A project is a folder holding imported traces, their scores and every approved tool space. Open one, create one and drop trace files on the window,
+            or open the sample project to see the whole loop on a real run of the built-in benchmark.
           </p>
         </div>
       </div>
       <div className="grid-3 action-cards">
         <div className="card">
-          <div className="card-head"><h2>Open a project</h2></div>
-          <p className="text-2" style={{ marginBottom: 12 }}>A folder that holds a <code>project.json</code>.</p>
-          <button className="btn primary" onClick={() => void commands.openProject()} data-testid="open-project">Open project…</button>
+          <div className="card-head">
+            <h2>Open a project</h2>
+          </div>
+          <p className="text-2" style={{ marginBottom: 12 }}>
+            A folder that holds a <code>project.json</code>.
+          </p>
+          <button className="btn primary" onClick={() => void commands.openProject()} data-testid="open-project">
+            Open project…
+          </button>
         </div>
         <div className="card">
-          <div className="card-head"><h2>New project</h2></div>
-          <p className="text-2" style={{ marginBottom: 12 }}>Create an empty project folder, then import trace files into it.</p>
-          <button className="btn" onClick={() => void commands.newProject()} data-testid="new-project">New project…</button>
+          <div className="card-head">
+            <h2>New project</h2>
+          </div>
+          <p className="text-2" style={{ marginBottom: 12 }}>
+            Create an empty project folder, then import trace files into it.
+          </p>
+          <button className="btn" onClick={() => void commands.newProject()} data-testid="new-project">
+            New project…
+          </button>
         </div>
         <div className="card">
-          <div className="card-head"><h2>Demo</h2></div>
+          <div className="card-head">
+            <h2>Demo</h2>
+          </div>
           <p className="text-2" style={{ marginBottom: 12 }}>
             A real run of the built-in benchmark on a local model, already scored: heatmap, ranking, budget curve and approved spaces, no model needed.
           </p>
@@ -53,20 +67,32 @@ function NoProject() {
             <button className="btn primary" onClick={() => void openSample()} disabled={sampleBusy} data-testid="open-sample">
               {sampleBusy ? <span className="spinner" /> : null}Open the sample project
             </button>
-            <button className="btn ghost" onClick={() => navigate({ view: 'demo' })}>Build a demo…</button>
+            <button className="btn ghost" onClick={() => navigate({ view: 'demo' })}>
+              Build a demo…
+            </button>
           </div>
         </div>
       </div>
       <div className="card" style={{ marginTop: 14 }}>
-        <div className="card-head"><h2>Recent projects</h2></div>
+        <div className="card-head">
+          <h2>Recent projects</h2>
+        </div>
         {recent.length === 0 ? (
           <p className="muted">None yet: projects you open appear here.</p>
         ) : (
           <table className="table">
             <tbody>
               {recent.map((r) => (
-                <tr key={r.dir} className="clickable" onClick={() => void openProject(r.dir)} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && void openProject(r.dir)}>
-                  <td style={{ width: '28%' }}><strong>{r.name}</strong></td>
+                <tr
+                  key={r.dir}
+                  className="clickable"
+                  onClick={() => void openProject(r.dir)}
+                  tabIndex={0}
+                  onKeyDown={(e) => e.key === 'Enter' && void openProject(r.dir)}
+                >
+                  <td style={{ width: '28%' }}>
+                    <strong>{r.name}</strong>
+                  </td>
                   <td className="mono ellipsis muted">{r.dir}</td>
                   <td className="num muted">{fmtTime(r.openedAt)}</td>
                 </tr>
@@ -115,12 +141,22 @@ function ProjectHome() {
             {importing ? <span className="spinner" /> : null} Import traces…
           </button>
           {importJob && (
-            <button ref={cancelRef} className="btn danger" onClick={() => void jobAction(importJob.id, 'cancel')} data-testid="cancel-import" aria-label={`Cancel: ${importJob.title}`}>
+            <button
+              ref={cancelRef}
+              className="btn danger"
+              onClick={() => void jobAction(importJob.id, 'cancel')}
+              data-testid="cancel-import"
+              aria-label={`Cancel: ${importJob.title}`}
+            >
               Cancel import
             </button>
           )}
-          <button className="btn" onClick={() => navigate({ view: 'jobs' })} disabled={project.traces === 0}>Score…</button>
-          <button className="btn ghost" onClick={() => void closeProject()}>Close</button>
+          <button className="btn" onClick={() => navigate({ view: 'jobs' })} disabled={project.traces === 0}>
+            Score…
+          </button>
+          <button className="btn ghost" onClick={() => void closeProject()}>
+            Close
+          </button>
         </div>
       </div>
 
@@ -146,7 +182,13 @@ function ProjectHome() {
       {project.warnings.length > 0 && (
         <div className="callout warn" style={{ marginTop: 14 }}>
           <strong>{plural(project.warnings.length, 'problem')} while reading the project</strong> (records skipped, nothing else lost):
-          <ul style={{ margin: '6px 0 0', paddingLeft: 18 }}>{project.warnings.slice(0, 8).map((w) => <li key={w} className="mono small">{w}</li>)}</ul>
+          <ul style={{ margin: '6px 0 0', paddingLeft: 18 }}>
+            {project.warnings.slice(0, 8).map((w) => (
+              <li key={w} className="mono small">
+                {w}
+              </li>
+            ))}
+          </ul>
         </div>
       )}
 
@@ -156,9 +198,16 @@ function ProjectHome() {
           <span className="sub">Click a task to inspect its heatmap. Drop trace files anywhere to import more.</span>
         </div>
         {project.tasks.length === 0 ? (
-          <Empty title="No traces yet" actions={<button className="btn primary" onClick={() => void commands.importTraces()}>Import traces…</button>}>
-            Import trace files (our JSONL, OpenAI chat, Anthropic messages, …) with the button or by dropping them on the window. Every rejected
-            line is reported with its line number.
+          <Empty
+            title="No traces yet"
+            actions={
+              <button className="btn primary" onClick={() => void commands.importTraces()}>
+                Import traces…
+              </button>
+            }
+          >
+            Import trace files (our JSONL, OpenAI chat, Anthropic messages, …) with the button or by dropping them on the window. Every rejected line is
+            reported with its line number.
           </Empty>
         ) : (
           <div className="table-wrap">
@@ -178,16 +227,48 @@ function ProjectHome() {
               </thead>
               <tbody>
                 {project.tasks.map((t) => (
-                  <tr key={t.task} className="clickable" tabIndex={0} onClick={() => openTask(t.task)} onKeyDown={(e) => e.key === 'Enter' && openTask(t.task)} data-task={t.task}>
-                    <td><strong>{t.task}</strong>{t.swept ? <span className="pill" style={{ marginLeft: 6 }}>swept</span> : null}</td>
+                  <tr
+                    key={t.task}
+                    className="clickable"
+                    tabIndex={0}
+                    onClick={() => openTask(t.task)}
+                    onKeyDown={(e) => e.key === 'Enter' && openTask(t.task)}
+                    data-task={t.task}
+                  >
+                    <td>
+                      <strong>{t.task}</strong>
+                      {t.swept ? (
+                        <span className="pill" style={{ marginLeft: 6 }}>
+                          swept
+                        </span>
+                      ) : null}
+                    </td>
                     <td className="num">{fmtInt(t.requests)}</td>
                     <td className="num">{t.scored === 0 ? <span className="muted">—</span> : fmtInt(t.scored)}</td>
                     <td className="num">{fmtInt(t.tools)}</td>
                     <td className="num">{t.eligible === 0 ? <span className="muted">—</span> : fmtInt(t.eligible)}</td>
-                    <td className="num"><span className="good">{t.correct}</span> / <span className="bad">{t.wrong}</span>{t.unlabeled ? <span className="muted"> · {t.unlabeled}?</span> : null}</td>
-                    <td><SpacePill status={t.space.status} version={t.space.version} />{t.space.size !== undefined ? <span className="muted small"> {t.space.size} tools</span> : null}</td>
-                    <td className="small muted ellipsis" style={{ maxWidth: 200 }}>{t.models.join(', ') || '—'}</td>
-                    <td className="num"><button className="btn small" onClick={(e) => { e.stopPropagation(); openTask(t.task, 'space'); }}>Review space</button></td>
+                    <td className="num">
+                      <span className="good">{t.correct}</span> / <span className="bad">{t.wrong}</span>
+                      {t.unlabeled ? <span className="muted"> · {t.unlabeled}?</span> : null}
+                    </td>
+                    <td>
+                      <SpacePill status={t.space.status} version={t.space.version} />
+                      {t.space.size !== undefined ? <span className="muted small"> {t.space.size} tools</span> : null}
+                    </td>
+                    <td className="small muted ellipsis" style={{ maxWidth: 200 }}>
+                      {t.models.join(', ') || '—'}
+                    </td>
+                    <td className="num">
+                      <button
+                        className="btn small"
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          openTask(t.task, 'space');
+                        }}
+                      >
+                        Review space
+                      </button>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -198,14 +279,22 @@ function ProjectHome() {
 
       <div className="grid-2" style={{ marginTop: 14 }}>
         <div className="card">
-          <div className="card-head"><h2>Recent activity</h2></div>
-          {project.activity.length === 0 ? <p className="muted">Nothing yet.</p> : (
+          <div className="card-head">
+            <h2>Recent activity</h2>
+          </div>
+          {project.activity.length === 0 ? (
+            <p className="muted">Nothing yet.</p>
+          ) : (
             <table className="table small">
               <tbody>
                 {project.activity.slice(0, 10).map((a, i) => (
                   <tr key={`${a.at}${i}`}>
-                    <td className="muted nowrap tabular" style={{ width: 150 }}>{fmtTime(a.at)}</td>
-                    <td><span className="pill">{a.kind}</span></td>
+                    <td className="muted nowrap tabular" style={{ width: 150 }}>
+                      {fmtTime(a.at)}
+                    </td>
+                    <td>
+                      <span className="pill">{a.kind}</span>
+                    </td>
                     <td>{a.message}</td>
                   </tr>
                 ))}
@@ -214,15 +303,31 @@ function ProjectHome() {
           )}
         </div>
         <div className="card">
-          <div className="card-head"><h2>Scoring runs</h2></div>
+          <div className="card-head">
+            <h2>Scoring runs</h2>
+          </div>
           {project.runs.length === 0 ? (
-            <p className="muted">No scores yet. Pick a model on the Models view and press Score on the Jobs view, or import scores with <code>lots scores import</code>.</p>
+            <p className="muted">
+              No scores yet. Pick a model on the Models view and press Score on the Jobs view, or import scores with <code>lots scores import</code>.
+            </p>
           ) : (
             <table className="table small">
-              <thead><tr><th>Run</th><th className="num">Rows</th><th className="num">Last</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Run</th>
+                  <th className="num">Rows</th>
+                  <th className="num">Last</th>
+                </tr>
+              </thead>
               <tbody>
                 {project.runs.map((r) => (
-                  <tr key={r.run}><td className="ellipsis" style={{ maxWidth: 320 }} title={r.run}>{runLabel(r.run, r.model)}</td><td className="num">{fmtInt(r.rows)}</td><td className="num muted">{fmtTime(r.lastAt)}</td></tr>
+                  <tr key={r.run}>
+                    <td className="ellipsis" style={{ maxWidth: 320 }} title={r.run}>
+                      {runLabel(r.run, r.model)}
+                    </td>
+                    <td className="num">{fmtInt(r.rows)}</td>
+                    <td className="num muted">{fmtTime(r.lastAt)}</td>
+                  </tr>
                 ))}
               </tbody>
             </table>
@@ -234,7 +339,12 @@ function ProjectHome() {
 }
 
 function Stat({ label, value }: { label: string; value: string }) {
-  return <div className="stat"><span className="label">{label}</span><span className="value">{value}</span></div>;
+  return (
+    <div className="stat">
+      <span className="label">{label}</span>
+      <span className="value">{value}</span>
+    </div>
+  );
 }
 
 function ImportReport() {
@@ -249,19 +359,30 @@ function ImportReport() {
     <div className={`callout ${rejected.length || conflicts.length ? 'warn' : 'good'}`} style={{ marginTop: 14 }} data-testid="import-report">
       <div style={{ display: 'flex', justifyContent: 'space-between', gap: 12 }}>
         <div>
-          <strong>Last import:</strong>{' '}
-          {report.files.map((f) => `${f.file} (${f.format}): ${f.added} added, ${f.duplicates} already there`).join(' · ')}
+          <strong>Last import:</strong> {report.files.map((f) => `${f.file} (${f.format}): ${f.added} added, ${f.duplicates} already there`).join(' · ')}
         </div>
         <div className="btn-row">
-          {(rejected.length > 0 || conflicts.length > 0) && <button className="btn small" onClick={() => setOpen(!open)}>{open ? 'Hide' : 'Show'} problems</button>}
-          <button className="btn ghost small" onClick={clear} aria-label="Dismiss the import report">✕</button>
+          {(rejected.length > 0 || conflicts.length > 0) && (
+            <button className="btn small" onClick={() => setOpen(!open)}>
+              {open ? 'Hide' : 'Show'} problems
+            </button>
+          )}
+          <button className="btn ghost small" onClick={clear} aria-label="Dismiss the import report">
+            ✕
+          </button>
         </div>
       </div>
       {open && (rejected.length > 0 || conflicts.length > 0) && (
         <ul className="mono small" style={{ margin: '8px 0 0', paddingLeft: 18, maxHeight: 180, overflow: 'auto' }}>
-          {rejected.map((r) => <li key={`${r.file}:${r.line}:${r.message}`}>{r.line > 0 ? `${r.file}:${r.line}` : r.file}: {r.message}</li>)}
+          {rejected.map((r) => (
+            <li key={`${r.file}:${r.line}:${r.message}`}>
+              {r.line > 0 ? `${r.file}:${r.line}` : r.file}: {r.message}
+            </li>
+          ))}
           {more > 0 && <li>… and {more} more rejected lines</li>}
-          {conflicts.map((c) => <li key={c.id}>{c.message}</li>)}
+          {conflicts.map((c) => (
+            <li key={c.id}>{c.message}</li>
+          ))}
         </ul>
       )}
     </div>

@@ -14,11 +14,20 @@ export function JobsView() {
     <div style={{ maxWidth: 1200 }}>
       {project ? <ScoreForm /> : null}
       <div className="card" style={{ marginTop: project ? 14 : 0 }}>
-        <div className="card-head"><h2>Jobs</h2><span className="sub">scoring runs in its own process: the UI stays responsive; a stopped job resumes where it left off</span></div>
+        <div className="card-head">
+          <h2>Jobs</h2>
+          <span className="sub">scoring runs in its own process: the UI stays responsive; a stopped job resumes where it left off</span>
+        </div>
         {jobs.length === 0 ? (
-          <Empty title="No jobs yet">{project ? 'Start scoring above. Progress, throughput and the time left appear here.' : 'Open a project first; scoring and sweeps run as jobs.'}</Empty>
+          <Empty title="No jobs yet">
+            {project ? 'Start scoring above. Progress, throughput and the time left appear here.' : 'Open a project first; scoring and sweeps run as jobs.'}
+          </Empty>
         ) : (
-          <div className="jobs" data-testid="jobs-list">{jobs.map((j) => <JobRow key={j.id} job={j} />)}</div>
+          <div className="jobs" data-testid="jobs-list">
+            {jobs.map((j) => (
+              <JobRow key={j.id} job={j} />
+            ))}
+          </div>
         )}
       </div>
     </div>
@@ -46,11 +55,22 @@ function ScoreForm() {
   const remote = backend === 'server' && servers !== null;
   return (
     <div className="card">
-      <div className="card-head"><h2>Score the project</h2><span className="sub">I<sub>x</sub>(s) = L(y | h) − L(y | h<sup>−s</sup>) on the frozen answers; nothing already scored is computed again</span></div>
+      <div className="card-head">
+        <h2>Score the project</h2>
+        <span className="sub">
+          I<sub>x</sub>(s) = L(y | h) − L(y | h<sup>−s</sup>) on the frozen answers; nothing already scored is computed again
+        </span>
+      </div>
       <div className="field-row">
         <label className="field grow">
           <span>Model (GGUF on the engine's machine)</span>
-          <input type="text" value={modelPath} onChange={(e) => setModelPath(e.target.value)} placeholder="/models/qwen2.5-7b-instruct-q4_k_m.gguf" data-testid="score-model" />
+          <input
+            type="text"
+            value={modelPath}
+            onChange={(e) => setModelPath(e.target.value)}
+            placeholder="/models/qwen2.5-7b-instruct-q4_k_m.gguf"
+            data-testid="score-model"
+          />
         </label>
         <label className="field">
           <span>Intervention</span>
@@ -71,26 +91,55 @@ function ScoreForm() {
           <span>Score on</span>
           <select value={remote ? 'server' : 'local'} onChange={(e) => setBackend(e.target.value as typeof backend)} data-testid="score-backend">
             <option value="local">this machine (llama.cpp)</option>
-            <option value="server" disabled={!servers}>{servers ? `the scoring server${servers.endpoints.length === 1 ? '' : 's'} (${servers.endpoints.length})` : 'the scoring server(s): none set'}</option>
+            <option value="server" disabled={!servers}>
+              {servers ? `the scoring server${servers.endpoints.length === 1 ? '' : 's'} (${servers.endpoints.length})` : 'the scoring server(s): none set'}
+            </option>
           </select>
         </label>
         <label className="field">
           <span>GPU</span>
-          <select value={gpu} disabled={remote} title={remote ? 'the servers use their own GPUs' : undefined} onChange={(e) => setGpu(e.target.value as typeof gpu)}>
-            <option value="auto">auto</option><option value="cuda">CUDA</option><option value="vulkan">Vulkan</option><option value="metal">Metal</option><option value="cpu">CPU only</option>
+          <select
+            value={gpu}
+            disabled={remote}
+            title={remote ? 'the servers use their own GPUs' : undefined}
+            onChange={(e) => setGpu(e.target.value as typeof gpu)}
+          >
+            <option value="auto">auto</option>
+            <option value="cuda">CUDA</option>
+            <option value="vulkan">Vulkan</option>
+            <option value="metal">Metal</option>
+            <option value="cpu">CPU only</option>
           </select>
         </label>
-        <button className="btn primary" disabled={!modelPath.trim()} onClick={() => void startScoring({ model: modelPath.trim(), intervention, span, gpu, ...(remote ? { backend: 'server' as const } : {}) })} data-testid="start-scoring">Score</button>
+        <button
+          className="btn primary"
+          disabled={!modelPath.trim()}
+          onClick={() => void startScoring({ model: modelPath.trim(), intervention, span, gpu, ...(remote ? { backend: 'server' as const } : {}) })}
+          data-testid="start-scoring"
+        >
+          Score
+        </button>
       </div>
       {remote && servers && (
         <p className="small text-2" style={{ marginTop: 8 }} data-testid="score-backend-note">
           On <span className="mono">{servers.endpoints.join(', ')}</span> ({servers.backend}
-          {server?.lastCheck?.identity ? <>, serving <span className="mono">{server.lastCheck.identity}</span></> : ', not checked in this session'}): the traces are sharded across them; the model file above is read only for its chat template and vocabulary.
+          {server?.lastCheck?.identity ? (
+            <>
+              , serving <span className="mono">{server.lastCheck.identity}</span>
+            </>
+          ) : (
+            ', not checked in this session'
+          )}
+          ): the traces are sharded across them; the model file above is read only for its chat template and vocabulary.
         </p>
       )}
       <div className="btn-row" style={{ marginTop: 8 }}>
-        <button className="btn ghost small" onClick={() => navigate({ view: 'models' })}>Check the model (or the scoring server) on the Models view…</button>
-        <button className="btn ghost small" disabled={busy} onClick={() => void chooseReference()} data-testid="use-reference-model">Use the built-in reference model (for demos)</button>
+        <button className="btn ghost small" onClick={() => navigate({ view: 'models' })}>
+          Check the model (or the scoring server) on the Models view…
+        </button>
+        <button className="btn ghost small" disabled={busy} onClick={() => void chooseReference()} data-testid="use-reference-model">
+          Use the built-in reference model (for demos)
+        </button>
       </div>
     </div>
   );
@@ -102,22 +151,52 @@ function JobRow({ job }: { job: JobInfo }) {
   return (
     <div className={`job ${job.status}`} data-job={job.id} data-kind={job.kind} data-status={job.status}>
       <div className="job-head">
-        <div className="ellipsis"><strong>{job.title}</strong> <span className="muted small">· {job.kind} · {fmtTime(job.createdAt)}</span></div>
-        <span className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'paused' || job.status === 'interrupted' ? 'warn' : job.status === 'running' ? 'accent' : ''}`}>{job.status}</span>
+        <div className="ellipsis">
+          <strong>{job.title}</strong>{' '}
+          <span className="muted small">
+            · {job.kind} · {fmtTime(job.createdAt)}
+          </span>
+        </div>
+        <span
+          className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'paused' || job.status === 'interrupted' ? 'warn' : job.status === 'running' ? 'accent' : ''}`}
+        >
+          {job.status}
+        </span>
       </div>
-      <div className={`progress ${job.status}`} role="progressbar" aria-valuemin={0} aria-valuemax={job.total} aria-valuenow={job.done} aria-label={`${job.title} progress`}>
+      <div
+        className={`progress ${job.status}`}
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={job.total}
+        aria-valuenow={job.done}
+        aria-label={`${job.title} progress`}
+      >
         <div style={{ width: `${pct}%` }} />
       </div>
       <div className="job-stats tabular">
-        <span>{fmtInt(job.done)} / {fmtInt(job.total)} {job.unit}</span>
+        <span>
+          {fmtInt(job.done)} / {fmtInt(job.total)} {job.unit}
+        </span>
         <span>{job.throughput !== undefined ? `${job.throughput.toFixed(job.throughput < 10 ? 2 : 1)} ${job.unit}/s` : '—'}</span>
         <span>{job.tokensPerSecond !== undefined ? `${fmtInt(job.tokensPerSecond)} tok/s` : ''}</span>
         <span>{job.status === 'running' ? `ETA ${fmtDuration(job.etaSeconds)}` : ''}</span>
         <span className="muted ellipsis">{job.message ?? ''}</span>
         <span className="btn-row" style={{ justifyContent: 'flex-end' }}>
-          {job.canPause && <button className="btn small" onClick={() => void act(job.id, 'pause')}>Pause</button>}
-          {job.canResume && <button className="btn small" onClick={() => void act(job.id, 'resume')}>Resume</button>}
-          {job.canCancel && <button className="btn small danger" onClick={() => void act(job.id, 'cancel')}>{job.status === 'interrupted' ? 'Dismiss' : 'Cancel'}</button>}
+          {job.canPause && (
+            <button className="btn small" onClick={() => void act(job.id, 'pause')}>
+              Pause
+            </button>
+          )}
+          {job.canResume && (
+            <button className="btn small" onClick={() => void act(job.id, 'resume')}>
+              Resume
+            </button>
+          )}
+          {job.canCancel && (
+            <button className="btn small danger" onClick={() => void act(job.id, 'cancel')}>
+              {job.status === 'interrupted' ? 'Dismiss' : 'Cancel'}
+            </button>
+          )}
         </span>
       </div>
       {job.error && (

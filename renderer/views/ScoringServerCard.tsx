@@ -10,7 +10,10 @@ import { useStudio } from '../store/react';
 
 /** URLs as typed: one per line (commas and spaces separate them too). */
 export function parseEndpoints(text: string): string[] {
-  return text.split(/[\s,]+/).map((u) => u.trim()).filter(Boolean);
+  return text
+    .split(/[\s,]+/)
+    .map((u) => u.trim())
+    .filter(Boolean);
 }
 
 export function ScoringServerCard() {
@@ -29,19 +32,25 @@ export function ScoringServerCard() {
   }, [load]);
   // The saved settings fill the fields until the user types.
   const saved = state?.settings ?? null;
-  useEffect(() => {
-    if (touched || !saved) return;
+  // (adjusted while rendering when new settings arrive, not in an effect: no extra render with stale fields)
+  const [shown, setShown] = useState<typeof saved>(null);
+  if (!touched && saved && saved !== shown) {
+    setShown(saved);
     setEndpoints(saved.endpoints.join('\n'));
     setApiKeyEnv(saved.apiKeyEnv ?? '');
     setServedModel(saved.servedModel ?? '');
-  }, [saved, touched]);
+  }
 
   const urls = parseEndpoints(endpoints);
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
     if (urls.length === 0 || busy) return;
     setTouched(false);
-    void check({ endpoints: urls, ...(apiKeyEnv.trim() ? { apiKeyEnv: apiKeyEnv.trim() } : {}), ...(servedModel.trim() ? { servedModel: servedModel.trim() } : {}) });
+    void check({
+      endpoints: urls,
+      ...(apiKeyEnv.trim() ? { apiKeyEnv: apiKeyEnv.trim() } : {}),
+      ...(servedModel.trim() ? { servedModel: servedModel.trim() } : {}),
+    });
   };
   const edit = (set: (v: string) => void) => (v: string) => {
     setTouched(true);
@@ -53,7 +62,9 @@ export function ScoringServerCard() {
     <div className="card" style={{ marginTop: 14 }} data-testid="scoring-server">
       <div className="card-head">
         <h2>Scoring server</h2>
-        <span className="sub">llama.cpp's <span className="mono">llama-server</span> on other machines: a score job shards its traces across the endpoints</span>
+        <span className="sub">
+          llama.cpp's <span className="mono">llama-server</span> on other machines: a score job shards its traces across the endpoints
+        </span>
       </div>
       <form onSubmit={submit} aria-label="Scoring server settings">
         <label className="field">
@@ -75,27 +86,63 @@ export function ScoringServerCard() {
         <div className="field-row" style={{ marginTop: 10 }}>
           <label className="field" style={{ width: 240 }}>
             <span>API key variable (optional)</span>
-            <input type="text" value={apiKeyEnv} onChange={(e) => edit(setApiKeyEnv)(e.target.value)} placeholder="LOTS_SERVER_KEY" spellCheck={false} data-testid="server-api-key-env" />
+            <input
+              type="text"
+              value={apiKeyEnv}
+              onChange={(e) => edit(setApiKeyEnv)(e.target.value)}
+              placeholder="LOTS_SERVER_KEY"
+              spellCheck={false}
+              data-testid="server-api-key-env"
+            />
           </label>
           <label className="field" style={{ width: 240 }}>
             <span>Served model (optional)</span>
-            <input type="text" value={servedModel} onChange={(e) => edit(setServedModel)(e.target.value)} placeholder="what /v1/models lists" spellCheck={false} data-testid="server-served-model" />
+            <input
+              type="text"
+              value={servedModel}
+              onChange={(e) => edit(setServedModel)(e.target.value)}
+              placeholder="what /v1/models lists"
+              spellCheck={false}
+              data-testid="server-served-model"
+            />
           </label>
           <div className="btn-row">
-            <button className="btn primary" type="submit" disabled={urls.length === 0 || busy} data-testid="check-server">{busy ? <span className="spinner" /> : null} Check</button>
-            {saved && <button className="btn" type="button" disabled={busy} onClick={() => { setTouched(true); setEndpoints(''); setApiKeyEnv(''); setServedModel(''); void forget(); }} data-testid="forget-server">Forget</button>}
+            <button className="btn primary" type="submit" disabled={urls.length === 0 || busy} data-testid="check-server">
+              {busy ? <span className="spinner" /> : null} Check
+            </button>
+            {saved && (
+              <button
+                className="btn"
+                type="button"
+                disabled={busy}
+                onClick={() => {
+                  setTouched(true);
+                  setEndpoints('');
+                  setApiKeyEnv('');
+                  setServedModel('');
+                  void forget();
+                }}
+                data-testid="forget-server"
+              >
+                Forget
+              </button>
+            )}
           </div>
         </div>
       </form>
-      {lastCheck ? <CheckResult check={lastCheck} edited={touched} onJobs={() => navigate({ view: 'jobs' })} /> : (
+      {lastCheck ? (
+        <CheckResult check={lastCheck} edited={touched} onJobs={() => navigate({ view: 'jobs' })} />
+      ) : (
         <p className="muted small" style={{ marginTop: 10 }}>
-          Start a server with <span className="mono">llama-server -m model.gguf --alias NAME --parallel 4 --port 8080</span> on each machine, list them here and press Check (Ctrl+Enter in the list).
+          Start a server with <span className="mono">llama-server -m model.gguf --alias NAME --parallel 4 --port 8080</span> on each machine, list them here and
+          press Check (Ctrl+Enter in the list).
           {saved ? ' The saved servers have not been checked in this session.' : ''}
         </p>
       )}
       <p className="muted tiny" style={{ marginTop: 8 }}>
-        Kept for this user in <span className="mono">{state?.file ?? 'the config folder'}</span>, not in the project. The API key itself is never stored: only the name of the variable, read from the engine's environment.
-        The GGUF picked for a job is still read here, for its chat template and vocabulary (no weights are loaded).
+        Kept for this user in <span className="mono">{state?.file ?? 'the config folder'}</span>, not in the project. The API key itself is never stored: only
+        the name of the variable, read from the engine's environment. The GGUF picked for a job is still read here, for its chat template and vocabulary (no
+        weights are loaded).
       </p>
     </div>
   );
@@ -106,17 +153,40 @@ function CheckResult({ check, edited, onJobs }: { check: ScoringServerCheck; edi
     <div style={{ marginTop: 12 }} data-testid="server-check">
       <table className="table small">
         <thead>
-          <tr><th>Endpoint</th><th>Status</th><th>Model</th><th>Run key starts with</th><th className="num">Slots</th><th className="num">Context</th><th className="num">Time</th></tr>
+          <tr>
+            <th>Endpoint</th>
+            <th>Status</th>
+            <th>Model</th>
+            <th>Run key starts with</th>
+            <th className="num">Slots</th>
+            <th className="num">Context</th>
+            <th className="num">Time</th>
+          </tr>
         </thead>
         <tbody>
-          {check.endpoints.map((e) => <EndpointRows key={e.endpoint} e={e} />)}
+          {check.endpoints.map((e) => (
+            <EndpointRows key={e.endpoint} e={e} />
+          ))}
         </tbody>
       </table>
       <div className={`callout ${check.problem ? (check.identity ? 'warn' : 'bad') : 'good'} small`} style={{ marginTop: 10 }} data-testid="server-summary">
-        {check.problem ? <><strong>{check.identity ? 'Partly usable' : 'Not usable yet'}</strong>: {check.problem}</> : <><strong>Ready</strong>: score jobs started on “the scoring server(s)” will store runs of <span className="mono">{check.identity}</span>.</>}
+        {check.problem ? (
+          <>
+            <strong>{check.identity ? 'Partly usable' : 'Not usable yet'}</strong>: {check.problem}
+          </>
+        ) : (
+          <>
+            <strong>Ready</strong>: score jobs started on “the scoring server(s)” will store runs of <span className="mono">{check.identity}</span>.
+          </>
+        )}
         <div className="muted tiny" style={{ marginTop: 4 }}>
-          Checked {fmtTime(check.checkedAt)}{edited ? ' · the fields were edited since: press Check to keep and check them' : ''}.{' '}
-          {check.identity && <button type="button" className="btn ghost small" onClick={onJobs}>Score on them from the Jobs view…</button>}
+          Checked {fmtTime(check.checkedAt)}
+          {edited ? ' · the fields were edited since: press Check to keep and check them' : ''}.{' '}
+          {check.identity && (
+            <button type="button" className="btn ghost small" onClick={onJobs}>
+              Score on them from the Jobs view…
+            </button>
+          )}
         </div>
       </div>
     </div>
@@ -129,16 +199,30 @@ function EndpointRows({ e }: { e: ScoringEndpointCheck }) {
     <>
       <tr data-endpoint={e.endpoint} data-reachable={String(e.reachable)}>
         <td className="mono">{e.endpoint}</td>
-        <td><span className={`pill ${e.reachable ? 'good' : 'bad'}`}>{status}</span></td>
-        <td title={[e.build ? `build ${e.build}` : '', e.probeTokens !== null ? `/tokenize: ${e.probeTokens} tokens for the probe text` : ''].filter(Boolean).join(' · ') || undefined}>{e.model ?? '—'}</td>
-        <td className="mono tiny" style={{ wordBreak: 'break-all' }}>{e.identity ?? '—'}</td>
+        <td>
+          <span className={`pill ${e.reachable ? 'good' : 'bad'}`}>{status}</span>
+        </td>
+        <td
+          title={
+            [e.build ? `build ${e.build}` : '', e.probeTokens !== null ? `/tokenize: ${e.probeTokens} tokens for the probe text` : '']
+              .filter(Boolean)
+              .join(' · ') || undefined
+          }
+        >
+          {e.model ?? '—'}
+        </td>
+        <td className="mono tiny" style={{ wordBreak: 'break-all' }}>
+          {e.identity ?? '—'}
+        </td>
         <td className="num">{e.slots !== null ? fmtInt(e.slots) : '—'}</td>
         <td className="num">{e.contextSize !== null ? fmtInt(e.contextSize) : '—'}</td>
         <td className="num muted">{fmtInt(e.ms)} ms</td>
       </tr>
       {e.error && (
         <tr className="dim">
-          <td colSpan={7} className="small" role="status"><strong className="mono">{e.error.code}</strong>: <span data-testid="endpoint-error">{e.error.message}</span></td>
+          <td colSpan={7} className="small" role="status">
+            <strong className="mono">{e.error.code}</strong>: <span data-testid="endpoint-error">{e.error.message}</span>
+          </td>
         </tr>
       )}
     </>

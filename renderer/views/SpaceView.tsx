@@ -35,8 +35,16 @@ export function SpaceView() {
   const previous = space?.approved ?? null;
   const diff = useMemo(() => diffSpaces(previous?.tools ?? [], kept ?? []), [previous, kept]);
   // Same tools, pins and bans as the approved version: nothing to approve.
-  const unchanged = previous !== null && draft !== undefined && diff.added.length === 0 && diff.removed.length === 0
-    && sameSet(previous.pinned, draft.pinned.filter((t) => keptSet.has(t))) && sameSet(previous.banned, draft.banned);
+  const unchanged =
+    previous !== null &&
+    draft !== undefined &&
+    diff.added.length === 0 &&
+    diff.removed.length === 0 &&
+    sameSet(
+      previous.pinned,
+      draft.pinned.filter((t) => keptSet.has(t)),
+    ) &&
+    sameSet(previous.banned, draft.banned);
   const edited = draft ? isEdited(draft) && !unchanged : false;
   const noteMissing = edited && !draft?.note.trim();
 
@@ -58,16 +66,41 @@ export function SpaceView() {
       }
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       switch (e.key) {
-        case 'ArrowDown': case 'j': setCursor(Math.min(candidates.length - 1, cursor + 1)); break;
-        case 'ArrowUp': case 'k': setCursor(Math.max(0, cursor - 1)); break;
-        case 'Home': setCursor(0); break;
-        case 'End': setCursor(candidates.length - 1); break;
-        case 'a': case '+': case 'Enter': act('keep'); break;
-        case 'x': case '-': case 'Delete': act('drop'); break;
-        case 'p': act('pin'); break;
-        case 'b': act('ban'); break;
-        case 'n': noteRef.current?.focus(); break;
-        default: return;
+        case 'ArrowDown':
+        case 'j':
+          setCursor(Math.min(candidates.length - 1, cursor + 1));
+          break;
+        case 'ArrowUp':
+        case 'k':
+          setCursor(Math.max(0, cursor - 1));
+          break;
+        case 'Home':
+          setCursor(0);
+          break;
+        case 'End':
+          setCursor(candidates.length - 1);
+          break;
+        case 'a':
+        case '+':
+        case 'Enter':
+          act('keep');
+          break;
+        case 'x':
+        case '-':
+        case 'Delete':
+          act('drop');
+          break;
+        case 'p':
+          act('pin');
+          break;
+        case 'b':
+          act('ban');
+          break;
+        case 'n':
+          noteRef.current?.focus();
+          break;
+        default:
+          return;
       }
       e.preventDefault();
     };
@@ -88,11 +121,26 @@ export function SpaceView() {
       <div className="card space-list-card">
         <div className="card-head">
           <h2>Tools</h2>
-          <span className="sub">↑↓ move · <kbd>a</kbd> keep · <kbd>x</kbd> drop · <kbd>p</kbd> pin · <kbd>b</kbd> ban · <kbd>?</kbd> all keys</span>
+          <span className="sub">
+            ↑↓ move · <kbd>a</kbd> keep · <kbd>x</kbd> drop · <kbd>p</kbd> pin · <kbd>b</kbd> ban · <kbd>?</kbd> all keys
+          </span>
         </div>
-        <div className="space-list" ref={listRef} tabIndex={0} role="listbox" aria-label="Tools of the task; arrows to move, a keep, x drop, p pin, b ban" aria-activedescendant={`cand-${cursor}`} data-testid="space-list">
+        <div
+          className="space-list"
+          ref={listRef}
+          tabIndex={0}
+          role="listbox"
+          aria-label="Tools of the task; arrows to move, a keep, x drop, p pin, b ban"
+          aria-activedescendant={`cand-${cursor}`}
+          data-testid="space-list"
+        >
           <div className="space-row space-head">
-            <span className="num">#</span><span>tool</span><span className="num">Ī</span><span className="num">n</span><span>status</span><span />
+            <span className="num">#</span>
+            <span>tool</span>
+            <span className="num">Ī</span>
+            <span className="num">n</span>
+            <span>status</span>
+            <span />
           </div>
           {candidates.map((c, i) => {
             const isKept = keptSet.has(c.tool);
@@ -115,7 +163,9 @@ export function SpaceView() {
                 }}
               >
                 <span className="num muted">{c.rank ?? '—'}</span>
-                <span className="mono ellipsis" title={c.tool}>{c.tool}</span>
+                <span className="mono ellipsis" title={c.tool}>
+                  {c.tool}
+                </span>
                 <span className={`num ${c.mean === null ? 'muted' : c.mean >= 0 ? 'pos' : 'neg'}`}>{c.mean === null ? 'unscored' : fmtSigned(c.mean, 3)}</span>
                 <span className="num muted">{c.n || '—'}</span>
                 <span className="status-cell">
@@ -127,9 +177,38 @@ export function SpaceView() {
                   {!added && !removed && !pinned && !banned && top.has(c.tool) && <span className="muted tiny">top-{draft.k}</span>}
                 </span>
                 <span className="row-actions">
-                  <button className="btn ghost small" onClick={(e) => { e.stopPropagation(); editTool(task, c.tool, isKept ? 'drop' : 'keep'); }} aria-label={`${isKept ? 'Drop' : 'Keep'} ${c.tool}`}>{isKept ? 'drop' : 'keep'}</button>
-                  <button className="btn ghost small" onClick={(e) => { e.stopPropagation(); editTool(task, c.tool, 'pin'); }} aria-pressed={pinned} aria-label={`Pin ${c.tool}`}>pin</button>
-                  <button className="btn ghost small" onClick={(e) => { e.stopPropagation(); editTool(task, c.tool, 'ban'); }} aria-pressed={banned} aria-label={`Ban ${c.tool}`}>ban</button>
+                  <button
+                    className="btn ghost small"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      editTool(task, c.tool, isKept ? 'drop' : 'keep');
+                    }}
+                    aria-label={`${isKept ? 'Drop' : 'Keep'} ${c.tool}`}
+                  >
+                    {isKept ? 'drop' : 'keep'}
+                  </button>
+                  <button
+                    className="btn ghost small"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      editTool(task, c.tool, 'pin');
+                    }}
+                    aria-pressed={pinned}
+                    aria-label={`Pin ${c.tool}`}
+                  >
+                    pin
+                  </button>
+                  <button
+                    className="btn ghost small"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      editTool(task, c.tool, 'ban');
+                    }}
+                    aria-pressed={banned}
+                    aria-label={`Ban ${c.tool}`}
+                  >
+                    ban
+                  </button>
                 </span>
               </div>
             );
@@ -145,19 +224,58 @@ export function SpaceView() {
           </div>
           <div className="field-row" style={{ alignItems: 'center', marginBottom: 10 }}>
             <span className="small text-2">Top-K</span>
-            <input type="range" min={0} max={ranking.length} value={Math.min(draft.k, ranking.length)} onChange={(e) => setK(task, Number(e.target.value))} style={{ flex: 1 }} aria-label="Budget K" />
-            <span className="tabular"><strong>K = {draft.k}</strong> → {kept?.length ?? 0} kept</span>
+            <input
+              type="range"
+              min={0}
+              max={ranking.length}
+              value={Math.min(draft.k, ranking.length)}
+              onChange={(e) => setK(task, Number(e.target.value))}
+              style={{ flex: 1 }}
+              aria-label="Budget K"
+            />
+            <span className="tabular">
+              <strong>K = {draft.k}</strong> → {kept?.length ?? 0} kept
+            </span>
           </div>
-          <div className="small text-2" style={{ marginBottom: 6 }}>Diff against {previous ? `approved v${previous.version}` : 'nothing approved yet'}:</div>
+          <div className="small text-2" style={{ marginBottom: 6 }}>
+            Diff against {previous ? `approved v${previous.version}` : 'nothing approved yet'}:
+          </div>
           <div className="chips" data-testid="space-diff">
-            {diff.kept.map((t) => <span key={t} className={`chip${draft.pinned.includes(t) ? ' pinned' : ''}`}>{t}</span>)}
-            {diff.added.map((t) => <span key={t} className={`chip added${draft.pinned.includes(t) ? ' pinned' : ''}`}>+ {t}</span>)}
-            {diff.removed.map((t) => <span key={t} className="chip removed">{t}</span>)}
+            {diff.kept.map((t) => (
+              <span key={t} className={`chip${draft.pinned.includes(t) ? ' pinned' : ''}`}>
+                {t}
+              </span>
+            ))}
+            {diff.added.map((t) => (
+              <span key={t} className={`chip added${draft.pinned.includes(t) ? ' pinned' : ''}`}>
+                + {t}
+              </span>
+            ))}
+            {diff.removed.map((t) => (
+              <span key={t} className="chip removed">
+                {t}
+              </span>
+            ))}
             {(kept?.length ?? 0) === 0 && diff.removed.length === 0 && <span className="muted small">empty space</span>}
           </div>
           <label className="field" style={{ marginTop: 12 }}>
-            <span>Note {unchanged ? <span className="muted">(no changes since v{previous?.version})</span> : edited ? <span className="bad">(required: say why you edited the proposal)</span> : <span className="muted">(optional for the unedited proposal)</span>}</span>
-            <textarea ref={noteRef} rows={3} value={draft.note} onChange={(e) => setNote(task, e.target.value)} placeholder="e.g. pinned Calculator: the team's agents always need it" data-testid="space-note"
+            <span>
+              Note{' '}
+              {unchanged ? (
+                <span className="muted">(no changes since v{previous?.version})</span>
+              ) : edited ? (
+                <span className="bad">(required: say why you edited the proposal)</span>
+              ) : (
+                <span className="muted">(optional for the unedited proposal)</span>
+              )}
+            </span>
+            <textarea
+              ref={noteRef}
+              rows={3}
+              value={draft.note}
+              onChange={(e) => setNote(task, e.target.value)}
+              placeholder="e.g. pinned Calculator: the team's agents always need it"
+              data-testid="space-note"
               onKeyDown={(e) => {
                 if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !noteMissing) void acceptDraft(task);
                 if (e.key === 'Escape') listRef.current?.focus();
@@ -165,31 +283,63 @@ export function SpaceView() {
             />
           </label>
           <div className="btn-row" style={{ marginTop: 10 }}>
-            <button className="btn primary" onClick={() => void acceptDraft(task)} disabled={accepting || noteMissing || unchanged} data-testid="approve-space" title={noteMissing ? 'Write a note first' : unchanged ? 'Same as the approved version' : 'Ctrl+Enter'}>
-              {accepting ? <span className="spinner" /> : null} {unchanged ? `Approved as v${previous.version}` : previous ? `Approve as v${previous.version + 1}` : 'Approve v0'}
+            <button
+              className="btn primary"
+              onClick={() => void acceptDraft(task)}
+              disabled={accepting || noteMissing || unchanged}
+              data-testid="approve-space"
+              title={noteMissing ? 'Write a note first' : unchanged ? 'Same as the approved version' : 'Ctrl+Enter'}
+            >
+              {accepting ? <span className="spinner" /> : null}{' '}
+              {unchanged ? `Approved as v${previous.version}` : previous ? `Approve as v${previous.version + 1}` : 'Approve v0'}
             </button>
-            <button className="btn" onClick={() => resetDraft(task, 'proposal')}>Reset to proposal</button>
-            {previous && <button className="btn ghost" onClick={() => resetDraft(task, 'approved')}>Back to v{previous.version}</button>}
+            <button className="btn" onClick={() => resetDraft(task, 'proposal')}>
+              Reset to proposal
+            </button>
+            {previous && (
+              <button className="btn ghost" onClick={() => resetDraft(task, 'approved')}>
+                Back to v{previous.version}
+              </button>
+            )}
           </div>
           <p className="muted tiny" style={{ marginTop: 8 }}>
-            Proposal: {describeRule(space.proposal.rule)} → {space.proposal.tools.length} tools. Pinned tools are always kept, banned ones never; the rule never pads with unscored tools.
+            Proposal: {describeRule(space.proposal.rule)} → {space.proposal.tools.length} tools. Pinned tools are always kept, banned ones never; the rule never
+            pads with unscored tools.
           </p>
-          {space.changedSinceApproval && <div className="callout warn small" style={{ marginTop: 8 }}>Scores changed since v{previous?.version} was approved: review the ranking before approving again.</div>}
+          {space.changedSinceApproval && (
+            <div className="callout warn small" style={{ marginTop: 8 }}>
+              Scores changed since v{previous?.version} was approved: review the ranking before approving again.
+            </div>
+          )}
           {space.update && !sameSet(space.update.tools, kept ?? []) && (
             <div className="callout small" style={{ marginTop: 8 }} data-testid="space-update-proposal">
-              The continual update after batch {space.update.batch} proposes {space.update.tools.length === 0 ? 'no tool' : <span className="mono">{space.update.tools.join(', ')}</span>}{' '}
-              ({describeRule(space.update.rule)} of the running scores, α = {space.update.alpha}; see History).{' '}
-              <button className="btn small" onClick={() => resetDraft(task, 'update')} data-testid="use-update-proposal">Use the update proposal</button>
+              The continual update after batch {space.update.batch} proposes{' '}
+              {space.update.tools.length === 0 ? 'no tool' : <span className="mono">{space.update.tools.join(', ')}</span>} ({describeRule(space.update.rule)}{' '}
+              of the running scores, α = {space.update.alpha}; see History).{' '}
+              <button className="btn small" onClick={() => resetDraft(task, 'update')} data-testid="use-update-proposal">
+                Use the update proposal
+              </button>
             </div>
           )}
         </div>
 
         <div className="card">
-          <div className="card-head"><h2>Version history</h2><span className="sub">{space.versions.length} approved</span></div>
-          {space.versions.length === 0 ? <p className="muted small">No version approved yet. The first approval becomes v0.</p> : (
+          <div className="card-head">
+            <h2>Version history</h2>
+            <span className="sub">{space.versions.length} approved</span>
+          </div>
+          {space.versions.length === 0 ? (
+            <p className="muted small">No version approved yet. The first approval becomes v0.</p>
+          ) : (
             <ol className="history" data-testid="space-history">
               {[...space.versions].reverse().map((v) => (
-                <HistoryItem key={v.version} v={v} prev={space.versions[v.version - 1] ?? null} open={historyOpen === v.version} onToggle={() => setHistoryOpen(historyOpen === v.version ? null : v.version)} />
+                <HistoryItem
+                  key={v.version}
+                  v={v}
+                  prev={space.versions[v.version - 1] ?? null}
+                  open={historyOpen === v.version}
+                  onToggle={() => setHistoryOpen(historyOpen === v.version ? null : v.version)}
+                />
               ))}
             </ol>
           )}
@@ -206,15 +356,31 @@ function HistoryItem({ v, prev, open, onToggle }: { v: SpaceVersion; prev: Space
       <button className="history-item" onClick={onToggle} aria-expanded={open}>
         <strong>v{v.version}</strong>
         <span className="muted small tabular">{fmtTime(v.createdAt)}</span>
-        <span className="small">{v.tools.length} tools · {describeRule(v.rule)}</span>
-        <span className="small"><span className="good">+{d.added.length}</span> <span className="bad">−{d.removed.length}</span></span>
+        <span className="small">
+          {v.tools.length} tools · {describeRule(v.rule)}
+        </span>
+        <span className="small">
+          <span className="good">+{d.added.length}</span> <span className="bad">−{d.removed.length}</span>
+        </span>
       </button>
       {v.note && <div className="history-note small">“{v.note}”</div>}
       {open && (
         <div className="chips" style={{ margin: '6px 0 4px' }}>
-          {d.kept.map((t) => <span key={t} className="chip">{t}</span>)}
-          {d.added.map((t) => <span key={t} className="chip added">+ {t}</span>)}
-          {d.removed.map((t) => <span key={t} className="chip removed">{t}</span>)}
+          {d.kept.map((t) => (
+            <span key={t} className="chip">
+              {t}
+            </span>
+          ))}
+          {d.added.map((t) => (
+            <span key={t} className="chip added">
+              + {t}
+            </span>
+          ))}
+          {d.removed.map((t) => (
+            <span key={t} className="chip removed">
+              {t}
+            </span>
+          ))}
         </div>
       )}
     </li>

@@ -27,8 +27,17 @@ export function TraceView() {
     if (!detail && routeTrace && !loading) void openTrace(routeTrace, routeTool ?? null);
   }, [detail, routeTrace, routeTool, loading, openTrace]);
   if (!detail) {
-    return loading ? <p className="muted">Opening the trace…</p> : (
-      <Empty title="No trace open" actions={<button className="btn" onClick={() => navigate({ view: 'heatmap' })}>Go to the heatmap</button>}>
+    return loading ? (
+      <p className="muted">Opening the trace…</p>
+    ) : (
+      <Empty
+        title="No trace open"
+        actions={
+          <button className="btn" onClick={() => navigate({ view: 'heatmap' })}>
+            Go to the heatmap
+          </button>
+        }
+      >
         Click a cell (or a request) in the heatmap to inspect that trace.
       </Empty>
     );
@@ -36,9 +45,7 @@ export function TraceView() {
   const { trace } = detail;
   const score = pickScore(detail.scores, runPref);
   const turn = Math.min(turnIndex, trace.turns.length - 1);
-  return (
-    <TraceBody trace={trace} score={score} turn={turn} tool={tool} onTool={selectTool} onTurn={selectTurn} />
-  );
+  return <TraceBody trace={trace} score={score} turn={turn} tool={tool} onTool={selectTool} onTurn={selectTurn} />;
 }
 
 function pickScore(scores: StoredScore[], run: string | undefined): StoredScore | null {
@@ -67,40 +74,62 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
     <div className="trace-layout">
       <aside className="trace-side">
         <div className="card">
-          <div className="card-head"><h2 className="mono ellipsis" title={trace.id}>{trace.id}</h2>{correct === true ? <span className="pill good">correct</span> : correct === false ? <span className="pill bad">wrong</span> : null}</div>
-          <div className="small text-2">task <strong>{trace.task ?? '(unrouted)'}</strong>{trace.model ? <> · model {trace.model}</> : null}{trace.split ? <> · {trace.split}</> : null}</div>
-          <div className="small muted" style={{ marginTop: 4 }}>{score ? <>scores: {runLabel(score.run, score.modelName)}</> : 'not scored yet'}</div>
+          <div className="card-head">
+            <h2 className="mono ellipsis" title={trace.id}>
+              {trace.id}
+            </h2>
+            {correct === true ? <span className="pill good">correct</span> : correct === false ? <span className="pill bad">wrong</span> : null}
+          </div>
+          <div className="small text-2">
+            task <strong>{trace.task ?? '(unrouted)'}</strong>
+            {trace.model ? <> · model {trace.model}</> : null}
+            {trace.split ? <> · {trace.split}</> : null}
+          </div>
+          <div className="small muted" style={{ marginTop: 4 }}>
+            {score ? <>scores: {runLabel(score.run, score.modelName)}</> : 'not scored yet'}
+          </div>
           {trace.turns.length > 1 && (
             <label className="field" style={{ marginTop: 8 }}>
               <span>Turn scored</span>
               <select value={turn} onChange={(e) => onTurn(Number(e.target.value))}>
-                {trace.turns.map((_, i) => <option key={i} value={i}>turn {i + 1} of {trace.turns.length}</option>)}
+                {trace.turns.map((_, i) => (
+                  <option key={i} value={i}>
+                    turn {i + 1} of {trace.turns.length}
+                  </option>
+                ))}
               </select>
             </label>
           )}
         </div>
         <div className="card">
-          <div className="card-head"><h2>Menu</h2><span className="sub">{trace.tools.length} tools · pick one</span></div>
+          <div className="card-head">
+            <h2>Menu</h2>
+            <span className="sub">{trace.tools.length} tools · pick one</span>
+          </div>
           <ul className="menu-list" role="listbox" aria-label="Tools on the menu">
-            {[...trace.tools].sort((a, b) => (ownValue(score?.scores, b.name) ?? -Infinity) - (ownValue(score?.scores, a.name) ?? -Infinity) || (a.name < b.name ? -1 : 1)).map((def) => {
-              const v = ownValue(score?.scores, def.name);
-              const can = scoreable.has(def.name);
-              return (
-                <li key={def.name}>
-                  <button
-                    role="option"
-                    aria-selected={tool === def.name}
-                    className={`menu-item${tool === def.name ? ' selected' : ''}${can ? '' : ' dim'}`}
-                    onClick={() => onTool(tool === def.name ? null : def.name)}
-                    title={def.description ?? ''}
-                    data-tool={def.name}
-                  >
-                    <span className="mono ellipsis">{def.name}</span>
-                    <span className={`num small ${v === undefined ? 'muted' : v >= 0 ? 'pos' : 'neg'}`}>{v !== undefined ? fmtSigned(v, 3) : can ? 'no score' : 'no evidence'}</span>
-                  </button>
-                </li>
-              );
-            })}
+            {[...trace.tools]
+              .sort((a, b) => (ownValue(score?.scores, b.name) ?? -Infinity) - (ownValue(score?.scores, a.name) ?? -Infinity) || (a.name < b.name ? -1 : 1))
+              .map((def) => {
+                const v = ownValue(score?.scores, def.name);
+                const can = scoreable.has(def.name);
+                return (
+                  <li key={def.name}>
+                    <button
+                      role="option"
+                      aria-selected={tool === def.name}
+                      className={`menu-item${tool === def.name ? ' selected' : ''}${can ? '' : ' dim'}`}
+                      onClick={() => onTool(tool === def.name ? null : def.name)}
+                      title={def.description ?? ''}
+                      data-tool={def.name}
+                    >
+                      <span className="mono ellipsis">{def.name}</span>
+                      <span className={`num small ${v === undefined ? 'muted' : v >= 0 ? 'pos' : 'neg'}`}>
+                        {v !== undefined ? fmtSigned(v, 3) : can ? 'no score' : 'no evidence'}
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
           </ul>
         </div>
       </aside>
@@ -110,24 +139,51 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
           <div className={`callout ${removal ? 'warn' : ''}`} data-testid="intervention-note">
             {removal ? (
               <>
-                Intervention <strong>{kind}</strong> on <strong className="mono">{tool}</strong> removes {removal.removed.length} step{removal.removed.length === 1 ? '' : 's'} (highlighted)
+                Intervention <strong>{kind}</strong> on <strong className="mono">{tool}</strong> removes {removal.removed.length} step
+                {removal.removed.length === 1 ? '' : 's'} (highlighted)
                 {removal.sharedWith.length > 0 && <> — shared with {removal.sharedWith.join(', ')}: a removed message also called them</>}.
-                {ownValue(score?.scores, tool) !== undefined && <> I = <strong className="tabular">{fmtSigned(ownValue(score?.scores, tool), 4)}</strong>.</>}
+                {ownValue(score?.scores, tool) !== undefined && (
+                  <>
+                    {' '}
+                    I = <strong className="tabular">{fmtSigned(ownValue(score?.scores, tool), 4)}</strong>.
+                  </>
+                )}
               </>
             ) : (
-              <><strong className="mono">{tool}</strong> has no evidence before this answer: nothing to remove, so it is not scored here.</>
+              <>
+                <strong className="mono">{tool}</strong> has no evidence before this answer: nothing to remove, so it is not scored here.
+              </>
             )}
           </div>
         )}
-        {trace.system && <Block title="System"><pre className="msg-text">{trace.system}</pre></Block>}
+        {trace.system && (
+          <Block title="System">
+            <pre className="msg-text">{trace.system}</pre>
+          </Block>
+        )}
         {trace.turns.slice(0, turn + 1).map((t, ti) => (
           <div key={ti} className="turn">
-            <Block title={`Request${trace.turns.length > 1 ? ` · turn ${ti + 1}` : ''}`} tone="request"><div className="msg-text">{t.request}</div></Block>
-            {t.steps.map((step, si) => <StepView key={si} step={step} turn={ti} index={si} removedKey={removedKey} tool={tool} />)}
-            {ti < turn && <Block title="Answer (earlier turn, context)"><div className="msg-text">{t.answer}</div></Block>}
+            <Block title={`Request${trace.turns.length > 1 ? ` · turn ${ti + 1}` : ''}`} tone="request">
+              <div className="msg-text">{t.request}</div>
+            </Block>
+            {t.steps.map((step, si) => (
+              <StepView key={si} step={step} turn={ti} index={si} removedKey={removedKey} tool={tool} />
+            ))}
+            {ti < turn && (
+              <Block title="Answer (earlier turn, context)">
+                <div className="msg-text">{t.answer}</div>
+              </Block>
+            )}
           </div>
         ))}
-        <AnswerView answer={trace.turns[turn]!.answer} gold={trace.turns[turn]!.gold} detail={turnDetail} tool={tool} span={score?.span} scored={score !== null} />
+        <AnswerView
+          answer={trace.turns[turn]!.answer}
+          gold={trace.turns[turn]!.gold}
+          detail={turnDetail}
+          tool={tool}
+          span={score?.span}
+          scored={score !== null}
+        />
       </section>
     </div>
   );
@@ -140,7 +196,14 @@ function stepKey(r: RemovedStep): string {
 function Block({ title, tone, removed, children }: { title: string; tone?: string; removed?: boolean; children: React.ReactNode }) {
   return (
     <div className={`block${tone ? ` ${tone}` : ''}${removed ? ' removed' : ''}`}>
-      <div className="block-title">{title}{removed && <span className="pill bad" style={{ marginLeft: 8 }}>removed by the intervention</span>}</div>
+      <div className="block-title">
+        {title}
+        {removed && (
+          <span className="pill bad" style={{ marginLeft: 8 }}>
+            removed by the intervention
+          </span>
+        )}
+      </div>
       {children}
     </div>
   );
@@ -152,10 +215,17 @@ function StepView({ step, turn, index, removedKey, tool }: { step: Step; turn: n
     case 'call':
       return (
         <Block title={`Assistant calls ${step.calls.length === 1 ? 'a tool' : `${step.calls.length} tools`}`} tone="call" removed={removed}>
-          {step.text && <div className="msg-text" style={{ marginBottom: 6 }}>{step.text}</div>}
+          {step.text && (
+            <div className="msg-text" style={{ marginBottom: 6 }}>
+              {step.text}
+            </div>
+          )}
           {step.calls.map((c) => (
             <div key={c.id} className={`call${c.name === tool ? ' focus' : ''}`}>
-              <span className="mono"><strong>{c.name}</strong></span> <span className="muted tiny">{c.id}</span>
+              <span className="mono">
+                <strong>{c.name}</strong>
+              </span>{' '}
+              <span className="muted tiny">{c.id}</span>
               {c.arguments !== undefined && <pre className="args">{typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments, null, 2)}</pre>}
             </div>
           ))}
@@ -165,7 +235,11 @@ function StepView({ step, turn, index, removedKey, tool }: { step: Step; turn: n
       return (
         <Block title={`Observation · ${step.name}${step.isError ? ' · error' : ''}`} tone={step.isError ? 'obs error' : 'obs'} removed={removed}>
           <pre className="msg-text">{step.content}</pre>
-          {step.pairing !== 'id' && <div className="muted tiny">paired to {step.callId} by {step.pairing}</div>}
+          {step.pairing !== 'id' && (
+            <div className="muted tiny">
+              paired to {step.callId} by {step.pairing}
+            </div>
+          )}
         </Block>
       );
     case 'lines':
@@ -176,18 +250,40 @@ function StepView({ step, turn, index, removedKey, tool }: { step: Step; turn: n
             return (
               <div key={li} className={`line-row${gone ? ' removed' : ''}${l.tool === tool ? ' focus' : ''}`}>
                 <span className="mono line-tool">{l.tool}:</span> <span className="mono">{l.output}</span>
-                {gone && <span className="pill bad" style={{ marginLeft: 8 }}>removed</span>}
+                {gone && (
+                  <span className="pill bad" style={{ marginLeft: 8 }}>
+                    removed
+                  </span>
+                )}
               </div>
             );
           })}
         </Block>
       );
     case 'message':
-      return <Block title={step.role === 'assistant' ? 'Assistant' : step.role === 'user' ? 'User' : 'System'}><div className="msg-text">{step.content}</div></Block>;
+      return (
+        <Block title={step.role === 'assistant' ? 'Assistant' : step.role === 'user' ? 'User' : 'System'}>
+          <div className="msg-text">{step.content}</div>
+        </Block>
+      );
   }
 }
 
-function AnswerView({ answer, gold, detail, tool, span, scored }: { answer: string; gold?: string; detail: TurnScoreDetail | null; tool: string | null; span?: string; scored: boolean }) {
+function AnswerView({
+  answer,
+  gold,
+  detail,
+  tool,
+  span,
+  scored,
+}: {
+  answer: string;
+  gold?: string;
+  detail: TurnScoreDetail | null;
+  tool: string | null;
+  span?: string;
+  scored: boolean;
+}) {
   const tokens = detail?.tokens;
   const base = detail?.baseTokenLogprobs;
   const removed = tool ? detail?.removedTokenLogprobs?.[tool] : undefined;
@@ -198,7 +294,11 @@ function AnswerView({ answer, gold, detail, tool, span, scored }: { answer: stri
       <div className="block-title">
         Frozen answer <span className="muted tiny">(teacher-forced, never regenerated{span ? ` · scored span: ${span}` : ''})</span>
       </div>
-      {gold !== undefined && <div className="muted small" style={{ marginBottom: 4 }}>gold answer: <span className="mono">{gold}</span></div>}
+      {gold !== undefined && (
+        <div className="muted small" style={{ marginBottom: 4 }}>
+          gold answer: <span className="mono">{gold}</span>
+        </div>
+      )}
       {tokens && tokens.length > 0 ? (
         <>
           <div className="answer-tokens">
@@ -206,26 +306,62 @@ function AnswerView({ answer, gold, detail, tool, span, scored }: { answer: stri
               const d = deltas?.[i];
               const style = d !== undefined ? { background: tokenColour(d / maxAbs) } : undefined;
               return (
-                <span key={i} className="tok scored" style={style} title={`${JSON.stringify(t)}  log p = ${fmtScore(base?.[i], 3)}${removed ? `  without ${tool}: ${fmtScore(removed[i], 3)}  Δ = ${fmtSigned(d, 3)}` : ''}`}>{t}</span>
+                <span
+                  key={i}
+                  className="tok scored"
+                  style={style}
+                  title={`${JSON.stringify(t)}  log p = ${fmtScore(base?.[i], 3)}${removed ? `  without ${tool}: ${fmtScore(removed[i], 3)}  Δ = ${fmtSigned(d, 3)}` : ''}`}
+                >
+                  {t}
+                </span>
               );
             })}
           </div>
           <div className="muted tiny" style={{ marginTop: 6 }}>
-            Underlined: the scored tokens. {deltas ? <>Shaded by Δ log p = log p(full) − log p(without {tool}): blue where the tool's evidence made the token more likely.</> : tool ? <>No per-token log-probs for {tool} in this run.</> : <>Pick a tool on the menu to see how removing its evidence changes each token.</>}
+            Underlined: the scored tokens.{' '}
+            {deltas ? (
+              <>Shaded by Δ log p = log p(full) − log p(without {tool}): blue where the tool's evidence made the token more likely.</>
+            ) : tool ? (
+              <>No per-token log-probs for {tool} in this run.</>
+            ) : (
+              <>Pick a tool on the menu to see how removing its evidence changes each token.</>
+            )}
           </div>
           {detail && (
             <div className="small tabular" style={{ marginTop: 6 }}>
               L(y | h) = {fmtScore(detail.base, 4)}
-              {tool && detail.removed[tool] !== undefined && <> · L(y | h<sup>−{tool}</sup>) = {fmtScore(detail.removed[tool], 4)} · I = {fmtSigned(detail.base - detail.removed[tool], 4)}</>}
+              {tool && detail.removed[tool] !== undefined && (
+                <>
+                  {' '}
+                  · L(y | h<sup>−{tool}</sup>) = {fmtScore(detail.removed[tool], 4)} · I = {fmtSigned(detail.base - detail.removed[tool], 4)}
+                </>
+              )}
             </div>
           )}
           {deltas && <TokenStrip tokens={tokens} deltas={deltas} maxAbs={maxAbs} />}
         </>
       ) : (
         <>
-          <div className="msg-text answer-text"><span className="tok scored">{answer}</span></div>
+          <div className="msg-text answer-text">
+            <span className="tok scored">{answer}</span>
+          </div>
           <div className="muted tiny" style={{ marginTop: 6 }}>
-            {detail ? <>L(y | h) = {fmtScore(detail.base, 4)}{tool && detail.removed[tool] !== undefined ? <> · without {tool}: {fmtScore(detail.removed[tool], 4)}</> : null}. Per-token log-probs were not stored by this run.</> : scored ? 'These scores carry no per-token detail (imported scores, or a run that did not keep it).' : 'Not scored yet: the whole answer is the scored span by default.'}
+            {detail ? (
+              <>
+                L(y | h) = {fmtScore(detail.base, 4)}
+                {tool && detail.removed[tool] !== undefined ? (
+                  <>
+                    {' '}
+                    · without {tool}: {fmtScore(detail.removed[tool], 4)}
+                  </>
+                ) : null}
+                . Per-token log-probs were not stored by this run.
+              </>
+            ) : scored ? (
+              'These scores carry no per-token detail (imported scores, or a run that did not keep it).'
+            ) : (
+              'Not scored yet: the whole answer is the scored span by default.'
+            )}
           </div>
         </>
       )}
@@ -239,8 +375,12 @@ function TokenStrip({ tokens, deltas, maxAbs }: { tokens: string[]; deltas: numb
     <div className="token-strip" aria-label="Per-token log-prob change">
       {deltas.map((d, i) => (
         <div key={i} className="token-col" title={`${JSON.stringify(tokens[i])}: Δ log p = ${fmtSigned(d, 3)}`}>
-          <div className="token-up"><span className="up" style={{ height: `${d > 0 ? Math.max(1, (d / maxAbs) * 100) : 0}%` }} /></div>
-          <div className="token-down"><span className="down" style={{ height: `${d < 0 ? Math.max(1, (-d / maxAbs) * 100) : 0}%` }} /></div>
+          <div className="token-up">
+            <span className="up" style={{ height: `${d > 0 ? Math.max(1, (d / maxAbs) * 100) : 0}%` }} />
+          </div>
+          <div className="token-down">
+            <span className="down" style={{ height: `${d < 0 ? Math.max(1, (-d / maxAbs) * 100) : 0}%` }} />
+          </div>
           <div className="token-text">{visibleToken(tokens[i]!)}</div>
         </div>
       ))}

@@ -20,12 +20,18 @@ export interface BaselineStyle {
 /** The built-in baselines get fixed styles; any other name a filled dot in the axis colour. */
 export function baselineStyle(name: string, colors: BaselineColors): BaselineStyle {
   switch (name) {
-    case 'keep-all': return { shape: 'square', color: colors.text };
-    case 'no-tools': return { shape: 'ring', color: colors.text };
-    case 'random': return { shape: 'triangle', color: colors.warn };
-    case 'bm25': return { shape: 'diamond', color: colors.series3 };
-    case 'lots': return { shape: 'star', color: colors.good };
-    default: return { shape: 'dot', color: colors.axis };
+    case 'keep-all':
+      return { shape: 'square', color: colors.text };
+    case 'no-tools':
+      return { shape: 'ring', color: colors.text };
+    case 'random':
+      return { shape: 'triangle', color: colors.warn };
+    case 'bm25':
+      return { shape: 'diamond', color: colors.series3 };
+    case 'lots':
+      return { shape: 'star', color: colors.good };
+    default:
+      return { shape: 'dot', color: colors.axis };
   }
 }
 
@@ -48,7 +54,12 @@ export interface LayoutOptions {
  * [minX, maxX]. The order within a group follows x, then the input order, so the result is stable.
  */
 export function baselineLayout(points: readonly Point[], o: LayoutOptions): Point[] {
-  interface Group { members: number[]; start: number; minY: number; maxY: number }
+  interface Group {
+    members: number[];
+    start: number;
+    minY: number;
+    maxY: number;
+  }
   const place = (members: number[]): Group => {
     members.sort((a, b) => points[a]!.x - points[b]!.x || a - b);
     const mean = members.reduce((s, i) => s + points[i]!.x, 0) / members.length;
@@ -60,8 +71,7 @@ export function baselineLayout(points: readonly Point[], o: LayoutOptions): Poin
     return { members, start, minY: Math.min(...ys), maxY: Math.max(...ys) };
   };
   const end = (g: Group) => g.start + (g.members.length - 1) * o.gap;
-  const collide = (a: Group, b: Group) =>
-    a.minY - b.maxY < o.gap && b.minY - a.maxY < o.gap && a.start - end(b) < o.gap && b.start - end(a) < o.gap;
+  const collide = (a: Group, b: Group) => a.minY - b.maxY < o.gap && b.minY - a.maxY < o.gap && a.start - end(b) < o.gap && b.start - end(a) < o.gap;
 
   let groups = points.map((_, i) => place([i]));
   for (let merged = true; merged && groups.length > 1;) {

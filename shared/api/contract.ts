@@ -5,8 +5,26 @@ import type { SpaceVersion } from '../project/spaces';
 import type { ApiInput, ApiMethodName } from './schemas';
 import type { HistoryData, RunComparison, UpdateResult } from './history';
 import type {
-  AppInfo, BudgetData, DemoData, DemoSetup, ExportText, GpuInfo, HeatmapData, ImportReport, JobInfo, MenuCommand, ModelInfo,
-  ModelsState, ProjectChange, ProjectSummary, RankingData, RecentProject, ReferenceModel, ScoringServerState, SpaceState, TraceDetail,
+  AppInfo,
+  BudgetData,
+  DemoData,
+  DemoSetup,
+  ExportText,
+  GpuInfo,
+  HeatmapData,
+  ImportReport,
+  JobInfo,
+  MenuCommand,
+  ModelInfo,
+  ModelsState,
+  ProjectChange,
+  ProjectSummary,
+  RankingData,
+  RecentProject,
+  ReferenceModel,
+  ScoringServerState,
+  SpaceState,
+  TraceDetail,
 } from './types';
 
 export type Unsubscribe = () => void;

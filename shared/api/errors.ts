@@ -63,7 +63,24 @@ export const ERROR_CODES = {
    * missing or unreadable path, a full, read-only or failing disk, too many open files. Node's other codes
    * (ERR_INVALID_ARG_TYPE, ERR_OUT_OF_RANGE, …) and every other error are bugs.
    */
-  fs: ['ENOENT', 'EACCES', 'EPERM', 'EEXIST', 'ENOTDIR', 'EISDIR', 'ENOTEMPTY', 'ENAMETOOLONG', 'ELOOP', 'ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EMFILE', 'ENFILE', 'EBUSY'],
+  fs: [
+    'ENOENT',
+    'EACCES',
+    'EPERM',
+    'EEXIST',
+    'ENOTDIR',
+    'EISDIR',
+    'ENOTEMPTY',
+    'ENAMETOOLONG',
+    'ELOOP',
+    'ENOSPC',
+    'EDQUOT',
+    'EROFS',
+    'EIO',
+    'EMFILE',
+    'ENFILE',
+    'EBUSY',
+  ],
 } as const;
 
 type Codes = typeof ERROR_CODES;
@@ -106,7 +123,8 @@ export function isExpected(e: unknown): e is ExpectedError | (Error & { code: Fs
 export const ERROR_HINTS: Readonly<Partial<Record<string, string>>> = {
   NO_PROJECT: 'Open a project folder, create one, or build the demo project from the Demo view.',
   FORBIDDEN: 'Open the UI from the URL that `lots ui` printed (it carries the access token).',
-  OUTSIDE_ROOT: 'This Studio was started with `lots ui --root DIR` and may only use files inside DIR (the message names it): pick a path there, or restart `lots ui` with another --root.',
+  OUTSIDE_ROOT:
+    'This Studio was started with `lots ui --root DIR` and may only use files inside DIR (the message names it): pick a path there, or restart `lots ui` with another --root.',
   INTERNAL: 'This is a bug. The engine log (the terminal running the Studio) has the details; please report it.',
   UNAVAILABLE: 'This build or transport cannot do that yet.',
   OFFLINE: 'No network here: pick a GGUF file already on disk instead.',
@@ -125,10 +143,13 @@ export const ERROR_HINTS: Readonly<Partial<Record<string, string>>> = {
   WORKER_CRASHED: 'Start the job again: scores stored so far are kept and not recomputed.',
   MODEL_MISMATCH: 'Pick the model file the run was scored with (its hash is part of the run), or score the task with this model first.',
   FORMAT_MISMATCH: 'The model now renders the traces differently from when the run was scored: score the task again.',
-  SERVER_UNAVAILABLE: 'Is the scoring server running and reachable from the engine’s machine? Check it on the Models view (Scoring server); scores stored so far are kept.',
+  SERVER_UNAVAILABLE:
+    'Is the scoring server running and reachable from the engine’s machine? Check it on the Models view (Scoring server); scores stored so far are kept.',
   NO_ENDPOINT_LEFT: 'Start the scoring server(s) again and rerun the job (stored scores are kept and skipped), or score on this machine.',
-  SERVER_AUTH: 'Set the API key’s environment variable where the engine starts (the Studio, `lots ui`), or correct its name on the Models view (Scoring server).',
-  SERVER_MODEL_MISMATCH: 'Every endpoint of a job must serve the same model: correct the served-model name or the endpoints on the Models view (Scoring server).',
+  SERVER_AUTH:
+    'Set the API key’s environment variable where the engine starts (the Studio, `lots ui`), or correct its name on the Models view (Scoring server).',
+  SERVER_MODEL_MISMATCH:
+    'Every endpoint of a job must serve the same model: correct the served-model name or the endpoints on the Models view (Scoring server).',
 };
 
 export interface SerializedError {
@@ -168,7 +189,9 @@ export function rebuildError(e: SerializedError): ApiError {
 }
 
 export function isSerializedError(value: unknown): value is SerializedError {
-  return Boolean(value) && typeof value === 'object' && typeof (value as SerializedError).code === 'string' && typeof (value as SerializedError).message === 'string';
+  return (
+    Boolean(value) && typeof value === 'object' && typeof (value as SerializedError).code === 'string' && typeof (value as SerializedError).message === 'string'
+  );
 }
 
 /** The envelope every call returns over a transport: errors are values, not exceptions, so codes survive. */

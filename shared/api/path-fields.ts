@@ -9,7 +9,23 @@ import { z } from 'zod';
 export const filePath = z.string().min(1, 'a path is required').max(4096);
 
 /** Types that hold no other schema (a path cannot hide in them). */
-const LEAVES = new Set(['string', 'number', 'int', 'boolean', 'bigint', 'enum', 'literal', 'undefined', 'null', 'void', 'nan', 'date', 'any', 'unknown', 'never']);
+const LEAVES = new Set([
+  'string',
+  'number',
+  'int',
+  'boolean',
+  'bigint',
+  'enum',
+  'literal',
+  'undefined',
+  'null',
+  'void',
+  'nan',
+  'date',
+  'any',
+  'unknown',
+  'never',
+]);
 /** Types that wrap one schema and keep the value's shape. */
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch']);
 
@@ -43,7 +59,8 @@ export function pathFieldsOf(schema: z.ZodType, at = ''): string[] {
   if (def.type === 'array') return pathFieldsOf(def.element!, `${at}[]`);
   if (def.type === 'pipe') return pathFieldsOf(def.in!, at);
   if (def.type === 'union') {
-    if (def.options!.some(holdsPath)) throw new Error(`${at || 'an input'}: a union holding a file path is not supported by shared/api/path-fields.ts; give the path its own field`);
+    if (def.options!.some(holdsPath))
+      throw new Error(`${at || 'an input'}: a union holding a file path is not supported by shared/api/path-fields.ts; give the path its own field`);
     return [];
   }
   throw new Error(`${at || 'an input'}: cannot tell whether a zod "${def.type}" holds a file path; teach shared/api/path-fields.ts about it`);

@@ -21,42 +21,54 @@ export const apiInputSchemas = {
   openProject: z.object({ dir: path }).strict(),
   createProject: z.object({ dir: path, name: z.string().min(1).optional() }).strict(),
   closeProject: none,
-  pickPath: z.object({
-    kind: z.enum(['project', 'traces', 'model', 'save']),
-    defaultName: z.string().optional(),
-  }).strict(),
+  pickPath: z
+    .object({
+      kind: z.enum(['project', 'traces', 'model', 'save']),
+      defaultName: z.string().optional(),
+    })
+    .strict(),
 
-  importTraces: z.object({
-    paths: z.array(path).max(1000).optional(),
-    /** Contents read in the page (drag-drop, a browser file picker). */
-    files: z.array(z.object({ name: z.string().min(1), text: z.string() }).strict()).max(1000).optional(),
-  }).strict().refine((v) => (v.paths?.length ?? 0) + (v.files?.length ?? 0) > 0, { message: 'give at least one file (paths or files)' }),
+  importTraces: z
+    .object({
+      paths: z.array(path).max(1000).optional(),
+      /** Contents read in the page (drag-drop, a browser file picker). */
+      files: z
+        .array(z.object({ name: z.string().min(1), text: z.string() }).strict())
+        .max(1000)
+        .optional(),
+    })
+    .strict()
+    .refine((v) => (v.paths?.length ?? 0) + (v.files?.length ?? 0) > 0, { message: 'give at least one file (paths or files)' }),
   getHeatmap: z.object({ task, run }).strict(),
   getTrace: z.object({ id: z.string().min(1) }).strict(),
   getRanking: z.object({ task, run, k: z.number().int().nonnegative().optional() }).strict(),
   getBudget: z.object({ task, run }).strict(),
 
   getSpaces: z.object({ task, run }).strict(),
-  acceptSpace: z.object({
-    task,
-    tools: toolList,
-    pinned: toolList.default([]),
-    banned: toolList.default([]),
-    rule: SelectionRuleSchema,
-    note: z.string().max(10_000).default(''),
-    run,
-  }).strict(),
+  acceptSpace: z
+    .object({
+      task,
+      tools: toolList,
+      pinned: toolList.default([]),
+      banned: toolList.default([]),
+      rule: SelectionRuleSchema,
+      note: z.string().max(10_000).default(''),
+      run,
+    })
+    .strict(),
 
   getHistory: z.object({ task }).strict(),
   /** Fold the task's new scored batches into its running scores and propose the next space (nothing is applied). */
-  updateSpace: z.object({
-    task,
-    alpha: z.number().gt(0).max(1).optional(),
-    rule: z.enum(['topk', 'support']).optional(),
-    k: z.number().int().positive().optional(),
-    phi: z.number().min(0).max(1).optional(),
-    refold: z.boolean().optional(),
-  }).strict(),
+  updateSpace: z
+    .object({
+      task,
+      alpha: z.number().gt(0).max(1).optional(),
+      rule: z.enum(['topk', 'support']).optional(),
+      k: z.number().int().positive().optional(),
+      phi: z.number().min(0).max(1).optional(),
+      refold: z.boolean().optional(),
+    })
+    .strict(),
   compareRuns: z.object({ task, runA: z.string().min(1), runB: z.string().min(1), k: z.number().int().positive().optional() }).strict(),
 
   renderExport: z.object({ task, format: z.enum(EXPORT_FORMATS), version: z.number().int().nonnegative().optional() }).strict(),
@@ -65,28 +77,32 @@ export const apiInputSchemas = {
   saveReport: z.object({ task, path, run }).strict(),
 
   listJobs: none,
-  startScoring: z.object({
-    model: path,
-    intervention: z.enum(['evidence', 'line', 'reexecute']).optional(),
-    span: z.enum(['answer', 'expression']).optional(),
-    gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
-    tasks: z.array(task).optional(),
-    /** Where the log-probs come from: this machine (llama.cpp, the default) or the saved scoring server(s)
-     * (checkScoringServer); with 'server', `model` is read only for its chat template and vocabulary. */
-    backend: z.enum(['local', 'server']).optional(),
-  }).strict(),
+  startScoring: z
+    .object({
+      model: path,
+      intervention: z.enum(['evidence', 'line', 'reexecute']).optional(),
+      span: z.enum(['answer', 'expression']).optional(),
+      gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
+      tasks: z.array(task).optional(),
+      /** Where the log-probs come from: this machine (llama.cpp, the default) or the saved scoring server(s)
+       * (checkScoringServer); with 'server', `model` is read only for its chat template and vocabulary. */
+      backend: z.enum(['local', 'server']).optional(),
+    })
+    .strict(),
   startSweep: z.object({ task, model: path, run, baselines: z.boolean().optional() }).strict(),
-  startFaithfulness: z.object({
-    task,
-    run,
-    /** Budgets to check. */
-    ks: z.array(z.number().int().positive()).min(1).max(100),
-    /** Random K-subsets per request (default 3). */
-    draws: z.number().int().min(1).max(50).optional(),
-    /** Default: the model file the run was scored with. */
-    model: path.optional(),
-    gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
-  }).strict(),
+  startFaithfulness: z
+    .object({
+      task,
+      run,
+      /** Budgets to check. */
+      ks: z.array(z.number().int().positive()).min(1).max(100),
+      /** Random K-subsets per request (default 3). */
+      draws: z.number().int().min(1).max(50).optional(),
+      /** Default: the model file the run was scored with. */
+      model: path.optional(),
+      gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
+    })
+    .strict(),
   pauseJob: jobId,
   resumeJob: jobId,
   cancelJob: jobId,
@@ -99,49 +115,60 @@ export const apiInputSchemas = {
   /** The saved scoring-server settings and their last check. */
   getScoringServer: none,
   /** Save these settings (per user) and ask each endpoint what it serves. */
-  checkScoringServer: z.object({
-    backend: z.enum(SCORING_SERVER_BACKENDS).default('llama-server'),
-    endpoints: z.array(z.string().trim().min(1, 'an endpoint URL is empty').max(2048)).min(1, 'give at least one endpoint URL').max(64),
-    apiKeyEnv: z.string().max(256).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the API key variable must be an environment variable name (letters, digits, _; not the key itself)').optional(),
-    servedModel: z.string().trim().min(1).max(512).optional(),
-  }).strict(),
+  checkScoringServer: z
+    .object({
+      backend: z.enum(SCORING_SERVER_BACKENDS).default('llama-server'),
+      endpoints: z.array(z.string().trim().min(1, 'an endpoint URL is empty').max(2048)).min(1, 'give at least one endpoint URL').max(64),
+      apiKeyEnv: z
+        .string()
+        .max(256)
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the API key variable must be an environment variable name (letters, digits, _; not the key itself)')
+        .optional(),
+      servedModel: z.string().trim().min(1).max(512).optional(),
+    })
+    .strict(),
   /** Remove the saved settings (scoring then runs on this machine only). */
   forgetScoringServer: none,
 
-  buildDemo: z.object({
-    dir: path.optional(),
-    /** Task families of the benchmark (default: all ten); one family makes a demo of about a minute on a CPU. */
-    families: z.array(z.string().min(1)).min(1).optional(),
-    registry: z.number().int().min(15).max(1000).optional(),
-    seed: z.number().int().optional(),
-  }).strict(),
+  buildDemo: z
+    .object({
+      dir: path.optional(),
+      /** Task families of the benchmark (default: all ten); one family makes a demo of about a minute on a CPU. */
+      families: z.array(z.string().min(1)).min(1).optional(),
+      registry: z.number().int().min(15).max(1000).optional(),
+      seed: z.number().int().optional(),
+    })
+    .strict(),
   /** What the "Run the demo" card offers: a default folder, the default model (pulled or not), the presets' sizes. */
   getDemoSetup: none,
   /**
    * `lots demo` as a job: the same runDemo, in the job worker, with stage progress and cancel. The same
    * folder with the same options resumes (what is stored is reused). The options mirror the CLI's flags.
    */
-  startDemo: z.object({
-    /** Default: a new folder under the user's data folder. */
-    dir: path.optional(),
-    /** "default" (the default real model, pulled first on the Models view or with `lots models pull`),
-     * "reference" (the built-in generated model: no real model, its results are noise), or a GGUF file. */
-    model: z.string().min(1, 'a model is required: "default", "reference" or a GGUF file').max(4096),
-    preset: z.enum(['quick', 'full']).optional(),
-    families: z.array(z.enum(FAMILY_NAMES)).min(1).max(FAMILY_NAMES.length).optional(),
-    /** Registry sizes; several run the families at each size (registry growth). */
-    registry: z.array(z.number().int().min(15).max(100_000)).min(1).max(8).optional(),
-    seed: z.string().min(1).max(200).optional(),
-    fit: z.number().int().min(0).max(10_000).optional(),
-    eval: z.number().int().min(0).max(10_000).optional(),
-    draws: z.number().int().min(1).max(50).optional(),
-    kMax: z.number().int().min(1).max(10_000).optional(),
-    maxTokens: z.number().int().min(1).max(4096).optional(),
-    threads: z.number().int().min(1).max(1024).optional(),
-    gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
-  }).strict().refine((v) => v.preset !== 'full' || (v.fit === undefined && v.eval === undefined), {
-    message: 'the full preset sets the fitting and evaluation sizes (80 / 320 per family); give the preset or fit/eval, not both',
-  }),
+  startDemo: z
+    .object({
+      /** Default: a new folder under the user's data folder. */
+      dir: path.optional(),
+      /** "default" (the default real model, pulled first on the Models view or with `lots models pull`),
+       * "reference" (the built-in generated model: no real model, its results are noise), or a GGUF file. */
+      model: z.string().min(1, 'a model is required: "default", "reference" or a GGUF file').max(4096),
+      preset: z.enum(['quick', 'full']).optional(),
+      families: z.array(z.enum(FAMILY_NAMES)).min(1).max(FAMILY_NAMES.length).optional(),
+      /** Registry sizes; several run the families at each size (registry growth). */
+      registry: z.array(z.number().int().min(15).max(100_000)).min(1).max(8).optional(),
+      seed: z.string().min(1).max(200).optional(),
+      fit: z.number().int().min(0).max(10_000).optional(),
+      eval: z.number().int().min(0).max(10_000).optional(),
+      draws: z.number().int().min(1).max(50).optional(),
+      kMax: z.number().int().min(1).max(10_000).optional(),
+      maxTokens: z.number().int().min(1).max(4096).optional(),
+      threads: z.number().int().min(1).max(1024).optional(),
+      gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
+    })
+    .strict()
+    .refine((v) => v.preset !== 'full' || (v.fit === undefined && v.eval === undefined), {
+      message: 'the full preset sets the fitting and evaluation sizes (80 / 320 per family); give the preset or fit/eval, not both',
+    }),
   /** The open project's demo story (null record when it was not made by `lots demo`). */
   getDemo: none,
   /** The demo's one-page HTML report (the same charts as the Demo view). */

@@ -47,7 +47,9 @@ export function randomSpaces(task: string, registry: readonly string[], k: numbe
 }
 
 export function bm25Space(registry: readonly ToolDef[], requests: readonly string[], k: number): string[] {
-  return bm25TaskRanking(registry, requests).slice(0, k).map((r) => r.tool);
+  return bm25TaskRanking(registry, requests)
+    .slice(0, k)
+    .map((r) => r.tool);
 }
 
 /** Mean and (population) standard deviation over draws. */

@@ -8,9 +8,52 @@ export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
 const STOPWORDS = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'does', 'e', 'eg', 'for', 'from', 'g', 'give', 'how', 'i',
-  'if', 'in', 'into', 'is', 'it', 'its', 'many', 'much', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'them',
-  'there', 'these', 'this', 'to', 'was', 'what', 'when', 'which', 'with', 'you', 'your',
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'by',
+  'can',
+  'do',
+  'does',
+  'e',
+  'eg',
+  'for',
+  'from',
+  'g',
+  'give',
+  'how',
+  'i',
+  'if',
+  'in',
+  'into',
+  'is',
+  'it',
+  'its',
+  'many',
+  'much',
+  'of',
+  'on',
+  'or',
+  'such',
+  'that',
+  'the',
+  'their',
+  'them',
+  'there',
+  'these',
+  'this',
+  'to',
+  'was',
+  'what',
+  'when',
+  'which',
+  'with',
+  'you',
+  'your',
 ]);
 
 /** Lower-case word stems: camelCase and snake_case split, stopwords dropped, plurals folded. */
@@ -48,7 +91,11 @@ export class Bm25Index {
   private readonly df = new Map<string, number>();
   private readonly avgLength: number;
 
-  constructor(documents: ReadonlyArray<{ id: string; text: string }>, private readonly k1 = BM25_K1, private readonly b = BM25_B) {
+  constructor(
+    documents: ReadonlyArray<{ id: string; text: string }>,
+    private readonly k1 = BM25_K1,
+    private readonly b = BM25_B,
+  ) {
     this.docs = documents.map(({ id, text }) => {
       const tokens = bm25Tokens(text);
       const tf = new Map<string, number>();

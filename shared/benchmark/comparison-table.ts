@@ -50,7 +50,11 @@ export function formatComparisonTable(rows: readonly ComparisonRow[]): string {
  * draws dashes under it). Every plain-text table of the CLI goes through here. */
 export function alignColumns(rows: readonly (readonly string[])[], options: { rule?: boolean } = {}): string[] {
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const lines = rows.map(line);
   if (options.rule && lines.length > 0) lines.splice(1, 0, line(widths.map((w) => '-'.repeat(w))));
   return lines;

@@ -56,7 +56,8 @@ export interface ContinualUpdate {
 }
 
 export async function runContinualUpdates<R, T>(options: ContinualOptions<R, T>): Promise<ContinualUpdate[]> {
-  if (!Number.isInteger(options.batchSize) || options.batchSize < 1) throw new RangeError(`the batch size must be a positive integer, got ${options.batchSize}`);
+  if (!Number.isInteger(options.batchSize) || options.batchSize < 1)
+    throw new RangeError(`the batch size must be a positive integer, got ${options.batchSize}`);
   const updates: ContinualUpdate[] = [];
   let running: Record<string, number> = {};
   let space: string[] = [];

@@ -5,8 +5,16 @@ import type { Scene } from './scene';
 import type { ChainTool } from './tools';
 
 export const FAMILY_NAMES = [
-  'table_total', 'table_filter', 'sensor_mean', 'sensor_convert', 'schedule_gap',
-  'doc_two_facts', 'translate_fact', 'fx_settle', 'compute_only', 'no_tool',
+  'table_total',
+  'table_filter',
+  'sensor_mean',
+  'sensor_convert',
+  'schedule_gap',
+  'doc_two_facts',
+  'translate_fact',
+  'fx_settle',
+  'compute_only',
+  'no_tool',
 ] as const;
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 

@@ -39,7 +39,10 @@ export function planBenchmark(options: BenchOptions = {}): BenchPlan {
   if (families.length === 0) throw new ExpectedError('INVALID_INPUT', `no families selected; choose from ${FAMILY_NAMES.join(', ')}`);
   const fit = options.fit ?? DEFAULT_FIT;
   const evalCount = options.eval ?? DEFAULT_EVAL;
-  for (const [name, n] of [['fit', fit], ['eval', evalCount]] as const) {
+  for (const [name, n] of [
+    ['fit', fit],
+    ['eval', evalCount],
+  ] as const) {
     if (!Number.isInteger(n) || n < 0) throw new ExpectedError('INVALID_INPUT', `--${name} must be a non-negative integer, got ${n}`);
   }
   if (fit + evalCount === 0) throw new ExpectedError('INVALID_INPUT', 'a benchmark needs at least one request per family (--fit and --eval are both 0)');
@@ -53,13 +56,15 @@ export function generateBenchmark(options: BenchOptions = {}): Trace[] {
   for (const family of plan.families) {
     for (let index = 0; index < plan.fit + plan.eval; index++) {
       const instance = instantiate(plan.seed, family, index);
-      traces.push(buildBenchTrace(instance, {
-        menu,
-        registry: plan.registry,
-        split: index < plan.fit ? 'fit' : 'eval',
-        answer: options.answers === 'gold' ? instance.gold : '',
-        prompt: options.prompt ?? 'compact',
-      }));
+      traces.push(
+        buildBenchTrace(instance, {
+          menu,
+          registry: plan.registry,
+          split: index < plan.fit ? 'fit' : 'eval',
+          answer: options.answers === 'gold' ? instance.gold : '',
+          prompt: options.prompt ?? 'compact',
+        }),
+      );
     }
   }
   return traces;

@@ -16,7 +16,31 @@ export function calendarOutput(scene: Scene): string {
   return `events on ${scene.calendar.date}: ${JSON.stringify(scene.calendar.events)}`;
 }
 
-const STOPWORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'do', 'for', 'from', 'how', 'in', 'is', 'it', 'of', 'on', 'or', 'the', 'to', 'what', 'which', 'with']);
+const STOPWORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'by',
+  'do',
+  'for',
+  'from',
+  'how',
+  'in',
+  'is',
+  'it',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'what',
+  'which',
+  'with',
+]);
 
 function words(text: string): Set<string> {
   return new Set((text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOPWORDS.has(w)));
@@ -34,7 +58,10 @@ export function retrievePassages(passages: readonly Passage[], query: string): P
     return { p, i, overlap };
   });
   scored.sort((a, b) => b.overlap - a.overlap || a.i - b.i);
-  return scored.filter((s) => s.overlap >= MIN_MATCHING_WORDS).slice(0, 2).map((s) => s.p);
+  return scored
+    .filter((s) => s.overlap >= MIN_MATCHING_WORDS)
+    .slice(0, 2)
+    .map((s) => s.p);
 }
 
 export function docRetrieveOutput(passages: readonly Passage[]): string {
@@ -47,7 +74,12 @@ export function translateOutput(text: string, cipher: Cipher): string {
   const word = cipher.words.map(escapeRegExp).join('|');
   const figure = new RegExp(`\\b(?:${word})(?:-(?:${word}))*\\b`, 'g');
   return text
-    .replace(figure, (m) => m.split('-').map((w) => String(cipher.words.indexOf(w))).join(''))
+    .replace(figure, (m) =>
+      m
+        .split('-')
+        .map((w) => String(cipher.words.indexOf(w)))
+        .join(''),
+    )
     .replace(`(written in ${cipher.language})`, `(translated from ${cipher.language})`);
 }
 

@@ -13,7 +13,9 @@ export const MAX_REGISTRY = AUTHORED_COUNT + MAX_SYNTHETIC;
 /** Tool names of a registry of `size` tools, in canonical order. */
 export function registryNames(seed: string, size: number): string[] {
   if (!Number.isInteger(size) || size < AUTHORED_COUNT || size > MAX_REGISTRY) {
-    throw new RangeError(`a benchmark registry has between ${AUTHORED_COUNT} and ${MAX_REGISTRY} tools (usually one of ${REGISTRY_SIZES.join(', ')}), got ${size}`);
+    throw new RangeError(
+      `a benchmark registry has between ${AUTHORED_COUNT} and ${MAX_REGISTRY} tools (usually one of ${REGISTRY_SIZES.join(', ')}), got ${size}`,
+    );
   }
   return canonicalOrder([...AUTHORED_TOOLS, ...syntheticNames(seed, size - AUTHORED_COUNT)]);
 }

@@ -85,7 +85,18 @@ const CATALOGUE: Record<string, string[]> = {
   garden: ['trowels', 'garden hoses', 'seed packs', 'plant pots', 'pruners'],
 };
 const TABLE_NAMES = ['inventory', 'stock_ledger', 'warehouse_items', 'store_inventory'];
-const EVENT_TITLES = ['Design review', 'Client call', 'Team standup', 'Budget meeting', 'Lunch with Sam', 'Vendor demo', 'Code review', 'Hiring panel', 'Quarterly sync', 'Site visit'];
+const EVENT_TITLES = [
+  'Design review',
+  'Client call',
+  'Team standup',
+  'Budget meeting',
+  'Lunch with Sam',
+  'Vendor demo',
+  'Code review',
+  'Hiring panel',
+  'Quarterly sync',
+  'Site visit',
+];
 const PRODUCT_ADJ = ['Atlas', 'Orion', 'Nova', 'Vega', 'Lyra', 'Delta', 'Sierra', 'Echo', 'Juno', 'Tarn'];
 const PRODUCT_NOUN = ['desk', 'chair', 'lamp', 'shelf', 'monitor stand', 'cabinet', 'sofa', 'bench'];
 const MATERIALS = ['copper wire', 'steel pipe', 'oak planks', 'glass panels', 'cotton rolls', 'brass fittings'];
@@ -109,8 +120,16 @@ const FILLERS = [
 ];
 /** Typical rates (quote per base) around which a scene draws its own. */
 const FX_TYPICAL: Array<[string, string, number]> = [
-  ['JPY', 'EUR', 0.0062], ['USD', 'EUR', 0.92], ['GBP', 'EUR', 1.17], ['CHF', 'EUR', 1.04], ['SEK', 'EUR', 0.087],
-  ['JPY', 'USD', 0.0067], ['GBP', 'USD', 1.27], ['EUR', 'USD', 1.09], ['CHF', 'USD', 1.13], ['SEK', 'USD', 0.095],
+  ['JPY', 'EUR', 0.0062],
+  ['USD', 'EUR', 0.92],
+  ['GBP', 'EUR', 1.17],
+  ['CHF', 'EUR', 1.04],
+  ['SEK', 'EUR', 0.087],
+  ['JPY', 'USD', 0.0067],
+  ['GBP', 'USD', 1.27],
+  ['EUR', 'USD', 1.09],
+  ['CHF', 'USD', 1.13],
+  ['SEK', 'USD', 0.095],
 ];
 
 export function generateScene(rng: Rng): Scene {
@@ -145,8 +164,16 @@ function tableRows(rng: Rng): TableRow[] {
   const categories = rng.sample(Object.keys(CATALOGUE), rng.int(2, 3));
   const pool = categories.flatMap((c) => CATALOGUE[c]!.map((item) => ({ item, category: c })));
   // Every category gets at least two rows, so a filtered total always combines several products.
-  const chosen = categories.flatMap((c) => rng.sample(pool.filter((p) => p.category === c), 2));
-  const rest = rng.sample(pool.filter((p) => !chosen.includes(p)), 6 - chosen.length);
+  const chosen = categories.flatMap((c) =>
+    rng.sample(
+      pool.filter((p) => p.category === c),
+      2,
+    ),
+  );
+  const rest = rng.sample(
+    pool.filter((p) => !chosen.includes(p)),
+    6 - chosen.length,
+  );
   return rng.shuffle([...chosen, ...rest]).map(({ item, category }) => ({ item, category, qty: rng.int(1, 40), priceCents: price(rng, 50, 9999) }));
 }
 
@@ -180,7 +207,10 @@ function cipherWords(rng: Rng): string[] {
 }
 
 export function cipherFigure(cipher: Cipher, value: number): string {
-  return String(value).split('').map((d) => cipher.words[Number(d)]!).join('-');
+  return String(value)
+    .split('')
+    .map((d) => cipher.words[Number(d)]!)
+    .join('-');
 }
 
 function documentPassages(rng: Rng, products: [Product, Product], invoice: Invoice, landmark: Landmark, cipher: Cipher): Passage[] {

@@ -81,7 +81,14 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
       points.set(k, cached);
     } else {
       const m = await options.evaluate(tools, 'fit', options.signal);
-      points.set(k, { k, tools, accuracy: m.accuracy, n: m.n, promptTokens: m.promptTokens, ...(m.schemaTokens !== undefined ? { schemaTokens: m.schemaTokens } : {}) });
+      points.set(k, {
+        k,
+        tools,
+        accuracy: m.accuracy,
+        n: m.n,
+        promptTokens: m.promptTokens,
+        ...(m.schemaTokens !== undefined ? { schemaTokens: m.schemaTokens } : {}),
+      });
       await options.save?.(publish());
     }
     options.onProgress?.({ done: ++done, total: ks.length, label: `K=${k}`, cached: Boolean(cached), k });

@@ -35,21 +35,36 @@ export function accuracyChart(data: DemoData): string {
   const groupH = 34;
   const height = rows.length * groupH + 34;
   const x = (v: number) => labelW + v * plotW;
-  const bars = rows.map((m, i) => {
-    const y = 6 + i * groupH;
-    const cells: Array<['fit' | 'eval', DemoCell | undefined]> = [['fit', data.mean[m]!.fit], ['eval', data.mean[m]!.eval]];
-    const parts = cells.map(([split, c], j) => {
-      if (!c) return '';
-      const yy = y + j * 13;
-      const fill = split === 'eval' ? (m === 'lots' ? COLOURS.lots : COLOURS.eval) : COLOURS.fit;
-      return `<rect x="${labelW}" y="${px(yy)}" width="${px(Math.max(c.accuracy * plotW, 0.75))}" height="11" fill="${fill}"><title>${escapeHtml(`${methodLabel(m)}, ${split === 'fit' ? 'fitting' : 'evaluation'}: ${pct(c.accuracy)} of ${c.n}`)}</title></rect>` +
-        `<text x="${px(x(c.accuracy) + 4)}" y="${px(yy + 9)}">${pct(c.accuracy)}</text>`;
-    }).join('');
-    return `<text x="${labelW - 6}" y="${px(y + 16)}" text-anchor="end"${m === 'lots' ? ' font-weight="600"' : ''}>${escapeHtml(methodLabel(m))}</text>${parts}`;
-  }).join('\n');
+  const bars = rows
+    .map((m, i) => {
+      const y = 6 + i * groupH;
+      const cells: Array<['fit' | 'eval', DemoCell | undefined]> = [
+        ['fit', data.mean[m]!.fit],
+        ['eval', data.mean[m]!.eval],
+      ];
+      const parts = cells
+        .map(([split, c], j) => {
+          if (!c) return '';
+          const yy = y + j * 13;
+          const fill = split === 'eval' ? (m === 'lots' ? COLOURS.lots : COLOURS.eval) : COLOURS.fit;
+          return (
+            `<rect x="${labelW}" y="${px(yy)}" width="${px(Math.max(c.accuracy * plotW, 0.75))}" height="11" fill="${fill}"><title>${escapeHtml(`${methodLabel(m)}, ${split === 'fit' ? 'fitting' : 'evaluation'}: ${pct(c.accuracy)} of ${c.n}`)}</title></rect>` +
+            `<text x="${px(x(c.accuracy) + 4)}" y="${px(yy + 9)}">${pct(c.accuracy)}</text>`
+          );
+        })
+        .join('');
+      return `<text x="${labelW - 6}" y="${px(y + 16)}" text-anchor="end"${m === 'lots' ? ' font-weight="600"' : ''}>${escapeHtml(methodLabel(m))}</text>${parts}`;
+    })
+    .join('\n');
   const axisY = rows.length * groupH + 8;
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="2" y2="${axisY}" stroke="#8884" stroke-width="1"/><text x="${px(x(t))}" y="${axisY + 12}" text-anchor="middle">${pct(t)}</text>`).join('');
-  const legend = `<rect x="${labelW}" y="${axisY + 17}" width="10" height="8" fill="${COLOURS.fit}"/><text x="${labelW + 14}" y="${axisY + 24}">fitting</text>` +
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+    .map(
+      (t) =>
+        `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="2" y2="${axisY}" stroke="#8884" stroke-width="1"/><text x="${px(x(t))}" y="${axisY + 12}" text-anchor="middle">${pct(t)}</text>`,
+    )
+    .join('');
+  const legend =
+    `<rect x="${labelW}" y="${axisY + 17}" width="10" height="8" fill="${COLOURS.fit}"/><text x="${labelW + 14}" y="${axisY + 24}">fitting</text>` +
     `<rect x="${labelW + 70}" y="${axisY + 17}" width="10" height="8" fill="${COLOURS.eval}"/><text x="${labelW + 84}" y="${axisY + 24}">evaluation</text>`;
   const summary = rows.map((m) => `${methodLabel(m)} ${data.mean[m]!.eval ? pct(data.mean[m]!.eval.accuracy) : '—'}`).join(', ');
   return `<svg class="demo-chart" viewBox="0 0 ${width} ${height + 18}" width="${width}" height="${height + 18}" role="img" aria-label="Accuracy per method on evaluation requests: ${escapeHtml(summary)}">
@@ -69,15 +84,19 @@ export function tokensChart(data: DemoData): string {
   const rowH = 20;
   const max = Math.max(...rows.map((m) => data.mean[m]!.eval!.promptTokens), 1);
   const height = rows.length * rowH + 8;
-  const bars = rows.map((m, i) => {
-    const c = data.mean[m]!.eval!;
-    const y = 4 + i * rowH;
-    const w = (c.promptTokens / max) * plotW;
-    const fill = m === 'lots' ? COLOURS.lots : m === 'keep-all' ? COLOURS.keepAll : COLOURS.other;
-    return `<text x="${labelW - 6}" y="${px(y + 11)}" text-anchor="end"${m === 'lots' ? ' font-weight="600"' : ''}>${escapeHtml(methodLabel(m))}</text>` +
-      `<rect x="${labelW}" y="${px(y + 2)}" width="${px(Math.max(w, 0.75))}" height="12" fill="${fill}"/>` +
-      `<text x="${px(labelW + w + 4)}" y="${px(y + 12)}">${Math.round(c.promptTokens).toLocaleString('en-US')}</text>`;
-  }).join('\n');
+  const bars = rows
+    .map((m, i) => {
+      const c = data.mean[m]!.eval!;
+      const y = 4 + i * rowH;
+      const w = (c.promptTokens / max) * plotW;
+      const fill = m === 'lots' ? COLOURS.lots : m === 'keep-all' ? COLOURS.keepAll : COLOURS.other;
+      return (
+        `<text x="${labelW - 6}" y="${px(y + 11)}" text-anchor="end"${m === 'lots' ? ' font-weight="600"' : ''}>${escapeHtml(methodLabel(m))}</text>` +
+        `<rect x="${labelW}" y="${px(y + 2)}" width="${px(Math.max(w, 0.75))}" height="12" fill="${fill}"/>` +
+        `<text x="${px(labelW + w + 4)}" y="${px(y + 12)}">${Math.round(c.promptTokens).toLocaleString('en-US')}</text>`
+      );
+    })
+    .join('\n');
   const summary = rows.map((m) => `${methodLabel(m)} ${Math.round(data.mean[m]!.eval!.promptTokens)}`).join(', ');
   return `<svg class="demo-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Prompt tokens per request: ${escapeHtml(summary)}">
 ${bars}
@@ -100,15 +119,31 @@ export function growthChart(points: readonly GrowthPoint[]): string {
   const series = (name: 'lots' | 'keep-all', colour: string, dash: string) => {
     const pts = usable.map((p, i) => [x(i), y(p.methods[name]!.accuracy)] as const);
     const path = pts.map(([a, b], i) => `${i ? 'L' : 'M'}${px(a)},${px(b)}`).join(' ');
-    const dots = usable.map((p, i) => `<circle cx="${px(pts[i]![0])}" cy="${px(pts[i]![1])}" r="3.5" fill="${colour}"><title>${escapeHtml(`${methodLabel(name)} at ${p.registry} tools: ${pct(p.methods[name]!.accuracy)} (n = ${p.methods[name]!.n}), ${Math.round(p.methods[name]!.promptTokens)} prompt tokens`)}</title></circle>` +
-      // LOTS labels below its points, keep-all above, the last point's label to its left: none overlap.
-      `<text x="${px(pts[i]![0] + (i === usable.length - 1 ? -6 : 6))}" y="${px(pts[i]![1] + (name === 'lots' ? 14 : -6))}" fill="${colour}"${i === usable.length - 1 ? ' text-anchor="end"' : ''}>${pct(p.methods[name]!.accuracy)}</text>`).join('');
+    const dots = usable
+      .map(
+        (p, i) =>
+          `<circle cx="${px(pts[i]![0])}" cy="${px(pts[i]![1])}" r="3.5" fill="${colour}"><title>${escapeHtml(`${methodLabel(name)} at ${p.registry} tools: ${pct(p.methods[name]!.accuracy)} (n = ${p.methods[name]!.n}), ${Math.round(p.methods[name]!.promptTokens)} prompt tokens`)}</title></circle>` +
+          // LOTS labels below its points, keep-all above, the last point's label to its left: none overlap.
+          `<text x="${px(pts[i]![0] + (i === usable.length - 1 ? -6 : 6))}" y="${px(pts[i]![1] + (name === 'lots' ? 14 : -6))}" fill="${colour}"${i === usable.length - 1 ? ' text-anchor="end"' : ''}>${pct(p.methods[name]!.accuracy)}</text>`,
+      )
+      .join('');
     return `<path d="${path}" fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>${dots}`;
   };
-  const grid = [0, 0.5, 1].map((t) => `<line x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#8884"/><text x="${left - 6}" y="${px(y(t) + 3)}" text-anchor="end">${pct(t)}</text>`).join('');
-  const xLabels = usable.map((p, i) => `<text x="${px(x(i))}" y="${top + plotH + 30}" text-anchor="middle">${p.registry} tools</text>` +
-    `<text x="${px(x(i))}" y="${top + plotH + 44}" text-anchor="middle" class="muted">${Math.round(p.methods['keep-all']!.promptTokens)} / ${Math.round(p.methods.lots!.promptTokens)} tok</text>`).join('');
-  const legend = `<line x1="${left}" x2="${left + 18}" y1="${height - 26}" y2="${height - 26}" stroke="${COLOURS.lots}" stroke-width="2"/><text x="${left + 22}" y="${height - 23}">LOTS</text>` +
+  const grid = [0, 0.5, 1]
+    .map(
+      (t) =>
+        `<line x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#8884"/><text x="${left - 6}" y="${px(y(t) + 3)}" text-anchor="end">${pct(t)}</text>`,
+    )
+    .join('');
+  const xLabels = usable
+    .map(
+      (p, i) =>
+        `<text x="${px(x(i))}" y="${top + plotH + 30}" text-anchor="middle">${p.registry} tools</text>` +
+        `<text x="${px(x(i))}" y="${top + plotH + 44}" text-anchor="middle" class="muted">${Math.round(p.methods['keep-all']!.promptTokens)} / ${Math.round(p.methods.lots!.promptTokens)} tok</text>`,
+    )
+    .join('');
+  const legend =
+    `<line x1="${left}" x2="${left + 18}" y1="${height - 26}" y2="${height - 26}" stroke="${COLOURS.lots}" stroke-width="2"/><text x="${left + 22}" y="${height - 23}">LOTS</text>` +
     `<line x1="${left + 70}" x2="${left + 88}" y1="${height - 26}" y2="${height - 26}" stroke="${COLOURS.keepAll}" stroke-width="2" stroke-dasharray="5 3"/><text x="${left + 92}" y="${height - 23}">Keep-all (the whole registry)</text>` +
     `<text x="${left}" y="${height - 5}">Under each size: prompt tokens per request, keep-all / LOTS.</text>`;
   const summary = usable.map((p) => `${p.registry} tools: keep-all ${pct(p.methods['keep-all']!.accuracy)}, LOTS ${pct(p.methods.lots!.accuracy)}`).join('; ');
@@ -130,26 +165,39 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const r = data.record;
   const lots = data.mean.lots?.eval;
   const all = data.mean['keep-all']?.eval;
-  const headline = lots && all
-    ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${pct(lots.accuracy)} of ${lots.n} evaluation requests, against ${pct(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.`
-    : 'No evaluation results yet.';
-  const rows = data.tasks.map((t) => {
-    const chain = new Set(t.chain);
-    const kept = t.kept.map((tool) => `<span class="${chain.has(tool) ? 'hit' : 'miss'}">${escapeHtml(tool)}</span>`).join(' ') || '(none)';
-    const acc = (m: string, s: 'fit' | 'eval') => {
-      const c = t.methods[m]?.[s];
-      return c ? `${c.accuracy.toFixed(2)}${c.accuracyStd !== undefined ? `±${c.accuracyStd.toFixed(2)}` : ''}` : '—';
-    };
-    return `<tr><td>${escapeHtml(t.task)}</td><td class="num">${t.k}</td><td class="tools">${kept}</td><td class="tools">${t.chain.map(escapeHtml).join(' → ') || '(none)'}</td>` +
-      data.methods.map((m) => `<td class="num">${acc(m, 'fit')} / ${acc(m, 'eval')}</td>`).join('') + '</tr>';
-  }).join('\n');
-  const meanRow = `<tr class="mean"><td>mean</td><td class="num">${meanKept(data).toFixed(1)}</td><td></td><td></td>` +
-    data.methods.map((m) => `<td class="num">${data.mean[m]?.fit ? data.mean[m].fit.accuracy.toFixed(2) : '—'} / ${data.mean[m]?.eval ? data.mean[m].eval.accuracy.toFixed(2) : '—'}</td>`).join('') + '</tr>';
+  const headline =
+    lots && all
+      ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${pct(lots.accuracy)} of ${lots.n} evaluation requests, against ${pct(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.`
+      : 'No evaluation results yet.';
+  const rows = data.tasks
+    .map((t) => {
+      const chain = new Set(t.chain);
+      const kept = t.kept.map((tool) => `<span class="${chain.has(tool) ? 'hit' : 'miss'}">${escapeHtml(tool)}</span>`).join(' ') || '(none)';
+      const acc = (m: string, s: 'fit' | 'eval') => {
+        const c = t.methods[m]?.[s];
+        return c ? `${c.accuracy.toFixed(2)}${c.accuracyStd !== undefined ? `±${c.accuracyStd.toFixed(2)}` : ''}` : '—';
+      };
+      return (
+        `<tr><td>${escapeHtml(t.task)}</td><td class="num">${t.k}</td><td class="tools">${kept}</td><td class="tools">${t.chain.map(escapeHtml).join(' → ') || '(none)'}</td>` +
+        data.methods.map((m) => `<td class="num">${acc(m, 'fit')} / ${acc(m, 'eval')}</td>`).join('') +
+        '</tr>'
+      );
+    })
+    .join('\n');
+  const meanRow =
+    `<tr class="mean"><td>mean</td><td class="num">${meanKept(data).toFixed(1)}</td><td></td><td></td>` +
+    data.methods
+      .map(
+        (m) =>
+          `<td class="num">${data.mean[m]?.fit ? data.mean[m].fit.accuracy.toFixed(2) : '—'} / ${data.mean[m]?.eval ? data.mean[m].eval.accuracy.toFixed(2) : '—'}</td>`,
+      )
+      .join('') +
+    '</tr>';
   const growth = r && r.growth.length > 1 ? growthChart(r.growth) : '';
   const provenance = r
     ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''}<br><code>${escapeHtml(r.command)}</code><br>` +
       `${r.preset.families.length} families × (${r.preset.fit} fitting + ${r.preset.eval} evaluation requests), registry of ${r.preset.registry} tools, budgets K = 1…${r.preset.kMax ?? 'all'}, ${r.preset.draws} Random draws, seed ${escapeHtml(r.preset.seed)}`
-    : 'Not made by <code>lots demo</code>: results from the project\'s budget sweeps.';
+    : "Not made by <code>lots demo</code>: results from the project's budget sweeps.";
   return `<!doctype html>
 <html lang="en">
 <head>

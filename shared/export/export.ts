@@ -45,6 +45,9 @@ export function exportSpace(format: SpaceExportFormat, space: ExportableSpace, c
 
 /** A file-name-safe stem for a task label (tasks are free text). */
 export function fileStem(task: string): string {
-  const safe = task.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 60);
+  const safe = task
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 60);
   return safe || 'task';
 }

@@ -38,11 +38,16 @@ export function renderSpaceReport(input: ReportInput): string {
   const kept = new Set(space.tools);
   const status = space.version === null ? 'proposed (not approved yet)' : `approved version ${space.version}`;
   const title = `Tool space of task ${space.task}`;
-  const rows = input.ranking.map((r, i) => `<tr class="${kept.has(r.tool) ? 'kept' : ''}">` +
-    `<td class="num">${i + 1}</td><td>${escapeHtml(r.tool)}</td><td class="num">${formatScore(r.mean)}</td>` +
-    `<td class="num">${r.lo !== undefined && r.hi !== undefined ? `${formatScore(r.lo)} – ${formatScore(r.hi)}` : '—'}</td>` +
-    `<td class="num">${r.n}</td><td class="num">${r.topKShare !== undefined ? `${Math.round(r.topKShare * 100)}%` : '—'}</td>` +
-    `<td>${kept.has(r.tool) ? '✓ kept' : ''}</td></tr>`).join('\n');
+  const rows = input.ranking
+    .map(
+      (r, i) =>
+        `<tr class="${kept.has(r.tool) ? 'kept' : ''}">` +
+        `<td class="num">${i + 1}</td><td>${escapeHtml(r.tool)}</td><td class="num">${formatScore(r.mean)}</td>` +
+        `<td class="num">${r.lo !== undefined && r.hi !== undefined ? `${formatScore(r.lo)} – ${formatScore(r.hi)}` : '—'}</td>` +
+        `<td class="num">${r.n}</td><td class="num">${r.topKShare !== undefined ? `${Math.round(r.topKShare * 100)}%` : '—'}</td>` +
+        `<td>${kept.has(r.tool) ? '✓ kept' : ''}</td></tr>`,
+    )
+    .join('\n');
   const budget = input.budget && input.budget.length > 0 ? budgetChart(input.budget, input.chosenK) : '';
   return `<!doctype html>
 <html lang="en">
@@ -98,10 +103,14 @@ ${budget ? `<section>\n<h2>Budget</h2>\n${budget}\n</section>` : ''}
 
 export function describeRule(rule: SelectionRule): string {
   switch (rule.kind) {
-    case 'topk': return `top-K, K = ${rule.k}`;
-    case 'threshold': return `mean score > ${rule.tau}`;
-    case 'support': return `support frequency: share of requests with I > ${rule.tau} at least ${rule.phi}`;
-    case 'manual': return 'edited by hand';
+    case 'topk':
+      return `top-K, K = ${rule.k}`;
+    case 'threshold':
+      return `mean score > ${rule.tau}`;
+    case 'support':
+      return `support frequency: share of requests with I > ${rule.tau} at least ${rule.phi}`;
+    case 'manual':
+      return 'edited by hand';
   }
 }
 
@@ -118,19 +127,24 @@ function rankingChart(ranking: readonly ReportRankingRow[], kept: ReadonlySet<st
   const span = max - min || 1;
   const x = (v: number) => labelW + ((v - min) / span) * plotW;
   const height = ranking.length * rowH + 24;
-  const bars = ranking.map((r, i) => {
-    const y = 4 + i * rowH;
-    const x0 = x(Math.min(0, r.mean));
-    const w = Math.abs(x(r.mean) - x(0));
-    const fill = kept.has(r.tool) ? '#4c9a52' : '#9aa5b1';
-    const label = r.tool.length > 24 ? `${r.tool.slice(0, 23)}…` : r.tool;
-    const whisker = r.lo !== undefined && r.hi !== undefined && Number.isFinite(r.lo) && Number.isFinite(r.hi)
-      ? `<line x1="${px(x(r.lo))}" x2="${px(x(r.hi))}" y1="${px(y + rowH / 2 - 2)}" y2="${px(y + rowH / 2 - 2)}" stroke="#222" stroke-width="1"/>`
-      : '';
-    return `<text x="${labelW - 6}" y="${px(y + rowH / 2 + 1)}" text-anchor="end">${escapeHtml(label)}</text>` +
-      `<rect x="${px(x0)}" y="${px(y + 2)}" width="${px(Math.max(w, 0.5))}" height="${rowH - 8}" fill="${fill}"/>${whisker}` +
-      `<text x="${px(width - 4)}" y="${px(y + rowH / 2 + 1)}" text-anchor="end">${formatScore(r.mean)}</text>`;
-  }).join('\n');
+  const bars = ranking
+    .map((r, i) => {
+      const y = 4 + i * rowH;
+      const x0 = x(Math.min(0, r.mean));
+      const w = Math.abs(x(r.mean) - x(0));
+      const fill = kept.has(r.tool) ? '#4c9a52' : '#9aa5b1';
+      const label = r.tool.length > 24 ? `${r.tool.slice(0, 23)}…` : r.tool;
+      const whisker =
+        r.lo !== undefined && r.hi !== undefined && Number.isFinite(r.lo) && Number.isFinite(r.hi)
+          ? `<line x1="${px(x(r.lo))}" x2="${px(x(r.hi))}" y1="${px(y + rowH / 2 - 2)}" y2="${px(y + rowH / 2 - 2)}" stroke="#222" stroke-width="1"/>`
+          : '';
+      return (
+        `<text x="${labelW - 6}" y="${px(y + rowH / 2 + 1)}" text-anchor="end">${escapeHtml(label)}</text>` +
+        `<rect x="${px(x0)}" y="${px(y + 2)}" width="${px(Math.max(w, 0.5))}" height="${rowH - 8}" fill="${fill}"/>${whisker}` +
+        `<text x="${px(width - 4)}" y="${px(y + rowH / 2 + 1)}" text-anchor="end">${formatScore(r.mean)}</text>`
+      );
+    })
+    .join('\n');
   const axisY = ranking.length * rowH + 8;
   return `<svg viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Task scores of the ranked tools">
 <line x1="${px(x(0))}" x2="${px(x(0))}" y1="0" y2="${axisY}" stroke="#666" stroke-width="1"/>
@@ -159,22 +173,38 @@ function budgetChart(points: readonly ReportBudgetPoint[], chosenK?: number): st
   const sMin = Math.min(...sur.map((p) => p.surrogate!));
   const sMax = Math.max(...sur.map((p) => p.surrogate!));
   const ySur = (s: number) => top + (1 - (sMax === sMin ? 0.5 : (s - sMin) / (sMax - sMin))) * plotH;
-  const line = (pts: string[], color: string, dash = '') => pts.length === 0 ? '' : `<polyline points="${pts.join(' ')}" fill="none" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
-  const accLine = line(acc.map((p) => `${px(x(p.k))},${px(yAcc(p.accuracy!))}`), '#2f6fb0');
-  const surLine = line(sur.map((p) => `${px(x(p.k))},${px(ySur(p.surrogate!))}`), '#c0712f', '5 3');
+  const line = (pts: string[], color: string, dash = '') =>
+    pts.length === 0 ? '' : `<polyline points="${pts.join(' ')}" fill="none" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
+  const accLine = line(
+    acc.map((p) => `${px(x(p.k))},${px(yAcc(p.accuracy!))}`),
+    '#2f6fb0',
+  );
+  const surLine = line(
+    sur.map((p) => `${px(x(p.k))},${px(ySur(p.surrogate!))}`),
+    '#c0712f',
+    '5 3',
+  );
   const ticks = [...new Set(ks)].sort((a, b) => a - b);
   const step = Math.max(1, Math.ceil(ticks.length / 16));
-  const xTicks = ticks.filter((_, i) => i % step === 0).map((k) => `<text x="${px(x(k))}" y="${height - bottom + 14}" text-anchor="middle">${k}</text>`).join('');
-  const chosen = chosenK !== undefined && ks.includes(chosenK)
-    ? `<line x1="${px(x(chosenK))}" x2="${px(x(chosenK))}" y1="${top}" y2="${height - bottom}" stroke="#4c9a52" stroke-dasharray="3 3"/><text x="${px(x(chosenK) + 3)}" y="${top + 10}">K = ${chosenK}</text>`
-    : '';
-  const accAxis = acc.length > 0
-    ? `<text x="${left - 4}" y="${px(yAcc(1) + 4)}" text-anchor="end">1.0</text><text x="${left - 4}" y="${px(yAcc(0))}" text-anchor="end">0.0</text><text x="4" y="${top + plotH / 2}" fill="#2f6fb0">acc.</text>`
-    : '';
-  const surAxis = sur.length > 0
-    ? `<text x="${width - right + 4}" y="${px(ySur(sMax) + 4)}">${formatScore(sMax)}</text><text x="${width - right + 4}" y="${px(ySur(sMin))}">${formatScore(sMin)}</text><text x="${width - right + 4}" y="${top + plotH / 2}" fill="#c0712f">F̂</text>`
-    : '';
-  const legend = [acc.length > 0 ? 'solid blue: fitting accuracy' : '', sur.length > 0 ? 'dashed orange: additive surrogate F̂ (likelihood, not accuracy)' : ''].filter(Boolean).join(' · ');
+  const xTicks = ticks
+    .filter((_, i) => i % step === 0)
+    .map((k) => `<text x="${px(x(k))}" y="${height - bottom + 14}" text-anchor="middle">${k}</text>`)
+    .join('');
+  const chosen =
+    chosenK !== undefined && ks.includes(chosenK)
+      ? `<line x1="${px(x(chosenK))}" x2="${px(x(chosenK))}" y1="${top}" y2="${height - bottom}" stroke="#4c9a52" stroke-dasharray="3 3"/><text x="${px(x(chosenK) + 3)}" y="${top + 10}">K = ${chosenK}</text>`
+      : '';
+  const accAxis =
+    acc.length > 0
+      ? `<text x="${left - 4}" y="${px(yAcc(1) + 4)}" text-anchor="end">1.0</text><text x="${left - 4}" y="${px(yAcc(0))}" text-anchor="end">0.0</text><text x="4" y="${top + plotH / 2}" fill="#2f6fb0">acc.</text>`
+      : '';
+  const surAxis =
+    sur.length > 0
+      ? `<text x="${width - right + 4}" y="${px(ySur(sMax) + 4)}">${formatScore(sMax)}</text><text x="${width - right + 4}" y="${px(ySur(sMin))}">${formatScore(sMin)}</text><text x="${width - right + 4}" y="${top + plotH / 2}" fill="#c0712f">F̂</text>`
+      : '';
+  const legend = [acc.length > 0 ? 'solid blue: fitting accuracy' : '', sur.length > 0 ? 'dashed orange: additive surrogate F̂ (likelihood, not accuracy)' : '']
+    .filter(Boolean)
+    .join(' · ');
   return `<svg viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Budget curve against K">
 <rect x="${left}" y="${top}" width="${width - left - right}" height="${plotH}" fill="none" stroke="#ccc"/>
 ${accLine}

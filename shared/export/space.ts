@@ -46,10 +46,12 @@ export function buildSpaceFile(space: ExportableSpace): SpaceFile {
     rule: space.rule,
     note: space.note,
     // fromEntries defines own properties, so no tool name can reach Object.prototype.
-    scores: Object.fromEntries(space.tools.flatMap((t) => {
-      const s = byTool.get(t);
-      return s ? [[t, { mean: s.mean, n: s.n }]] : [];
-    })),
+    scores: Object.fromEntries(
+      space.tools.flatMap((t) => {
+        const s = byTool.get(t);
+        return s ? [[t, { mean: s.mean, n: s.n }]] : [];
+      }),
+    ),
     ...(space.run !== undefined ? { run: space.run } : {}),
     ...(space.createdAt !== undefined ? { createdAt: space.createdAt } : {}),
   };

@@ -15,11 +15,17 @@ export const anthropicFormat: RecordFormat = {
     if (!isObj(value)) return null;
     const req = isObj(value.request) ? value.request : value;
     const blocks = [...arr(req.messages), ...(isObj(value.response) ? [value.response] : [])].some(
-      (m) => isObj(m) && Array.isArray(m.content) && m.content.some((b) => isObj(b) && (b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'server_tool_use')),
+      (m) =>
+        isObj(m) &&
+        Array.isArray(m.content) &&
+        m.content.some((b) => isObj(b) && (b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'server_tool_use')),
     );
     if (blocks) return { score: 12, reason: 'messages carry tool_use / tool_result content blocks (tool_use_id)' };
     if (arr(req.tools).some((t) => isObj(t) && isObj(t.input_schema))) return { score: 9, reason: 'tools[] have "input_schema"' };
-    if (Array.isArray(req.messages) && (req.system !== undefined || value.stop_reason !== undefined || (isObj(value.response) && value.response.type === 'message'))) {
+    if (
+      Array.isArray(req.messages) &&
+      (req.system !== undefined || value.stop_reason !== undefined || (isObj(value.response) && value.response.type === 'message'))
+    ) {
       return { score: 4, reason: 'records have top-level "system" with "messages" (Anthropic request shape)' };
     }
     return null;
@@ -62,7 +68,8 @@ export function parseAnthropicRecord(record: SourceRecord, options: ImportOption
 function addMessage(m: unknown, where: string, items: ConvItem[]): string | undefined {
   if (!isObj(m)) return `${where}: expected a message object, got ${typeName(m)}`;
   const role = str(m.role);
-  if (role !== 'user' && role !== 'assistant') return `${where}.role: ${role === undefined ? 'missing' : `unknown role ${quote(role)}`} (expected user or assistant)`;
+  if (role !== 'user' && role !== 'assistant')
+    return `${where}.role: ${role === undefined ? 'missing' : `unknown role ${quote(role)}`} (expected user or assistant)`;
   if (typeof m.content === 'string' || m.content === undefined || m.content === null) {
     const text = contentText(m.content);
     items.push(role === 'user' ? { role: 'user', text } : { role: 'assistant', text, calls: [] });
@@ -92,7 +99,8 @@ function addAssistant(blocks: unknown[], where: string, items: ConvItem[]): stri
   let calls: NCall[] = [];
   let inline: NResult[] = [];
   const flush = (): void => {
-    if (texts.length || calls.length || inline.length) items.push({ role: 'assistant', text: texts.join('\n'), calls, results: inline.length ? inline : undefined });
+    if (texts.length || calls.length || inline.length)
+      items.push({ role: 'assistant', text: texts.join('\n'), calls, results: inline.length ? inline : undefined });
     texts = [];
     calls = [];
     inline = [];

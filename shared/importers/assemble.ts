@@ -145,12 +145,17 @@ class Assembler {
     const source = idOf(r.callId);
     if (source) {
       const id = this.bySourceId.get(source);
-      if (!id) throw new PairingProblem(`${where}tool result refers to call id ${quote(source)}, which no earlier assistant message in this record made; the record is incomplete (its calls may live in another record)`);
+      if (!id)
+        throw new PairingProblem(
+          `${where}tool result refers to call id ${quote(source)}, which no earlier assistant message in this record made; the record is incomplete (its calls may live in another record)`,
+        );
       return { callId: id, pairing: r.pairing ?? 'id' };
     }
     const head = this.pending.values().next().value;
     if (head === undefined) {
-      throw new PairingProblem(`${where}tool result${r.name ? ` of ${quote(r.name)}` : ''} has no open call to answer (every earlier call of this turn already has its result)`);
+      throw new PairingProblem(
+        `${where}tool result${r.name ? ` of ${quote(r.name)}` : ''} has no open call to answer (every earlier call of this turn already has its result)`,
+      );
     }
     if (r.pairing === 'name-order' || (r.name && this.names.get(head) !== r.name)) {
       if (!r.name) throw new PairingProblem(`${where}tool result has neither a call id nor a tool name, so it cannot be paired`);

@@ -19,10 +19,12 @@ export const bfclFormat: RecordFormat = {
   label: 'BFCL v3/v4 multi-turn result file',
   recognize(value) {
     if (!isObj(value)) return null;
-    if (Array.isArray(value.inference_log)) return { score: 15, reason: 'records have "inference_log" (BFCL result entries with begin_of_turn_query / step_N)' };
+    if (Array.isArray(value.inference_log))
+      return { score: 15, reason: 'records have "inference_log" (BFCL result entries with begin_of_turn_query / step_N)' };
     const id = str(value.id) ?? '';
     const bfclId = /^(multi_turn|web_search|memory)_/.test(id);
-    if (bfclId && (Array.isArray(value.involved_classes) || value.initial_config !== undefined)) return { score: 12, reason: 'records are BFCL dataset entries (involved_classes / initial_config)' };
+    if (bfclId && (Array.isArray(value.involved_classes) || value.initial_config !== undefined))
+      return { score: 12, reason: 'records are BFCL dataset entries (involved_classes / initial_config)' };
     if (bfclId && Array.isArray(value.ground_truth)) return { score: 12, reason: 'records are BFCL possible-answer entries (ground_truth)' };
     if (bfclId && value.result !== undefined) return { score: 10, reason: 'records are BFCL result entries (id multi_turn_… with "result")' };
     return null;
@@ -39,9 +41,14 @@ export function parseBfclRecord(record: SourceRecord, options: ImportOptions): R
       return failed(record, options, `BFCL entry ${quote(id ?? '?')} has no trace: the harness recorded ${quote(v.result, 100)}`);
     }
     if (Array.isArray(v.involved_classes) || Array.isArray(v.question)) {
-      return failed(record, options, `BFCL entry ${quote(id ?? '?')} is a dataset entry (no model outputs); import the result file (result/<model>/…_result.json) and give this file as the dataset to recover the menu`);
+      return failed(
+        record,
+        options,
+        `BFCL entry ${quote(id ?? '?')} is a dataset entry (no model outputs); import the result file (result/<model>/…_result.json) and give this file as the dataset to recover the menu`,
+      );
     }
-    if (Array.isArray(v.ground_truth)) return failed(record, options, `BFCL entry ${quote(id ?? '?')} is a possible-answer entry (no model outputs); import the result file instead`);
+    if (Array.isArray(v.ground_truth))
+      return failed(record, options, `BFCL entry ${quote(id ?? '?')} is a possible-answer entry (no model outputs); import the result file instead`);
     return failed(record, options, 'inference_log: missing; only BFCL multi-turn result entries carry a trace (single-turn categories do not)');
   }
   const joined = id ? options.bfcl?.dataset?.get(id) : undefined;
@@ -117,7 +124,8 @@ function addStep(entries: unknown[], t: number, s: number, where: string, items:
     items.push({ role: 'assistant', text: answerText(assistant), calls: [] });
     return undefined;
   }
-  if (tools.length > calls.length) return `${where}: ${tools.length} tool outputs for ${calls.length} decoded call(s); outputs pair with calls by position, so the step cannot be paired`;
+  if (tools.length > calls.length)
+    return `${where}: ${tools.length} tool outputs for ${calls.length} decoded call(s); outputs pair with calls by position, so the step cannot be paired`;
   items.push({ role: 'assistant', text: '', calls });
   const results: NResult[] = tools.map((x, k) => {
     const content = typeof x.content === 'string' ? x.content : asText(x.content);

@@ -38,7 +38,10 @@ export function detectFormat(samples: readonly unknown[]): DetectionResult {
   if (!best) {
     const first = samples.find((s) => isObj(s)) ?? samples[0];
     const keys = isObj(first) ? Object.keys(first).slice(0, 8).join(', ') : Array.isArray(first) ? 'a JSON array' : typeof first;
-    return { ok: false, message: `could not recognise the format of the first ${samples.length} record(s) (top-level keys: ${keys || 'none'}); pass --format with one of the supported formats` };
+    return {
+      ok: false,
+      message: `could not recognise the format of the first ${samples.length} record(s) (top-level keys: ${keys || 'none'}); pass --format with one of the supported formats`,
+    };
   }
   const label = TRACE_FORMATS.find((f) => f.id === best.format)!.label;
   return {

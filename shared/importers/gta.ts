@@ -31,7 +31,11 @@ export const gtaFormat: RecordFormat = {
 export function parseGtaRecord(record: SourceRecord, options: ImportOptions): RecordOutcome {
   const v = record.value;
   if (!isObj(v)) return failed(record, options, `expected a JSON object (a GTA entry), got ${typeName(v)}`);
-  const draft = Array.isArray(v.dialogs) ? datasetDraft(v, record, options) : Array.isArray(v.steps) ? harnessDraft(v, record, options) : 'not a GTA entry: expected "dialogs" (dataset) or "steps" with "origin_prompt" (harness output)';
+  const draft = Array.isArray(v.dialogs)
+    ? datasetDraft(v, record, options)
+    : Array.isArray(v.steps)
+      ? harnessDraft(v, record, options)
+      : 'not a GTA entry: expected "dialogs" (dataset) or "steps" with "origin_prompt" (harness output)';
   return fromDraft(draft, record, options);
 }
 
@@ -50,7 +54,9 @@ function base(v: Obj, record: SourceRecord, options: ImportOptions): Pick<TraceD
 function datasetDraft(v: Obj, record: SourceRecord, options: ImportOptions): TraceDraft | string {
   const items = dialogItems(arr(v.dialogs), 'dialogs');
   if (typeof items === 'string') return items;
-  const files = arr(v.files).map((f) => (isObj(f) ? str(f.path) : undefined)).filter((p): p is string => !!p);
+  const files = arr(v.files)
+    .map((f) => (isObj(f) ? str(f.path) : undefined))
+    .filter((p): p is string => !!p);
   const turnExtras: TurnExtra[] = [];
   const gold = goldText(v.gt_answer);
   const userTurns = items.filter((i) => i.role === 'user').length;
@@ -105,9 +111,9 @@ function dialogItems(dialogs: unknown[], path: string): ConvItem[] | string {
       }
       lastError = isObj(m.error) ? [str(m.error.type), str(m.error.msg)].filter((x) => x).join(': ') || 'error' : undefined;
       // Lagent marks thoughts with meta.type "thought"; they are text, not the answer, unless they end the turn.
-      items.push({ role: 'assistant', text: calls.length ? str(m.thought) ?? contentText(m.content) : contentText(m.content), calls });
+      items.push({ role: 'assistant', text: calls.length ? (str(m.thought) ?? contentText(m.content)) : contentText(m.content), calls });
     } else if (role === 'tool') {
-      const content = m.content === null || m.content === undefined ? lastError ?? '' : toolContent(m.content);
+      const content = m.content === null || m.content === undefined ? (lastError ?? '') : toolContent(m.content);
       items.push({ role: 'tool', results: [{ name: str(m.name), content, isError: lastError !== undefined || undefined, pairing: 'position', where }] });
       lastError = undefined;
     } else return `${where}.role: ${role === undefined ? 'missing' : `unknown role ${quote(role)}`} (expected user, assistant, tool or system)`;
@@ -152,9 +158,13 @@ function gtaTools(list: unknown): ToolDef[] {
 
 function jsonType(t: string | undefined): string {
   switch (t) {
-    case 'int': return 'integer';
-    case 'float': return 'number';
-    case 'bool': return 'boolean';
-    default: return 'string';
+    case 'int':
+      return 'integer';
+    case 'float':
+      return 'number';
+    case 'bool':
+      return 'boolean';
+    default:
+      return 'string';
   }
 }

@@ -66,15 +66,21 @@ export function importText(text: string, options: SessionOptions = {}): TextImpo
 }
 
 /** The brief's shape for one format over given records: `{traces, errors}`, never throwing. */
-export function parseRecords(format: FormatId, records: Array<{ value: unknown; line: number; key?: string }>, options: SessionOptions = {}): { traces: ParsedTrace[]; errors: LineError[] } {
+export function parseRecords(
+  format: FormatId,
+  records: Array<{ value: unknown; line: number; key?: string }>,
+  options: SessionOptions = {},
+): { traces: ParsedTrace[]; errors: LineError[] } {
   const session = new ImportSession({ ...options, format });
   const traces: ParsedTrace[] = [];
   const errors: LineError[] = [];
   for (const r of records) {
-    for (const e of session.push(r)) if (e.kind === 'trace') traces.push({ trace: e.trace, line: e.line });
-    else if (e.kind === 'error') errors.push(e.error);
+    for (const e of session.push(r))
+      if (e.kind === 'trace') traces.push({ trace: e.trace, line: e.line });
+      else if (e.kind === 'error') errors.push(e.error);
   }
-  for (const e of session.finish()) if (e.kind === 'trace') traces.push({ trace: e.trace, line: e.line });
-  else if (e.kind === 'error') errors.push(e.error);
+  for (const e of session.finish())
+    if (e.kind === 'trace') traces.push({ trace: e.trace, line: e.line });
+    else if (e.kind === 'error') errors.push(e.error);
   return { traces, errors };
 }

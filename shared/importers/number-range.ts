@@ -27,10 +27,12 @@ const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 function judge(literal: string, key: string | number | undefined): string | undefined {
   const v = Number(literal);
-  if (!Number.isFinite(v)) return `is beyond the largest number that can be stored (about 1.8e308; it would become ${v > 0 ? '' : '-'}Infinity, stored as null)`;
+  if (!Number.isFinite(v))
+    return `is beyond the largest number that can be stored (about 1.8e308; it would become ${v > 0 ? '' : '-'}Infinity, stored as null)`;
   const mantissa = literal.split(/[eE]/)[0]!;
   if (v === 0 && /[1-9]/.test(mantissa)) return 'is closer to 0 than the smallest number that can be stored (about 5e-324; it would become 0)';
-  if (/^-?\d+$/.test(literal) && !Number.isSafeInteger(v) && !(typeof key === 'string' && /nano/i.test(key))) return `is an integer beyond ±9007199254740991, which cannot be stored exactly (it would become ${String(v)})`;
+  if (/^-?\d+$/.test(literal) && !Number.isSafeInteger(v) && !(typeof key === 'string' && /nano/i.test(key)))
+    return `is an integer beyond ±9007199254740991, which cannot be stored exactly (it would become ${String(v)})`;
   return undefined;
 }
 

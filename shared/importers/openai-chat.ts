@@ -30,7 +30,10 @@ export function chatMessagesToItems(messages: unknown[], path: string): ItemsOrE
       case 'ipython': {
         const callId = idOf(m.tool_call_id);
         const name = str(m.name);
-        items.push({ role: 'tool', results: [{ callId, name, content: contentText(m.content), where, pairing: callId ? 'id' : name ? 'name-order' : 'position' }] });
+        items.push({
+          role: 'tool',
+          results: [{ callId, name, content: contentText(m.content), where, pairing: callId ? 'id' : name ? 'name-order' : 'position' }],
+        });
         break;
       }
       case 'function': {
@@ -40,7 +43,10 @@ export function chatMessagesToItems(messages: unknown[], path: string): ItemsOrE
         break;
       }
       default:
-        return { ok: false, message: `${where}.role: ${role === undefined ? 'missing' : `unknown role ${quote(role)}`} (expected system, developer, user, assistant, tool or function)` };
+        return {
+          ok: false,
+          message: `${where}.role: ${role === undefined ? 'missing' : `unknown role ${quote(role)}`} (expected system, developer, user, assistant, tool or function)`,
+        };
     }
   }
   return { ok: true, items };

@@ -24,7 +24,11 @@ export function responseItemsToItems(list: unknown[], path: string, out: ConvIte
       if (role === 'user') out.push({ role: 'user', text });
       else if (role === 'system' || role === 'developer') out.push({ role: 'system', text });
       else if (role === 'assistant') out.push({ role: 'assistant', text, calls: [] });
-      else return { ok: false, message: `${where}.role: ${role === undefined ? 'missing' : `unknown role ${quote(role)}`} (expected user, system, developer or assistant)` };
+      else
+        return {
+          ok: false,
+          message: `${where}.role: ${role === undefined ? 'missing' : `unknown role ${quote(role)}`} (expected user, system, developer or assistant)`,
+        };
       continue;
     }
     if (type.endsWith('_call_output')) {

@@ -30,9 +30,12 @@ export function recognizeOpenAI(value: unknown): { score: number; reason: string
     const hasTool = messages.some((m) => isObj(m) && (Array.isArray(m.tool_calls) || isObj(m.function_call) || m.role === 'tool' || m.role === 'function'));
     const fnTools = arr(req.tools).some((t) => isObj(t) && isObj(t.function));
     if (hasTool || fnTools) return { score: 10, reason: 'records have "messages" with tool_calls / role "tool" messages (tool_call_id) or tools[].function' };
-    const blocks = messages.some((m) => isObj(m) && Array.isArray(m.content) && m.content.some((b) => isObj(b) && typeof b.type === 'string' && b.type.includes('tool_')));
+    const blocks = messages.some(
+      (m) => isObj(m) && Array.isArray(m.content) && m.content.some((b) => isObj(b) && typeof b.type === 'string' && b.type.includes('tool_')),
+    );
     if (blocks) return null;
-    if (messages.every((m) => isObj(m) && typeof m.role === 'string' && typeof m.from !== 'string')) return { score: 3, reason: 'records have "messages" with role/content (plain chat, no tool calls)' };
+    if (messages.every((m) => isObj(m) && typeof m.role === 'string' && typeof m.from !== 'string'))
+      return { score: 3, reason: 'records have "messages" with role/content (plain chat, no tool calls)' };
     return null;
   }
   const items = [...arr(req.input), ...arr(responseOf(value)?.output ?? value.output)];
@@ -40,7 +43,11 @@ export function recognizeOpenAI(value: unknown): { score: number; reason: string
     return { score: 10, reason: 'records have Responses API "input"/"output" items of type function_call / function_call_output (call_id)' };
   }
   const output = responseOf(value)?.output ?? value.output;
-  if (value.object === 'response' || (isObj(value.response) && value.response.object === 'response') || (typeof req.input === 'string' && Array.isArray(output))) {
+  if (
+    value.object === 'response' ||
+    (isObj(value.response) && value.response.object === 'response') ||
+    (typeof req.input === 'string' && Array.isArray(output))
+  ) {
     return { score: 6, reason: 'records are Responses API requests/responses' };
   }
   return null;

@@ -206,20 +206,34 @@ class PyParser {
     const c = this.s[this.i + 1];
     this.i += 2;
     switch (c) {
-      case 'n': return '\n';
-      case 't': return '\t';
-      case 'r': return '\r';
-      case 'b': return '\b';
-      case 'f': return '\f';
-      case '0': return '\0';
-      case '\\': return '\\';
-      case "'": return "'";
-      case '"': return '"';
-      case '\n': return '';
-      case 'x': return this.hex(2);
-      case 'u': return this.hex(4);
-      case 'U': return this.hex(8);
-      default: return '\\' + (c ?? '');
+      case 'n':
+        return '\n';
+      case 't':
+        return '\t';
+      case 'r':
+        return '\r';
+      case 'b':
+        return '\b';
+      case 'f':
+        return '\f';
+      case '0':
+        return '\0';
+      case '\\':
+        return '\\';
+      case "'":
+        return "'";
+      case '"':
+        return '"';
+      case '\n':
+        return '';
+      case 'x':
+        return this.hex(2);
+      case 'u':
+        return this.hex(4);
+      case 'U':
+        return this.hex(8);
+      default:
+        return '\\' + (c ?? '');
     }
   }
 

@@ -33,7 +33,13 @@ export function documentLayoutOf(text: string, firstLine: string, nonEmptyLines:
  * conversation, not many records. `badLines` (invalid UTF-8) reject the parts that touch them; `firstLine`
  * is the file line the text starts on.
  */
-export function documentRecords(text: string, layout: DocumentLayout, file: string, badLines?: ReadonlySet<number>, firstLine = 1): { records: SourceRecord[]; errors: LineError[] } {
+export function documentRecords(
+  text: string,
+  layout: DocumentLayout,
+  file: string,
+  badLines?: ReadonlySet<number>,
+  firstLine = 1,
+): { records: SourceRecord[]; errors: LineError[] } {
   const shift = firstLine - 1;
   const records: SourceRecord[] = [];
   const errors: LineError[] = [];
@@ -88,7 +94,12 @@ export function documentRecords(text: string, layout: DocumentLayout, file: stri
  */
 export function utf8Error(file: string, line: number, firstBad = line): LineError {
   if (firstBad !== line) return { file, line, message: `the line is not valid UTF-8 (like line ${firstBad}: the file is in another encoding)` };
-  return { file, line, message: 'the line is not valid UTF-8: the file is in another encoding. Convert it to UTF-8 naming the encoding it was written in (e.g. `iconv -f WINDOWS-1252 -t UTF-8 in.jsonl > out.jsonl`) and import it again' };
+  return {
+    file,
+    line,
+    message:
+      'the line is not valid UTF-8: the file is in another encoding. Convert it to UTF-8 naming the encoding it was written in (e.g. `iconv -f WINDOWS-1252 -t UTF-8 in.jsonl > out.jsonl`) and import it again',
+  };
 }
 
 function parsePart(text: string, p: { start: number; end: number }): unknown {

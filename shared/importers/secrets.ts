@@ -2,7 +2,8 @@
 import { isObj } from './obj';
 import { setOwn } from '../trace/own-record';
 
-const SECRET_KEY = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|apikey|openai[-_]api[-_]key|anthropic[-_]api[-_]key|secret|client[-_]secret|password|passwd|access[-_]token|refresh[-_]token|bearer|cookie|set-cookie|private[-_]key)$/i;
+const SECRET_KEY =
+  /^(authorization|proxy-authorization|x-api-key|api[-_]?key|apikey|openai[-_]api[-_]key|anthropic[-_]api[-_]key|secret|client[-_]secret|password|passwd|access[-_]token|refresh[-_]token|bearer|cookie|set-cookie|private[-_]key)$/i;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key.trim());
@@ -37,6 +38,7 @@ const SECRET_TEXT: RegExp[] = [
 /** Text with credential-looking tokens masked, for anything that quotes user data in a message. */
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const re of SECRET_TEXT) out = out.replace(re, (m, a: string, b: string) => (typeof b === 'string' && /[:=]/.test(b) ? `${a}${b}[redacted]` : '[redacted]'));
+  for (const re of SECRET_TEXT)
+    out = out.replace(re, (m, a: string, b: string) => (typeof b === 'string' && /[:=]/.test(b) ? `${a}${b}[redacted]` : '[redacted]'));
   return out;
 }

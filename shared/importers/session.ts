@@ -67,7 +67,11 @@ export class ImportSession {
     if (this.dead) return [];
     this.stats.records++;
     if (depthOf(record.value) > MAX_DEPTH) {
-      return this.rejectCounted({ file: this.file, line: record.line, message: `the record is nested more than ${MAX_DEPTH} levels deep; no trace format nests that far, so it was not read` });
+      return this.rejectCounted({
+        file: this.file,
+        line: record.line,
+        message: `the record is nested more than ${MAX_DEPTH} levels deep; no trace format nests that far, so it was not read`,
+      });
     }
     if (!this.fmt) {
       this.sniffed.push(record);
@@ -130,7 +134,11 @@ export class ImportSession {
       events.push(...this.buildGroups(ready));
       return events;
     } catch (e) {
-      return this.rejectCounted({ file: this.file, line: record.line, message: `internal error while reading this record (a bug, please report it): ${e instanceof Error ? e.message : String(e)}` });
+      return this.rejectCounted({
+        file: this.file,
+        line: record.line,
+        message: `internal error while reading this record (a bug, please report it): ${e instanceof Error ? e.message : String(e)}`,
+      });
     }
   }
 
@@ -142,7 +150,13 @@ export class ImportSession {
       try {
         events.push(...this.outcome(fmt.buildTrace(g, this.options)));
       } catch (e) {
-        events.push(this.countReject({ file: this.file, line: g.line, message: `internal error while rebuilding trace ${JSON.stringify(g.traceId)} (a bug, please report it): ${e instanceof Error ? e.message : String(e)}` }));
+        events.push(
+          this.countReject({
+            file: this.file,
+            line: g.line,
+            message: `internal error while rebuilding trace ${JSON.stringify(g.traceId)} (a bug, please report it): ${e instanceof Error ? e.message : String(e)}`,
+          }),
+        );
       }
     }
     return events;

@@ -24,10 +24,16 @@ export const sharegptFormat: RecordFormat = {
     const turns = turnsOf(value);
     if (!turns) return null;
     const fromValue = turns.some((m) => isObj(m) && typeof m.from === 'string' && 'value' in m);
-    const lf = turns.some((m) => isObj(m) && (m.from === 'function_call' || m.from === 'observation' || m.role === 'function_call' || m.role === 'observation'));
+    const lf = turns.some(
+      (m) => isObj(m) && (m.from === 'function_call' || m.from === 'observation' || m.role === 'function_call' || m.role === 'observation'),
+    );
     if (lf) return { score: 12, reason: 'conversations use the function_call / observation roles (LLaMA-Factory)' };
     const tags = turns.some((m) => isObj(m) && /<tool_call>|<tool_response>|<tools>/.test(textOf(m).slice(0, 100_000)));
-    if (tags) return { score: 12, reason: `conversations${fromValue ? ' (from/value)' : ''} carry <tool_call> / <tool_response> / <tools> tags (Hermes function calling)` };
+    if (tags)
+      return {
+        score: 12,
+        reason: `conversations${fromValue ? ' (from/value)' : ''} carry <tool_call> / <tool_response> / <tools> tags (Hermes function calling)`,
+      };
     if (fromValue) return { score: 9, reason: 'records have "conversations" with from/value turns (ShareGPT)' };
     return null;
   },
@@ -94,7 +100,11 @@ export function parseShareGptRecord(record: SourceRecord, options: ImportOptions
       const results = responses.blocks.length ? responsesOf(responses.blocks, where) : plainResults(text, lastCallCount, where);
       items.push({ role: 'tool', results });
     } else {
-      return failed(record, options, `${where}: unknown ${m.from !== undefined ? 'from' : 'role'} ${quote(role)} (expected system, human/user, gpt/assistant, tool, function_call or observation)`);
+      return failed(
+        record,
+        options,
+        `${where}: unknown ${m.from !== undefined ? 'from' : 'role'} ${quote(role)} (expected system, human/user, gpt/assistant, tool, function_call or observation)`,
+      );
     }
   }
   return fromDraft(
@@ -166,4 +176,3 @@ function toolsInText(text: string): ToolDef[] {
   }
   return out;
 }
-

@@ -59,8 +59,10 @@ export function checkScoreRow(row: ScoreRow): string | null {
   const stray = Object.keys(row.scores).filter((tool) => !exposed.has(tool));
   if (stray.length === 0) return null;
   const names = stray.map((t) => `"${t}"`).join(', ');
-  return `scores: ${names} ${stray.length === 1 ? 'has a score but is' : 'have scores but are'} not listed in "exposed"; ` +
-    `"exposed" must list every tool the request was served with (add ${stray.length === 1 ? 'it' : 'them'}, or drop the score)`;
+  return (
+    `scores: ${names} ${stray.length === 1 ? 'has a score but is' : 'have scores but are'} not listed in "exposed"; ` +
+    `"exposed" must list every tool the request was served with (add ${stray.length === 1 ? 'it' : 'them'}, or drop the score)`
+  );
 }
 
 /** Aggregate score rows per task. Tasks come out sorted by name. */

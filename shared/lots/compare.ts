@@ -46,10 +46,22 @@ export function compareRankings(a: Readonly<Record<string, number>>, b: Readonly
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`K must be a positive integer, got ${k}`);
   const inB = new Set(Object.keys(b));
   const inA = new Set(Object.keys(a));
-  const common = Object.keys(a).filter((t) => inB.has(t)).sort();
-  const tau = common.length < 2 ? null : kendallTauB(common.map((t) => a[t]!), common.map((t) => b[t]!));
-  const topKA = rankRecord(a).slice(0, k).map((s) => s.tool);
-  const topKB = rankRecord(b).slice(0, k).map((s) => s.tool);
+  const common = Object.keys(a)
+    .filter((t) => inB.has(t))
+    .sort();
+  const tau =
+    common.length < 2
+      ? null
+      : kendallTauB(
+          common.map((t) => a[t]!),
+          common.map((t) => b[t]!),
+        );
+  const topKA = rankRecord(a)
+    .slice(0, k)
+    .map((s) => s.tool);
+  const topKB = rankRecord(b)
+    .slice(0, k)
+    .map((s) => s.tool);
   const setB = new Set(topKB);
   const rankOf = (scores: Readonly<Record<string, number>>): Map<string, number> =>
     new Map(rankRecord(Object.fromEntries(common.map((t) => [t, scores[t]!]))).map((s, i) => [s.tool, i + 1]));
@@ -61,8 +73,12 @@ export function compareRankings(a: Readonly<Record<string, number>>, b: Readonly
     .sort((x, y) => Math.abs(y.rankA - y.rankB) - Math.abs(x.rankA - x.rankB) || (x.tool < y.tool ? -1 : 1));
   return {
     common: common.length,
-    onlyA: Object.keys(a).filter((t) => !inB.has(t)).sort(),
-    onlyB: Object.keys(b).filter((t) => !inA.has(t)).sort(),
+    onlyA: Object.keys(a)
+      .filter((t) => !inB.has(t))
+      .sort(),
+    onlyB: Object.keys(b)
+      .filter((t) => !inA.has(t))
+      .sort(),
     tau,
     k,
     topKOverlap: topKA.filter((t) => setB.has(t)).length / k,

@@ -19,7 +19,10 @@ export function applyEdits(space: readonly string[], edits: SpaceEdits, rankingO
   const banned = new Set(edits.banned ?? []);
   const both = (edits.pinned ?? []).filter((t) => banned.has(t));
   if (both.length > 0) {
-    throw new ExpectedError('SPACE_EDIT_CONFLICT', `${both.map((t) => `"${t}"`).join(', ')} ${both.length === 1 ? 'is' : 'are'} both pinned and banned; unpin or unban ${both.length === 1 ? 'it' : 'them'}`);
+    throw new ExpectedError(
+      'SPACE_EDIT_CONFLICT',
+      `${both.map((t) => `"${t}"`).join(', ')} ${both.length === 1 ? 'is' : 'are'} both pinned and banned; unpin or unban ${both.length === 1 ? 'it' : 'them'}`,
+    );
   }
   const removed = new Set(edits.removed ?? []);
   const pinned = new Set(edits.pinned ?? []);

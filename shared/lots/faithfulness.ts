@@ -65,14 +65,16 @@ export function requestFaithfulness(trace: string, turns: readonly TurnFaithfuln
     if (!list) byK.set(t.k, (list = []));
     list.push(t);
   }
-  return [...byK].sort((a, b) => a[0] - b[0]).map(([k, list]) => ({
-    trace,
-    k,
-    joint: mean(list.map((t) => t.joint)),
-    additive: mean(list.map((t) => t.additive)),
-    random: mean(list.map((t) => mean(t.random))),
-    turns: list.length,
-  }));
+  return [...byK]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, list]) => ({
+      trace,
+      k,
+      joint: mean(list.map((t) => t.joint)),
+      additive: mean(list.map((t) => t.additive)),
+      random: mean(list.map((t) => mean(t.random))),
+      turns: list.length,
+    }));
 }
 
 export interface FaithfulnessSummary {
@@ -95,14 +97,16 @@ export function summarizeFaithfulness(requests: readonly RequestFaithfulness[], 
     if (!list) byK.set(r.k, (list = []));
     list.push(r);
   }
-  return [...byK].sort((a, b) => a[0] - b[0]).map(([k, list]) => ({
-    k,
-    n: list.length,
-    joint: mean(list.map((r) => r.joint)),
-    additive: mean(list.map((r) => r.additive)),
-    random: mean(list.map((r) => r.random)),
-    beatsRandom: list.length === 0 ? 0 : list.filter((r) => r.joint > r.random).length / list.length,
-  }));
+  return [...byK]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, list]) => ({
+      k,
+      n: list.length,
+      joint: mean(list.map((r) => r.joint)),
+      additive: mean(list.map((r) => r.additive)),
+      random: mean(list.map((r) => r.random)),
+      beatsRandom: list.length === 0 ? 0 : list.filter((r) => r.joint > r.random).length / list.length,
+    }));
 }
 
 /** The check in one plain sentence (drops are in nats of mean log-probability per answer token). */

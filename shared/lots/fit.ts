@@ -107,13 +107,17 @@ export function fitTask(task: string, rows: readonly ScoreRow[], options: FitOpt
     rule = { kind: 'topk', k: Math.max(1, k) };
   }
 
-  const boot = options.bootstrap === false ? undefined
-    : new Map(bootstrapRanking(rows, {
-      k: space.length,
-      resamples: options.bootstrap?.resamples ?? DEFAULT_RESAMPLES,
-      seed: options.bootstrap?.seed ?? DEFAULT_SEED,
-      level: options.bootstrap?.level,
-    }).map((b) => [b.tool, b]));
+  const boot =
+    options.bootstrap === false
+      ? undefined
+      : new Map(
+          bootstrapRanking(rows, {
+            k: space.length,
+            resamples: options.bootstrap?.resamples ?? DEFAULT_RESAMPLES,
+            seed: options.bootstrap?.seed ?? DEFAULT_SEED,
+            level: options.bootstrap?.level,
+          }).map((b) => [b.tool, b]),
+        );
 
   const ranking = ranked.map((s, i): RankedToolFit => {
     const b = boot?.get(s.tool);

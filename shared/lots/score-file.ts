@@ -21,12 +21,22 @@ export function parseScoreLine(text: string, file: string, line: number): { ok: 
   const json = parseJsonLine(text, file, line);
   if (!json.ok) {
     if (NON_FINITE.test(text)) {
-      return { ok: false, error: { file, line, message: 'NaN/Infinity is not a JSON number: a score must be a finite number (leave a tool that could not be scored out of "scores")' } };
+      return {
+        ok: false,
+        error: {
+          file,
+          line,
+          message: 'NaN/Infinity is not a JSON number: a score must be a finite number (leave a tool that could not be scored out of "scores")',
+        },
+      };
     }
     return json;
   }
   if (json.value === null || typeof json.value !== 'object' || Array.isArray(json.value)) {
-    return { ok: false, error: { file, line, message: 'each line must be one JSON object like {"trace":"r1","task":"t","exposed":["A","B"],"scores":{"A":0.5}}' } };
+    return {
+      ok: false,
+      error: { file, line, message: 'each line must be one JSON object like {"trace":"r1","task":"t","exposed":["A","B"],"scores":{"A":0.5}}' },
+    };
   }
   // Most lines are well formed: check them by hand (zod is slow on a cold start) and let the schema
   // word the message only for a line that fails.

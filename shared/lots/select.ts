@@ -36,5 +36,7 @@ export function supportFrequencies(stats: readonly ToolScoreStats[], tauS: numbe
  */
 export function selectBySupport(stats: readonly ToolScoreStats[], tauS: number, phi: number): string[] {
   if (!(phi >= 0 && phi <= 1)) throw new RangeError(`phi is a share between 0 and 1, got ${phi}`);
-  return supportFrequencies(stats, tauS).filter((e) => e.n > 0 && e.support >= phi).map((e) => e.tool);
+  return supportFrequencies(stats, tauS)
+    .filter((e) => e.n > 0 && e.support >= phi)
+    .map((e) => e.tool);
 }

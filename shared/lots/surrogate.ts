@@ -28,11 +28,14 @@ export function surrogateCurve(ranking: readonly Scored[], fullValue = 0): Surro
     fsumAdd(partials, ranking[k]!.mean);
     removed[k] = fsumValue(partials);
   }
-  return ranking.map((_, i) => i).concat(m).map((k) => ({
-    k,
-    value: fullValue - removed[k]!,
-    tools: ranking.slice(0, k).map((r) => r.tool),
-  }));
+  return ranking
+    .map((_, i) => i)
+    .concat(m)
+    .map((k) => ({
+      k,
+      value: fullValue - removed[k]!,
+      tools: ranking.slice(0, k).map((r) => r.tool),
+    }));
 }
 
 /** F(S): the mean over requests of L(y | h) under the full context (a record's turns averaged first);

@@ -75,7 +75,9 @@ export function foldBatch(task: string, updates: Pick<TaskUpdates, 'alpha' | 'ru
 export function proposeFromRunning(rule: UpdateRule, running: Readonly<Record<string, number>>, runningSupport?: Readonly<Record<string, number>>): string[] {
   if (rule.kind === 'topk') return nextSpaceFromRunningScores(running, rule.k);
   if (!runningSupport) throw new RangeError('the support rule needs running support frequencies');
-  return rankRecord(running).map((s) => s.tool).filter((t) => (runningSupport[t] ?? 0) >= rule.phi);
+  return rankRecord(running)
+    .map((s) => s.tool)
+    .filter((t) => (runningSupport[t] ?? 0) >= rule.phi);
 }
 
 /** The value a tool's running figure has to reach to be in the proposal: the K-th running score when

@@ -12,7 +12,6 @@ export interface Clustering {
   silhouette: number;
 }
 
-
 function dot(a: Float64Array, b: Float64Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
@@ -69,10 +68,11 @@ export function kMeans(vectors: readonly Float64Array[], k: number, seed = 1, it
     for (let j = 0; j < centroids.length; j++) {
       const sum = new Float64Array(vectors[0]!.length);
       let count = 0;
-      for (let i = 0; i < n; i++) if (assignment[i] === j) {
-        count++;
-        vectors[i]!.forEach((x, d) => (sum[d]! += x));
-      }
+      for (let i = 0; i < n; i++)
+        if (assignment[i] === j) {
+          count++;
+          vectors[i]!.forEach((x, d) => (sum[d]! += x));
+        }
       if (count > 0) centroids[j] = normalise(sum);
     }
     if (!changed && it > 0) break;

@@ -25,7 +25,11 @@ export interface UnlabelledRequest {
 }
 
 export function routeUnlabelled(traces: readonly Trace[], method: RoutingMethod = { kind: 'silhouette' }, seed = 1): RoutingResult {
-  return routeRequests(traces.filter((t) => !t.task).map((t) => ({ id: t.id, text: requestText(t) })), method, seed);
+  return routeRequests(
+    traces.filter((t) => !t.task).map((t) => ({ id: t.id, text: requestText(t) })),
+    method,
+    seed,
+  );
 }
 
 /** Route requests that have no task label (each given by its id and text). */

@@ -113,7 +113,7 @@ export function removeEvidenceOfTools(trace: Trace, turnIndex: number, tools: re
         removed.push({ turn: t, step: s });
         return;
       }
-      if (step.kind === 'observation' && (removedCallIds.has(step.callId))) {
+      if (step.kind === 'observation' && removedCallIds.has(step.callId)) {
         removed.push({ turn: t, step: s });
         return;
       }
@@ -152,12 +152,7 @@ export function removeLinesOfTools(trace: Trace, turnIndex: number, tools: reado
 }
 
 /** Re-execute: the executor rebuilds the turn without `tool`; removed positions are those of its evidence. */
-export async function removeByReexecution(
-  trace: Trace,
-  turnIndex: number,
-  tool: string,
-  executor: ReexecuteExecutor,
-): Promise<InterventionResult> {
+export async function removeByReexecution(trace: Trace, turnIndex: number, tool: string, executor: ReexecuteExecutor): Promise<InterventionResult> {
   const rebuilt = await executor.reexecuteWithout(trace, turnIndex, tool);
   const { removed, sharedWith } = removeEvidence(trace, turnIndex, tool);
   return { tool, kind: 'reexecute', trace: rebuilt, removed, sharedWith };

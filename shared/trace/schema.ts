@@ -58,12 +58,7 @@ export const MessageStepSchema = z.object({
   content: z.string(),
 });
 
-export const StepSchema = z.discriminatedUnion('kind', [
-  CallStepSchema,
-  ObservationStepSchema,
-  LinesStepSchema,
-  MessageStepSchema,
-]);
+export const StepSchema = z.discriminatedUnion('kind', [CallStepSchema, ObservationStepSchema, LinesStepSchema, MessageStepSchema]);
 export type CallStep = z.infer<typeof CallStepSchema>;
 export type ObservationStep = z.infer<typeof ObservationStepSchema>;
 export type LinesStep = z.infer<typeof LinesStepSchema>;

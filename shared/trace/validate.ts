@@ -65,11 +65,13 @@ export function checkTraceConsistency(trace: Trace): string | null {
       if (step.kind === 'call') {
         for (let c = 0; c < step.calls.length; c++) {
           const id = step.calls[c]!.id;
-          if (seen.has(id)) return `turns[${t}].steps[${s}].calls[${c}].id: call id "${id}" is used twice in trace "${trace.id}"; call ids must be unique within a trace`;
+          if (seen.has(id))
+            return `turns[${t}].steps[${s}].calls[${c}].id: call id "${id}" is used twice in trace "${trace.id}"; call ids must be unique within a trace`;
           seen.add(id);
         }
       } else if (step.kind === 'observation') {
-        if (!seen.has(step.callId)) return `turns[${t}].steps[${s}].callId: observation refers to call "${step.callId}", which no earlier call step in trace "${trace.id}" made`;
+        if (!seen.has(step.callId))
+          return `turns[${t}].steps[${s}].callId: observation refers to call "${step.callId}", which no earlier call step in trace "${trace.id}" made`;
       }
     }
   }

@@ -43,10 +43,14 @@ try {
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
     const code = await main(['fit', '--scores', file, '--json'], quiet);
-    console.log(`  lots fit --scores --json (in-process, default 500 bootstrap resamples) run ${i + 1}: ${(performance.now() - t0).toFixed(1)} ms (exit ${code})`);
+    console.log(
+      `  lots fit --scores --json (in-process, default 500 bootstrap resamples) run ${i + 1}: ${(performance.now() - t0).toFixed(1)} ms (exit ${code})`,
+    );
   }
   const t0 = performance.now();
-  execFileSync(process.execPath, [join(import.meta.dirname, '../../bin/lots.mjs'), 'fit', '--scores', file, '--json'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [join(import.meta.dirname, '../../bin/lots.mjs'), 'fit', '--scores', file, '--json'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   console.log(`  node bin/lots.mjs fit --scores --json (fresh process, incl. tsx start-up): ${(performance.now() - t0).toFixed(0)} ms`);
 
   const big = generate(10_000, 120, 1, 2);

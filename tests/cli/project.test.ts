@@ -9,15 +9,32 @@ import { jsonl, runCli, tempDir } from './io';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-const calc = { name: 'Calculator', description: 'Evaluate an expression', parameters: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } };
+const calc = {
+  name: 'Calculator',
+  description: 'Evaluate an expression',
+  parameters: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+};
 const doc = { name: 'DocRetrieve', description: 'Fetch a document' };
-const rate = { name: 'ExchangeRate', description: 'Rate between two currencies', parameters: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } } } };
+const rate = {
+  name: 'ExchangeRate',
+  description: 'Rate between two currencies',
+  parameters: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } } },
+};
 const trace = (id: string, task: string | undefined, tools: Trace['tools']): Trace => ({
-  v: 1, id, ...(task ? { task } : {}), tools, turns: [{ request: `request ${id}`, steps: [], answer: '42' }],
+  v: 1,
+  id,
+  ...(task ? { task } : {}),
+  tools,
+  turns: [{ request: `request ${id}`, steps: [], answer: '42' }],
 });
 
 const rows = [
-  { trace: 'r1', task: 'fx', exposed: ['Calculator', 'DocRetrieve', 'ExchangeRate', 'Ghost'], scores: { Calculator: 0.4, DocRetrieve: 0.2, ExchangeRate: 0.6 } },
+  {
+    trace: 'r1',
+    task: 'fx',
+    exposed: ['Calculator', 'DocRetrieve', 'ExchangeRate', 'Ghost'],
+    scores: { Calculator: 0.4, DocRetrieve: 0.2, ExchangeRate: 0.6 },
+  },
   { trace: 'r2', task: 'fx', exposed: ['Calculator', 'DocRetrieve', 'ExchangeRate'], scores: { Calculator: 0.2, DocRetrieve: -0.1, ExchangeRate: 0.5 } },
   { trace: 'r3', exposed: ['Calculator', 'Ghost'], scores: { Calculator: 0.3, Ghost: 0.9 } }, // task from the project's trace
   { trace: 'x1', task: 'other', exposed: ['Calculator'], scores: { Calculator: 0.1 } }, // no trace in the project
@@ -29,11 +46,14 @@ let scoresFile: string;
 beforeAll(() => {
   project = join(tmp.dir, 'proj');
   const store = ProjectStore.create(project);
-  store.addTraces([
-    trace('r1', 'fx', [{ ...calc, description: 'old description' }, doc, rate, { name: 'Ghost' }]),
-    trace('r2', 'fx', [calc, doc, rate]),
-    trace('r3', 'fx', [calc]), // Ghost has a definition only on r1's menu
-  ], 'test');
+  store.addTraces(
+    [
+      trace('r1', 'fx', [{ ...calc, description: 'old description' }, doc, rate, { name: 'Ghost' }]),
+      trace('r2', 'fx', [calc, doc, rate]),
+      trace('r3', 'fx', [calc]), // Ghost has a definition only on r1's menu
+    ],
+    'test',
+  );
   scoresFile = tmp.file('scores.jsonl', jsonl(rows));
 });
 
@@ -53,16 +73,27 @@ describe('lots scores import / export', () => {
   it('exports the rows in the exchange format, tasks filled from the traces', async () => {
     const r = await runCli(['scores', 'export', '--project', project]);
     expect(r.code).toBe(0);
-    const back = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    const back = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(back).toEqual([rows[0], rows[1], { ...rows[2], task: 'fx' }, rows[3]]);
     const out = join(tmp.dir, 'out', 'scores.jsonl');
     const w = await runCli(['scores', 'export', '--project', project, '--out', out]);
     expect(w.code).toBe(0);
-    expect(readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual(back);
+    expect(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(back);
   });
 
   it('exit 1 when some lines are rejected, 2 when none is usable', async () => {
-    const partial = tmp.file('partial.jsonl', `${JSON.stringify({ trace: 'p1', task: 'fx', exposed: ['Calculator'], scores: { Calculator: 1 } })}\n{"trace":"p2","exposed":["A"],"scores":{"A":NaN}}\n`);
+    const partial = tmp.file(
+      'partial.jsonl',
+      `${JSON.stringify({ trace: 'p1', task: 'fx', exposed: ['Calculator'], scores: { Calculator: 1 } })}\n{"trace":"p2","exposed":["A"],"scores":{"A":NaN}}\n`,
+    );
     const p = await runCli(['scores', 'import', partial, '--project', project, '--run', 'second']);
     expect(p.code).toBe(1);
     expect(p.err).toContain(`${partial}:2: `);
@@ -102,7 +133,17 @@ describe('lots fit --project', () => {
   });
 
   it('takes K from a stored budget sweep when --k is not given', async () => {
-    ProjectStore.open(project).writeSweep({ task: 'fx', model: 'm', points: [{ k: 1, tools: ['Ghost'], accuracy: 0.5, n: 10, promptTokens: 100 }, { k: 2, tools: ['Ghost', 'ExchangeRate'], accuracy: 0.9, n: 10, promptTokens: 120 }], bestK: 2, baselines: [], createdAt: '2025-01-01T00:00:00Z' });
+    ProjectStore.open(project).writeSweep({
+      task: 'fx',
+      model: 'm',
+      points: [
+        { k: 1, tools: ['Ghost'], accuracy: 0.5, n: 10, promptTokens: 100 },
+        { k: 2, tools: ['Ghost', 'ExchangeRate'], accuracy: 0.9, n: 10, promptTokens: 120 },
+      ],
+      bestK: 2,
+      baselines: [],
+      createdAt: '2025-01-01T00:00:00Z',
+    });
     const r = await runCli(['fit', '--project', project, '--run', 'import:scores.jsonl', '--json']);
     expect(JSON.parse(r.out).tasks.fx).toMatchObject({ k: 2, budgetSource: 'sweep', space: ['Ghost', 'ExchangeRate'] });
     const flagged = await runCli(['fit', '--project', project, '--run', 'import:scores.jsonl', '--json', '--k', '3']);
@@ -119,14 +160,29 @@ describe('lots export', () => {
     expect(r.out).toBe('Ghost\nExchangeRate\n');
     expect(r.err).toContain('has no approved space yet; exporting the proposed top-K (K = 2, the best K of its budget sweep');
     const space = JSON.parse((await runCli(['export', '--project', project, '--task', 'fx', '--format', 'space', ...run])).out);
-    expect(space).toMatchObject({ format: 'lots-space', task: 'fx', version: null, status: 'proposed', tools: ['Ghost', 'ExchangeRate'], rule: { kind: 'topk', k: 2 } });
+    expect(space).toMatchObject({
+      format: 'lots-space',
+      task: 'fx',
+      version: null,
+      status: 'proposed',
+      tools: ['Ghost', 'ExchangeRate'],
+      rule: { kind: 'topk', k: 2 },
+    });
     expect(space.scores.Ghost).toEqual({ mean: 0.9, n: 1 });
   });
 
   it('exports the latest approved version, with definitions from the latest menus', async () => {
     const store = ProjectStore.open(project);
     store.acceptSpace({ task: 'fx', tools: ['ExchangeRate'], pinned: [], banned: [], rule: { kind: 'topk', k: 1 }, note: 'first', run: 'import:scores.jsonl' });
-    store.acceptSpace({ task: 'fx', tools: ['ExchangeRate', 'Calculator'], pinned: [], banned: ['Ghost'], rule: { kind: 'manual' }, note: 'ghost is a stub', run: 'import:scores.jsonl' });
+    store.acceptSpace({
+      task: 'fx',
+      tools: ['ExchangeRate', 'Calculator'],
+      pinned: [],
+      banned: ['Ghost'],
+      rule: { kind: 'manual' },
+      note: 'ghost is a stub',
+      run: 'import:scores.jsonl',
+    });
     const openai = await runCli(['export', '--project', project, '--task', 'fx', '--format', 'openai']);
     expect(openai.code).toBe(0);
     expect(openai.err).toBe('');

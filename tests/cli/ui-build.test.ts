@@ -41,16 +41,22 @@ afterAll(() => {
 
 /** Starts `node bin/lots.mjs ui --port 0` in the copy and waits for the printed URL. */
 async function startLots(): Promise<Lots> {
-  const child = spawn(process.execPath, ['bin/lots.mjs', 'ui', '--port', '0'], { cwd: tree, env: { ...process.env, LOTS_CONFIG_DIR: config }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/lots.mjs', 'ui', '--port', '0'], {
+    cwd: tree,
+    env: { ...process.env, LOTS_CONFIG_DIR: config },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => {
-    running.delete(child);
-    resolve({ code, signal });
-  }));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
   const open = await new Promise<RegExpMatchArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL after 150 s\nstdout: ${out}\nstderr: ${err}`)), 150_000);
     const look = () => {
@@ -104,7 +110,10 @@ describe('lots ui from a checkout without dist/', () => {
     expect(script.length).toBeGreaterThan(10_000);
     // A production build: vitest's NODE_ENV=test must not leak into it (a development React build).
     expect(script).not.toContain('jsxDEV');
-    expect(JSON.parse(readFileSync(rendererBuildPaths(tree).stamp, 'utf8'))).toEqual({ sources: expect.stringMatching(/^[0-9a-f]{64}$/), index: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(readFileSync(rendererBuildPaths(tree).stamp, 'utf8'))).toEqual({
+      sources: expect.stringMatching(/^[0-9a-f]{64}$/),
+      index: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     await stop(lots);
   }, 300_000);
 

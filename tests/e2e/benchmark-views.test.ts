@@ -26,7 +26,13 @@ const FIT = 4;
 const EVAL = 8;
 const BASELINES = ['lots', 'keep-all', 'no-tools', 'random', 'bm25'];
 
-interface Box { x: number; y: number; width: number; height: number; name: string }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  name: string;
+}
 
 let work: string;
 let studio: Studio;
@@ -42,7 +48,10 @@ async function buildBenchProject(dir: string): Promise<number> {
   const server = await BenchServer.open(model, { gpu: 'cpu', parallel: 2, maxTokens: 6 });
   try {
     const served = await serveProject(made.store, server, { split: 'fit' });
-    const scored = await scoreBenchTraces(made.store, server.model, server.renderer, served.traces, { modelHash: server.modelHash, modelName: server.modelName });
+    const scored = await scoreBenchTraces(made.store, server.model, server.renderer, served.traces, {
+      modelHash: server.modelHash,
+      modelName: server.modelName,
+    });
     const { byTask, registry, seed } = benchRequests(made.store);
     const requests = byTask.get(TASK)!;
     const scores = made.store.listScores(scored.run).filter((s) => s.task === TASK);
@@ -145,7 +154,9 @@ describeRequiring('chromium', 'the benchmark project in the Budget and Heatmap v
   it('shows the scored traces by default and the unserved requests behind a counted toggle', async () => {
     await go('heatmap');
     await page.waitForSelector('[data-testid="heatmap-scroller"][data-visible-rows]');
-    const total = ProjectStore.open(join(work, 'bench')).listTraces().filter((t) => t.task === TASK).length;
+    const total = ProjectStore.open(join(work, 'bench'))
+      .listTraces()
+      .filter((t) => t.task === TASK).length;
     expect(scoredTraces).toBe(FIT);
     expect(total).toBe(FIT + FIT + EVAL); // served copies of the fitting requests, and every request
     const hidden = total - scoredTraces;

@@ -44,7 +44,9 @@ describeRequiring('chromium', 'running the demo from the Demo view', () => {
     const card = page.getByTestId('demo-run');
     await card.getByRole('heading', { name: 'Run the demo' }).waitFor();
     // No real model in a fresh data folder: the card says so and how to get it; nothing is chosen for the user.
-    expect(await card.getByTestId('demo-run-not-pulled').textContent()).toMatch(/Not pulled yet: pull it on the Models view, or run npx lots models pull pypi:/);
+    expect(await card.getByTestId('demo-run-not-pulled').textContent()).toMatch(
+      /Not pulled yet: pull it on the Models view, or run npx lots models pull pypi:/,
+    );
     expect(await card.getByTestId('demo-run-start').isDisabled()).toBe(true);
     const dir = join(work, 'demo');
     await card.getByLabel('Output folder').fill(dir);
@@ -60,7 +62,10 @@ describeRequiring('chromium', 'running the demo from the Demo view', () => {
     // While it runs: the steps, one running with its counts, the later ones waiting.
     const steps = card.getByTestId('demo-run-steps');
     await steps.waitFor({ timeout: 300_000 });
-    await page.waitForSelector('[data-testid="demo-run-steps"] [data-step="score"][data-status="running"], [data-testid="demo-run-steps"] [data-step="sweep"][data-status="running"], [data-testid="demo-run-steps"] [data-step="evaluate"][data-status="running"]', { timeout: 300_000 });
+    await page.waitForSelector(
+      '[data-testid="demo-run-steps"] [data-step="score"][data-status="running"], [data-testid="demo-run-steps"] [data-step="sweep"][data-status="running"], [data-testid="demo-run-steps"] [data-step="evaluate"][data-status="running"]',
+      { timeout: 300_000 },
+    );
     const ids = await steps.locator('[data-step]').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
     expect(ids).toEqual(['load', 'make', 'serve', 'score', 'sweep', 'evaluate']);
     expect(await steps.locator('[data-step="load"]').getAttribute('data-status')).toBe('done');

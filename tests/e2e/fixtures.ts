@@ -12,8 +12,20 @@ export interface TraceSetOptions {
   seed?: number;
 }
 
-
-export const TOOL_NAMES = ['CurrencyConvert', 'RateLookup', 'Calculator', 'TableRead', 'DocSearch', 'UnitConvert', 'Summarize', 'GoogleSearch', 'Barcode', 'DurationCalc', 'TempConvert', 'Solver'];
+export const TOOL_NAMES = [
+  'CurrencyConvert',
+  'RateLookup',
+  'Calculator',
+  'TableRead',
+  'DocSearch',
+  'UnitConvert',
+  'Summarize',
+  'GoogleSearch',
+  'Barcode',
+  'DurationCalc',
+  'TempConvert',
+  'Solver',
+];
 
 export function toolName(i: number): string {
   return i < TOOL_NAMES.length ? TOOL_NAMES[i]! : `Tool${String(i).padStart(3, '0')}`;
@@ -30,7 +42,13 @@ export function makeLineTraces(o: TraceSetOptions): Trace[] {
     const k = Math.min(o.tools, o.exposed ?? o.tools);
     const picked = new Set<number>([0, 1]);
     while (picked.size < k) picked.add(Math.floor(r() * o.tools));
-    const tools = [...picked].sort((a, b) => a - b).map((t) => ({ name: toolName(t), description: `${toolName(t)}: returns a value for the request`, parameters: { type: 'object', properties: { q: { type: 'string' } } } }));
+    const tools = [...picked]
+      .sort((a, b) => a - b)
+      .map((t) => ({
+        name: toolName(t),
+        description: `${toolName(t)}: returns a value for the request`,
+        parameters: { type: 'object', properties: { q: { type: 'string' } } },
+      }));
     const amount = 100 + Math.floor(r() * 900);
     const rate = (1 + r()).toFixed(3);
     const answer = (amount * Number(rate)).toFixed(2);
@@ -39,13 +57,28 @@ export function makeLineTraces(o: TraceSetOptions): Trace[] {
       id: `${o.task}-${String(i).padStart(5, '0')}`,
       task: o.task,
       tools,
-      turns: [{
-        request: `Settle an invoice of ${amount} EUR in USD at today's rate (request ${i}).`,
-        steps: [{ kind: 'lines', lines: tools.map((t) => ({ tool: t.name, output: t.name === 'RateLookup' ? `EURUSD ${rate}` : t.name === 'CurrencyConvert' ? `${amount} EUR = ${answer} USD` : `${t.name} has nothing relevant` })) }],
-        answer: `${answer} USD`,
-        gold: `${answer} USD`,
-        correct: i % 5 !== 3,
-      }],
+      turns: [
+        {
+          request: `Settle an invoice of ${amount} EUR in USD at today's rate (request ${i}).`,
+          steps: [
+            {
+              kind: 'lines',
+              lines: tools.map((t) => ({
+                tool: t.name,
+                output:
+                  t.name === 'RateLookup'
+                    ? `EURUSD ${rate}`
+                    : t.name === 'CurrencyConvert'
+                      ? `${amount} EUR = ${answer} USD`
+                      : `${t.name} has nothing relevant`,
+              })),
+            },
+          ],
+          answer: `${answer} USD`,
+          gold: `${answer} USD`,
+          correct: i % 5 !== 3,
+        },
+      ],
     });
   }
   return out;
@@ -61,7 +94,15 @@ export function makeScoreRows(traces: Trace[], run = 'import:synthetic', seed = 
       const base = 1.2 / (1 + Math.max(0, idx));
       scores[tool.name] = Number((base + (r() - 0.5) * 0.3 * base - (r() < 0.05 ? 0.2 : 0)).toFixed(5));
     });
-    return { key: `${run}|${t.id}`, run, trace: t.id, task: t.task, exposed: t.tools.map((x) => x.name), scores, createdAt: new Date(2025, 0, 1).toISOString() };
+    return {
+      key: `${run}|${t.id}`,
+      run,
+      trace: t.id,
+      task: t.task,
+      exposed: t.tools.map((x) => x.name),
+      scores,
+      createdAt: new Date(2025, 0, 1).toISOString(),
+    };
   });
 }
 

@@ -20,12 +20,18 @@ function bigProject(): string {
   const store = ProjectStore.create(dir, 'perf');
   const names = Array.from({ length: TOOLS }, (_, i) => `tool_${String(i).padStart(3, '0')}`);
   let seed = 12345;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
   const traces: Trace[] = [];
   const rows: StoredScore[] = [];
   for (let r = 0; r < ROWS; r++) {
     const exposed = names.filter(() => rand() < EXPOSED / TOOLS);
-    traces.push({ v: 1, id: `req-${r}`, task: 'big', tools: exposed.map((name) => ({ name })), turns: [{ request: `request ${r}: ${'lorem ipsum '.repeat(3)}`, steps: [], answer: 'x', correct: r % 4 !== 0 }] });
+    traces.push({
+      v: 1,
+      id: `req-${r}`,
+      task: 'big',
+      tools: exposed.map((name) => ({ name })),
+      turns: [{ request: `request ${r}: ${'lorem ipsum '.repeat(3)}`, steps: [], answer: 'x', correct: r % 4 !== 0 }],
+    });
     const scores: Record<string, number> = {};
     for (const t of exposed) if (rand() < 0.8) scores[t] = (rand() - 0.3) / (1 + Number(t.slice(5)) / 10);
     rows.push({ key: `perf|${r}`, run: 'import:perf', trace: `req-${r}`, task: 'big', exposed, scores });
@@ -65,7 +71,9 @@ describe.skipIf(!process.env.LOTS_PERF || !chromiumAvailable())('heatmap 10,000 
       }).observe({ type: 'longtask', buffered: false });
     });
     const t0 = Date.now();
-    await page.evaluate(() => { window.location.hash = '#/heatmap?task=big'; });
+    await page.evaluate(() => {
+      window.location.hash = '#/heatmap?task=big';
+    });
     await page.waitForSelector('[data-testid="heatmap-scroller"]', { timeout: 120_000 });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const loadMs = Date.now() - t0;
@@ -95,7 +103,13 @@ describe.skipIf(!process.env.LOTS_PERF || !chromiumAvailable())('heatmap 10,000 
       }
       await new Promise((r) => setTimeout(r, 200));
       frames.sort((a, b) => a - b);
-      return { frames: frames.length, p50: frames[Math.floor(frames.length / 2)]!, p95: frames[Math.floor(frames.length * 0.95)]!, max: frames.at(-1)!, scrollHeight: sc.scrollHeight };
+      return {
+        frames: frames.length,
+        p50: frames[Math.floor(frames.length / 2)]!,
+        p95: frames[Math.floor(frames.length * 0.95)]!,
+        max: frames.at(-1)!,
+        scrollHeight: sc.scrollHeight,
+      };
     });
     const scrollLong = await page.evaluate(() => (window as unknown as { __long: { duration: number }[] }).__long.splice(0));
 
@@ -111,7 +125,9 @@ describe.skipIf(!process.env.LOTS_PERF || !chromiumAvailable())('heatmap 10,000 
     const interactLong = await page.evaluate(() => (window as unknown as { __long: { duration: number }[] }).__long.splice(0));
 
     // The K slider on the budget view (120 tools): each move re-renders the kept set and the curves.
-    await page.evaluate(() => { window.location.hash = '#/budget?task=big'; });
+    await page.evaluate(() => {
+      window.location.hash = '#/budget?task=big';
+    });
     await page.waitForSelector('[data-testid="k-slider"]', { timeout: 120_000 });
     await page.waitForTimeout(1000);
     await page.evaluate(() => (window as unknown as { __long: unknown[] }).__long.splice(0));
@@ -132,13 +148,15 @@ describe.skipIf(!process.env.LOTS_PERF || !chromiumAvailable())('heatmap 10,000 
     });
     const sliderLong = await page.evaluate(() => (window as unknown as { __long: { duration: number }[] }).__long.splice(0));
     const fmt = (l: { duration: number }[]) => `${l.length} long task(s)${l.length ? `, max ${Math.max(...l.map((x) => x.duration)).toFixed(0)} ms` : ''}`;
-    console.log([
-      `heatmap ${ROWS} × ${TOOLS} (≈${EXPOSED} exposed per request, 80% of them scored)`,
-      `  open (fetch + decode + first draw): ${loadMs} ms wall; ${fmt(loadLong)}; next 1.5 s: ${fmt(settleLong)}`,
-      `  scroll 240 frames: frame p50 ${scroll.p50.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms; + hover sweep 120 frames: ${fmt(scrollLong)}`,
-      `  search over ${ROWS} requests: ${fmt(interactLong)}`,
-      `  K slider, 60 moves on ${TOOLS} tools (input → next frame painted): p50 ${slider.p50.toFixed(1)} ms, p95 ${slider.p95.toFixed(1)} ms, max ${slider.max.toFixed(1)} ms; ${fmt(sliderLong)}`,
-    ].join('\n'));
+    console.log(
+      [
+        `heatmap ${ROWS} × ${TOOLS} (≈${EXPOSED} exposed per request, 80% of them scored)`,
+        `  open (fetch + decode + first draw): ${loadMs} ms wall; ${fmt(loadLong)}; next 1.5 s: ${fmt(settleLong)}`,
+        `  scroll 240 frames: frame p50 ${scroll.p50.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms; + hover sweep 120 frames: ${fmt(scrollLong)}`,
+        `  search over ${ROWS} requests: ${fmt(interactLong)}`,
+        `  K slider, 60 moves on ${TOOLS} tools (input → next frame painted): p50 ${slider.p50.toFixed(1)} ms, p95 ${slider.p95.toFixed(1)} ms, max ${slider.max.toFixed(1)} ms; ${fmt(sliderLong)}`,
+      ].join('\n'),
+    );
     expect(scroll.scrollHeight).toBeGreaterThan(ROWS * 10);
     await page.close();
   }, 600_000);

@@ -20,7 +20,14 @@ const pageErrors: string[] = [];
 
 const tools = ['Calculator', 'DocRetrieve', 'ExchangeRate'].map((name) => ({ name, description: `the ${name} tool` }));
 const trace = (id: string): Trace => ({ v: 1, id, task: 'fx', tools, turns: [{ request: `request ${id}`, steps: [], answer: '42' }] });
-const row = (trace: string, scores: Record<string, number>) => ({ key: `import:prod|${trace}`, run: 'import:prod', trace, task: 'fx', exposed: tools.map((t) => t.name), scores });
+const row = (trace: string, scores: Record<string, number>) => ({
+  key: `import:prod|${trace}`,
+  run: 'import:prod',
+  trace,
+  task: 'fx',
+  exposed: tools.map((t) => t.name),
+  scores,
+});
 
 describeRequiring('chromium', 'the History view', () => {
   let project: string;
@@ -59,7 +66,9 @@ describeRequiring('chromium', 'the History view', () => {
   });
 
   it('folds the scored imports, shows tools entering and leaving per batch, and applies nothing', async () => {
-    await page.evaluate(() => { location.hash = '#/history?task=fx'; });
+    await page.evaluate(() => {
+      location.hash = '#/history?task=fx';
+    });
     await page.waitForSelector('[data-testid="history-view"]');
     expect(await page.textContent('[data-testid="history-summary"]')).toContain('no batch folded yet');
     expect(await page.textContent('[data-testid="history-waiting"]')).toContain('0001.jsonl (2 traces), 0002.jsonl (2 traces), 0003.jsonl (1 traces)');
@@ -96,10 +105,14 @@ describeRequiring('chromium', 'the History view', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('the Space view offers the update proposal; approving it records the update\'s rule and running scores', async () => {
-    await page.evaluate(() => { location.hash = '#/space?task=fx'; });
+  it("the Space view offers the update proposal; approving it records the update's rule and running scores", async () => {
+    await page.evaluate(() => {
+      location.hash = '#/space?task=fx';
+    });
     await page.waitForSelector('[data-testid="space-update-proposal"]');
-    expect(await page.textContent('[data-testid="space-update-proposal"]')).toMatch(/after batch 3 proposes DocRetrieve \(top-K, K = 1 of the running scores, α = 0\.5/);
+    expect(await page.textContent('[data-testid="space-update-proposal"]')).toMatch(
+      /after batch 3 proposes DocRetrieve \(top-K, K = 1 of the running scores, α = 0\.5/,
+    );
     await page.click('[data-testid="use-update-proposal"]');
     expect(await page.inputValue('[data-testid="space-note"]')).toContain('continual update after batch 3');
     await page.click('[data-testid="approve-space"]');
@@ -111,13 +124,20 @@ describeRequiring('chromium', 'the History view', () => {
     expect(await page.locator('[data-testid="space-update-proposal"]').count()).toBe(0);
   });
 
-  it('the Ranking view compares the shown run with another model\'s run of the same traces', async () => {
-    const other = (trace: string, scores: Record<string, number>) => ({ ...row(trace, scores), key: `import:model-b|${trace}`, run: 'import:model-b', modelName: 'other-model.gguf' });
+  it("the Ranking view compares the shown run with another model's run of the same traces", async () => {
+    const other = (trace: string, scores: Record<string, number>) => ({
+      ...row(trace, scores),
+      key: `import:model-b|${trace}`,
+      run: 'import:model-b',
+      modelName: 'other-model.gguf',
+    });
     ProjectStore.open(project).appendScores([
       other('a1', { Calculator: 0.9, DocRetrieve: 0.1, ExchangeRate: 0.2 }),
       other('b1', { Calculator: 0.7, DocRetrieve: 0.3, ExchangeRate: 0.1 }),
     ]);
-    await page.evaluate(() => { location.hash = '#/ranking?task=fx'; });
+    await page.evaluate(() => {
+      location.hash = '#/ranking?task=fx';
+    });
     // The shown run is the latest (model-b); the card compares it with import:prod.
     await page.waitForSelector('[data-testid="compare-summary"]');
     const summary = await page.textContent('[data-testid="compare-summary"]');
@@ -127,4 +147,3 @@ describeRequiring('chromium', 'the History view', () => {
     expect(pageErrors).toEqual([]);
   });
 });
-

@@ -24,7 +24,9 @@ describeRequiring('chromium', 'pulling a model from the Models view', () => {
     const gguf = readFileSync(randomModel());
     const chunks = split(gguf, 2);
     writeWheel(index, {
-      name: 'tiny-model-gguf', version: '1.0.0', requires: chunks.map((_, i) => `tiny-model-gguf-part${i + 1}==1.0.0`),
+      name: 'tiny-model-gguf',
+      version: '1.0.0',
+      requires: chunks.map((_, i) => `tiny-model-gguf-part${i + 1}==1.0.0`),
       files: { 'data/SHA256SUMS': Buffer.from(`${sha256(gguf)}  tiny.gguf\n`) },
     });
     chunks.forEach((c, i) => writeWheel(index, { name: `tiny-model-gguf-part${i + 1}`, version: '1.0.0', files: { [`data/tiny.gguf.part0${i}`]: c } }));

@@ -40,7 +40,10 @@ const shot = (name: string): Promise<void> => ui.shot(name, { fullPage: name.sta
 describeRequiring('chromium', 'the sample project and the Demo view', () => {
   const bundled = tree(DEFAULT_SAMPLE_PROJECT_DIR);
   const sample = ProjectStore.open(DEFAULT_SAMPLE_PROJECT_DIR);
-  const families = sample.listSweeps().map((s) => s.task).sort();
+  const families = sample
+    .listSweeps()
+    .map((s) => s.task)
+    .sort();
   const record = sample.readDemo();
 
   beforeAll(async () => {
@@ -78,7 +81,9 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
     await settle();
     const copy = (await studio.service.getProject())!.dir;
     expect(copy.startsWith(join(studio.configDir, 'sample-projects'))).toBe(true);
-    await expect(page.locator('[data-testid="demo-headline"]').textContent()).resolves.toMatch(/LOTS keeps [\d.]+ tools per task and answers \d+% of \d+ evaluation requests, against \d+% with the whole registry/);
+    await expect(page.locator('[data-testid="demo-headline"]').textContent()).resolves.toMatch(
+      /LOTS keeps [\d.]+ tools per task and answers \d+% of \d+ evaluation requests, against \d+% with the whole registry/,
+    );
     await expect(page.locator('[data-testid="demo-provenance"]').textContent()).resolves.toContain(record!.modelName);
     expect(await page.locator('[data-testid="demo-families"] tbody tr').count()).toBe(families.length);
     // Both charts are drawn with one bar group per method.
@@ -87,7 +92,10 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
     expect(await charts.nth(0).getAttribute('aria-label')).toMatch(/^Accuracy per method on evaluation requests: LOTS \d+%, Keep-all \d+%/);
     expect(await charts.nth(1).getAttribute('aria-label')).toMatch(/^Prompt tokens per request: LOTS \d+, Keep-all \d+/);
     if ((record?.growth.length ?? 0) > 1) await page.waitForSelector('[data-testid="demo-growth"] svg');
-    for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
+    for (const [w, h] of [
+      [1280, 800],
+      [1920, 1080],
+    ] as const) {
       await page.setViewportSize({ width: w, height: h });
       await settle();
       await shot('demo-story');

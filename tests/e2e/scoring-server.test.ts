@@ -21,7 +21,11 @@ describeRequiring('chromium', 'the Scoring server card in Chromium', () => {
     describeRequiring('scoring-server', 'against a real llama-server', () => {
       beforeAll(async () => {
         ensureRendererBuilt();
-        [server, studio, browser] = await Promise.all([startLlamaServer({ model: pulledDefaultModel()!, slots: 2, threads: 1, alias: 'qwen2.5-coder-0.5b', readyTimeoutMs: 600_000 }), startStudio(), launchChromium()]);
+        [server, studio, browser] = await Promise.all([
+          startLlamaServer({ model: pulledDefaultModel()!, slots: 2, threads: 1, alias: 'qwen2.5-coder-0.5b', readyTimeoutMs: 600_000 }),
+          startStudio(),
+          launchChromium(),
+        ]);
       }, 600_000);
 
       afterAll(async () => {
@@ -68,7 +72,7 @@ describeRequiring('chromium', 'the Scoring server card in Chromium', () => {
         // Kept for this user: a reload finds the two URLs.
         await ui.page.reload();
         await ui.page.click('nav [data-view="models"]');
-        await ui.page.waitForFunction(() => (document.querySelector('[data-testid="server-endpoints"]') as HTMLTextAreaElement | null)?.value.includes('\n'));
+        await ui.page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('[data-testid="server-endpoints"]')?.value.includes('\n'));
         expect(await ui.page.inputValue('[data-testid="server-endpoints"]')).toBe(`${server.url}\n${dead}`);
         // Checked again, for the screenshot of the card with its result.
         await ui.page.click('[data-testid="check-server"]');

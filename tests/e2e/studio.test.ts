@@ -81,7 +81,8 @@ async function waitForJob(job: JobInfo): Promise<void> {
   for (;;) {
     const now = (await studio.service.listJobs()).find((j) => j.id === job.id);
     if (now?.status === 'done') return;
-    if (!now || ['failed', 'cancelled', 'interrupted'].includes(now.status)) throw new Error(`job ${job.title}: ${now?.status ?? 'gone'} ${now?.error?.message ?? ''}`);
+    if (!now || ['failed', 'cancelled', 'interrupted'].includes(now.status))
+      throw new Error(`job ${job.title}: ${now?.status ?? 'gone'} ${now?.error?.message ?? ''}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -185,7 +186,9 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
   it('imports a trace file dropped on the window', async () => {
     await fresh('empty');
     await page.waitForSelector('text=No traces yet');
-    const text = toJsonl(makeLineTraces({ task: 'table_total', requests: 6, tools: 6, exposed: 4, seed: 5 }).map((t) => ({ ...t, id: t.id.replace('table_total', 'tt') })));
+    const text = toJsonl(
+      makeLineTraces({ task: 'table_total', requests: 6, tools: 6, exposed: 4, seed: 5 }).map((t) => ({ ...t, id: t.id.replace('table_total', 'tt') })),
+    );
     await page.evaluate(async (content) => {
       const file = new File([content], 'dropped.jsonl', { type: 'application/jsonl' });
       const dt = new DataTransfer();
@@ -224,7 +227,10 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
     const before = new Set((await studio.service.listJobs()).map((j) => j.id));
     await page.click('[data-testid="start-scoring"]');
     // The import before it is a job too, and so is the shared project's scoring: wait for this scoring job.
-    await page.waitForFunction((known) => [...document.querySelectorAll('[data-kind="score"]')].some((el) => !known.includes(el.getAttribute('data-job') ?? '')), [...before]);
+    await page.waitForFunction(
+      (known) => [...document.querySelectorAll('[data-kind="score"]')].some((el) => !known.includes(el.getAttribute('data-job') ?? '')),
+      [...before],
+    );
     const job = (await studio.service.listJobs()).find((j) => j.kind === 'score' && !before.has(j.id))!;
     await page.waitForSelector(`[data-job="${job.id}"][data-status="done"]`, { timeout: 240_000 });
     await shots('04-jobs');
@@ -277,7 +283,7 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
     await fresh('scored');
     await go('budget');
     await page.waitForSelector('[data-testid="k-slider"]');
-    const kept = async () => (await page.locator('[data-testid="kept-set"] .chip').allTextContents());
+    const kept = async () => await page.locator('[data-testid="kept-set"] .chip').allTextContents();
     const before = await kept();
     expect(before.length).toBeGreaterThanOrEqual(2);
     // The current-K marker is the chart label that starts with "K = ".
@@ -313,12 +319,14 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
   });
 
   it('runs the faithfulness check at K = 2 from the ranking: joint, additive and random drops', async () => {
-    await fresh('copy') // the check's results are written to the project;
+    await fresh('copy'); // the check's results are written to the project;
     await setK(2);
     await go('ranking');
     await page.click('[data-testid="run-faithfulness"]:has-text("K = 2")');
     await page.waitForSelector('[data-testid="faithfulness-table"] tbody tr', { timeout: 120_000 });
-    expect(await page.textContent('[data-testid="faithfulness-verdict"]')).toMatch(/^Removing the top 2 tools together lowers the answer's log-likelihood by \d\.\d+ per token/);
+    expect(await page.textContent('[data-testid="faithfulness-verdict"]')).toMatch(
+      /^Removing the top 2 tools together lowers the answer's log-likelihood by \d\.\d+ per token/,
+    );
     await shot('08b-faithfulness');
   }, 150_000);
 
@@ -365,7 +373,7 @@ describeRequiring('chromium', 'the Studio in Chromium', () => {
     expect(tools[0]!.function.name).toBe('CurrencyConvert');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="save-export"]')]);
     expect(download.suggestedFilename()).toBe('fx_settle.openai-tools.json');
-    expect(JSON.parse(readFileSync((await download.path()), 'utf8'))).toEqual(tools);
+    expect(JSON.parse(readFileSync(await download.path(), 'utf8'))).toEqual(tools);
     await shots('11-export');
     await page.reload();
     await page.waitForSelector('[data-testid="view-export"]');

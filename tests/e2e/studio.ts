@@ -16,7 +16,10 @@ export const RENDERER_DIR = rendererBuildPaths(ROOT).outDir;
 export const CHROMIUM = chromiumPath();
 /** Screenshots land here (git-ignored), one folder per viewport size. */
 export const SHOTS = join(ROOT, 'artifacts', 'screenshots');
-export const SIZES = [[1280, 800], [1920, 1080]] as const;
+export const SIZES = [
+  [1280, 800],
+  [1920, 1080],
+] as const;
 
 /**
  * Builds the renderer when the build does not match its sources (a content hash), with the same code
@@ -43,7 +46,16 @@ export async function startStudio(configDir = mkdtempSync(join(tmpdir(), 'lots-c
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 

@@ -65,9 +65,11 @@ describe('the Electron bundle', () => {
     const missing = join(OUT, 'no-project');
     const spec = { jobId: `${kind}-test`, project: missing, model: join(missing, 'm.gguf'), gpu: 'cpu' };
     const request =
-      kind === 'score' ? { kind, spec: { ...spec, intervention: 'line', span: 'answer' } }
-      : kind === 'faithfulness' ? { kind, spec: { ...spec, run: 'r', ks: [1], draws: 1 } }
-      : { kind, spec: { ...spec, task: 't', baselines: false } };
+      kind === 'score'
+        ? { kind, spec: { ...spec, intervention: 'line', span: 'answer' } }
+        : kind === 'faithfulness'
+          ? { kind, spec: { ...spec, run: 'r', ks: [1], draws: 1 } }
+          : { kind, spec: { ...spec, task: 't', baselines: false } };
     child.send({ type: 'start', request });
     expect(await exit).toBe(0);
     expect(got).toContainEqual(expect.objectContaining({ type: 'failed', error: expect.objectContaining({ code: 'PROJECT_NOT_FOUND' }) }));
@@ -102,9 +104,19 @@ describe('the bundled main process (stand-in electron)', () => {
     expect(report.appInfo).toMatchObject({ ok: true, value: { transport: 'electron' } });
     expect(report.project).toEqual({ ok: true });
     expect(report.sweep).toMatchObject({ ok: true, value: { kind: 'sweep', status: 'running' } });
-    const forks = report.forks as Array<{ modulePath: string; args: string[]; options: { serviceName: string; execArgv: string[]; stdio: string[] }; exists: boolean }>;
+    const forks = report.forks as Array<{
+      modulePath: string;
+      args: string[];
+      options: { serviceName: string; execArgv: string[]; stdio: string[] };
+      exists: boolean;
+    }>;
     expect(forks).toHaveLength(1);
-    expect(forks[0]).toMatchObject({ modulePath: join(DIST, 'job-worker.js'), args: [], exists: true, options: { serviceName: 'LOTS Studio budget sweep', execArgv: [], stdio: ['ignore', 'inherit', 'inherit'] } });
+    expect(forks[0]).toMatchObject({
+      modulePath: join(DIST, 'job-worker.js'),
+      args: [],
+      exists: true,
+      options: { serviceName: 'LOTS Studio budget sweep', execArgv: [], stdio: ['ignore', 'inherit', 'inherit'] },
+    });
     // The worker ran (as an emulated utility process) and its failure came back as the job's error:
     // it was not mistaken for a crash.
     const ended = report.ended as { status: string; error: { code: string } } | undefined;

@@ -49,11 +49,20 @@ function context(appOutDir: string, electronPlatformName: string) {
 describe('Electron fuses', () => {
   it('reads Electron’s stock wire', () => {
     const file = fakeElectron(join(tempDir(), 'electron'));
-    expect(readFuses(file)).toMatchObject({ runAsNode: true, enableCookieEncryption: false, onlyLoadAppFromAsar: false, grantFileProtocolExtraPrivileges: true });
+    expect(readFuses(file)).toMatchObject({
+      runAsNode: true,
+      enableCookieEncryption: false,
+      onlyLoadAppFromAsar: false,
+      grantFileProtocolExtraPrivileges: true,
+    });
   });
 
   it('afterPack flips the configured fuses of the Linux, Windows and macOS binaries, and only those bytes', async () => {
-    for (const [platform, relative] of [['linux', 'lots-studio'], ['win32', 'LOTS Studio.exe'], ['darwin', 'LOTS Studio.app/Contents/Frameworks/Electron Framework.framework/Electron Framework']] as const) {
+    for (const [platform, relative] of [
+      ['linux', 'lots-studio'],
+      ['win32', 'LOTS Studio.exe'],
+      ['darwin', 'LOTS Studio.app/Contents/Frameworks/Electron Framework.framework/Electron Framework'],
+    ] as const) {
       const out = tempDir();
       const file = fakeElectron(join(out, relative));
       expect(fuseFile(context(out, platform))).toBe(file);
@@ -71,7 +80,10 @@ describe('Electron fuses', () => {
     const file = fakeElectron(join(tempDir(), 'Electron Framework'), [STOCK_WIRE, STOCK_WIRE]);
     expect(flipFuses(file, { runAsNode: false })).toBe(2);
     const bytes = readFileSync(file).toString('latin1');
-    const wires = bytes.split(SENTINEL).slice(1).map((w) => w.slice(2, 2 + STOCK_WIRE.length));
+    const wires = bytes
+      .split(SENTINEL)
+      .slice(1)
+      .map((w) => w.slice(2, 2 + STOCK_WIRE.length));
     expect(wires).toEqual(['001100011', '001100011']);
   });
 

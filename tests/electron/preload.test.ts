@@ -49,7 +49,7 @@ describe('preload', () => {
     expect(listeners.has(eventChannel('jobUpdate'))).toBe(false);
   });
 
-  it('gives a dropped file\'s path through webUtils, so an import sends the path, not the contents', async () => {
+  it("gives a dropped file's path through webUtils, so an import sends the path, not the contents", async () => {
     const bridge = exposed.lotsBridge as { pathForFile: (f: unknown) => string; importTraces: (i: unknown) => Promise<unknown> };
     const file = { name: 'big.jsonl' };
     expect(bridge.pathForFile(file)).toBe('/dropped/big.jsonl');

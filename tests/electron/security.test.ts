@@ -123,12 +123,15 @@ describe('navigation', () => {
     const listeners = new Map<string, (event: { preventDefault(): void }, url: string) => void>();
     let openHandler: ((d: { url: string }) => { action: string }) | undefined;
     const opened: string[] = [];
-    hardenWebContents({
-      on: ((name: string, fn: (event: { preventDefault(): void }, url: string) => void) => listeners.set(name, fn)) as never,
-      setWindowOpenHandler: ((fn: (d: { url: string }) => { action: string }) => {
-        openHandler = fn;
-      }) as never,
-    }, (url) => opened.push(url));
+    hardenWebContents(
+      {
+        on: ((name: string, fn: (event: { preventDefault(): void }, url: string) => void) => listeners.set(name, fn)) as never,
+        setWindowOpenHandler: ((fn: (d: { url: string }) => { action: string }) => {
+          openHandler = fn;
+        }) as never,
+      },
+      (url) => opened.push(url),
+    );
     const tryNavigate = (url: string) => {
       let prevented = false;
       listeners.get('will-navigate')!({ preventDefault: () => (prevented = true) }, url);
@@ -212,17 +215,25 @@ describe('the packaged app', () => {
     // The same validator refuses what this version does not know (so the check above can fail).
     await expect(validateConfiguration({ ...builderConfig, notAnOption: true }, { isEnabled: false, add: () => undefined })).rejects.toThrow(/notAnOption/);
     expect(builderConfig.asar).toBe(true);
-    expect(builderConfig.asarUnpack).toEqual(expect.arrayContaining(['node_modules/node-llama-cpp/bins/**', 'node_modules/node-llama-cpp/llama/localBuilds/**', 'node_modules/@node-llama-cpp/**']));
+    expect(builderConfig.asarUnpack).toEqual(
+      expect.arrayContaining(['node_modules/node-llama-cpp/bins/**', 'node_modules/node-llama-cpp/llama/localBuilds/**', 'node_modules/@node-llama-cpp/**']),
+    );
     const files = builderConfig.files as string[];
     expect(files).toEqual(expect.arrayContaining(['package.json', 'dist/renderer/**', 'dist-electron/**']));
   });
 
   it('ships node-llama-cpp and everything it depends on in node_modules (no exclusion hits them)', () => {
     const files = builderConfig.files as string[];
-    const loaded = require('minimatch') as ((path: string, pattern: string, options?: object) => boolean) & { minimatch?: (path: string, pattern: string, options?: object) => boolean };
+    const loaded = require('minimatch') as ((path: string, pattern: string, options?: object) => boolean) & {
+      minimatch?: (path: string, pattern: string, options?: object) => boolean;
+    };
     const matches = loaded.minimatch ?? loaded;
     const excluded = files.filter((f) => f.startsWith('!')).map((f) => f.slice(1));
-    const shipped = ['node_modules/node-llama-cpp/package.json', 'node_modules/node-llama-cpp/dist/index.js', ...dependencyClosure('node-llama-cpp').map((dir) => `${dir}/package.json`)];
+    const shipped = [
+      'node_modules/node-llama-cpp/package.json',
+      'node_modules/node-llama-cpp/dist/index.js',
+      ...dependencyClosure('node-llama-cpp').map((dir) => `${dir}/package.json`),
+    ];
     expect(shipped.length).toBeGreaterThan(20);
     const dropped = shipped.filter((path) => excluded.some((pattern) => matches(path, pattern, { dot: true })));
     expect(dropped).toEqual([]);

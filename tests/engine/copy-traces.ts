@@ -11,6 +11,10 @@ export function copyTraces(count: number, tools: number, seed: number, task = 'c
     const from = step.lines.findIndex((l) => l.tool === answerTool);
     const outputs = step.lines.map((l) => l.output);
     [outputs[0], outputs[from]] = [outputs[from]!, outputs[0]!];
-    return { ...t, turns: [{ ...t.turns[0]!, steps: [{ kind: 'lines', lines: step.lines.map((l, i) => ({ ...l, output: outputs[i]! })) }] }], meta: { synthetic: { answerTool: 'TableQuery' } } };
+    return {
+      ...t,
+      turns: [{ ...t.turns[0]!, steps: [{ kind: 'lines', lines: step.lines.map((l, i) => ({ ...l, output: outputs[i]! })) }] }],
+      meta: { synthetic: { answerTool: 'TableQuery' } },
+    };
   });
 }

@@ -43,10 +43,7 @@ describe('writers of one project in one process are serialised', () => {
     const service = new StudioService({ transport: 'web', configDir: mkdtempSync(join(dir, 'cfg-')) });
     service.setProject(ProjectStore.open(project));
 
-    const [ra, rb] = await Promise.all([
-      service.importTraces({ paths: [join(dir, 'a.jsonl')] }),
-      service.importTraces({ paths: [join(dir, 'b.jsonl')] }),
-    ]);
+    const [ra, rb] = await Promise.all([service.importTraces({ paths: [join(dir, 'a.jsonl')] }), service.importTraces({ paths: [join(dir, 'b.jsonl')] })]);
     expect(ra.files[0]).toMatchObject({ added: 3000, duplicates: 0 });
     expect(rb.files[0]).toMatchObject({ added: 3000, duplicates: 0 });
 

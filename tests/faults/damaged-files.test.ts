@@ -19,7 +19,13 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'lots-damaged-'));
   project = join(dir, 'p');
   const store = ProjectStore.create(project);
-  const traces: Trace[] = ['r1', 'r2'].map((id) => ({ v: 1, id, task: 'fx', tools: [{ name: 'A' }, { name: 'B' }], turns: [{ request: `q ${id}`, steps: [{ kind: 'lines', lines: [{ tool: 'A', output: '42' }] }], answer: '42' }] }));
+  const traces: Trace[] = ['r1', 'r2'].map((id) => ({
+    v: 1,
+    id,
+    task: 'fx',
+    tools: [{ name: 'A' }, { name: 'B' }],
+    turns: [{ request: `q ${id}`, steps: [{ kind: 'lines', lines: [{ tool: 'A', output: '42' }] }], answer: '42' }],
+  }));
   store.addTraces(traces, 'gen');
   store.appendScores(traces.map((t) => ({ key: `run|${t.id}`, run: 'run', trace: t.id, task: 'fx', exposed: ['A', 'B'], scores: { A: 0.5, B: 0.1 } })));
   store.acceptSpace({ task: 'fx', tools: ['A'], pinned: [], banned: [], rule: { kind: 'topk', k: 1 }, note: 'first' });

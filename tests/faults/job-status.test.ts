@@ -38,10 +38,23 @@ async function killedJob(scored: number, recordedDone: number): Promise<{ store:
   const store = ProjectStore.create(project);
   const traces = makeLineTraces({ task: 'fx', requests: 10, tools: 5, seed: 1 });
   store.addTraces(traces, 'gen.jsonl');
-  store.appendScores(makeScoreRows(traces.slice(0, scored), RUN).map((r) => ({ ...r, key: scoreKey(RUN, store.getTraceHash(r.trace)!), model: MODEL, intervention: 'line', span: 'answer', format: 'plain' })));
+  store.appendScores(
+    makeScoreRows(traces.slice(0, scored), RUN).map((r) => ({
+      ...r,
+      key: scoreKey(RUN, store.getTraceHash(r.trace)!),
+      model: MODEL,
+      intervention: 'line',
+      span: 'answer',
+      format: 'plain',
+    })),
+  );
   const now = new Date().toISOString();
   const job: JobState = {
-    id: 'score-20261201-abc', kind: 'score', status: 'running', createdAt: now, updatedAt: now,
+    id: 'score-20261201-abc',
+    kind: 'score',
+    status: 'running',
+    createdAt: now,
+    updatedAt: now,
     options: { jobId: 'score-20261201-abc', project, model: MODEL, intervention: 'line', span: 'answer', gpu: 'cpu' },
     // State files are written at most once a second: the last one can be behind the stored scores.
     progress: { done: recordedDone, total: 10, message: 'scoring 10 traces' },
@@ -62,7 +75,9 @@ describe('jobs whose process died', () => {
     await s.openProject({ dir: project });
     const [info] = await s.listJobs();
     expect(info).toMatchObject({ id: job.id, status: 'interrupted', done: 4, total: 10, canResume: true, canCancel: true, canPause: false });
-    expect(info!.message).toMatch(new RegExp(`interrupted: the process running it \\(pid ${job.pid}\\) stopped .* with 4 of 10 traces scored; resume .* or dismiss it`));
+    expect(info!.message).toMatch(
+      new RegExp(`interrupted: the process running it \\(pid ${job.pid}\\) stopped .* with 4 of 10 traces scored; resume .* or dismiss it`),
+    );
     await expect(s.pauseJob({ id: job.id })).rejects.toThrow(/interrupted: resume it, or dismiss it/);
 
     const dismissed = await s.cancelJob({ id: job.id });
@@ -90,7 +105,15 @@ describe('jobs whose process died', () => {
   it('scores of another model do not make a job look complete', async () => {
     const { store, job } = await killedJob(0, 0);
     const traces = store.listTraces();
-    store.appendScores(makeScoreRows(traces, 'other|line|answer|plain').map((r) => ({ ...r, key: scoreKey('other|line|answer|plain', store.getTraceHash(r.trace)!), model: '/models/other.gguf', intervention: 'line', span: 'answer' })));
+    store.appendScores(
+      makeScoreRows(traces, 'other|line|answer|plain').map((r) => ({
+        ...r,
+        key: scoreKey('other|line|answer|plain', store.getTraceHash(r.trace)!),
+        model: '/models/other.gguf',
+        intervention: 'line',
+        span: 'answer',
+      })),
+    );
     const s = service();
     await s.openProject({ dir: project });
     expect(await s.listJobs()).toMatchObject([{ id: job.id, status: 'interrupted', done: 0 }]);
@@ -105,18 +128,43 @@ describe('faithfulness checks whose process died', () => {
   const CHECK_ID = 'faithfulness-20261201-abc';
 
   /** A project scored by RUN, and the state file of a check of task fx at K = 1, 2 that was killed. */
-  async function killedCheck(options: { model?: string; run?: string; store?: ProjectStore; projectInFile?: string } = {}): Promise<{ store: ProjectStore; job: JobState }> {
+  async function killedCheck(
+    options: { model?: string; run?: string; store?: ProjectStore; projectInFile?: string } = {},
+  ): Promise<{ store: ProjectStore; job: JobState }> {
     let store = options.store;
     if (!store) {
       store = ProjectStore.create(project);
       const traces = makeLineTraces({ task: 'fx', requests: 6, tools: 5, seed: 1 });
       store.addTraces(traces, 'gen.jsonl');
-      store.appendScores(makeScoreRows(traces, RUN).map((r) => ({ ...r, key: scoreKey(RUN, store!.getTraceHash(r.trace)!), model: MODEL, intervention: 'line', span: 'answer', format: 'plain' })));
+      store.appendScores(
+        makeScoreRows(traces, RUN).map((r) => ({
+          ...r,
+          key: scoreKey(RUN, store!.getTraceHash(r.trace)!),
+          model: MODEL,
+          intervention: 'line',
+          span: 'answer',
+          format: 'plain',
+        })),
+      );
     }
     const now = new Date(Date.now() - 60_000).toISOString();
     const job: JobState = {
-      id: CHECK_ID, kind: 'faithfulness', status: 'running', createdAt: now, updatedAt: now,
-      options: { jobId: CHECK_ID, project: options.projectInFile ?? project, model: options.model ?? MODEL, gpu: 'cpu', tasks: ['fx'], run: options.run ?? RUN, ks: [1, 2], draws: 2, seed: 1 },
+      id: CHECK_ID,
+      kind: 'faithfulness',
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
+      options: {
+        jobId: CHECK_ID,
+        project: options.projectInFile ?? project,
+        model: options.model ?? MODEL,
+        gpu: 'cpu',
+        tasks: ['fx'],
+        run: options.run ?? RUN,
+        ks: [1, 2],
+        draws: 2,
+        seed: 1,
+      },
       progress: { done: 3, total: 6, message: 'checking 6 requests' },
       pid: await deadPid(),
     };
@@ -126,7 +174,13 @@ describe('faithfulness checks whose process died', () => {
 
   function storedCheck(store: ProjectStore, ks: number[], createdAt = new Date().toISOString()): void {
     store.writeFaithfulness('fx', {
-      run: RUN, model: MODEL, intervention: 'line', span: 'answer', format: 'plain', seed: 1, baseDrift: 0,
+      run: RUN,
+      model: MODEL,
+      intervention: 'line',
+      span: 'answer',
+      format: 'plain',
+      seed: 1,
+      baseDrift: 0,
       points: ks.map((k) => ({ k, tools: ['RateLookup'], n: 6, joint: 0.5, additive: 0.5, random: 0.1, draws: 2, beatsRandom: 1, rows: 6, createdAt })),
     });
   }
@@ -136,11 +190,30 @@ describe('faithfulness checks whose process died', () => {
     const s = service();
     await s.openProject({ dir: project });
     const [info] = await s.listJobs();
-    expect(info).toMatchObject({ id: CHECK_ID, kind: 'faithfulness', task: 'fx', title: 'Faithfulness check of fx (K = 1, 2)', status: 'interrupted', done: 0, total: 6, unit: 'requests', canResume: true, canCancel: true, canPause: false });
-    expect(info!.message).toMatch(new RegExp(`interrupted: the process running it \\(pid ${job.pid}\\) stopped .* after checking 3 of 6 requests; .*resuming runs it again from the start; or dismiss it`));
+    expect(info).toMatchObject({
+      id: CHECK_ID,
+      kind: 'faithfulness',
+      task: 'fx',
+      title: 'Faithfulness check of fx (K = 1, 2)',
+      status: 'interrupted',
+      done: 0,
+      total: 6,
+      unit: 'requests',
+      canResume: true,
+      canCancel: true,
+      canPause: false,
+    });
+    expect(info!.message).toMatch(
+      new RegExp(
+        `interrupted: the process running it \\(pid ${job.pid}\\) stopped .* after checking 3 of 6 requests; .*resuming runs it again from the start; or dismiss it`,
+      ),
+    );
     await expect(s.pauseJob({ id: CHECK_ID })).rejects.toThrow(/interrupted: resume it, or dismiss it/);
     expect(await s.cancelJob({ id: CHECK_ID })).toMatchObject({ kind: 'faithfulness', status: 'cancelled', canResume: false });
-    expect(ProjectStore.open(project).readJob(CHECK_ID)).toMatchObject({ status: 'cancelled', progress: { message: expect.stringMatching(/nothing of it was stored/) } });
+    expect(ProjectStore.open(project).readJob(CHECK_ID)).toMatchObject({
+      status: 'cancelled',
+      progress: { message: expect.stringMatching(/nothing of it was stored/) },
+    });
     const again = service();
     await again.openProject({ dir: project });
     expect(await again.listJobs()).toEqual([]);
@@ -175,7 +248,11 @@ describe('faithfulness checks whose process died', () => {
   it('resumed, runs the check again under its id to the end (real model, its own process)', async () => {
     const store = ProjectStore.create(project);
     store.addTraces(copyTraces(6, 5, 51, 'fx'), 'gen');
-    await runScoreJob({ jobId: 'score-first', project, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu' }, new JobControl(), () => undefined);
+    await runScoreJob(
+      { jobId: 'score-first', project, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu' },
+      new JobControl(),
+      () => undefined,
+    );
     const run = ProjectStore.open(project).listRuns()[0]!;
     // Its state file names the folder the project was copied from: it resumes in the one opened.
     await killedCheck({ store: ProjectStore.open(project), model: evidenceCopyModel(), run, projectInFile: join(dir, 'copied-from') });

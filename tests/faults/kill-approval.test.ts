@@ -34,7 +34,10 @@ describe('kill -9 during space approval and sweep writes', () => {
       // Killed after a random number of writes of this run, a random moment after the last one returned.
       const writes = 1 + Math.floor(random() * 40);
       let seen = 0;
-      const run = await runChild(['--import', 'tsx', 'tests/faults/children/approve.ts', project, TASK], { onLine: () => ++seen >= writes, graceMs: Math.floor(random() * 3) });
+      const run = await runChild(['--import', 'tsx', 'tests/faults/children/approve.ts', project, TASK], {
+        onLine: () => ++seen >= writes,
+        graceMs: Math.floor(random() * 3),
+      });
       expect(run.killed, run.stderr).toBe(true);
       injected++;
       const printed = run.stdout.split('\n').slice(0, -1);

@@ -30,7 +30,10 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function events(run: ChildRun): JobEvent[] {
-  return run.stdout.split('\n').slice(0, -1).map((l) => JSON.parse(l) as JobEvent);
+  return run.stdout
+    .split('\n')
+    .slice(0, -1)
+    .map((l) => JSON.parse(l) as JobEvent);
 }
 
 /** Score lines on disk by key (complete lines only) and whether a torn last line is there. */
@@ -51,7 +54,8 @@ function scoreLines(): { byKey: Map<string, number>; torn: boolean } {
   return { byKey, torn };
 }
 
-const score = (jobId: string, kill?: Parameters<typeof runChild>[1]) => runChild(['--import', 'tsx', 'tests/faults/children/score.ts', project, model, jobId], kill);
+const score = (jobId: string, kill?: Parameters<typeof runChild>[1]) =>
+  runChild(['--import', 'tsx', 'tests/faults/children/score.ts', project, model, jobId], kill);
 
 describe('kill -9 during scoring', () => {
   it(`loses no stored score, duplicates none and never reports a false state over ${N} kills`, async () => {
@@ -65,9 +69,15 @@ describe('kill -9 during scoring', () => {
       for (let i = 0; i < N; i++) {
         const jobId = `score-kill-${String(i).padStart(2, '0')}`;
         const afterScores = Math.floor(random() * 4);
-        const run = random() < 0.3
-          ? await score(jobId, { delayMs: Math.floor(random() * 2000) })
-          : await score(jobId, { onLine: (line) => (JSON.parse(line) as JobEvent).type === 'progress' && ((JSON.parse(line) as { progress: { scoredNow: number } }).progress.scoredNow >= afterScores), graceMs: Math.floor(random() * 80) });
+        const run =
+          random() < 0.3
+            ? await score(jobId, { delayMs: Math.floor(random() * 2000) })
+            : await score(jobId, {
+                onLine: (line) =>
+                  (JSON.parse(line) as JobEvent).type === 'progress' &&
+                  (JSON.parse(line) as { progress: { scoredNow: number } }).progress.scoredNow >= afterScores,
+                graceMs: Math.floor(random() * 80),
+              });
         const seen = events(run);
         const reported = Math.max(0, ...seen.flatMap((e) => (e.type === 'progress' || e.type === 'finished' ? [e.progress.done] : [])));
         const finished = seen.some((e) => e.type === 'finished' && e.status === 'done');
@@ -87,7 +97,8 @@ describe('kill -9 during scoring', () => {
         // Complete: "done", not offered. Else: never "running" or "paused", but "interrupted" with what is stored.
         let honest: boolean;
         if (stored === TRACES) honest = listed === undefined && (state === undefined || state.status === 'done');
-        else if (state === undefined) honest = listed === undefined; // killed before it wrote its state
+        else if (state === undefined)
+          honest = listed === undefined; // killed before it wrote its state
         else if (state.status === 'done') honest = false;
         else honest = listed?.status === 'interrupted' && listed.done === stored && listed.canResume && listed.canCancel;
         if (!honest) {

@@ -25,8 +25,15 @@ export interface ChildRun {
  * `onLine` returned true for a line of its output (`onLine` returning false only watches). Without
  * `killWhen` the child runs to its end; `env` adds to its environment.
  */
-export function runChild(args: readonly string[], killWhen?: { delayMs?: number; onLine?: (line: string) => boolean; graceMs?: number; env?: Record<string, string> }): Promise<ChildRun> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOTS_LOCK_WAIT_S: '30', ...killWhen?.env } });
+export function runChild(
+  args: readonly string[],
+  killWhen?: { delayMs?: number; onLine?: (line: string) => boolean; graceMs?: number; env?: Record<string, string> },
+): Promise<ChildRun> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOTS_LOCK_WAIT_S: '30', ...killWhen?.env },
+  });
   let stdout = '';
   let stderr = '';
   let partial = '';

@@ -36,7 +36,10 @@ describe('the chunked JSONL reader', () => {
     const buf = readFileSync(path);
     for (const chunk of [1, 2, 3, 5, 7, 64, 1 << 20]) {
       const { lines, offset, warnings } = linesOf(path, chunk);
-      expect(lines.map((l) => l.text), `chunk ${chunk}`).toEqual(records);
+      expect(
+        lines.map((l) => l.text),
+        `chunk ${chunk}`,
+      ).toEqual(records);
       expect(lines.map((l) => l.line)).toEqual([1, 2, 3, 4, 5]);
       for (const l of lines) expect(buf.subarray(l.start, l.start + l.bytes).toString('utf8')).toBe(l.text); // CR not part of the line
       expect(offset).toBe(buf.length);
@@ -82,7 +85,10 @@ describe('the chunked JSONL reader', () => {
 describe('the store keeps an index of its traces, not the traces', () => {
   function project(): { dir: string; traces: ReturnType<typeof makeLineTraces> } {
     const p = join(dir, 'p');
-    const traces = [...makeLineTraces({ task: 'alpha', requests: 50, tools: 8, exposed: 5, seed: 1 }), ...makeLineTraces({ task: 'beta', requests: 30, tools: 6, seed: 2 })];
+    const traces = [
+      ...makeLineTraces({ task: 'alpha', requests: 50, tools: 8, exposed: 5, seed: 1 }),
+      ...makeLineTraces({ task: 'beta', requests: 30, tools: 6, seed: 2 }),
+    ];
     const store = ProjectStore.create(p);
     store.addTraces(traces, 'gen.jsonl');
     return { dir: p, traces };
@@ -111,7 +117,11 @@ describe('the store keeps an index of its traces, not the traces', () => {
     const viaSidecar = ProjectStore.open(p);
     const sidecar = join(p, 'traces', '0001.index');
     const lines = readFileSync(sidecar, 'utf8').split('\n');
-    for (const damage of [() => rmSync(sidecar), () => writeFileSync(sidecar, lines.slice(0, -5).join('\n')), () => writeFileSync(sidecar, lines[0]!.replace(/"bytes":\d+/, '"bytes":1') + '\n' + lines.slice(1).join('\n'))]) {
+    for (const damage of [
+      () => rmSync(sidecar),
+      () => writeFileSync(sidecar, lines.slice(0, -5).join('\n')),
+      () => writeFileSync(sidecar, lines[0]!.replace(/"bytes":\d+/, '"bytes":1') + '\n' + lines.slice(1).join('\n')),
+    ]) {
       damage();
       const scanned = ProjectStore.open(p);
       expect(scanned.traceCount).toBe(traces.length);
@@ -146,7 +156,11 @@ describe('lots route on a project larger than its heap', () => {
       const traces = makeLineTraces({ task: 'x', requests: 150, tools: 8, seed: f + 1 }).map(({ task: _, ...t }, i) => ({
         ...t,
         id: `f${f}-${i}`,
-        turns: t.turns.map((u) => ({ ...u, request: `${templates[i % 2]} ${u.request}`, steps: u.steps.map((s) => (s.kind === 'lines' ? { ...s, lines: s.lines.map((l) => ({ ...l, output: l.output + pad })) } : s)) })),
+        turns: t.turns.map((u) => ({
+          ...u,
+          request: `${templates[i % 2]} ${u.request}`,
+          steps: u.steps.map((s) => (s.kind === 'lines' ? { ...s, lines: s.lines.map((l) => ({ ...l, output: l.output + pad })) } : s)),
+        })),
       }));
       store.addTraces(traces, `big-${f}.jsonl`);
     }

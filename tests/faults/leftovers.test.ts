@@ -33,14 +33,28 @@ describe('temp files of killed writers', () => {
     const dead = deadPid();
     const live = process.ppid;
     mkdirSync(join(project, 'spaces'), { recursive: true });
-    const gone = [join(project, 'traces', `0002.jsonl.${dead}.tmp`), join(project, 'spaces', `t-1234abcd.json.${dead}.mi8x2k1.tmp`), join(project, `.lock.${dead}.0a1b2c3d.tmp`), join(project, 'traces', `0001.meta.json.${dead}.12345678.tmp`)];
-    const kept = [join(project, 'traces', `0003.jsonl.${live}.tmp`), join(project, 'traces', `0004.jsonl.${process.pid}.tmp`), join(project, 'traces', 'notes.tmp')];
+    const gone = [
+      join(project, 'traces', `0002.jsonl.${dead}.tmp`),
+      join(project, 'spaces', `t-1234abcd.json.${dead}.mi8x2k1.tmp`),
+      join(project, `.lock.${dead}.0a1b2c3d.tmp`),
+      join(project, 'traces', `0001.meta.json.${dead}.12345678.tmp`),
+    ];
+    const kept = [
+      join(project, 'traces', `0003.jsonl.${live}.tmp`),
+      join(project, 'traces', `0004.jsonl.${process.pid}.tmp`),
+      join(project, 'traces', 'notes.tmp'),
+    ];
     for (const f of [...gone, ...kept]) writeFileSync(f, '{"partial": tr');
     const store = ProjectStore.open(project);
     for (const f of gone) expect(existsSync(f), f).toBe(false);
     for (const f of kept) expect(existsSync(f), f).toBe(true);
     expect(store.traceCount).toBe(3);
-    expect(store.warnings.filter((w) => w.message.includes(`which is gone`)).map((w) => w.file).sort()).toEqual([...gone].sort());
+    expect(
+      store.warnings
+        .filter((w) => w.message.includes(`which is gone`))
+        .map((w) => w.file)
+        .sort(),
+    ).toEqual([...gone].sort());
   });
 });
 
@@ -58,7 +72,16 @@ describe('uploads (contents sent by the page)', () => {
   });
 
   it('makes odd names safe', () => {
-    expect(['.', '..', '/', '', 'a\0b.jsonl', '../../etc/passwd', 'C:\\x\\in.jsonl', 'in\n.jsonl'].map(safeUploadName)).toEqual(['upload', 'upload', 'upload', 'upload', 'ab.jsonl', 'passwd', 'in.jsonl', 'in.jsonl']);
+    expect(['.', '..', '/', '', 'a\0b.jsonl', '../../etc/passwd', 'C:\\x\\in.jsonl', 'in\n.jsonl'].map(safeUploadName)).toEqual([
+      'upload',
+      'upload',
+      'upload',
+      'upload',
+      'ab.jsonl',
+      'passwd',
+      'in.jsonl',
+      'in.jsonl',
+    ]);
   });
 
   it('imports files named ".", "..", "/", with a NUL or a path, and leaves no temp folder', async () => {

@@ -19,7 +19,11 @@ vi.mock('node:fs', async (importOriginal) => {
       if (disk.full) throw enospc();
       return (fs.writeSync as (...a: unknown[]) => number)(...args);
     }) as typeof fs.writeSync,
-    writeFileSync: ((path: Parameters<typeof fs.writeFileSync>[0], data: Parameters<typeof fs.writeFileSync>[1], options?: Parameters<typeof fs.writeFileSync>[2]) => {
+    writeFileSync: ((
+      path: Parameters<typeof fs.writeFileSync>[0],
+      data: Parameters<typeof fs.writeFileSync>[1],
+      options?: Parameters<typeof fs.writeFileSync>[2],
+    ) => {
       if (disk.full) {
         // The file is created (a directory entry fits), its contents do not.
         const flag = typeof options === 'object' && options && 'flag' in options ? String(options.flag) : 'w';

@@ -35,7 +35,8 @@ afterEach(() => {
 });
 
 const model = (): string => ensureFixtureModel(join(tmpdir(), 'lots-fixtures'), { kind: 'random' });
-const waitingLine = (pid: number) => new RegExp(`waiting for the project lock: process ${pid} on .* \\(import big\\.jsonl, since ${SINCE.replace(/[.]/g, '\\.')}\\) .*will wait up to 2 min`);
+const waitingLine = (pid: number) =>
+  new RegExp(`waiting for the project lock: process ${pid} on .* \\(import big\\.jsonl, since ${SINCE.replace(/[.]/g, '\\.')}\\) .*will wait up to 2 min`);
 
 describe('a scoring job waits for the project lock, visibly', () => {
   it('in the Studio: the job status names the holder and the limit, then the job finishes', async () => {
@@ -45,17 +46,21 @@ describe('a scoring job waits for the project lock, visibly', () => {
     try {
       await service.openProject({ dir: project });
       const updates: JobInfo[] = [];
-      const waiting = new Promise<JobInfo>((resolve) => service.onJobUpdate((job) => {
-        updates.push(job);
-        if (job.message?.includes('waiting for the project lock')) resolve(job);
-      }));
+      const waiting = new Promise<JobInfo>((resolve) =>
+        service.onJobUpdate((job) => {
+          updates.push(job);
+          if (job.message?.includes('waiting for the project lock')) resolve(job);
+        }),
+      );
       const job = await service.startScoring({ model: model(), intervention: 'line', gpu: 'cpu' });
       const seen = await waiting;
       expect(seen.status).toBe('running');
       expect(seen.message).toMatch(waitingLine(holder.pid!));
       expect((await service.listJobs()).find((j) => j.id === job.id)?.message).toMatch(/waiting for the project lock/);
       unlinkSync(lock); // the other writer is done
-      const done = new Promise<JobInfo>((resolve) => service.onJobUpdate((j) => j.id === job.id && (j.status === 'done' || j.status === 'failed') && resolve(j)));
+      const done = new Promise<JobInfo>((resolve) =>
+        service.onJobUpdate((j) => j.id === job.id && (j.status === 'done' || j.status === 'failed') && resolve(j)),
+      );
       expect(await done).toMatchObject({ status: 'done', done: 6, total: 6 });
       expect(ProjectStore.open(project).listScores()).toHaveLength(6);
     } finally {

@@ -18,16 +18,25 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('outOfRangeNumbers', () => {
   it('finds overflow, underflow and unsafe integers, with their paths', () => {
-    const text = '{"a": 1e309, "b": [1, -1e309, {"c": 1e-400}], "d": 12345678901234567891, "e": "1e309 in a string", "1e999": 0, "f": [[], {}, -99999999999999999]}';
+    const text =
+      '{"a": 1e309, "b": [1, -1e309, {"c": 1e-400}], "d": 12345678901234567891, "e": "1e309 in a string", "1e999": 0, "f": [[], {}, -99999999999999999]}';
     const found = outOfRangeNumbers(text);
-    expect(found.map((f) => [f.path, f.literal])).toEqual([['a', '1e309'], ['b[1]', '-1e309'], ['b[2].c', '1e-400'], ['d', '12345678901234567891'], ['f[2]', '-99999999999999999']]);
+    expect(found.map((f) => [f.path, f.literal])).toEqual([
+      ['a', '1e309'],
+      ['b[1]', '-1e309'],
+      ['b[2].c', '1e-400'],
+      ['d', '12345678901234567891'],
+      ['f[2]', '-99999999999999999'],
+    ]);
     expect(found[0]!.why).toMatch(/Infinity, stored as null/);
     expect(found[2]!.why).toMatch(/would become 0/);
     expect(found[3]!.why).toMatch(/cannot be stored exactly \(it would become 12345678901234567000\)/);
   });
 
   it('leaves numbers that parse exactly (or as closely as any decimal) alone', () => {
-    expect(outOfRangeNumbers('[1e308, -1.7976931348623157e308, 5e-324, 9007199254740991, -9007199254740991, 0e-999, 0.000, 1.5e300, 123.4567890123456789, 1e20]')).toEqual([]);
+    expect(
+      outOfRangeNumbers('[1e308, -1.7976931348623157e308, 5e-324, 9007199254740991, -9007199254740991, 0e-999, 0.000, 1.5e300, 123.4567890123456789, 1e20]'),
+    ).toEqual([]);
     expect(outOfRangeNumbers('{"x": "12345678901234567891", "y": "1e-400"}')).toEqual([]);
     expect(outOfRangeNumbers('1e309').map((f) => f.path)).toEqual(['(record)']);
     // Nanosecond timestamps (OTLP) are read as numbers by the span importers anyway: not reported.
@@ -44,7 +53,16 @@ function nativeLine(id: string, meta: string): string {
 describe('lots import', () => {
   it('rejects records with out-of-range numbers as file:line: path: …, imports the rest, exits 1', async () => {
     const file = join(dir, 'in.jsonl');
-    writeFileSync(file, [nativeLine('ok1', '42'), nativeLine('big', '1e309'), nativeLine('tiny', '1e-400'), nativeLine('int', '12345678901234567891'), nativeLine('ok2', '1e308')].join('\n') + '\n');
+    writeFileSync(
+      file,
+      [
+        nativeLine('ok1', '42'),
+        nativeLine('big', '1e309'),
+        nativeLine('tiny', '1e-400'),
+        nativeLine('int', '12345678901234567891'),
+        nativeLine('ok2', '1e308'),
+      ].join('\n') + '\n',
+    );
     const project = join(dir, 'p');
     const r = await runCli(['import', file, '--project', project]);
     expect(r.code).toBe(1);
@@ -52,8 +70,18 @@ describe('lots import', () => {
     expect(r.err).toContain(`${file}:3: meta.n: the number 1e-400 is closer to 0`);
     expect(r.err).toContain(`${file}:4: meta.n: the number 12345678901234567891 is an integer beyond ±9007199254740991`);
     expect(r.err).toMatch(/the record is rejected so that no value changes silently — write the number as a string \("1e309"\) to keep it exactly/);
-    const stored = readdirSync(join(project, 'traces')).filter((f) => f.endsWith('.jsonl')).flatMap((f) => readFileSync(join(project, 'traces', f), 'utf8').trim().split('\n')).map((l) => JSON.parse(l) as { id: string; meta: { n: unknown } });
-    expect(stored.map((t) => [t.id, t.meta.n])).toEqual([['ok1', 42], ['ok2', 1e308]]);
+    const stored = readdirSync(join(project, 'traces'))
+      .filter((f) => f.endsWith('.jsonl'))
+      .flatMap((f) =>
+        readFileSync(join(project, 'traces', f), 'utf8')
+          .trim()
+          .split('\n'),
+      )
+      .map((l) => JSON.parse(l) as { id: string; meta: { n: unknown } });
+    expect(stored.map((t) => [t.id, t.meta.n])).toEqual([
+      ['ok1', 42],
+      ['ok2', 1e308],
+    ]);
   });
 
   it('names the line of the number inside a pretty-printed document', () => {

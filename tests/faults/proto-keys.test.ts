@@ -25,7 +25,9 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function traceWithArgs(id: string, argsJson: string): Trace {
-  return JSON.parse(`{"v":1,"id":${JSON.stringify(id)},"task":"t","tools":[{"name":"A"}],"turns":[{"request":"q","steps":[{"kind":"call","calls":[{"id":"c1","name":"A","arguments":${argsJson}}]},{"kind":"observation","callId":"c1","name":"A","content":"ok"}],"answer":"y"}]}`) as Trace;
+  return JSON.parse(
+    `{"v":1,"id":${JSON.stringify(id)},"task":"t","tools":[{"name":"A"}],"turns":[{"request":"q","steps":[{"kind":"call","calls":[{"id":"c1","name":"A","arguments":${argsJson}}]},{"kind":"observation","callId":"c1","name":"A","content":"ok"}],"answer":"y"}]}`,
+  ) as Trace;
 }
 
 describe('canonical JSON and trace hashes', () => {
@@ -50,7 +52,8 @@ describe('canonical JSON and trace hashes', () => {
   });
 
   it('two imported records without ids that differ only inside "__proto__" get different ids', async () => {
-    const record = (city: string) => `{"messages":[{"role":"user","content":"weather?"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\\"__proto__\\":{\\"city\\":\\"${city}\\"}}"}}]},{"role":"tool","tool_call_id":"c1","content":"sunny"},{"role":"assistant","content":"It is sunny."}]}`;
+    const record = (city: string) =>
+      `{"messages":[{"role":"user","content":"weather?"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\\"__proto__\\":{\\"city\\":\\"${city}\\"}}"}}]},{"role":"tool","tool_call_id":"c1","content":"sunny"},{"role":"assistant","content":"It is sunny."}]}`;
     const result = importText(`${record('Paris')}\n${record('Rome')}\n`, { file: 'x.jsonl' });
     const ids = result.traces.map((t) => t.trace.id);
     expect(ids).toHaveLength(2);
@@ -62,9 +65,21 @@ describe('maps keyed by tool names keep a tool named "__proto__"', () => {
   const row = JSON.parse('{"trace":"r1","task":"t","exposed":["__proto__","constructor","A"],"scores":{"__proto__":0.5,"constructor":0.25,"A":0.1}}');
 
   it('score records parse with it (exchange format and stored records)', () => {
-    expect(ScoreRowSchema.parse(row).scores).toEqual(Object.fromEntries([['__proto__', 0.5], ['constructor', 0.25], ['A', 0.1]]));
+    expect(ScoreRowSchema.parse(row).scores).toEqual(
+      Object.fromEntries([
+        ['__proto__', 0.5],
+        ['constructor', 0.25],
+        ['A', 0.1],
+      ]),
+    );
     expect(Object.keys(ScoreRowSchema.parse(row).scores).sort()).toEqual(['A', '__proto__', 'constructor']);
-    const stored = StoredScoreSchema.parse({ ...row, key: 'k', run: 'r', shared: JSON.parse('{"__proto__":["A"]}'), turns: [{ turn: 0, base: -1, removed: JSON.parse('{"__proto__":-2}') }] });
+    const stored = StoredScoreSchema.parse({
+      ...row,
+      key: 'k',
+      run: 'r',
+      shared: JSON.parse('{"__proto__":["A"]}'),
+      turns: [{ turn: 0, base: -1, removed: JSON.parse('{"__proto__":-2}') }],
+    });
     expect(Object.hasOwn(stored.scores, '__proto__')).toBe(true);
     expect(Object.hasOwn(stored.shared!, '__proto__')).toBe(true);
     expect(Object.hasOwn(stored.turns![0]!.removed, '__proto__')).toBe(true);
@@ -83,13 +98,25 @@ describe('maps keyed by tool names keep a tool named "__proto__"', () => {
     expect(Object.hasOwn(scores, '__proto__')).toBe(true);
     expect(scores['__proto__']).toBe(0.5);
     const [task] = aggregateTaskScores(reopened.listScores());
-    expect(task!.tools.map((t) => [t.tool, t.mean])).toEqual([['A', 0.1], ['__proto__', 0.5], ['constructor', 0.25]].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)));
+    expect(task!.tools.map((t) => [t.tool, t.mean])).toEqual(
+      [
+        ['A', 0.1],
+        ['__proto__', 0.5],
+        ['constructor', 0.25],
+      ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+    );
   });
 
   it('`lots scores import` then `lots fit --project` ranks it first', async () => {
     const tmp = tempDir('lots-proto-cli-');
     try {
-      const file = tmp.file('scores.jsonl', jsonl([row, { ...row, trace: 'r2' }]).replaceAll('"scores":{"A":0.1,"constructor":0.25,"__proto__":0.5}', '"scores":{"__proto__":0.5,"constructor":0.25,"A":0.1}'));
+      const file = tmp.file(
+        'scores.jsonl',
+        jsonl([row, { ...row, trace: 'r2' }]).replaceAll(
+          '"scores":{"A":0.1,"constructor":0.25,"__proto__":0.5}',
+          '"scores":{"__proto__":0.5,"constructor":0.25,"A":0.1}',
+        ),
+      );
       const imported = await runCli(['scores', 'import', file, '--project', join(tmp.dir, 'p')]);
       expect(imported.code).toBe(0);
       const fit = await runCli(['fit', '--project', join(tmp.dir, 'p'), '--json', '--resamples', '0']);
@@ -101,7 +128,11 @@ describe('maps keyed by tool names keep a tool named "__proto__"', () => {
   });
 
   it('accepted spaces keep its running score', () => {
-    const parsed = TaskSpacesSchema.parse(JSON.parse('{"task":"t","versions":[{"version":0,"task":"t","tools":["__proto__"],"rule":{"kind":"manual"},"note":"n","runningScores":{"__proto__":0.5},"createdAt":"x"}]}'));
+    const parsed = TaskSpacesSchema.parse(
+      JSON.parse(
+        '{"task":"t","versions":[{"version":0,"task":"t","tools":["__proto__"],"rule":{"kind":"manual"},"note":"n","runningScores":{"__proto__":0.5},"createdAt":"x"}]}',
+      ),
+    );
     expect(Object.hasOwn(parsed.versions[0]!.runningScores!, '__proto__')).toBe(true);
   });
 });
@@ -123,7 +154,12 @@ describe('importers keep "__proto__" keys of the data they read', () => {
   });
 
   it('routes of traces whose ids are "__proto__" or "constructor"', () => {
-    const traces = ['__proto__', 'constructor', 'x'].map((id): Trace => ({ v: 1, id, tools: [], turns: [{ request: `find flights ${id}`, steps: [], answer: 'a' }] }));
+    const traces = ['__proto__', 'constructor', 'x'].map((id): Trace => ({
+      v: 1,
+      id,
+      tools: [],
+      turns: [{ request: `find flights ${id}`, steps: [], answer: 'a' }],
+    }));
     const { routes } = routeUnlabelled(traces, { kind: 'kmeans', k: 1 });
     expect(Object.keys(routes).sort()).toEqual(['__proto__', 'constructor', 'x']);
     const store = ProjectStore.create(join(dir, 'p'));

@@ -26,7 +26,8 @@ vi.mock('node:fs', async (importOriginal) => {
       len = typeof rest[1] === 'number' ? rest[1] : buf.length - off;
     }
     if (disk.zero) return 0;
-    if (++disk.calls === disk.failAt) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    if (++disk.calls === disk.failAt)
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
     let n = Math.min(len, disk.chunk);
     if (disk.budget !== undefined) {
       if (disk.budget === 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
@@ -55,7 +56,10 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 
 describe('short writes are completed', () => {
   it('in atomic writes, appends and imports', async () => {
@@ -146,7 +150,10 @@ describe('a failed write at every write site', () => {
   // stored (a failed write of the activity log is allowed: the record is committed, the log is best effort).
   const traces = makeLineTraces({ task: 't', requests: 120, tools: 5, seed: 9 });
   const rows = makeScoreRows(traces);
-  const operations: Record<string, { run: (s: ReturnType<typeof ProjectStore.open>) => void; count: (s: ReturnType<typeof ProjectStore.open>) => number; expected: number }> = {
+  const operations: Record<
+    string,
+    { run: (s: ReturnType<typeof ProjectStore.open>) => void; count: (s: ReturnType<typeof ProjectStore.open>) => number; expected: number }
+  > = {
     import: { run: (s) => void s.addTraces(traces, 'gen.jsonl'), count: (s) => s.traceCount, expected: traces.length },
     'score append': { run: (s) => void s.appendScores(rows), count: (s) => s.listScores().length, expected: rows.length },
     'space approval': {
@@ -155,7 +162,8 @@ describe('a failed write at every write site', () => {
       expected: 1,
     },
     'sweep write': {
-      run: (s) => s.writeSweep({ task: 't', model: 'm', points: [{ k: 1, tools: ['A'], accuracy: 0.5, n: 3, promptTokens: 10 }], baselines: [], createdAt: 'now' }),
+      run: (s) =>
+        s.writeSweep({ task: 't', model: 'm', points: [{ k: 1, tools: ['A'], accuracy: 0.5, n: 3, promptTokens: 10 }], baselines: [], createdAt: 'now' }),
       count: (s) => s.readSweep('t')?.points.length ?? 0,
       expected: 1,
     },

@@ -38,8 +38,17 @@ describe('escapeControl / escapeTerminal', () => {
 
 describe('the CLI never prints a control sequence from its input', () => {
   it('lots import: task labels, ids and rejected lines (with NUL bytes) are escaped', async () => {
-    const trace = (id: string, task: string) => ({ v: 1, id, task, tools: [{ name: 'A' }], turns: [{ request: 'q', steps: [{ kind: 'lines', lines: [{ tool: 'A', output: 'x' }] }], answer: 'y' }] });
-    const file = tmp.file('hostile.jsonl', jsonl([trace('r1', HOSTILE), trace(`id${CLEAR}`, 'ok')]) + `{"v":1,"id":"bad\u0000\u0000${OSC_TITLE}",\u0000\u0000 not json\n`);
+    const trace = (id: string, task: string) => ({
+      v: 1,
+      id,
+      task,
+      tools: [{ name: 'A' }],
+      turns: [{ request: 'q', steps: [{ kind: 'lines', lines: [{ tool: 'A', output: 'x' }] }], answer: 'y' }],
+    });
+    const file = tmp.file(
+      'hostile.jsonl',
+      jsonl([trace('r1', HOSTILE), trace(`id${CLEAR}`, 'ok')]) + `{"v":1,"id":"bad\u0000\u0000${OSC_TITLE}",\u0000\u0000 not json\n`,
+    );
     const r = await runCli(['import', file, '--project', `${tmp.dir}/p`]);
     expect(r.code).toBe(1); // one line rejected
     expect(r.out).toContain('tasks found');

@@ -59,16 +59,19 @@ function rawUpgrade(): Promise<{ socket: Socket; closed: Promise<void> }> {
       }
     };
     socket.on('data', onData);
-    socket.write([
-      'GET /api/events HTTP/1.1',
-      `Host: 127.0.0.1:${host.port}`,
-      'Upgrade: websocket',
-      'Connection: Upgrade',
-      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
-      'Sec-WebSocket-Version: 13',
-      `Authorization: Bearer ${host.token}`,
-      '', '',
-    ].join('\r\n'));
+    socket.write(
+      [
+        'GET /api/events HTTP/1.1',
+        `Host: 127.0.0.1:${host.port}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+        'Sec-WebSocket-Version: 13',
+        `Authorization: Bearer ${host.token}`,
+        '',
+        '',
+      ].join('\r\n'),
+    );
   });
 }
 
@@ -98,10 +101,13 @@ function frame(opcode: number, payload: Buffer, opts: { mask?: boolean; fin?: bo
 
 function httpStatus(path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, path, headers: { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${host.token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: host.port, path, headers: { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${host.token}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -122,7 +128,10 @@ async function goodClientHearsEvents(): Promise<void> {
 
 const BAD_FRAMES: Array<[string, () => Buffer]> = [
   ['a message over 64 KiB', () => frame(0x1, Buffer.alloc(70 * 1024, 0x61))],
-  ['a message over 64 KiB in fragments', () => Buffer.concat([frame(0x1, Buffer.alloc(40 * 1024, 0x61), { fin: false }), frame(0x0, Buffer.alloc(40 * 1024, 0x61))])],
+  [
+    'a message over 64 KiB in fragments',
+    () => Buffer.concat([frame(0x1, Buffer.alloc(40 * 1024, 0x61), { fin: false }), frame(0x0, Buffer.alloc(40 * 1024, 0x61))]),
+  ],
   ['invalid UTF-8 in a text frame', () => frame(0x1, Buffer.from([0x7b, 0xff, 0xfe, 0xc3, 0x28, 0x7d]))],
   ['an unmasked frame', () => frame(0x1, Buffer.from('hello'), { mask: false })],
   ['a reserved opcode', () => frame(0x3, Buffer.from('x'))],
@@ -153,7 +162,18 @@ describe('web host against hostile WebSocket frames', () => {
       const closed = new Promise<void>((done) => socket.on('close', () => done()));
       let reply = '';
       socket.on('data', (c: Buffer) => (reply += c.toString('latin1')));
-      socket.write(['GET /api/events HTTP/1.1', `Host: 127.0.0.1:${host.port}`, 'Upgrade: websocket', 'Connection: Upgrade', ...headers, `Authorization: Bearer ${host.token}`, '', ''].join('\r\n'));
+      socket.write(
+        [
+          'GET /api/events HTTP/1.1',
+          `Host: 127.0.0.1:${host.port}`,
+          'Upgrade: websocket',
+          'Connection: Upgrade',
+          ...headers,
+          `Authorization: Bearer ${host.token}`,
+          '',
+          '',
+        ].join('\r\n'),
+      );
       await closed;
       expect(reply).toMatch(/^HTTP\/1\.1 (400|426)/);
     }

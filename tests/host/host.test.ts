@@ -17,11 +17,14 @@ interface Reply {
 
 function send(host: WebHost, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, path, method: opts.method ?? 'GET', headers: { Host: `127.0.0.1:${host.port}`, ...opts.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: host.port, path, method: opts.method ?? 'GET', headers: { Host: `127.0.0.1:${host.port}`, ...opts.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     if (opts.body) req.write(opts.body);
     req.end();
@@ -61,7 +64,11 @@ describe('local web host', () => {
 
   it('refuses a wrong token', async () => {
     expect((await send(host, '/?token=not-the-token')).status).toBe(401);
-    const api = await send(host, '/api/call/getAppInfo', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer nope' }, body: 'null' });
+    const api = await send(host, '/api/call/getAppInfo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer nope' },
+      body: 'null',
+    });
     expect(api.status).toBe(401);
   });
 
@@ -85,25 +92,53 @@ describe('local web host', () => {
   it('refuses a foreign Host header even with the token (DNS rebinding)', async () => {
     const r = await send(host, '/', { headers: { Cookie: cookie, Host: `evil.example:${host.port}` } });
     expect(r.status).toBe(403);
-    const api = await send(host, '/api/call/getAppInfo', { method: 'POST', headers: { Host: 'evil.example', 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` }, body: 'null' });
+    const api = await send(host, '/api/call/getAppInfo', {
+      method: 'POST',
+      headers: { Host: 'evil.example', 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` },
+      body: 'null',
+    });
     expect(api.status).toBe(403);
   });
 
   it('refuses a foreign Origin even with the token (cross-site requests)', async () => {
-    const api = await send(host, '/api/call/getAppInfo', { method: 'POST', headers: { Origin: 'http://evil.example', 'Content-Type': 'application/json', Cookie: cookie }, body: 'null' });
+    const api = await send(host, '/api/call/getAppInfo', {
+      method: 'POST',
+      headers: { Origin: 'http://evil.example', 'Content-Type': 'application/json', Cookie: cookie },
+      body: 'null',
+    });
     expect(api.status).toBe(403);
-    const same = await send(host, '/api/call/getAppInfo', { method: 'POST', headers: { Origin: `http://127.0.0.1:${host.port}`, 'Content-Type': 'application/json', Cookie: cookie }, body: 'null' });
+    const same = await send(host, '/api/call/getAppInfo', {
+      method: 'POST',
+      headers: { Origin: `http://127.0.0.1:${host.port}`, 'Content-Type': 'application/json', Cookie: cookie },
+      body: 'null',
+    });
     expect(same.status).toBe(200);
   });
 
   it('answers API calls with envelopes; bad input is INVALID_INPUT, not a crash', async () => {
-    const ok = await send(host, '/api/call/getAppInfo', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` }, body: 'null' });
+    const ok = await send(host, '/api/call/getAppInfo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` },
+      body: 'null',
+    });
     expect(JSON.parse(ok.body)).toMatchObject({ ok: true, value: { transport: 'web', nativeDialogs: false } });
-    const bad = await send(host, '/api/call/openProject', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` }, body: JSON.stringify({ dir: 42 }) });
+    const bad = await send(host, '/api/call/openProject', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` },
+      body: JSON.stringify({ dir: 42 }),
+    });
     expect(JSON.parse(bad.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-    const unknown = await send(host, '/api/call/rmRf', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` }, body: 'null' });
+    const unknown = await send(host, '/api/call/rmRf', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` },
+      body: 'null',
+    });
     expect(JSON.parse(unknown.body)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
-    const noProject = await send(host, '/api/call/getHeatmap', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` }, body: JSON.stringify({ task: 't' }) });
+    const noProject = await send(host, '/api/call/getHeatmap', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` },
+      body: JSON.stringify({ task: 't' }),
+    });
     expect(JSON.parse(noProject.body)).toMatchObject({ ok: false, error: { code: 'NO_PROJECT' } });
   });
 
@@ -118,15 +153,16 @@ describe('local web host', () => {
   });
 
   it('refuses the event socket without the token or from a foreign origin, accepts it with the token', async () => {
-    const attempt = (headers: Record<string, string>) => new Promise<string>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api/events`, { headers });
-      ws.on('open', () => {
-        ws.close();
-        resolve('open');
+    const attempt = (headers: Record<string, string>) =>
+      new Promise<string>((resolve) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api/events`, { headers });
+        ws.on('open', () => {
+          ws.close();
+          resolve('open');
+        });
+        ws.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+        ws.on('error', () => resolve('error'));
       });
-      ws.on('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
-      ws.on('error', () => resolve('error'));
-    });
     expect(await attempt({})).toBe('401');
     expect(await attempt({ Cookie: cookie, Origin: 'http://evil.example' })).toBe('403');
     expect(await attempt({ Cookie: cookie, Origin: `http://127.0.0.1:${host.port}` })).toBe('open');

@@ -69,9 +69,15 @@ describe('the web host with --root', () => {
     // Scores (imported ones) so the task has a ranking to accept a space from.
     ProjectStore.open(join(root, 'p')).appendScores(makeScoreRows(traces));
     expect(await call('acceptSpace', { task: 'fx', tools: ['RateLookup'], rule: { kind: 'manual' }, note: 'n' })).toMatchObject({ ok: true });
-    expect(await call('saveExport', { task: 'fx', format: 'space', path: join(root, 'out-link', 'space.json') })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_ROOT' } });
+    expect(await call('saveExport', { task: 'fx', format: 'space', path: join(root, 'out-link', 'space.json') })).toMatchObject({
+      ok: false,
+      error: { code: 'OUTSIDE_ROOT' },
+    });
     expect(existsSync(join(outside, 'space.json'))).toBe(false);
-    expect(await call('saveExport', { task: 'fx', format: 'space', path: 'space.json' })).toMatchObject({ ok: true, value: { path: join(root, 'space.json') } });
+    expect(await call('saveExport', { task: 'fx', format: 'space', path: 'space.json' })).toMatchObject({
+      ok: true,
+      value: { path: join(root, 'space.json') },
+    });
     expect(readFileSync(join(root, 'space.json'), 'utf8')).toContain('RateLookup');
     expect((await call('listRecentProjects', null)).value).toMatchObject([{ dir: join(root, 'p') }]);
   });

@@ -18,14 +18,21 @@ describe('lots ui', () => {
     process.env.LOTS_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'lots-cfg-'));
     const out: string[] = [];
     const project = join(mkdtempSync(join(tmpdir(), 'lots-ui-')), 'proj');
-    host = await startUi({ positionals: [], flags: { project, port: '0', bind: '127.0.0.1' } }, { out: (t) => out.push(t), err: (t) => out.push(t), isTTY: false });
+    host = await startUi(
+      { positionals: [], flags: { project, port: '0', bind: '127.0.0.1' } },
+      { out: (t) => out.push(t), err: (t) => out.push(t), isTTY: false },
+    );
     expect(out.join('\n')).toMatch(/Open: http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}/);
     const page = await fetch(host.openUrl, { redirect: 'manual' });
     expect(page.status).toBe(303);
     const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
     const html = await fetch(host.url, { headers: { Cookie: cookie } });
     expect(await html.text()).toContain('<div id="root">');
-    const summary = await fetch(`${host.url}api/call/getProject`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: 'null' });
+    const summary = await fetch(`${host.url}api/call/getProject`, {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      body: 'null',
+    });
     expect(await summary.json()).toMatchObject({ ok: true, value: { name: 'proj', traces: 0 } });
     expect((await fetch(host.url)).status).toBe(401);
     await host.close();
@@ -39,14 +46,23 @@ describe('lots ui', () => {
     const root = join(base, 'root');
     mkdirSync(root);
     const io = (out: string[]) => ({ out: (t: string) => out.push(t), err: (t: string) => out.push(t), isTTY: false });
-    await expect(startUi({ positionals: [], flags: { root: join(base, 'missing'), port: '0', bind: '127.0.0.1' } }, io([]))).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--root .*missing: no such folder/) });
-    await expect(startUi({ positionals: [], flags: { root, project: join(base, 'elsewhere'), port: '0', bind: '127.0.0.1' } }, io([]))).rejects.toMatchObject({ code: 'OUTSIDE_ROOT' });
+    await expect(startUi({ positionals: [], flags: { root: join(base, 'missing'), port: '0', bind: '127.0.0.1' } }, io([]))).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringMatching(/--root .*missing: no such folder/),
+    });
+    await expect(startUi({ positionals: [], flags: { root, project: join(base, 'elsewhere'), port: '0', bind: '127.0.0.1' } }, io([]))).rejects.toMatchObject({
+      code: 'OUTSIDE_ROOT',
+    });
     const out: string[] = [];
     host = await startUi({ positionals: [], flags: { root, project: join(root, 'proj'), port: '0', bind: '127.0.0.1' } }, io(out));
     const first = out.find((l) => l.startsWith('LOTS Studio is served at'));
     expect(first).toMatch(/^LOTS Studio is served at http:\/\/127\.0\.0\.1:\d+\/; files confined to /);
     expect(first!.endsWith(`files confined to ${root} (--root)`)).toBe(true);
-    const reply = await fetch(`${host.url}api/call/openProject`, { method: 'POST', headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ dir: base }) });
+    const reply = await fetch(`${host.url}api/call/openProject`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ dir: base }),
+    });
     expect(await reply.json()).toMatchObject({ ok: false, error: { code: 'OUTSIDE_ROOT' } });
   });
 });

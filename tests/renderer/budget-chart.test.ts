@@ -26,13 +26,24 @@ describe('baseline markers', () => {
   });
 
   it('leave markers that do not collide where they are', () => {
-    const pts = [{ x: 100, y: 50 }, { x: 300, y: 50 }, { x: 100, y: 200 }];
+    const pts = [
+      { x: 100, y: 50 },
+      { x: 300, y: 50 },
+      { x: 100, y: 200 },
+    ];
     expect(baselineLayout(pts, OPTS)).toEqual(pts);
   });
 
   it('spread coincident markers side by side around their position', () => {
     // bm25 and random at the same K and accuracy, as a random-weight model gives.
-    const out = baselineLayout([{ x: 300, y: 280 }, { x: 300, y: 280 }, { x: 300, y: 280 }], OPTS);
+    const out = baselineLayout(
+      [
+        { x: 300, y: 280 },
+        { x: 300, y: 280 },
+        { x: 300, y: 280 },
+      ],
+      OPTS,
+    );
     expect(out.map((p) => p.x)).toEqual([300 - GAP, 300, 300 + GAP]);
     expect(out.every((p) => p.y === 280)).toBe(true);
     expectApart(out);
@@ -40,7 +51,15 @@ describe('baseline markers', () => {
 
   it('keep spread markers inside the plot and apart when groups meet at the edges', () => {
     // no-tools at K = 0 and keep-all at the right end, both at 0 %, plus two in the middle.
-    const pts = [{ x: 60, y: 280 }, { x: 64, y: 282 }, { x: 560, y: 280 }, { x: 556, y: 280 }, { x: 310, y: 280 }, { x: 315, y: 280 }, { x: 320, y: 276 }];
+    const pts = [
+      { x: 60, y: 280 },
+      { x: 64, y: 282 },
+      { x: 560, y: 280 },
+      { x: 556, y: 280 },
+      { x: 310, y: 280 },
+      { x: 315, y: 280 },
+      { x: 320, y: 276 },
+    ];
     const out = baselineLayout(pts, OPTS);
     expectApart(out);
     for (const p of out) {
@@ -53,7 +72,12 @@ describe('baseline markers', () => {
   });
 
   it('merge groups that touch after spreading', () => {
-    const pts = [{ x: 200, y: 100 }, { x: 200, y: 100 }, { x: 214, y: 100 }, { x: 214, y: 100 }];
+    const pts = [
+      { x: 200, y: 100 },
+      { x: 200, y: 100 },
+      { x: 214, y: 100 },
+      { x: 214, y: 100 },
+    ];
     const out = baselineLayout(pts, OPTS);
     expectApart(out);
   });

@@ -36,7 +36,9 @@ describe('space draft', () => {
   it('keeps pins whatever K is, never keeps bans, and keep/drop edit the top-K', async () => {
     const { store, task } = await withDraft();
     const s = () => store.getState();
-    const ranking = s().spaces[task]!.value.candidates.filter((c) => c.rank !== null).map((c) => c.tool);
+    const ranking = s()
+      .spaces[task]!.value.candidates.filter((c) => c.rank !== null)
+      .map((c) => c.tool);
     s().setK(task, 2);
     s().editTool(task, ranking[5]!, 'pin');
     s().editTool(task, ranking[0]!, 'ban');
@@ -53,7 +55,9 @@ describe('space draft', () => {
   it('approves through the engine: an edit without a note is refused, with a note it becomes v0', async () => {
     const { store, task, service } = await withDraft();
     const s = () => store.getState();
-    const ranking = s().spaces[task]!.value.candidates.filter((c) => c.rank !== null).map((c) => c.tool);
+    const ranking = s()
+      .spaces[task]!.value.candidates.filter((c) => c.rank !== null)
+      .map((c) => c.tool);
     s().setK(task, 3);
     s().editTool(task, ranking[6]!, 'pin');
     expect(await s().acceptDraft(task)).toBe(false);
@@ -61,7 +65,12 @@ describe('space draft', () => {
     s().setNote(task, 'pinned a tool the team always needs');
     expect(await s().acceptDraft(task)).toBe(true);
     const state = await service.getSpaces({ task });
-    expect(state.approved).toMatchObject({ version: 0, tools: [...ranking.slice(0, 3), ranking[6]], pinned: [ranking[6]], note: 'pinned a tool the team always needs' });
+    expect(state.approved).toMatchObject({
+      version: 0,
+      tools: [...ranking.slice(0, 3), ranking[6]],
+      pinned: [ranking[6]],
+      note: 'pinned a tool the team always needs',
+    });
     // The draft is rebuilt from the approved version once fresh spaces arrive.
     await s().loadSpaces(task);
     s().ensureDraft(task);

@@ -5,7 +5,19 @@
 import { act, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { expect, vi, type Mock } from 'vitest';
 import type {
-  AppInfo, BudgetData, DemoData, DemoSetup, HeatmapData, JobInfo, ModelsState, ProjectSummary, RankingData, RecentProject, ScoringServerState, SpaceState, StudioApi,
+  AppInfo,
+  BudgetData,
+  DemoData,
+  DemoSetup,
+  HeatmapData,
+  JobInfo,
+  ModelsState,
+  ProjectSummary,
+  RankingData,
+  RecentProject,
+  ScoringServerState,
+  SpaceState,
+  StudioApi,
 } from '../../shared/api';
 import { CELL_EXPOSED, CELL_SCORED, CELL_UNEXPOSED } from '../../shared/api';
 import { App } from '../../renderer/app/App';
@@ -28,10 +40,23 @@ export const project: ProjectSummary = {
   name: 'finance',
   createdAt: '2026-11-28T08:00:00.000Z',
   traces: 24,
-  tasks: [{
-    task: TASK, requests: 24, scored: 24, tools: 5, eligible: 4, correct: 20, wrong: 3, unlabeled: 1,
-    space: { status: 'proposed' }, models: [MODEL], latestRun: RUN, runs: [RUN], swept: false,
-  }],
+  tasks: [
+    {
+      task: TASK,
+      requests: 24,
+      scored: 24,
+      tools: 5,
+      eligible: 4,
+      correct: 20,
+      wrong: 3,
+      unlabeled: 1,
+      space: { status: 'proposed' },
+      models: [MODEL],
+      latestRun: RUN,
+      runs: [RUN],
+      swept: false,
+    },
+  ],
   runs: [{ run: RUN, model: MODEL, intervention: 'evidence', span: 'answer', rows: 24, lastAt: AT }],
   models: [MODEL],
   activity: [
@@ -46,10 +71,24 @@ export const recent: RecentProject[] = [{ dir: PROJECT_DIR, name: 'finance', ope
 const MEANS = [0.412, 0.187, 0.064, -0.011];
 
 export const ranking: RankingData = {
-  task: TASK, run: RUN, requests: 24, scoredRequests: 24, k: 2, resamples: 1000, level: 0.95,
+  task: TASK,
+  run: RUN,
+  requests: 24,
+  scoredRequests: 24,
+  k: 2,
+  resamples: 1000,
+  level: 0.95,
   rows: MEANS.map((mean, i) => ({
-    tool: TOOLS[i]!, rank: i + 1, mean, n: 24 - 3 * i, exposed: 24 - 3 * i, lo: mean - 0.05, hi: mean + 0.05,
-    topKShare: i < 2 ? 0.97 - 0.1 * i : 0.04, meanRank: i + 1.1, sharedOn: 0,
+    tool: TOOLS[i]!,
+    rank: i + 1,
+    mean,
+    n: 24 - 3 * i,
+    exposed: 24 - 3 * i,
+    lo: mean - 0.05,
+    hi: mean + 0.05,
+    topKShare: i < 2 ? 0.97 - 0.1 * i : 0.04,
+    meanRank: i + 1.1,
+    sharedOn: 0,
   })),
   unscored: ['WeatherNow'],
   faithfulness: [],
@@ -57,10 +96,16 @@ export const ranking: RankingData = {
 };
 
 export const budget: BudgetData = {
-  task: TASK, run: RUN,
+  task: TASK,
+  run: RUN,
   ranking: MEANS.map((mean, i) => ({ tool: TOOLS[i]!, mean })),
   points: [0, 1, 2, 3, 4].map((k) => ({
-    k, surrogate: MEANS.slice(0, k).reduce((a, b) => a + b, 0), accuracy: null, n: null, promptTokens: null, schemaTokens: 88 * k,
+    k,
+    surrogate: MEANS.slice(0, k).reduce((a, b) => a + b, 0),
+    accuracy: null,
+    n: null,
+    promptTokens: null,
+    schemaTokens: 88 * k,
   })),
   fullValue: 0.652,
   toolSchemaTokens: Object.fromEntries(TOOLS.map((t) => [t, 88])),
@@ -78,10 +123,7 @@ export const spaces: SpaceState = {
   versions: [],
   approved: null,
   proposal: { tools: ['CurrencyConvert', 'ExchangeRate', 'LedgerPost'], rule: { kind: 'topk', k: 3 }, run: RUN },
-  candidates: [
-    ...MEANS.map((mean, i) => ({ tool: TOOLS[i]!, rank: i + 1, mean, n: 24 - 3 * i })),
-    { tool: 'WeatherNow', rank: null, mean: null, n: 0 },
-  ],
+  candidates: [...MEANS.map((mean, i) => ({ tool: TOOLS[i]!, rank: i + 1, mean, n: 24 - 3 * i })), { tool: 'WeatherNow', rank: null, mean: null, n: 0 }],
   changedSinceApproval: false,
   update: null,
 };
@@ -102,28 +144,68 @@ export const heatmap: HeatmapData = (() => {
   }
   const b64 = (a: Uint8Array | Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
   return {
-    task: TASK, run: RUN, tools: [...TOOLS], means: [...MEANS, null],
-    requests: Array.from({ length: rows }, (_, r) => ({ id: `fx_settle-${r + 1}`, text: `Convert ${100 + r} EUR to USD and settle invoice #${r + 1}`, correct: r === 5 ? false : true })),
-    values: b64(values), states: b64(states), maxAbs: 0.432,
+    task: TASK,
+    run: RUN,
+    tools: [...TOOLS],
+    means: [...MEANS, null],
+    requests: Array.from({ length: rows }, (_, r) => ({
+      id: `fx_settle-${r + 1}`,
+      text: `Convert ${100 + r} EUR to USD and settle invoice #${r + 1}`,
+      correct: r === 5 ? false : true,
+    })),
+    values: b64(values),
+    states: b64(states),
+    maxAbs: 0.432,
   };
 })();
 
 export const scoreJob: JobInfo = {
-  id: 'job-score-1', kind: 'score', title: `Score finance with qwen2.5-0.5b-instruct-q4_k_m.gguf`, status: 'running',
-  createdAt: AT, updatedAt: AT, done: 9, total: 24, unit: 'traces', throughput: 1.8, tokensPerSecond: 412, etaSeconds: 8,
-  canPause: true, canResume: false, canCancel: true,
+  id: 'job-score-1',
+  kind: 'score',
+  title: `Score finance with qwen2.5-0.5b-instruct-q4_k_m.gguf`,
+  status: 'running',
+  createdAt: AT,
+  updatedAt: AT,
+  done: 9,
+  total: 24,
+  unit: 'traces',
+  throughput: 1.8,
+  tokensPerSecond: 412,
+  etaSeconds: 8,
+  canPause: true,
+  canResume: false,
+  canCancel: true,
 };
 
 export const failedJob: JobInfo = {
-  id: 'job-sweep-1', kind: 'sweep', title: 'Budget sweep of fx_settle', task: TASK, status: 'failed',
-  createdAt: '2026-11-30T08:00:00.000Z', updatedAt: '2026-11-30T08:01:00.000Z', done: 1, total: 5, unit: 'K values',
+  id: 'job-sweep-1',
+  kind: 'sweep',
+  title: 'Budget sweep of fx_settle',
+  task: TASK,
+  status: 'failed',
+  createdAt: '2026-11-30T08:00:00.000Z',
+  updatedAt: '2026-11-30T08:01:00.000Z',
+  done: 1,
+  total: 5,
+  unit: 'K values',
   error: { code: 'MODEL_NOT_FOUND', message: 'no model file at /models/gone.gguf', hint: 'Pick a GGUF on the Models view.' },
-  canPause: false, canResume: false, canCancel: false,
+  canPause: false,
+  canResume: false,
+  canCancel: false,
 };
 
 export const models: ModelsState = {
   recent: [{ path: MODEL, name: 'qwen2.5-0.5b-instruct-q4_k_m.gguf', usedAt: AT }],
-  recommended: [{ uri: 'pypi:lots-model-qwen2.5-0.5b', name: 'Qwen2.5 0.5B Instruct (Q4_K_M)', sizeBytes: 397_807_936, note: 'the default model of the tests and demos', needsHub: false, isDefault: true }],
+  recommended: [
+    {
+      uri: 'pypi:lots-model-qwen2.5-0.5b',
+      name: 'Qwen2.5 0.5B Instruct (Q4_K_M)',
+      sizeBytes: 397_807_936,
+      note: 'the default model of the tests and demos',
+      needsHub: false,
+      isDefault: true,
+    },
+  ],
   pulled: [],
   network: { online: false, detail: 'no network here' },
   downloadDir: '/home/ana/.config/lots/models',
@@ -145,9 +227,20 @@ export const demoSetup: DemoSetup = {
 
 /** A demo job three steps in: sweeping its second family. */
 export const demoJob: JobInfo = {
-  id: 'demo-20261130091200-a1b2c3', kind: 'demo', title: 'Demo (quick preset, all families) on reference.gguf', status: 'running',
-  createdAt: AT, updatedAt: AT, done: 4, total: 6, unit: 'steps', message: 'Sweep the budget K on the fitting requests 1/3 families · fx_settle: K 2/6',
-  canPause: false, canResume: false, canCancel: true, result: { dir: demoSetup.defaultDir },
+  id: 'demo-20261130091200-a1b2c3',
+  kind: 'demo',
+  title: 'Demo (quick preset, all families) on reference.gguf',
+  status: 'running',
+  createdAt: AT,
+  updatedAt: AT,
+  done: 4,
+  total: 6,
+  unit: 'steps',
+  message: 'Sweep the budget K on the fitting requests 1/3 families · fx_settle: K 2/6',
+  canPause: false,
+  canResume: false,
+  canCancel: true,
+  result: { dir: demoSetup.defaultDir },
   steps: [
     { id: 'load', label: 'Load the model', status: 'done', done: 1, total: 1, unit: '' },
     { id: 'make', label: 'Make the benchmark project', status: 'done', done: 1, total: 1, unit: '' },
@@ -174,14 +267,30 @@ export function fakeApi(overrides: Partial<StudioApi> = {}): Fake {
     pickPath: answer(null),
     importTraces: vi.fn(async () => ({ files: [], project })),
     getHeatmap: answer(heatmap),
-    getTrace: vi.fn(async () => { throw new Error('getTrace is not faked'); }),
+    getTrace: vi.fn(async () => {
+      throw new Error('getTrace is not faked');
+    }),
     getRanking: answer(ranking),
     getBudget: answer(budget),
     getSpaces: answer(spaces),
     acceptSpace: vi.fn(async (input: Parameters<StudioApi['acceptSpace']>[0]) => ({
-      version: 0, task: input.task, tools: input.tools, pinned: input.pinned ?? [], banned: input.banned ?? [], rule: input.rule, note: input.note ?? '', run: RUN, createdAt: AT,
+      version: 0,
+      task: input.task,
+      tools: input.tools,
+      pinned: input.pinned ?? [],
+      banned: input.banned ?? [],
+      rule: input.rule,
+      note: input.note ?? '',
+      run: RUN,
+      createdAt: AT,
     })),
-    renderExport: vi.fn(async () => ({ format: 'names' as const, text: 'CurrencyConvert\nExchangeRate\nLedgerPost\n', filename: 'fx_settle.names.txt', mime: 'text/plain', version: null })),
+    renderExport: vi.fn(async () => ({
+      format: 'names' as const,
+      text: 'CurrencyConvert\nExchangeRate\nLedgerPost\n',
+      filename: 'fx_settle.names.txt',
+      mime: 'text/plain',
+      version: null,
+    })),
     saveExport: answer({ path: '/tmp/fx_settle.names.txt' }),
     renderReport: answer({ html: '<html></html>', filename: 'report.html' }),
     saveReport: answer({ path: '/tmp/report.html' }),
@@ -193,12 +302,16 @@ export function fakeApi(overrides: Partial<StudioApi> = {}): Fake {
     resumeJob: answer(scoreJob),
     cancelJob: answer({ ...scoreJob, status: 'cancelled' as const }),
     getModels: answer(models),
-    inspectModel: vi.fn(async () => { throw new Error('inspectModel is not faked'); }),
+    inspectModel: vi.fn(async () => {
+      throw new Error('inspectModel is not faked');
+    }),
     getGpuInfo: answer({ type: false, supported: ['cpu'], devices: [], vramTotal: null, vramFree: null }),
     downloadModel: answer({ ...scoreJob, id: 'job-pull-1', kind: 'download' as const, unit: 'bytes' }),
     prepareReferenceModel: answer({ path: '/home/ana/.config/lots/models/reference.gguf', name: 'reference.gguf', note: 'generated' }),
     getScoringServer: answer(noScoringServer),
-    checkScoringServer: vi.fn(async () => { throw new Error('checkScoringServer is not faked'); }),
+    checkScoringServer: vi.fn(async () => {
+      throw new Error('checkScoringServer is not faked');
+    }),
     forgetScoringServer: answer(noScoringServer),
     buildDemo: answer(project),
     getDemoSetup: answer(demoSetup),
@@ -222,7 +335,11 @@ export interface Rendered extends RenderResult {
 /** The shell at `route`, booted against the fake (as main.tsx boots the page); resolves once the view is drawn. */
 export async function renderStudio(route: Route, api: Fake = fakeApi()): Promise<Rendered> {
   const store = createStudioStore(api, { route });
-  const result = render(<StudioProvider store={store} api={api as unknown as StudioApi}><App /></StudioProvider>);
+  const result = render(
+    <StudioProvider store={store} api={api as unknown as StudioApi}>
+      <App />
+    </StudioProvider>,
+  );
   await act(() => store.getState().boot());
   await waitFor(() => expect(screen.getByTestId(`view-${route.view}`)).toBeTruthy());
   return { ...result, api, store };

@@ -6,8 +6,18 @@ import type { JobInfo, StudioApi } from '../../shared/api';
 import { createStudioStore } from '../../renderer/store/store';
 
 const job = (status: JobInfo['status'], updatedAt: string): JobInfo => ({
-  id: 'import-1', kind: 'import', title: 'Import fx.jsonl', status, createdAt: '2026-12-01T10:00:00.000Z', updatedAt,
-  done: 0, total: 0, unit: 'bytes', canPause: false, canResume: false, canCancel: status === 'running',
+  id: 'import-1',
+  kind: 'import',
+  title: 'Import fx.jsonl',
+  status,
+  createdAt: '2026-12-01T10:00:00.000Z',
+  updatedAt,
+  done: 0,
+  total: 0,
+  unit: 'bytes',
+  canPause: false,
+  canResume: false,
+  canCancel: status === 'running',
 });
 
 describe('upsertJob', () => {

@@ -59,7 +59,20 @@ describe('refreshes after a change', () => {
   it('a finished job: one getProject and one invalidation, from the event', async () => {
     const { service, store, calls, off } = await openStore();
     const now = new Date().toISOString();
-    const job: JobInfo = { id: 'score-1', kind: 'score', title: 'Score', status: 'running', createdAt: now, updatedAt: now, done: 0, total: 2, unit: 'traces', canPause: true, canResume: false, canCancel: true };
+    const job: JobInfo = {
+      id: 'score-1',
+      kind: 'score',
+      title: 'Score',
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
+      done: 0,
+      total: 2,
+      unit: 'traces',
+      canPause: true,
+      canResume: false,
+      canCancel: true,
+    };
     service.events.emit('jobUpdate', job);
     const version = store.getState().dataVersion;
     // What the service sends when a job ends (StudioService.jobUpdated): the update, then the change.

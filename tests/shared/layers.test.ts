@@ -15,15 +15,21 @@ async function errorsFor(filePath: string, code: string): Promise<string[]> {
 
 describe('layer rules', () => {
   it('shared/ may not import Node, electron, React or other layers', async () => {
-    expect(await errorsFor('shared/lots/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toEqual([expect.stringMatching(/shared\/ is pure/)]);
+    expect(await errorsFor('shared/lots/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toEqual([
+      expect.stringMatching(/shared\/ is pure/),
+    ]);
     expect(await errorsFor('shared/lots/x.ts', "import { app } from 'electron';\nexport const a = app;")).not.toEqual([]);
     expect(await errorsFor('shared/lots/x.ts', "import { ProjectStore } from '../../electron/engine/store';\nexport const a = ProjectStore;")).not.toEqual([]);
     expect(await errorsFor('shared/lots/x.ts', 'export const a = document.title;')).not.toEqual([]);
-    expect(await errorsFor('shared/lots/x.ts', "import { z } from 'zod';\nimport { TraceSchema } from '../trace/schema';\nexport const a = [z, TraceSchema];")).toEqual([]);
+    expect(
+      await errorsFor('shared/lots/x.ts', "import { z } from 'zod';\nimport { TraceSchema } from '../trace/schema';\nexport const a = [z, TraceSchema];"),
+    ).toEqual([]);
   });
 
   it('the engine may not import electron', async () => {
-    expect(await errorsFor('electron/engine/store/x.ts', "import { app } from 'electron';\nexport const a = app;")).toEqual([expect.stringMatching(/never import electron/)]);
+    expect(await errorsFor('electron/engine/store/x.ts', "import { app } from 'electron';\nexport const a = app;")).toEqual([
+      expect.stringMatching(/never import electron/),
+    ]);
     expect(await errorsFor('electron/engine/store/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toEqual([]);
   });
 
@@ -39,12 +45,16 @@ describe('layer rules', () => {
     expect(await errorsFor('electron/preload.ts', "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;")).toEqual([]);
     // main.ts hands ipcMain to the wrapper but may not use it itself.
     expect(await errorsFor('electron/main.ts', "import { ipcMain } from 'electron';\nexport const a = ipcMain;")).toEqual([]);
-    expect(await errorsFor('electron/main.ts', "import { ipcMain } from 'electron';\nipcMain.removeHandler('x');")).toEqual([expect.stringMatching(/Raw ipcMain/)]);
+    expect(await errorsFor('electron/main.ts', "import { ipcMain } from 'electron';\nipcMain.removeHandler('x');")).toEqual([
+      expect.stringMatching(/Raw ipcMain/),
+    ]);
   });
 
   it('import cycles are reported; type-only imports do not count', async () => {
     // shared/importers/values.ts imports obj.ts: obj.ts importing values.ts back closes a cycle.
-    expect(await errorsFor('shared/importers/obj.ts', "import { quote } from './values';\nexport const q = quote;")).toEqual([expect.stringMatching(/Dependency cycle/)]);
+    expect(await errorsFor('shared/importers/obj.ts', "import { quote } from './values';\nexport const q = quote;")).toEqual([
+      expect.stringMatching(/Dependency cycle/),
+    ]);
     expect(await errorsFor('shared/importers/obj.ts', "import type { Obj } from './values';\nexport type O = Obj;")).toEqual([]);
   });
 

@@ -15,11 +15,19 @@ export const command: Command = {
   flags: {
     out: { type: 'string', description: 'the project folder to create (must not exist or be empty)' },
     families: { type: 'string', multi: true, description: `only these families (default: all ten)` },
-    registry: { type: 'string', description: `registry size: ${REGISTRY_SIZES.join(', ')} (any size 15…${MAX_REGISTRY} works)`, default: String(DEFAULT_REGISTRY) },
+    registry: {
+      type: 'string',
+      description: `registry size: ${REGISTRY_SIZES.join(', ')} (any size 15…${MAX_REGISTRY} works)`,
+      default: String(DEFAULT_REGISTRY),
+    },
     seed: { type: 'string', description: 'seed of everything random; the same seed gives the same benchmark', default: DEFAULT_SEED },
     fit: { type: 'string', description: 'fitting requests per family', default: String(DEFAULT_FIT) },
     eval: { type: 'string', description: 'evaluation requests per family', default: String(DEFAULT_EVAL) },
-    answers: { type: 'string', description: 'empty (to be served with `lots serve`) or gold (an oracle agent, to test scoring without serving)', default: 'empty' },
+    answers: {
+      type: 'string',
+      description: 'empty (to be served with `lots serve`) or gold (an oracle agent, to test scoring without serving)',
+      default: 'empty',
+    },
   },
   details: [
     'Families (paper Table 4):',
@@ -39,7 +47,9 @@ export const command: Command = {
     const out = flagString(args, 'out');
     if (!out) throw new UsageError('--out is required');
     const made = makeBenchProject(out, benchOptions(args));
-    io.out(`wrote ${made.store.dir}: ${made.traces} requests (${made.plan.families.length} families × ${made.plan.fit} fit + ${made.plan.eval} eval), registry of ${made.plan.registry} tools, seed ${made.plan.seed}`);
+    io.out(
+      `wrote ${made.store.dir}: ${made.traces} requests (${made.plan.families.length} families × ${made.plan.fit} fit + ${made.plan.eval} eval), registry of ${made.plan.registry} tools, seed ${made.plan.seed}`,
+    );
     return EXIT_OK;
   },
 };

@@ -30,15 +30,17 @@ export const command: Command = {
     const prompt = choice(args, 'prompt', ['compact', 'verbose']);
     const reports: ModelBenchReport[] = [];
     for (const model of models) {
-      reports.push(await runModelBench({
-        model: resolveModelArg(model),
-        gpu: (flagString(args, 'gpu') ?? 'auto') as GpuChoice,
-        families: families.length ? (families as FamilyName[]) : DEFAULT_FAMILIES,
-        requests: flagInt(args, 'requests', { min: 1 }) ?? 6,
-        maxTokens: flagInt(args, 'max-tokens', { min: 1 }),
-        prompt,
-        onProgress: (m) => io.err(m),
-      }));
+      reports.push(
+        await runModelBench({
+          model: resolveModelArg(model),
+          gpu: (flagString(args, 'gpu') ?? 'auto') as GpuChoice,
+          families: families.length ? (families as FamilyName[]) : DEFAULT_FAMILIES,
+          requests: flagInt(args, 'requests', { min: 1 }) ?? 6,
+          maxTokens: flagInt(args, 'max-tokens', { min: 1 }),
+          prompt,
+          onProgress: (m) => io.err(m),
+        }),
+      );
     }
     if (args.flags.json) io.out(JSON.stringify(reports, null, 2));
     else io.out(formatModelTable(reports));
@@ -47,12 +49,29 @@ export const command: Command = {
 };
 
 export function formatModelTable(reports: readonly ModelBenchReport[]): string {
-  const head = ['model', 'arch', 'params', 'size', 'format', 'prompt tok', 'prompt tok/s', 'gen tok/s', ...reports[0]!.accuracy.map((a) => a.family), 'keep-all acc'];
+  const head = [
+    'model',
+    'arch',
+    'params',
+    'size',
+    'format',
+    'prompt tok',
+    'prompt tok/s',
+    'gen tok/s',
+    ...reports[0]!.accuracy.map((a) => a.family),
+    'keep-all acc',
+  ];
   const rows = reports.map((r) => [
-    r.name, r.architecture ?? '?', r.parameters ?? '?', formatBytes(r.sizeBytes), r.renderFormat,
+    r.name,
+    r.architecture ?? '?',
+    r.parameters ?? '?',
+    formatBytes(r.sizeBytes),
+    r.renderFormat,
     `${r.promptTokensPerRequest.min}–${r.promptTokensPerRequest.max}`,
-    r.promptEvalTokensPerSecond.toFixed(0), r.generationTokensPerSecond.toFixed(1),
-    ...r.accuracy.map((a) => `${a.correct}/${a.n}`), r.accuracyMean.toFixed(2),
+    r.promptEvalTokensPerSecond.toFixed(0),
+    r.generationTokensPerSecond.toFixed(1),
+    ...r.accuracy.map((a) => `${a.correct}/${a.n}`),
+    r.accuracyMean.toFixed(2),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const fmt = (r: string[]) => '| ' + r.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';

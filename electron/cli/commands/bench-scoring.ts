@@ -14,7 +14,11 @@ export const command: Command = {
     model: { type: 'string', description: 'a GGUF model, default (the pulled default model) or a pulled source (without it: a generated random-weight llama)' },
     traces: { type: 'string', description: 'single-step traces to generate', default: '12' },
     tools: { type: 'string', description: 'tools (output lines) per trace', default: '15' },
-    answers: { type: 'string', description: "frozen answers: greedy (the model's own continuation) or recorded (the traces' digits: the greedy token never matches)", default: 'greedy' },
+    answers: {
+      type: 'string',
+      description: "frozen answers: greedy (the model's own continuation) or recorded (the traces' digits: the greedy token never matches)",
+      default: 'greedy',
+    },
     vocab: { type: 'string', description: 'vocabulary of the generated model: byte (259 tokens) or large (151,936)', default: 'byte' },
     parallel: { type: 'string', description: 'traces scored at once on parallel sequences of one context (default 1)' },
     gpu: { type: 'string', description: 'llama.cpp backend', default: 'auto' },
@@ -105,7 +109,11 @@ function formatThroughput(r: ScoringBenchReport): string[] {
   return [
     `throughput (context ${t.contextSize} × ${t.parallel} sequence${t.parallel === 1 ? '' : 's'}, batch ${t.batchSize})`,
     `  raw                 ${rate(t.raw.tokens, t.raw.seconds)}  (${t.raw.sequences} full contexts, prompt evaluation, no outputs)`,
-    ...(t.raw.time ? [`    decode            ${t.raw.time.decodeSeconds.toFixed(2)} s; ${t.raw.time.decodes} batches of ${t.raw.time.meanBatchTokens.toFixed(1)} tokens on average`] : []),
+    ...(t.raw.time
+      ? [
+          `    decode            ${t.raw.time.decodeSeconds.toFixed(2)} s; ${t.raw.time.decodes} batches of ${t.raw.time.meanBatchTokens.toFixed(1)} tokens on average`,
+        ]
+      : []),
     `  optimized           ${rate(t.optimized.tokens, t.optimized.seconds)}`,
     ...(r.optimized.time ? split(r.optimized.time, t.optimized.seconds, t.optimized.tokens) : []),
     `  optimized / raw     ${t.ratio.toFixed(3)}  (on CPU time: ${t.raw.cpuSeconds.toFixed(2)} s raw, ${t.optimized.cpuSeconds.toFixed(2)} s optimized, ratio ${t.cpuRatio.toFixed(3)})`,

@@ -21,10 +21,15 @@ const d = STREAM_DEFAULTS;
 export const command: Command = {
   name: 'bench stream',
   summary: 'serve the benchmark as a stream of batches: keep-all, frozen and updated spaces (and a capped cold start) batch by batch',
-  usage: 'lots bench stream --out <dir> [--model default] [--families a,b] [--batches 4] [--batch-size 4] [--eval 8] [--cap C --epsilon 0.25] [--alpha 0.3] [--k 3 | --rule support]',
+  usage:
+    'lots bench stream --out <dir> [--model default] [--families a,b] [--batches 4] [--batch-size 4] [--eval 8] [--cap C --epsilon 0.25] [--alpha 0.3] [--k 3 | --rule support]',
   flags: {
     ...modelFlags(),
-    model: { type: 'string', description: `GGUF file, a pulled source, or default (${DEFAULT_MODEL_SOURCE}, pulled if missing); ${FIXTURE_MODELS.join(' / ')} for the generated test models`, default: 'default' },
+    model: {
+      type: 'string',
+      description: `GGUF file, a pulled source, or default (${DEFAULT_MODEL_SOURCE}, pulled if missing); ${FIXTURE_MODELS.join(' / ')} for the generated test models`,
+      default: 'default',
+    },
     out: { type: 'string', description: 'a new project folder for the stream' },
     families: { type: 'string', multi: true, description: `families arriving on the stream, in arrival order (default ${DEFAULT_FAMILIES.join(',')})` },
     batches: { type: 'string', description: `batches per family (default ${d.batches})` },
@@ -42,7 +47,7 @@ export const command: Command = {
     threads: { type: 'string', description: 'CPU threads for the model (default: every core)' },
   },
   details: [
-    'Every family\'s requests arrive in batches; family j arrives at step 1 + j·(arrival-every), and at each',
+    "Every family's requests arrive in batches; family j arrives at step 1 + j·(arrival-every), and at each",
     'step the arrived family with the fewest completed batches gets its next batch. Arms, on the same',
     'requests and the same evaluation set:',
     '  keep-all  the whole registry;',
@@ -50,7 +55,7 @@ export const command: Command = {
     '  updated   each batch served under the current space, scored (re-execution), folded into the running',
     '            scores (EMA α) and the space recomputed by the rule — applied at once (the experiment);',
     '  capped    with --cap C: the cold start under a serving cap, ε-exploration, updated as above.',
-    'After each batch every arm\'s space is measured on the evaluation requests. Printed per family and',
+    "After each batch every arm's space is measured on the evaluation requests. Printed per family and",
     'batch: evaluation accuracy, prompt tokens per request of the batch, and the updated space; then the',
     'credited accuracy along the stream. Stored: stream.json and updates/<task>.json (the Studio plots them).',
     '',
@@ -62,11 +67,15 @@ export const command: Command = {
     const out = requireFlag(args, 'out');
     const families = flagList(args, 'families');
     const unknown = families.filter((f) => !isFamilyName(f));
-    if (unknown.length > 0) throw new UsageError(`unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
+    if (unknown.length > 0)
+      throw new UsageError(
+        `unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`,
+      );
     const ruleName = choice(args, 'rule', ['topk', 'support'] as const, 'topk');
-    const rule: UpdateRule = ruleName === 'support'
-      ? { kind: 'support', tau: DEFAULT_SUPPORT_TAU, phi: flagNumber(args, 'phi') ?? DEFAULT_PHI }
-      : { kind: 'topk', k: flagInt(args, 'k', { min: 1 }) ?? d.k };
+    const rule: UpdateRule =
+      ruleName === 'support'
+        ? { kind: 'support', tau: DEFAULT_SUPPORT_TAU, phi: flagNumber(args, 'phi') ?? DEFAULT_PHI }
+        : { kind: 'topk', k: flagInt(args, 'k', { min: 1 }) ?? d.k };
     const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io, 'bench stream');
     const abort = new AbortController();
     const onSigint = () => abort.abort(new ExpectedError('CANCELLED', 'the stream was interrupted; what ran is in stream.json'));
@@ -107,14 +116,21 @@ export const command: Command = {
 export function formatStream(record: StreamRecord): string {
   const arms = STREAM_ARMS.filter((a) => record.tasks.some((t) => t.arms[a]));
   const label = (a: StreamArm) => (a === 'capped' ? `capped C=${record.options.cap} ε=${record.options.epsilon}` : a);
-  const lines: string[] = [`accuracy on each family's ${record.options.eval} evaluation requests after each batch / prompt tokens per request of the batch (${record.modelName}, α = ${record.options.alpha}, ${record.options.rule.kind === 'topk' ? `top-${record.options.rule.k}` : `support ≥ ${record.options.rule.phi}`}):`];
+  const lines: string[] = [
+    `accuracy on each family's ${record.options.eval} evaluation requests after each batch / prompt tokens per request of the batch (${record.modelName}, α = ${record.options.alpha}, ${record.options.rule.kind === 'topk' ? `top-${record.options.rule.k}` : `support ≥ ${record.options.rule.phi}`}):`,
+  ];
   for (const t of record.tasks) {
     lines.push('', `${t.task} (arrives at step ${t.arrival})`);
     const header = ['batch', 'step', ...arms.map(label), 'updated space'];
-    const rows = t.arms.updated.map((u, i) => [String(u.batch), String(u.step), ...arms.map((a) => {
-      const b = t.arms[a]?.[i];
-      return b ? `${b.eval.accuracy.toFixed(2)} / ${Math.round(b.served.promptTokens)}` : '–';
-    }), u.space.join(', ') || '(none)']);
+    const rows = t.arms.updated.map((u, i) => [
+      String(u.batch),
+      String(u.step),
+      ...arms.map((a) => {
+        const b = t.arms[a]?.[i];
+        return b ? `${b.eval.accuracy.toFixed(2)} / ${Math.round(b.served.promptTokens)}` : '–';
+      }),
+      u.space.join(', ') || '(none)',
+    ]);
     lines.push(...alignColumns([header, ...rows]));
   }
   lines.push('', `credited accuracy A_t = (1/T)·Σ over arrived families (T = ${record.tasks.length}):`);
@@ -123,5 +139,3 @@ export function formatStream(record: StreamRecord): string {
   lines.push(...alignColumns([header, ...rows]));
   return lines.join('\n');
 }
-
-

@@ -7,20 +7,20 @@ import { compareRuns, listRunInfos, type TaskComparison } from '../../engine/use
 
 export const command: Command = {
   name: 'compare',
-  summary: 'compare two scoring runs\' rankings of the same tasks: Kendall τ, top-K overlap, the tools that moved most',
+  summary: "compare two scoring runs' rankings of the same tasks: Kendall τ, top-K overlap, the tools that moved most",
   usage: 'lots compare --project <dir> [--runs A,B] [--task T] [--k N] [--json]',
   flags: {
     project: { type: 'string', description: 'the project folder' },
-    runs: { type: 'string', multi: true, description: 'the two runs to compare (default: the project\'s two runs when it has exactly two)' },
+    runs: { type: 'string', multi: true, description: "the two runs to compare (default: the project's two runs when it has exactly two)" },
     task: { type: 'string', description: 'only this task (default: every task both runs scored)' },
-    k: { type: 'string', description: 'K of the top-K overlap (default: the task\'s approved size, else its budget, else 5)' },
+    k: { type: 'string', description: "K of the top-K overlap (default: the task's approved size, else its budget, else 5)" },
     json: { type: 'boolean', description: 'print the comparison as one JSON object' },
   },
   details: [
-    'Each run ranks a task\'s tools by their mean score over the requests it scored. τ is Kendall\'s τ-b',
+    "Each run ranks a task's tools by their mean score over the requests it scored. τ is Kendall's τ-b",
     'over the tools both runs scored (1: the same order, 0: unrelated, −1: reversed); the top-K overlap is',
-    'the share of one run\'s K best tools among the other\'s. A space fitted with one model\'s traces can',
-    'serve another model (paper C.1): a high τ says the rankings carry over. Without --runs, the project\'s',
+    "the share of one run's K best tools among the other's. A space fitted with one model's traces can",
+    "serve another model (paper C.1): a high τ says the rankings carry over. Without --runs, the project's",
     'runs are listed (and compared when there are exactly two).',
   ].join('\n'),
   async run(args, io) {
@@ -29,15 +29,25 @@ export const command: Command = {
     if (runs.length === 0) {
       const infos = listRunInfos(store);
       if (infos.length !== 2) {
-        io.out(infos.length === 0 ? 'this project has no scoring runs yet: score its traces first (lots score)' : `this project has ${infos.length} scoring runs; pick two with --runs A,B:`);
+        io.out(
+          infos.length === 0
+            ? 'this project has no scoring runs yet: score its traces first (lots score)'
+            : `this project has ${infos.length} scoring runs; pick two with --runs A,B:`,
+        );
         for (const r of infos) io.out(`  ${r.run}  ${r.model ?? '(imported)'}  ${r.rows} rows, tasks: ${r.tasks.join(', ')}`);
         return infos.length < 2 ? 2 : EXIT_OK;
       }
       runs = infos.map((r) => r.run);
     }
     if (runs.length !== 2) throw new UsageError(`--runs takes two runs separated by a comma, got ${runs.length}`);
-    const result = compareRuns(store, new ProjectIndex(store), { runA: runs[0]!, runB: runs[1]!, task: flagString(args, 'task'), k: flagInt(args, 'k', { min: 1 }) });
-    if (args.flags.json) io.data!(JSON.stringify({ runA: runs[0], runB: runs[1], tasks: Object.fromEntries(result.map(({ task, ...c }) => [task, c])) }, null, 2));
+    const result = compareRuns(store, new ProjectIndex(store), {
+      runA: runs[0]!,
+      runB: runs[1]!,
+      task: flagString(args, 'task'),
+      k: flagInt(args, 'k', { min: 1 }),
+    });
+    if (args.flags.json)
+      io.data!(JSON.stringify({ runA: runs[0], runB: runs[1], tasks: Object.fromEntries(result.map(({ task, ...c }) => [task, c])) }, null, 2));
     else print(runs[0]!, runs[1]!, result, io);
     return EXIT_OK;
   },
@@ -49,8 +59,14 @@ function print(a: string, b: string, result: TaskComparison[], io: CliIO): void 
   io.out(`  ${'task'.padEnd(width)}  common  Kendall τ  top-K overlap  moved most`);
   for (const r of result) {
     const tau = r.tau === null ? '—' : r.tau.toFixed(3);
-    const moved = r.moved.slice(0, 3).map((m) => `${m.tool} ${m.rankA}→${m.rankB}`).join(', ') || 'none';
-    io.out(`  ${r.task.padEnd(width)}  ${String(r.common).padStart(6)}  ${tau.padStart(9)}  ${`${Math.round(r.topKOverlap * r.k)}/${r.k}`.padStart(13)}  ${moved}`);
+    const moved =
+      r.moved
+        .slice(0, 3)
+        .map((m) => `${m.tool} ${m.rankA}→${m.rankB}`)
+        .join(', ') || 'none';
+    io.out(
+      `  ${r.task.padEnd(width)}  ${String(r.common).padStart(6)}  ${tau.padStart(9)}  ${`${Math.round(r.topKOverlap * r.k)}/${r.k}`.padStart(13)}  ${moved}`,
+    );
   }
   const taus = result.map((r) => r.tau).filter((t): t is number => t !== null);
   if (taus.length > 1) io.out(`  mean τ over ${taus.length} tasks: ${(taus.reduce((x, y) => x + y, 0) / taus.length).toFixed(3)}`);
@@ -58,4 +74,3 @@ function print(a: string, b: string, result: TaskComparison[], io: CliIO): void 
     if (r.onlyA.length || r.onlyB.length) io.out(`  ${r.task}: scored only by A: ${r.onlyA.join(', ') || '—'}; only by B: ${r.onlyB.join(', ') || '—'}`);
   }
 }
-

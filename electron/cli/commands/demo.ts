@@ -24,7 +24,11 @@ export const command: Command = {
   usage: 'lots demo --out <dir> [--model default] [--families a,b] [--registry 15[,30,60]] [--full] [--fit n] [--eval n]',
   flags: {
     ...modelFlags(),
-    model: { type: 'string', description: `GGUF file, a pulled source, or default (${DEFAULT_MODEL_SOURCE}, pulled if missing); ${FIXTURE_MODELS.join(' / ')} for the generated test models`, default: 'default' },
+    model: {
+      type: 'string',
+      description: `GGUF file, a pulled source, or default (${DEFAULT_MODEL_SOURCE}, pulled if missing); ${FIXTURE_MODELS.join(' / ')} for the generated test models`,
+      default: 'default',
+    },
     out: { type: 'string', description: 'the project folder (new, or a demo folder made with the same options: it resumes)' },
     families: { type: 'string', multi: true, description: 'only these families (default: all ten)' },
     registry: { type: 'string', description: 'registry size, or several (15,30,60) for accuracy against registry size', default: '15' },
@@ -42,7 +46,7 @@ export const command: Command = {
     '2-core AMD EPYC (measured: 63 min wall there with two other jobs on the machine).',
     '',
     'Steps: make the project → serve the fitting requests under the whole registry → score them with the',
-    're-execute intervention → rank each task\'s tools → sweep the budget K on the fitting requests →',
+    "re-execute intervention → rank each task's tools → sweep the budget K on the fitting requests →",
     'evaluate the LOTS space at K against keep-all, no-tools, random and BM25 on fitting and evaluation',
     'requests. Everything is stored in the project as it completes (served traces, scores, sweeps, spaces,',
     'demo.json with the model, command and machine), so the same command on the same folder resumes.',
@@ -60,7 +64,8 @@ export const command: Command = {
     const out = requireFlag(args, 'out');
     const bench = benchOptions({ ...args, flags: { ...args.flags, registry: undefined } });
     const isFull = Boolean(args.flags.full);
-    if (isFull && (flagString(args, 'fit') || flagString(args, 'eval'))) throw new UsageError(`--full sets --fit ${full.fit} --eval ${full.eval}; give one or the other`);
+    if (isFull && (flagString(args, 'fit') || flagString(args, 'eval')))
+      throw new UsageError(`--full sets --fit ${full.fit} --eval ${full.eval}; give one or the other`);
     const registries = registryList(args);
     const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io, 'demo');
     const progress = stageReporter(io);
@@ -106,10 +111,14 @@ export const command: Command = {
 };
 
 function registryList(args: ParsedArgs): number[] {
-  const raw = flagList(args, 'registry').flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const raw = flagList(args, 'registry')
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const sizes = (raw.length ? raw : ['15']).map((s) => {
     const n = Number(s);
-    if (!Number.isInteger(n) || n < 15 || n > MAX_REGISTRY) throw new UsageError(`--registry takes sizes between 15 and ${MAX_REGISTRY} (e.g. 15,30,60), got "${s}"`);
+    if (!Number.isInteger(n) || n < 15 || n > MAX_REGISTRY)
+      throw new UsageError(`--registry takes sizes between 15 and ${MAX_REGISTRY} (e.g. 15,30,60), got "${s}"`);
     return n;
   });
   return [...new Set(sizes)].sort((a, b) => a - b);
@@ -125,9 +134,21 @@ export function formatGrowthTable(points: readonly GrowthPoint[]): string {
     const all = p.methods['keep-all'];
     const lots = p.methods.lots;
     const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
-    return [String(p.registry), f(all?.accuracy), f(lots?.accuracy), all ? String(Math.round(all.promptTokens)) : '–', lots ? String(Math.round(lots.promptTokens)) : '–', lots ? lots.tools.toFixed(1) : '–', String(lots?.n ?? all?.n ?? 0), String(p.families.length)];
+    return [
+      String(p.registry),
+      f(all?.accuracy),
+      f(lots?.accuracy),
+      all ? String(Math.round(all.promptTokens)) : '–',
+      lots ? String(Math.round(lots.promptTokens)) : '–',
+      lots ? lots.tools.toFixed(1) : '–',
+      String(lots?.n ?? all?.n ?? 0),
+      String(p.families.length),
+    ];
   });
-  return ['accuracy (evaluation requests, mean over families) and prompt tokens against registry size:', ...alignColumns([header, ...rows], { rule: true })].join('\n');
+  return [
+    'accuracy (evaluation requests, mean over families) and prompt tokens against registry size:',
+    ...alignColumns([header, ...rows], { rule: true }),
+  ].join('\n');
 }
 
 function formatMinutes(seconds: number): string {

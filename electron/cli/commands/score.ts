@@ -21,7 +21,7 @@ const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
 
 export const command: Command = {
   name: 'score',
-  summary: 'score tool evidence in a project\'s traces with a local GGUF model or on llama.cpp scoring servers (resumable)',
+  summary: "score tool evidence in a project's traces with a local GGUF model or on llama.cpp scoring servers (resumable)",
   usage:
     'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]\n' +
     '       lots score --project <dir> --model <file.gguf> --backend llama-server --endpoint URL [--endpoint URL2 …] [--api-key-env VAR] [--served-model NAME] [--concurrency N]',
@@ -29,36 +29,48 @@ export const command: Command = {
     project: { type: 'string', description: 'the project folder' },
     model: { type: 'string', description: 'the GGUF model file to score with (or default, or a pulled source such as pypi:…)' },
     span: { type: 'string', description: 'scored tokens: the whole answer, or its first number-like expression', default: 'answer' },
-    intervention: { type: 'string', description: 'evidence (remove calls + observations) | line (remove a tool\'s output line) | reexecute (benchmark traces)', default: 'evidence' },
+    intervention: {
+      type: 'string',
+      description: "evidence (remove calls + observations) | line (remove a tool's output line) | reexecute (benchmark traces)",
+      default: 'evidence',
+    },
     gpu: { type: 'string', description: 'llama.cpp backend', default: 'auto' },
     task: { type: 'string', multi: true, description: 'only traces of these tasks (repeat or comma-separate)' },
     parallel: { type: 'string', description: 'traces scored at once on parallel sequences of one context (default 1)' },
     context: { type: 'string', description: 'tokens per sequence (default: fitted to the longest trace)' },
-    format: { type: 'string', description: 'rendering: the model\'s chat template, a plain transcript, or auto (template when the model has one)', default: 'auto' },
-    backend: { type: 'string', description: `where log-probs come from: local (llama.cpp in this process) or a scoring server: ${REMOTE_BACKENDS.join(', ')}`, default: 'local' },
-    endpoint: { type: 'string', multi: true, description: 'a scoring server\'s URL (repeat for several: traces are sharded across them)' },
-    'api-key-env': { type: 'string', description: 'environment variable holding the servers\' API key (sent as a bearer token)' },
+    format: {
+      type: 'string',
+      description: "rendering: the model's chat template, a plain transcript, or auto (template when the model has one)",
+      default: 'auto',
+    },
+    backend: {
+      type: 'string',
+      description: `where log-probs come from: local (llama.cpp in this process) or a scoring server: ${REMOTE_BACKENDS.join(', ')}`,
+      default: 'local',
+    },
+    endpoint: { type: 'string', multi: true, description: "a scoring server's URL (repeat for several: traces are sharded across them)" },
+    'api-key-env': { type: 'string', description: "environment variable holding the servers' API key (sent as a bearer token)" },
     'served-model': { type: 'string', description: 'the model name the endpoints must report serving' },
-    concurrency: { type: 'string', description: 'requests in flight per endpoint (default: the server\'s slots)' },
+    concurrency: { type: 'string', description: "requests in flight per endpoint (default: the server's slots)" },
   },
   details: [
     'For every trace and every tool that was exposed and has evidence in it, I_x(s) = L(y|h) - L(y|h^-s):',
-    'the mean log-probability of the frozen answer tokens with the full context minus without s\'s evidence',
+    "the mean log-probability of the frozen answer tokens with the full context minus without s's evidence",
     '(paper B.2). Multi-turn traces are scored turn by turn and the turn differences averaged.',
     '',
-    'Scores are appended to <project>/scores.jsonl as each trace finishes, keyed by the model file\'s hash,',
-    'the trace\'s hash, the intervention and the span: run the same command again after an interruption and',
+    "Scores are appended to <project>/scores.jsonl as each trace finishes, keyed by the model file's hash,",
+    "the trace's hash, the intervention and the span: run the same command again after an interruption and",
     'it continues where it stopped; nothing is computed twice. The rendering format (plain or the chat',
-    'template\'s name) is part of the run: a template and a plain transcript of one model never mix.',
+    "template's name) is part of the run: a template and a plain transcript of one model never mix.",
     '',
     'With --backend llama-server the log-probs come from llama.cpp servers (`llama-server -m model.gguf`):',
     'the frozen answer tokens are forced by a token-id grammar and read from the raw logits. --model is then',
     'read only for its chat template and builtin tokens (no weights are loaded); token ids come from the',
-    'server\'s /tokenize. The run is keyed by the served model\'s name and a hash of what the server reports',
+    "server's /tokenize. The run is keyed by the served model's name and a hash of what the server reports",
     'about it, so local and server scores never mix. Every endpoint must serve the same model; one that stops',
     'answering (after retries with backoff) is dropped and its traces go to the others.',
     '',
-    'Traces with no answer yet (a benchmark\'s requests before `lots serve`) are skipped and counted:',
+    "Traces with no answer yet (a benchmark's requests before `lots serve`) are skipped and counted:",
     'a row for them would count their tools as exposed with nothing measured.',
     '',
     'Ctrl-C stops after the traces in flight (a second Ctrl-C stops at once; stored scores are kept).',
@@ -87,7 +99,8 @@ export const command: Command = {
 
 /** What a run did, in one line (what the tests and scripts read). */
 export function scoreSummary(p: JobProgress): string {
-  if (p.total === 0 && p.unanswered) return `nothing to score: ${p.unanswered} ${p.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet (serve them first with \`lots serve\`)`;
+  if (p.total === 0 && p.unanswered)
+    return `nothing to score: ${p.unanswered} ${p.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet (serve them first with \`lots serve\`)`;
   const unanswered = p.unanswered ? `, ${p.unanswered} skipped (no answer yet: serve them first)` : '';
   return `${p.scoredNow} scored now, ${p.skipped} already scored${unanswered}, ${p.done}/${p.total} in the project`;
 }

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { flagString, requireFlag, UsageError } from '../args';
-import { EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
+import { EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { writeFileAtomic } from '../../engine/store/atomic';
 import type { StoredScore } from '../../../shared/project/scores';
@@ -63,28 +63,43 @@ export const importCommand: Command = {
     });
     const appended = store.appendScores(records);
     const present = records.length - appended.length;
-    io.out(`imported ${appended.length} score record${appended.length === 1 ? '' : 's'} into ${store.dir} (run "${run}")` +
-      (present > 0 ? `; ${present} already present (same run and trace), skipped` : '') +
-      (parsed.errors.length > 0 ? `; ${parsed.errors.length} line${parsed.errors.length === 1 ? '' : 's'} rejected` : ''));
+    io.out(
+      `imported ${appended.length} score record${appended.length === 1 ? '' : 's'} into ${store.dir} (run "${run}")` +
+        (present > 0 ? `; ${present} already present (same run and trace), skipped` : '') +
+        (parsed.errors.length > 0 ? `; ${parsed.errors.length} line${parsed.errors.length === 1 ? '' : 's'} rejected` : ''),
+    );
     if (unknownTraces > 0) {
-      io.err(`note: ${unknownTraces} record${unknownTraces === 1 ? ' refers to a trace' : 's refer to traces'} the project does not hold; ` +
-        'fitting works, but exporting OpenAI/Anthropic tool definitions needs the traces (`lots import`).');
+      io.err(
+        `note: ${unknownTraces} record${unknownTraces === 1 ? ' refers to a trace' : 's refer to traces'} the project does not hold; ` +
+          'fitting works, but exporting OpenAI/Anthropic tool definitions needs the traces (`lots import`).',
+      );
     }
-    if (appended.length > 0) store.logActivity({ kind: 'scores', message: `imported ${appended.length} score records from ${basename(file)}`, data: { run, file, rejected: parsed.errors.length } });
+    if (appended.length > 0)
+      store.logActivity({
+        kind: 'scores',
+        message: `imported ${appended.length} score records from ${basename(file)}`,
+        data: { run, file, rejected: parsed.errors.length },
+      });
     return parsed.errors.length > 0 ? EXIT_PARTIAL : EXIT_OK;
   },
 };
 
 export const exportCommand: Command = {
   name: 'scores export',
-  summary: 'write a project\'s scores in the exchange format (JSONL)',
+  summary: "write a project's scores in the exchange format (JSONL)",
   usage: 'lots scores export --project <dir> [--run r] [--out f]',
   flags: {
     project: { type: 'string', description: 'the project folder' },
     run: { type: 'string', description: 'the scoring run (default: the latest)' },
     out: { type: 'string', description: 'write to this file instead of stdout' },
   },
-  details: [SCORE_FORMAT_HELP, '', 'The output is what `lots scores import` and `lots fit --scores` read.', '', 'Exit codes: 0 written; 2 no scores or a usage error.'].join('\n'),
+  details: [
+    SCORE_FORMAT_HELP,
+    '',
+    'The output is what `lots scores import` and `lots fit --scores` read.',
+    '',
+    'Exit codes: 0 written; 2 no scores or a usage error.',
+  ].join('\n'),
   async run(args, io) {
     const store = ProjectStore.open(requireFlag(args, 'project'));
     const run = chooseRun(store, flagString(args, 'run'), io);

@@ -9,20 +9,20 @@ import { progressReporter } from '../stage-progress';
 
 export const command: Command = {
   name: 'sweep',
-  summary: 'measure fitting accuracy of each task\'s top-K space for every K and pick its budget',
+  summary: "measure fitting accuracy of each task's top-K space for every K and pick its budget",
   usage: 'lots sweep --project <dir> --model <gguf> [--task t] [--k 1,2,4] [--run <run>]',
   flags: {
     project: { type: 'string', description: 'a benchmark project with scored, served fitting requests' },
     ...modelFlags(),
     task: { type: 'string', multi: true, description: 'only these tasks (repeat or comma-separate)' },
     k: { type: 'string', multi: true, description: 'budgets to measure (default: 1…|A_t|, every K up to the number of scored tools)' },
-    run: { type: 'string', description: 'the scoring run to rank from (default: this model\'s latest re-execute run)' },
+    run: { type: 'string', description: "the scoring run to rank from (default: this model's latest re-execute run)" },
   },
   details: [
     'For each task: rank its tools by their mean score over its fitting requests (the chosen run), serve',
     'the fitting requests under the top-K space for each K, and record accuracy and mean prompt tokens.',
     'The budget is the smallest K with the highest fitting accuracy (labels are used only here). The curve',
-    'is stored in the project (sweeps/), where the Studio\'s K slider reads it; points already measured for',
+    "is stored in the project (sweeps/), where the Studio's K slider reads it; points already measured for",
     'the same task, K, model and tools are reused, so an interrupted sweep resumes.',
     '',
     'Exit codes: 0 ok; 1 some tasks had no scored tools and were skipped; 2 usage error or nothing to sweep.',
@@ -42,7 +42,10 @@ export const command: Command = {
     try {
       const progress = new Map<string, (done: number, total: number) => void>();
       result = await sweepBenchTasks(store, server, {
-        bench, tasks, ks, ...(flagString(args, 'run') !== undefined ? { run: flagString(args, 'run') } : {}),
+        bench,
+        tasks,
+        ks,
+        ...(flagString(args, 'run') !== undefined ? { run: flagString(args, 'run') } : {}),
         onRun: (run) => io.err(`ranking from run ${run}`),
         onTask: (task) => progress.set(task, progressReporter(io, `${task} sweep`)),
         onProgress: (task, done, total) => progress.get(task)?.(done, total),
@@ -53,7 +56,10 @@ export const command: Command = {
           }
           const sweep = outcome.result;
           io.out(`${outcome.task}: K=${sweep.bestK} (${sweep.points.find((p) => p.k === sweep.bestK)?.tools.join(', ')})`);
-          for (const p of sweep.points) io.out(`  K=${String(p.k).padStart(3)}  fitting accuracy ${p.accuracy.toFixed(2)}  (${p.n} requests, ${Math.round(p.promptTokens)} prompt tokens/request)`);
+          for (const p of sweep.points)
+            io.out(
+              `  K=${String(p.k).padStart(3)}  fitting accuracy ${p.accuracy.toFixed(2)}  (${p.n} requests, ${Math.round(p.promptTokens)} prompt tokens/request)`,
+            );
         },
       });
     } finally {

@@ -17,13 +17,20 @@ export const command: Command = {
   usage: 'lots ui [--project <dir>] [--root <dir>] [--port N] [--bind 127.0.0.1] [--allow-host name]',
   flags: {
     project: { type: 'string', description: 'open this project folder on start' },
-    root: { type: 'string', description: 'confine every file path the UI may use (projects, imports, exports, models) to this folder, symbolic links resolved' },
+    root: {
+      type: 'string',
+      description: 'confine every file path the UI may use (projects, imports, exports, models) to this folder, symbolic links resolved',
+    },
     port: { type: 'string', description: 'port to listen on (0: any free port)', default: '0' },
-    bind: { type: 'string', description: 'address to bind; anything but 127.0.0.1 exposes the engine on your network (the token still guards it)', default: '127.0.0.1' },
-    'allow-host': { type: 'string', multi: true, description: 'extra Host names to answer to (e.g. this machine\'s name when --bind 0.0.0.0)' },
+    bind: {
+      type: 'string',
+      description: 'address to bind; anything but 127.0.0.1 exposes the engine on your network (the token still guards it)',
+      default: '127.0.0.1',
+    },
+    'allow-host': { type: 'string', multi: true, description: "extra Host names to answer to (e.g. this machine's name when --bind 0.0.0.0)" },
   },
   details: [
-    'Prints a URL that carries this session\'s access token; open it in a browser. Requests without the token,',
+    "Prints a URL that carries this session's access token; open it in a browser. Requests without the token,",
     'or addressed to another Host / from another Origin, are refused. Stop with Ctrl+C.',
     '',
     'On a remote GPU box: run `lots ui --root ~/lots --project ~/lots/<project>` there and forward the port',
@@ -33,9 +40,9 @@ export const command: Command = {
     'import traces, save exports and reports, load models, anywhere that user can). With --root <dir>, every',
     'path the UI gives is confined to <dir> (relative paths are taken from it; `..` and symbolic links are',
     'resolved, and a path that ends up outside is refused with OUTSIDE_ROOT), and so are the recent projects',
-    'and models it lists and the model file of a run a job is started from. LOTS Studio\'s own folders stay',
+    "and models it lists and the model file of a run a job is started from. LOTS Studio's own folders stay",
     'usable: the models folder (pulled and generated models) and the demo and sample projects it makes.',
-    'Uploaded trace files are written to the host\'s temp folder while they are imported.',
+    "Uploaded trace files are written to the host's temp folder while they are imported.",
   ].join('\n'),
   async run(args: ParsedArgs, io: CliIO): Promise<number> {
     const host = await startUi(args, io);

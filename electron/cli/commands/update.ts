@@ -11,27 +11,27 @@ const RULES = ['topk', 'support'] as const;
 
 export const command: Command = {
   name: 'update',
-  summary: 'fold new batches of scored traces into each task\'s running scores and propose its next space (not applied)',
+  summary: "fold new batches of scored traces into each task's running scores and propose its next space (not applied)",
   usage: 'lots update --project <dir> [--task T] [--alpha 0.2] [--rule topk|support] [--k N] [--tau x --phi p] [--run r] [--refold] [--json]',
   flags: {
     project: { type: 'string', description: 'the project folder' },
     task: { type: 'string', description: 'only this task (default: every task with scores)' },
-    alpha: { type: 'string', description: 'EMA weight α of a new batch, in (0, 1] (default: the task\'s stored α, else 0.2)' },
-    rule: { type: 'string', description: 'how the proposal is cut: topk or support (default: the task\'s stored rule, else topk)' },
-    k: { type: 'string', description: 'budget of the top-K rule (default: stored, else the budget sweep\'s K, else the approved size)' },
+    alpha: { type: 'string', description: "EMA weight α of a new batch, in (0, 1] (default: the task's stored α, else 0.2)" },
+    rule: { type: 'string', description: "how the proposal is cut: topk or support (default: the task's stored rule, else topk)" },
+    k: { type: 'string', description: "budget of the top-K rule (default: stored, else the budget sweep's K, else the approved size)" },
     tau: { type: 'string', description: 'support rule: a request supports a tool when I_x(s) > tau (default 0)' },
     phi: { type: 'string', description: 'support rule: keep tools whose running support is ≥ phi (default 0.05)' },
-    run: { type: 'string', description: 'the scoring run to read the batches from (default: the stored run, else the task\'s latest)' },
+    run: { type: 'string', description: "the scoring run to read the batches from (default: the stored run, else the task's latest)" },
     refold: { type: 'boolean', description: 'fold every batch again from the rows now in the run' },
     json: { type: 'boolean', description: 'print the results as one JSON object' },
   },
   details: [
-    'Each import of a task\'s traces is one batch, in import order. A batch whose traces have score rows in',
+    "Each import of a task's traces is one batch, in import order. A batch whose traces have score rows in",
     'the run updates the running scores, Ĩ(s) ← α·Ī(s) + (1−α)·Ĩ(s); the first batch that scores a tool',
     'starts it at its batch mean, and a tool a batch did not score keeps its running score. The rule then',
     'proposes the next space: top-K of the running scores, or (support) the tools whose running share of',
     'requests with I_x(s) > tau is at least phi. The history, α and the rule are stored in the project',
-    '(updates/<task>.json) and shown in the Studio\'s Space view, where the proposal is approved (or not).',
+    "(updates/<task>.json) and shown in the Studio's Space view, where the proposal is approved (or not).",
     'A batch with no score rows yet waits, and the batches after it wait behind it: score them first',
     '(`lots score --project P`). Changing α, the rule or the run folds the whole history again.',
     '',
@@ -79,12 +79,17 @@ function printResult(r: TaskUpdateResult, project: string, io: CliIO): void {
   const folded = new Set(r.folded.map((b) => b.batch));
   for (const b of r.history.batches) {
     const mark = folded.has(b.batch) ? 'new' : '   ';
-    io.out(`  ${mark} batch ${b.batch}  ${b.source}${b.label ? ` (${b.label})` : ''}  ${b.scored}/${b.traces} scored  → ${b.proposed.length} tools: ${b.proposed.join(', ') || '(none)'}`);
+    io.out(
+      `  ${mark} batch ${b.batch}  ${b.source}${b.label ? ` (${b.label})` : ''}  ${b.scored}/${b.traces} scored  → ${b.proposed.length} tools: ${b.proposed.join(', ') || '(none)'}`,
+    );
     for (const c of b.entered) io.out(`        + ${crossing(c, 'entered')}`);
     for (const c of b.left) io.out(`        − ${crossing(c, 'left')}`);
   }
   for (const w of r.waiting) io.out(`  waiting: ${w.source} (${w.traces} traces, no score rows in this run yet: lots score --project ${project})`);
-  for (const e of r.empty) io.out(`  skipped: ${e.source} (${e.traces} traces: ${e.reason === 'unanswered' ? 'requests with no answer yet, nothing to score' : 'their rows scored no tool'})`);
+  for (const e of r.empty)
+    io.out(
+      `  skipped: ${e.source} (${e.traces} traces: ${e.reason === 'unanswered' ? 'requests with no answer yet, nothing to score' : 'their rows scored no tool'})`,
+    );
   if (r.history.batches.length === 0) {
     io.out('  no batch folded yet');
     return;
@@ -92,7 +97,7 @@ function printResult(r: TaskUpdateResult, project: string, io: CliIO): void {
   const against = r.approved ? `against approved v${r.approved.version}` : 'no version approved yet';
   const diff = [...r.diff.added.map((t) => `+${t}`), ...r.diff.removed.map((t) => `−${t}`)].join(' ') || 'no change';
   io.out(`  proposal (${r.proposal.length} tools, not applied): ${r.proposal.join(', ') || '(none)'}  — ${against}: ${diff}`);
-  io.out('  approve it in the Studio\'s Space view (`lots ui`), with a note.');
+  io.out("  approve it in the Studio's Space view (`lots ui`), with a note.");
 }
 
 function crossing(c: Crossing, how: 'entered' | 'left'): string {
@@ -101,4 +106,3 @@ function crossing(c: Crossing, how: 'entered' | 'left'): string {
   if (c.cut === null) return `${c.tool} ${how} (running ${c.running.toFixed(3)}; the space had room)`;
   return `${c.tool} ${how} (running ${c.running.toFixed(3)} ${cmp} cut ${c.cut.toFixed(3)})`;
 }
-

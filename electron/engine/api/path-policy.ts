@@ -37,9 +37,15 @@ export class PathPolicy {
       if (!statSync(real).isDirectory()) throw new ExpectedError('INVALID_INPUT', `--root ${root} is not a folder: give the folder the Studio may use`);
     } catch (e) {
       if (e instanceof ExpectedError) throw e;
-      throw new ExpectedError('INVALID_INPUT', `--root ${root} cannot be used (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give an existing folder`);
+      throw new ExpectedError(
+        'INVALID_INPUT',
+        `--root ${root} cannot be used (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give an existing folder`,
+      );
     }
-    return new PathPolicy(real, also.map((a) => ({ dir: realPathOf(resolve(a.dir)), what: a.what })));
+    return new PathPolicy(
+      real,
+      also.map((a) => ({ dir: realPathOf(resolve(a.dir)), what: a.what })),
+    );
   }
 
   get confined(): boolean {
@@ -58,7 +64,10 @@ export class PathPolicy {
     const real = realPathOf(asked);
     if (this.allowsReal(real)) return real;
     const through = real !== asked ? ` (it resolves to ${real}${hasLink(asked) ? ' through a symbolic link' : ''})` : '';
-    throw new ExpectedError('OUTSIDE_ROOT', `${field}: ${path}${through} is outside ${this.root}, the only folder this Studio may use (it was started with \`lots ui --root\`); pick a path inside ${this.root}`);
+    throw new ExpectedError(
+      'OUTSIDE_ROOT',
+      `${field}: ${path}${through} is outside ${this.root}, the only folder this Studio may use (it was started with \`lots ui --root\`); pick a path inside ${this.root}`,
+    );
   }
 
   /** Refuses `path` (OUTSIDE_ROOT) unless it may be used; for paths the engine found itself (a run's model file). */
@@ -84,7 +93,7 @@ export class PathPolicy {
 
   /** The root and the engine's folders, for a startup line or a message. */
   describe(): string {
-    if (this.root === null) return 'every path the host\'s user can reach';
+    if (this.root === null) return "every path the host's user can reach";
     return this.also.length ? `${this.root} (and LOTS Studio's own ${this.also.map((a) => `${a.what} ${a.dir}`).join(', ')})` : this.root;
   }
 
@@ -106,7 +115,7 @@ function inside(path: string, dir: string): boolean {
 export function realPathOf(absolute: string): string {
   let head = absolute;
   const rest: string[] = [];
-  for (let links = 0; ; ) {
+  for (let links = 0; ;) {
     try {
       return rest.length ? join(realpathSync.native(head), ...[...rest].reverse()) : realpathSync.native(head);
     } catch (e) {

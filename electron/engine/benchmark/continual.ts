@@ -41,12 +41,26 @@ export async function runBenchContinual(store: ProjectStore, server: BenchServer
     seed: options.seed,
     serve: async (batch, signal) => {
       const tag = `.u${batchNo++}`;
-      const served = await server.serve(batch.map((b) => ({ base: b.request, menu: b.menu, id: servedTraceId(b.request.id, server.modelHash) + tag, meta: { served: { menu: b.explored ? 'explore' : 'space' } } })), { signal });
+      const served = await server.serve(
+        batch.map((b) => ({
+          base: b.request,
+          menu: b.menu,
+          id: servedTraceId(b.request.id, server.modelHash) + tag,
+          meta: { served: { menu: b.explored ? 'explore' : 'space' } },
+        })),
+        { signal },
+      );
       return served.map((s) => s.trace);
     },
     // Update scores stay with the updates (the versions keep their running scores); they do not join
     // the project's scoring run, which ranks the registry-served fitting traces.
-    score: (traces, signal) => scoreBenchRows(server.model, server.renderer, traces, { modelHash: server.modelHash, modelName: server.modelName, modelPath: server.loaded.path, signal }),
+    score: (traces, signal) =>
+      scoreBenchRows(server.model, server.renderer, traces, {
+        modelHash: server.modelHash,
+        modelName: server.modelName,
+        modelPath: server.loaded.path,
+        signal,
+      }),
     evaluate: options.evaluate ? (space, signal): Promise<MenuEvaluation> => evaluator(space, 'eval', signal) : undefined,
     onUpdate: (update) => {
       store.acceptSpace({

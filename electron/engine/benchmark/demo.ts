@@ -130,13 +130,28 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     command: options.command ?? 'lots demo',
     machine: machineDescription(),
     startedAt: new Date().toISOString(),
-    preset: { name: options.preset ?? 'quick', families: first.families, fit, eval: evalCount, registry: first.registry, draws, ...(kMax !== undefined ? { kMax } : {}), seed: first.seed },
+    preset: {
+      name: options.preset ?? 'quick',
+      families: first.families,
+      fit,
+      eval: evalCount,
+      registry: first.registry,
+      draws,
+      ...(kMax !== undefined ? { kMax } : {}),
+      seed: first.seed,
+    },
     growth: [],
   };
   if (existing) options.log(`resuming the demo in ${out} (what is stored is reused)`);
   const at = (project: number) => ({ registry: plans[project]!.registry, project, projects: plans.length });
   options.onStage?.({ stage: 'load', done: 0, total: 1, ...at(0), detail: options.modelPath });
-  const server = await BenchServer.open(options.modelPath, { gpu: options.gpu, parallel: options.parallel, maxTokens: options.maxTokens, threads: options.threads, signal: options.signal });
+  const server = await BenchServer.open(options.modelPath, {
+    gpu: options.gpu,
+    parallel: options.parallel,
+    maxTokens: options.maxTokens,
+    threads: options.threads,
+    signal: options.signal,
+  });
   try {
     if (record.modelHash && record.modelHash !== server.modelHash) {
       throw new ExpectedError('INVALID_INPUT', `${out} holds a demo run with another model (${record.modelName}); give --out a new folder or use that model`);
@@ -183,10 +198,18 @@ function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
   const store = ProjectStore.open(dir);
   const { byTask, registry, seed } = benchRequests(store);
   const sizes = [...byTask.values()][0];
-  const same = seed === plan.seed && registry.length === plan.registry && byTask.size === plan.families.length
-    && plan.families.every((f) => byTask.has(f)) && sizes?.fit.length === plan.fit && sizes.eval.length === plan.eval;
+  const same =
+    seed === plan.seed &&
+    registry.length === plan.registry &&
+    byTask.size === plan.families.length &&
+    plan.families.every((f) => byTask.has(f)) &&
+    sizes?.fit.length === plan.fit &&
+    sizes.eval.length === plan.eval;
   if (!same) {
-    throw new ExpectedError('INVALID_INPUT', `${dir} holds another benchmark (seed ${seed}, ${registry.length} tools, ${byTask.size} families × ${sizes?.fit.length ?? 0} fit + ${sizes?.eval.length ?? 0} eval); give --out a new folder, or the same options to resume it`);
+    throw new ExpectedError(
+      'INVALID_INPUT',
+      `${dir} holds another benchmark (seed ${seed}, ${registry.length} tools, ${byTask.size} families × ${sizes?.fit.length ?? 0} fit + ${sizes?.eval.length ?? 0} eval); give --out a new folder, or the same options to resume it`,
+    );
   }
   return store;
 }
@@ -205,7 +228,9 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   log(`1/5 ${store.dir}: ${plan.families.length} families × (${plan.fit} fit + ${plan.eval} eval), registry of ${plan.registry} tools, seed ${plan.seed}`);
   const { stage } = options;
   const served = await serveProject(store, server, {
-    split: 'fit', menu: 'registry', signal: options.signal,
+    split: 'fit',
+    menu: 'registry',
+    signal: options.signal,
     onProgress: (d, t) => {
       options.progress?.('serve', d, t);
       stage({ stage: 'serve', done: d, total: t });
@@ -247,10 +272,20 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
     const top = Math.min(ranking.length, options.kMax ?? ranking.length);
     const ks = Array.from({ length: top }, (_, i) => i + 1);
     stage({ stage: 'sweep', done: index, total: families, task, inner: { done: 0, total: top } });
-    const sweep = await sweepTask(store, server, task, requests, ranking, { run: scored.run, ks, signal: options.signal, onProgress: stageProgress('sweep', task, index) });
+    const sweep = await sweepTask(store, server, task, requests, ranking, {
+      run: scored.run,
+      ks,
+      signal: options.signal,
+      onProgress: stageProgress('sweep', task, index),
+    });
     stage({ stage: 'sweep', done: index + 1, total: families, task, detail: `${task}: K = ${sweep.bestK ?? '—'}` });
     log(`4/5 ${task}: budget sweep K=1…${top}, fitting accuracy ${sweep.points.map((p) => p.accuracy.toFixed(2)).join(' ')} → K=${sweep.bestK} ${at()}`);
-    const evaluation = await evaluateTask(store, server, task, requests, registry, { seed, draws: options.draws, signal: options.signal, onProgress: stageProgress('evaluate', task, index) });
+    const evaluation = await evaluateTask(store, server, task, requests, registry, {
+      seed,
+      draws: options.draws,
+      signal: options.signal,
+      onProgress: stageProgress('evaluate', task, index),
+    });
     stage({ stage: 'evaluate', done: index + 1, total: families, task });
     const row = comparisonRow(evaluation.sweep);
     if (row) rows.push(row);

@@ -2,7 +2,15 @@
 // with the project: the sweep curve and bestK (the UI's K slider reads them), the baselines on the same
 // budget, and the LOTS space at bestK as a new accepted space version.
 import { baselineSpaces, DEFAULT_RANDOM_DRAWS, type BaselineName } from '../../../shared/benchmark/baselines';
-import { compareSpaces, runBudgetSweep, sameSet, type ComparedSpace, type MenuEvaluator, type Split, type SweepProgress } from '../../../shared/benchmark/sweep';
+import {
+  compareSpaces,
+  runBudgetSweep,
+  sameSet,
+  type ComparedSpace,
+  type MenuEvaluator,
+  type Split,
+  type SweepProgress,
+} from '../../../shared/benchmark/sweep';
 import type { Scored } from '../../../shared/lots/rank';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
@@ -21,7 +29,10 @@ export function menuEvaluator(server: BenchServer, requests: TaskRequests, onSer
   return async (menu, split, signal) => {
     const list = requests[split];
     if (list.length === 0) return { accuracy: 0, n: 0, promptTokens: 0 };
-    const served = await server.serve(list.map((base) => ({ base, menu })), { signal, onProgress: onServed });
+    const served = await server.serve(
+      list.map((base) => ({ base, menu })),
+      { signal, onProgress: onServed },
+    );
     return {
       accuracy: served.filter((s) => s.correct).length / served.length,
       n: served.length,
@@ -39,7 +50,14 @@ export interface SweepTaskOptions {
   onServed?: (done: number, total: number) => void;
 }
 
-export async function sweepTask(store: ProjectStore, server: BenchServer, task: string, requests: TaskRequests, ranking: readonly Scored[], options: SweepTaskOptions): Promise<SweepResult> {
+export async function sweepTask(
+  store: ProjectStore,
+  server: BenchServer,
+  task: string,
+  requests: TaskRequests,
+  ranking: readonly Scored[],
+  options: SweepTaskOptions,
+): Promise<SweepResult> {
   if (ranking.length === 0) {
     throw new ExpectedError('NOT_FOUND', `task "${task}" has no scored tools in run ${options.run}; score its served fitting requests first`);
   }
@@ -76,11 +94,21 @@ export interface TaskEvaluation {
 }
 
 /** LOTS at the sweep's bestK against the baselines, on fitting and evaluation requests. */
-export async function evaluateTask(store: ProjectStore, server: BenchServer, task: string, requests: TaskRequests, registry: readonly ToolDef[], options: EvaluateTaskOptions): Promise<TaskEvaluation> {
+export async function evaluateTask(
+  store: ProjectStore,
+  server: BenchServer,
+  task: string,
+  requests: TaskRequests,
+  registry: readonly ToolDef[],
+  options: EvaluateTaskOptions,
+): Promise<TaskEvaluation> {
   const sweep = store.readSweep(task);
   if (!sweep || sweep.bestK === undefined) throw new ExpectedError('NOT_FOUND', `task "${task}" has no budget sweep yet; run \`lots sweep\` first`);
   if (sweep.model !== server.modelHash) {
-    throw new ExpectedError('INVALID_INPUT', `the budget sweep of "${task}" was measured with another model (${sweep.model}); sweep again with this model first`);
+    throw new ExpectedError(
+      'INVALID_INPUT',
+      `the budget sweep of "${task}" was measured with another model (${sweep.model}); sweep again with this model first`,
+    );
   }
   const k = sweep.bestK;
   const space = sweep.points.find((p) => p.k === k)!.tools;

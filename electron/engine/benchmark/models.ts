@@ -52,7 +52,10 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
     const speed = await measureSpeed(server, prompts[0]!);
 
     say(`serving ${traces.length} requests with the full menu (keep-all)`);
-    const served = await server.serve(traces.map((t) => ({ base: t, menu: menu(t) })), { onProgress: (d, n) => say(`served ${d}/${n}`) });
+    const served = await server.serve(
+      traces.map((t) => ({ base: t, menu: menu(t) })),
+      { onProgress: (d, n) => say(`served ${d}/${n}`) },
+    );
     const accuracy = options.families.map((family) => {
       const mine = served.filter((s) => s.trace.task === family);
       return { family, correct: mine.filter((s) => s.correct).length, n: mine.length, answers: mine.map((s) => s.trace.turns[0]!.answer) };
@@ -69,7 +72,12 @@ export async function runModelBench(options: ModelBenchOptions): Promise<ModelBe
       promptTokensPerRequest: { min: Math.min(...lengths), max: Math.max(...lengths), mean: lengths.reduce((a, b) => a + b, 0) / lengths.length },
       ...speed,
       accuracy,
-      accuracyMean: accuracy.reduce((s, a) => s + a.correct, 0) / Math.max(1, accuracy.reduce((s, a) => s + a.n, 0)),
+      accuracyMean:
+        accuracy.reduce((s, a) => s + a.correct, 0) /
+        Math.max(
+          1,
+          accuracy.reduce((s, a) => s + a.n, 0),
+        ),
       seconds: (performance.now() - started) / 1000,
     };
   } finally {

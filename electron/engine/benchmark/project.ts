@@ -36,7 +36,10 @@ export function benchRequests(store: ProjectStore): BenchRequests {
   const { seed, registry } = metas[0]!;
   const other = metas.find((m) => m.seed !== seed || m.registry !== registry);
   if (other) {
-    throw new ExpectedError('INVALID_INPUT', `${store.dir} mixes benchmark requests of different seeds or registries (seed ${seed}/${registry} tools and seed ${other.seed}/${other.registry} tools); keep one benchmark per project`);
+    throw new ExpectedError(
+      'INVALID_INPUT',
+      `${store.dir} mixes benchmark requests of different seeds or registries (seed ${seed}/${registry} tools and seed ${other.seed}/${other.registry} tools); keep one benchmark per project`,
+    );
   }
   const byTask = new Map<string, { fit: Trace[]; eval: Trace[] }>();
   requests.forEach((t, i) => {
@@ -61,12 +64,20 @@ export function chooseRun(store: ProjectStore, modelHash: string | undefined, ru
   const mine = modelHash ? runs.filter((r) => r.startsWith(`${modelHash}|`)) : runs;
   const pick = mine.filter((r) => r.includes('|reexecute|')).at(-1) ?? mine.at(-1);
   if (!pick) {
-    throw new ExpectedError('NOT_FOUND', `${store.dir} has no scores${modelHash ? ' from this model' : ''}; serve and score the fitting requests first (\`lots serve\`, then \`lots score --intervention reexecute\`)`);
+    throw new ExpectedError(
+      'NOT_FOUND',
+      `${store.dir} has no scores${modelHash ? ' from this model' : ''}; serve and score the fitting requests first (\`lots serve\`, then \`lots score --intervention reexecute\`)`,
+    );
   }
   return pick;
 }
 
 /** The task's LOTS ranking over A_t from one run's fitting scores. */
 export function taskRanking(scores: readonly StoredScore[], task: string): Scored[] {
-  return rankTools(aggregateOneTask(task, scores.filter((s) => s.task === task)).tools).map((t) => ({ tool: t.tool, mean: t.mean }));
+  return rankTools(
+    aggregateOneTask(
+      task,
+      scores.filter((s) => s.task === task),
+    ).tools,
+  ).map((t) => ({ tool: t.tool, mean: t.mean }));
 }

@@ -47,7 +47,8 @@ export async function evaluateReuse(store: ProjectStore, server: BenchServer, op
     const reused = await evaluate(space, split, options.signal);
     rows.push({ task, source: approved ? `v${approved.version}` : 'sweep', fittedWith: run ? modelOfRun(store, run) : null, space, keepAll, reused });
   }
-  if (rows.length === 0) throw new ExpectedError('NOT_FOUND', `${store.dir} has no fitted space to reuse: run \`lots demo\` (or sweep and approve spaces) with the first model`);
+  if (rows.length === 0)
+    throw new ExpectedError('NOT_FOUND', `${store.dir} has no fitted space to reuse: run \`lots demo\` (or sweep and approve spaces) with the first model`);
   return rows;
 }
 

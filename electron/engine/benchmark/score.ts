@@ -45,7 +45,15 @@ export async function scoreBenchRows(
     model,
     renderer,
     traces,
-    { intervention: 'reexecute', span, executor: benchExecutor, mode: 'optimized', parallel: options.parallel, threads: options.threads, shouldStop: () => Boolean(options.signal?.aborted) },
+    {
+      intervention: 'reexecute',
+      span,
+      executor: benchExecutor,
+      mode: 'optimized',
+      parallel: options.parallel,
+      threads: options.threads,
+      shouldStop: () => Boolean(options.signal?.aborted),
+    },
     (result) => {
       const trace = result.plan.trace;
       const record = toStoredScore(result.plan, result.logprobs, {

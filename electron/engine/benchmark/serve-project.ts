@@ -43,7 +43,11 @@ export async function serveProject(store: ProjectStore, server: BenchServer, opt
   const wanted = options.tasks?.length ? new Set(options.tasks) : undefined;
   if (wanted) {
     const unknown = [...wanted].filter((t) => !byTask.has(t));
-    if (unknown.length) throw new ExpectedError('NOT_FOUND', `no benchmark requests for task ${unknown.map((t) => `"${t}"`).join(', ')}; tasks: ${[...byTask.keys()].join(', ')}`);
+    if (unknown.length)
+      throw new ExpectedError(
+        'NOT_FOUND',
+        `no benchmark requests for task ${unknown.map((t) => `"${t}"`).join(', ')}; tasks: ${[...byTask.keys()].join(', ')}`,
+      );
   }
   const split = options.split ?? 'fit';
   const menuKind = options.menu ?? 'registry';
@@ -79,7 +83,10 @@ export async function serveProject(store: ProjectStore, server: BenchServer, opt
       part.map((p) => ({ base: p.base, menu: p.menu, id: p.id, meta: { served: { menu: p.label } } })),
       { signal: options.signal, onProgress: (d) => options.onProgress?.(existing.length + i + d, total) },
     );
-    written += store.addTraces(done.map((d) => d.trace), `lots serve (${server.modelName}, ${menuKind})`).added;
+    written += store.addTraces(
+      done.map((d) => d.trace),
+      `lots serve (${server.modelName}, ${menuKind})`,
+    ).added;
     served.push(...done);
   }
   if (items.length === 0) options.onProgress?.(total, total);

@@ -190,14 +190,22 @@ export class BenchServer {
   private async ensureContext(tokens: number): Promise<LlamaContext> {
     const limit = this.model.trainContextSize;
     if (tokens > limit) {
-      throw new ExpectedError('CONTEXT_OVERFLOW', `a served prompt needs ${tokens} tokens (with the answer), more than the model's context length (${limit}); serve a smaller menu or use a model with a longer context.`);
+      throw new ExpectedError(
+        'CONTEXT_OVERFLOW',
+        `a served prompt needs ${tokens} tokens (with the answer), more than the model's context length (${limit}); serve a smaller menu or use a model with a longer context.`,
+      );
     }
     if (this.context && this.contextTokens >= tokens) return this.context;
     for (const s of this.sequences) void s.dispose();
     this.sequences = [];
     await this.context?.dispose();
     const size = Math.min(limit, Math.max(512, Math.ceil((tokens * 1.1) / 256) * 256));
-    this.context = await createScoringContext(this.model, { contextSize: size, sequences: this.parallel, batchSize: this.options.batchSize, threads: this.threads });
+    this.context = await createScoringContext(this.model, {
+      contextSize: size,
+      sequences: this.parallel,
+      batchSize: this.options.batchSize,
+      threads: this.threads,
+    });
     this.contextTokens = size;
     this.sequences = Array.from({ length: this.parallel }, () => this.context!.getSequence());
     return this.context;

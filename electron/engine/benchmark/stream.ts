@@ -70,7 +70,12 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
   const rule: UpdateRule = options.rule ?? { kind: 'topk', k: STREAM_DEFAULTS.k };
   const arrivalEvery = options.arrivalEvery ?? STREAM_DEFAULTS.arrivalEvery;
   const epsilon = options.epsilon ?? STREAM_DEFAULTS.epsilon;
-  for (const [name, n] of [['batches', batches], ['batch-size', batchSize], ['eval', evalCount], ['arrival-every', arrivalEvery]] as const) {
+  for (const [name, n] of [
+    ['batches', batches],
+    ['batch-size', batchSize],
+    ['eval', evalCount],
+    ['arrival-every', arrivalEvery],
+  ] as const) {
     if (!Number.isInteger(n) || n < 1) throw new ExpectedError('INVALID_INPUT', `--${name} must be a positive integer, got ${n}`);
   }
   if (!(alpha > 0 && alpha <= 1)) throw new ExpectedError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
@@ -83,9 +88,18 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
   const { byTask, seed } = benchRequests(store);
   const registry = registryNames(seed, made.plan.registry);
   if (options.cap !== undefined && (!Number.isInteger(options.cap) || options.cap < 1 || options.cap >= registry.length)) {
-    throw new ExpectedError('INVALID_INPUT', `--cap must be an integer between 1 and ${registry.length - 1} (the registry has ${registry.length} tools), got ${options.cap}`);
+    throw new ExpectedError(
+      'INVALID_INPUT',
+      `--cap must be an integer between 1 and ${registry.length - 1} (the registry has ${registry.length} tools), got ${options.cap}`,
+    );
   }
-  const server = await BenchServer.open(options.modelPath, { gpu: options.gpu, parallel: options.parallel, maxTokens: options.maxTokens, threads: options.threads, signal: options.signal });
+  const server = await BenchServer.open(options.modelPath, {
+    gpu: options.gpu,
+    parallel: options.parallel,
+    maxTokens: options.maxTokens,
+    threads: options.threads,
+    signal: options.signal,
+  });
   try {
     options.log(`loaded ${server.modelName} (${server.renderer.format} prompt format, ${server.threads} CPU threads) [${elapsed(started)}]`);
     const record: StreamRecord = {
@@ -118,7 +132,11 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
     const evaluators = new Map<string, (menu: readonly string[]) => Promise<MenuEvaluation>>();
     families.forEach((family, j) => {
       const requests = byTask.get(family)!;
-      tasks.set(family, { task: family, arrival: 1 + j * arrivalEvery, arms: { 'keep-all': [], frozen: [], updated: [], ...(options.cap !== undefined ? { capped: [] } : {}) } });
+      tasks.set(family, {
+        task: family,
+        arrival: 1 + j * arrivalEvery,
+        arms: { 'keep-all': [], frozen: [], updated: [], ...(options.cap !== undefined ? { capped: [] } : {}) },
+      });
       const fresh = (): ArmState => ({ space: [], updates: { task: family, alpha, rule, run: '', batches: [] } });
       arms.set(family, { updated: fresh(), ...(options.cap !== undefined ? { capped: fresh() } : {}) });
       const evaluate = menuEvaluator(server, requests);
@@ -145,8 +163,21 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       const result: Partial<Record<StreamArm, StreamArmBatch>> = {};
 
       // keep-all
-      const all = await serveBatch(server, requests, requests.map(() => registry), options.signal);
-      result['keep-all'] = { batch: b + 1, step, served: all.measure, menuSize: registry.length, explored: 0, space: [...registry], eval: measure(await evaluate(registry)) };
+      const all = await serveBatch(
+        server,
+        requests,
+        requests.map(() => registry),
+        options.signal,
+      );
+      result['keep-all'] = {
+        batch: b + 1,
+        step,
+        served: all.measure,
+        menuSize: registry.length,
+        explored: 0,
+        space: [...registry],
+        eval: measure(await evaluate(registry)),
+      };
 
       // updated: first batch under the registry, later ones under its current space
       const updated = await updateArm(server, family, state.updated, requests, b, step, { registry, rule, seed, signal: options.signal, evaluate });
@@ -155,10 +186,32 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       const frozenSpace = state.frozen!;
       if (b === 0) result.frozen = { ...updated };
       else {
-        const served = await serveBatch(server, requests, requests.map(() => frozenSpace), options.signal);
-        result.frozen = { batch: b + 1, step, served: served.measure, menuSize: frozenSpace.length, explored: 0, space: [...frozenSpace], eval: measure(await evaluate(frozenSpace)) };
+        const served = await serveBatch(
+          server,
+          requests,
+          requests.map(() => frozenSpace),
+          options.signal,
+        );
+        result.frozen = {
+          batch: b + 1,
+          step,
+          served: served.measure,
+          menuSize: frozenSpace.length,
+          explored: 0,
+          space: [...frozenSpace],
+          eval: measure(await evaluate(frozenSpace)),
+        };
       }
-      if (state.capped) result.capped = await updateArm(server, family, state.capped, requests, b, step, { registry, rule, seed, signal: options.signal, evaluate, cap: options.cap, epsilon });
+      if (state.capped)
+        result.capped = await updateArm(server, family, state.capped, requests, b, step, {
+          registry,
+          rule,
+          seed,
+          signal: options.signal,
+          evaluate,
+          cap: options.cap,
+          epsilon,
+        });
 
       for (const arm of STREAM_ARMS) {
         const r = result[arm];
@@ -172,7 +225,9 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       const u = state.updated.updates;
       store.writeUpdates({ ...u, run: u.run || 'stream' });
       options.onBatch?.(family, b + 1, result);
-      options.log(`step ${step}: ${family} batch ${b + 1}/${batches} — eval accuracy keep-all ${fmt(result['keep-all'].eval.accuracy)}, frozen ${fmt(result.frozen.eval.accuracy)}, updated ${fmt(updated.eval.accuracy)}${result.capped ? `, capped ${fmt(result.capped.eval.accuracy)}` : ''}; updated space ${updated.space.join(', ') || '(none)'} [${elapsed(started)}]`);
+      options.log(
+        `step ${step}: ${family} batch ${b + 1}/${batches} — eval accuracy keep-all ${fmt(result['keep-all'].eval.accuracy)}, frozen ${fmt(result.frozen.eval.accuracy)}, updated ${fmt(updated.eval.accuracy)}${result.capped ? `, capped ${fmt(result.capped.eval.accuracy)}` : ''}; updated space ${updated.space.join(', ') || '(none)'} [${elapsed(started)}]`,
+      );
     }
     record.finishedAt = new Date().toISOString();
     record.seconds = (performance.now() - started) / 1000;
@@ -194,38 +249,92 @@ interface ArmContext {
 }
 
 /** Serve a batch under the arm's menus, score it with re-execution, fold it, move to the proposal. */
-async function updateArm(server: BenchServer, family: string, state: ArmState, requests: readonly Trace[], b: number, step: number, ctx: ArmContext): Promise<StreamArmBatch> {
+async function updateArm(
+  server: BenchServer,
+  family: string,
+  state: ArmState,
+  requests: readonly Trace[],
+  b: number,
+  step: number,
+  ctx: ArmContext,
+): Promise<StreamArmBatch> {
   const arm = ctx.cap !== undefined ? 'capped' : 'updated';
-  const plan = requests.map((request, i) => chooseServingMenu({
-    firstBatch: b === 0,
-    space: state.space,
-    registry: ctx.registry,
-    cap: ctx.cap,
-    epsilon: ctx.epsilon ?? 0,
-    rng: rngFor(ctx.seed, 'stream', arm, family, b, i),
-  }));
-  const served = await serveBatch(server, requests, plan.map((p) => p.menu), ctx.signal, (request, i) => `${request.id}.${arm}.b${b + 1}.${i}`);
-  const rows = await scoreBenchRows(server.model, server.renderer, served.traces, { modelHash: server.modelHash, modelName: server.modelName, modelPath: server.loaded.path, threads: server.threads, signal: ctx.signal });
+  const plan = requests.map((request, i) =>
+    chooseServingMenu({
+      firstBatch: b === 0,
+      space: state.space,
+      registry: ctx.registry,
+      cap: ctx.cap,
+      epsilon: ctx.epsilon ?? 0,
+      rng: rngFor(ctx.seed, 'stream', arm, family, b, i),
+    }),
+  );
+  const served = await serveBatch(
+    server,
+    requests,
+    plan.map((p) => p.menu),
+    ctx.signal,
+    (request, i) => `${request.id}.${arm}.b${b + 1}.${i}`,
+  );
+  const rows = await scoreBenchRows(server.model, server.renderer, served.traces, {
+    modelHash: server.modelHash,
+    modelName: server.modelName,
+    modelPath: server.loaded.path,
+    threads: server.threads,
+    signal: ctx.signal,
+  });
   ctx.signal?.throwIfAborted();
   if (!state.updates.run && rows[0]) state.updates.run = rows[0].run;
   let space = state.space;
   let running: Record<string, number> | undefined;
   if (rows.some((r) => Object.keys(r.scores).length > 0)) {
-    const batch = foldBatch(family, state.updates, { rows, traces: requests.length, source: `stream step ${step}`, label: `${arm} batch ${b + 1}`, at: new Date().toISOString() });
+    const batch = foldBatch(family, state.updates, {
+      rows,
+      traces: requests.length,
+      source: `stream step ${step}`,
+      label: `${arm} batch ${b + 1}`,
+      at: new Date().toISOString(),
+    });
     space = batch.proposed;
     running = batch.running;
     const evalOfSpace = measure(await ctx.evaluate(space));
     batch.accuracy = evalOfSpace.accuracy;
     state.updates = { ...state.updates, batches: [...state.updates.batches, batch] };
     state.space = space;
-    return { batch: b + 1, step, served: served.measure, menuSize: mean(plan.map((p) => p.menu.length)), explored: plan.filter((p) => p.explored).length, space: [...space], eval: evalOfSpace, running };
+    return {
+      batch: b + 1,
+      step,
+      served: served.measure,
+      menuSize: mean(plan.map((p) => p.menu.length)),
+      explored: plan.filter((p) => p.explored).length,
+      space: [...space],
+      eval: evalOfSpace,
+      running,
+    };
   }
   // Nothing scored (every answer empty): the space stays as it was.
-  return { batch: b + 1, step, served: served.measure, menuSize: mean(plan.map((p) => p.menu.length)), explored: plan.filter((p) => p.explored).length, space: [...space], eval: measure(await ctx.evaluate(space)) };
+  return {
+    batch: b + 1,
+    step,
+    served: served.measure,
+    menuSize: mean(plan.map((p) => p.menu.length)),
+    explored: plan.filter((p) => p.explored).length,
+    space: [...space],
+    eval: measure(await ctx.evaluate(space)),
+  };
 }
 
-async function serveBatch(server: BenchServer, requests: readonly Trace[], menus: readonly (readonly string[])[], signal?: AbortSignal, id?: (request: Trace, i: number) => string): Promise<{ traces: Trace[]; measure: StreamMeasure }> {
-  const served = await server.serve(requests.map((base, i) => ({ base, menu: menus[i]!, ...(id ? { id: id(base, i) } : {}) })), { signal });
+async function serveBatch(
+  server: BenchServer,
+  requests: readonly Trace[],
+  menus: readonly (readonly string[])[],
+  signal?: AbortSignal,
+  id?: (request: Trace, i: number) => string,
+): Promise<{ traces: Trace[]; measure: StreamMeasure }> {
+  const served = await server.serve(
+    requests.map((base, i) => ({ base, menu: menus[i]!, ...(id ? { id: id(base, i) } : {}) })),
+    { signal },
+  );
   signal?.throwIfAborted();
   return {
     traces: served.map((s) => s.trace),
@@ -269,4 +378,3 @@ function elapsed(started: number): string {
   const s = Math.round((performance.now() - started) / 1000);
   return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
-

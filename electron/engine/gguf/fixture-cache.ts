@@ -9,9 +9,7 @@ import { writeGguf } from './writer';
 /** Bump when a generator's output changes. */
 const GENERATOR_VERSION = 4;
 
-export type FixtureModelSpec =
-  | ({ kind: 'random' } & RandomLlamaOptions)
-  | ({ kind: 'evidence-copy' } & EvidenceCopyOptions);
+export type FixtureModelSpec = ({ kind: 'random' } & RandomLlamaOptions) | ({ kind: 'evidence-copy' } & EvidenceCopyOptions);
 
 export function fixtureModelFileName(spec: FixtureModelSpec): string {
   const parts = Object.entries(spec)

@@ -156,4 +156,3 @@ function padToMultiple(v: Vocabulary, m: number): Vocabulary {
 function hashSeed(seed: number, name: string, stream: number): number {
   return fnv1a(name, seed ^ 0x9e3779b9 ^ Math.imul(stream, 0x85ebca6b));
 }
-

@@ -18,7 +18,8 @@ export function loadBfclJoin(datasetFiles: readonly string[], funcDocDir: string
     join_.dataset = dataset;
   }
   if (funcDocDir) {
-    if (!existsSync(funcDocDir) || !statSync(funcDocDir).isDirectory()) throw new ExpectedError('INVALID_INPUT', `${funcDocDir}: not a folder; give BFCL's data/multi_turn_func_doc folder`);
+    if (!existsSync(funcDocDir) || !statSync(funcDocDir).isDirectory())
+      throw new ExpectedError('INVALID_INPUT', `${funcDocDir}: not a folder; give BFCL's data/multi_turn_func_doc folder`);
     const docs = new Map<string, unknown[]>();
     const files = new Set(readdirSync(funcDocDir));
     for (const [cls, name] of Object.entries(BFCL_FUNC_DOC_FILES)) if (files.has(name)) docs.set(cls, jsonLines(join(funcDocDir, name)));

@@ -73,7 +73,14 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
   options.signal?.throwIfAborted();
   const total = stats.size;
   const maxDoc = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
-  const session = new ImportSession({ file, format: options.format, taskField: options.taskField, bfcl: options.bfcl, sourcePath: path, spanBudgetBytes: options.spanBudgetBytes });
+  const session = new ImportSession({
+    file,
+    format: options.format,
+    taskField: options.taskField,
+    bfcl: options.bfcl,
+    sourcePath: path,
+    spanBudgetBytes: options.spanBudgetBytes,
+  });
   let bytesRead = 0;
   let lastProgress = 0;
   let mode: ReadSummary['mode'] = 'empty';
@@ -85,7 +92,14 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
     if (!force && now - lastProgress < 100) return;
     lastProgress = now;
     const s = session.stats;
-    options.onProgress({ bytesRead: Math.min(bytesRead, total), totalBytes: total, records: s.records, traces: s.traces, rejected: s.rejected, elapsedMs: now - started });
+    options.onProgress({
+      bytesRead: Math.min(bytesRead, total),
+      totalBytes: total,
+      records: s.records,
+      traces: s.traces,
+      rejected: s.rejected,
+      elapsedMs: now - started,
+    });
   };
   function* emit(events: ImportEvent[]): Generator<ReadEvent> {
     for (const e of events) {
@@ -101,7 +115,12 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
   let encoding: Utf16Encoding | undefined;
   // The first line that is not UTF-8 gets the hint; the others point back to it (one hint per file).
   const utf8 = { first: undefined as number | undefined };
-  const lines = readLines(path, { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, signal: options.signal, onBytes: (n) => ((bytesRead += n), progress()), onEncoding: (e) => (encoding = e) });
+  const lines = readLines(path, {
+    maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    signal: options.signal,
+    onBytes: (n) => ((bytesRead += n), progress()),
+    onEncoding: (e) => (encoding = e),
+  });
   try {
     // The first two non-empty lines tell JSON Lines from one JSON document.
     const head: RawLine[] = [];
@@ -214,7 +233,11 @@ function documentParseError(file: string, line: number, text: string): LineError
 /** One JSONL line → session events. */
 function readLine(l: RawLine, session: ImportSession, file: string, utf8: { first?: number }): ImportEvent[] {
   if (l.tooLong !== undefined) {
-    return session.reject({ file, line: l.line, message: `the line is ${(l.tooLong / 1048576).toFixed(1)} MB long, above the limit for one record; split the record or raise the limit` });
+    return session.reject({
+      file,
+      line: l.line,
+      message: `the line is ${(l.tooLong / 1048576).toFixed(1)} MB long, above the limit for one record; split the record or raise the limit`,
+    });
   }
   if (!isContent(l)) return [];
   const bytes = l.bytes!;

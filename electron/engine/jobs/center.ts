@@ -69,17 +69,30 @@ export class JobCenter {
   private readonly demos: DemoRuns;
   private readonly checkModel: NonNullable<JobCenterOptions['checkModel']>;
 
-  constructor(private readonly emit: (job: JobInfo) => void, options: JobCenterOptions = {}) {
+  constructor(
+    private readonly emit: (job: JobInfo) => void,
+    options: JobCenterOptions = {},
+  ) {
     this.launcher = options.launcher ?? forkLauncher;
     this.checkModel = options.checkModel ?? (() => undefined);
     this.queue = new ScoringQueue({ stdio: options.quiet ? 'ignore' : 'inherit', launcher: this.launcher });
     this.queue.on('update', (job) => this.emit(this.fromQueue(job)));
-    this.demos = new DemoRuns(emit, { launcher: this.launcher, stdio: options.quiet ? 'ignore' : 'inherit', ...(options.demoStateDir ? { stateDir: options.demoStateDir } : {}) });
+    this.demos = new DemoRuns(emit, {
+      launcher: this.launcher,
+      stdio: options.quiet ? 'ignore' : 'inherit',
+      ...(options.demoStateDir ? { stateDir: options.demoStateDir } : {}),
+    });
   }
 
   list(): JobInfo[] {
-    return [...this.interrupted.values()].map((i) => i.info)
-      .concat(this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)), [...this.sweeps.values()].map((s) => s.info), [...this.local.values()].map((l) => l.info), this.demos.list())
+    return [...this.interrupted.values()]
+      .map((i) => i.info)
+      .concat(
+        this.queue.list().map((j) => this.scoreInfo.get(j.id) ?? this.fromQueue(j)),
+        [...this.sweeps.values()].map((s) => s.info),
+        [...this.local.values()].map((l) => l.info),
+        this.demos.list(),
+      )
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
@@ -104,12 +117,21 @@ export class JobCenter {
           continue;
         }
         info = {
-          id: state.id, kind: 'faithfulness', title: checkTitle(spec), ...(spec.tasks?.length === 1 ? { task: spec.tasks[0] } : {}),
-          status: 'interrupted', createdAt: state.createdAt, updatedAt: state.updatedAt,
+          id: state.id,
+          kind: 'faithfulness',
+          title: checkTitle(spec),
+          ...(spec.tasks?.length === 1 ? { task: spec.tasks[0] } : {}),
+          status: 'interrupted',
+          createdAt: state.createdAt,
+          updatedAt: state.updatedAt,
           // A check stores its result once it is complete: nothing of the interrupted one was kept.
-          done: 0, total: state.progress.total, unit: 'requests',
+          done: 0,
+          total: state.progress.total,
+          unit: 'requests',
           message: `interrupted: ${stopped} after checking ${state.progress.done} of ${state.progress.total} requests; a check stores its result only once complete, so resuming runs it again from the start; or dismiss it`,
-          canPause: false, canResume: true, canCancel: true,
+          canPause: false,
+          canResume: true,
+          canCancel: true,
         };
       } else {
         const scored = scoredOf(store, state);
@@ -120,10 +142,19 @@ export class JobCenter {
         }
         const done = scored ?? state.progress.done;
         info = {
-          id: state.id, kind: 'score', title: `Score with ${basename(String(options.model ?? 'a model'))}`, status: 'interrupted', createdAt: state.createdAt, updatedAt: state.updatedAt,
-          done, total: state.progress.total, unit: 'traces',
+          id: state.id,
+          kind: 'score',
+          title: `Score with ${basename(String(options.model ?? 'a model'))}`,
+          status: 'interrupted',
+          createdAt: state.createdAt,
+          updatedAt: state.updatedAt,
+          done,
+          total: state.progress.total,
+          unit: 'traces',
           message: `interrupted: ${stopped} with ${done} of ${state.progress.total} traces scored; resume to continue where it left off, or dismiss it`,
-          canPause: false, canResume: true, canCancel: true,
+          canPause: false,
+          canResume: true,
+          canCancel: true,
         };
       }
       this.interrupted.set(state.id, { state, store, info });
@@ -143,8 +174,19 @@ export class JobCenter {
     const id = newJobId('sweep');
     const now = new Date().toISOString();
     const info: JobInfo = {
-      id, kind: 'sweep', title: `Budget sweep of ${spec.task}`, status: 'running', createdAt: now, updatedAt: now, done: 0, total: 0, unit: 'budgets',
-      message: 'starting', canPause: false, canResume: false, canCancel: true,
+      id,
+      kind: 'sweep',
+      title: `Budget sweep of ${spec.task}`,
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
+      done: 0,
+      total: 0,
+      unit: 'budgets',
+      message: 'starting',
+      canPause: false,
+      canResume: false,
+      canCancel: true,
     };
     const job = startJob({ kind: 'sweep', spec: { ...spec, jobId: id } }, { launcher: this.launcher, stdio: 'inherit' });
     const run: SweepRun = { info, job };
@@ -158,7 +200,12 @@ export class JobCenter {
       if (e.type === 'progress') {
         const { done, total, message } = e.progress;
         const throughput = rate.add(done);
-        update({ done, total, message, ...(throughput !== undefined ? { throughput, etaSeconds: throughput > 0 ? (total - done) / throughput : undefined } : {}) });
+        update({
+          done,
+          total,
+          message,
+          ...(throughput !== undefined ? { throughput, etaSeconds: throughput > 0 ? (total - done) / throughput : undefined } : {}),
+        });
       } else if (e.type === 'finished') {
         update({ status: e.status, message: e.progress.message, done: e.status === 'done' ? run.info.total : run.info.done, etaSeconds: 0, canCancel: false });
       } else if (e.type === 'failed') {
@@ -215,10 +262,16 @@ export class JobCenter {
     if (interrupted) {
       // Dismissed: its state file says so, and the scores it stored are kept.
       this.interrupted.delete(id);
-      const message = interrupted.info.kind === 'faithfulness'
-        ? 'dismissed after it was interrupted (nothing of it was stored: a check stores its result only once complete)'
-        : `dismissed after it was interrupted (${interrupted.info.done} of ${interrupted.info.total} traces scored; those scores are kept)`;
-      interrupted.store.writeJob({ ...interrupted.state, status: 'cancelled', updatedAt: new Date().toISOString(), progress: { ...interrupted.state.progress, message } });
+      const message =
+        interrupted.info.kind === 'faithfulness'
+          ? 'dismissed after it was interrupted (nothing of it was stored: a check stores its result only once complete)'
+          : `dismissed after it was interrupted (${interrupted.info.done} of ${interrupted.info.total} traces scored; those scores are kept)`;
+      interrupted.store.writeJob({
+        ...interrupted.state,
+        status: 'cancelled',
+        updatedAt: new Date().toISOString(),
+        progress: { ...interrupted.state.progress, message },
+      });
       const info: JobInfo = { ...interrupted.info, status: 'cancelled', updatedAt: new Date().toISOString(), message, canResume: false, canCancel: false };
       this.emit(info);
       return info;
@@ -276,9 +329,10 @@ export class JobCenter {
     const info: JobInfo = {
       id: job.id,
       kind: request.kind,
-      title: request.kind === 'faithfulness'
-        ? checkTitle(request.spec)
-        : `Score with ${basename(request.spec.model)}${request.spec.tasks?.length ? ` · ${request.spec.tasks.join(', ')}` : ''} (${request.spec.intervention})${request.spec.remote ? ` on ${remoteWhere(request.spec.remote.endpoints)}` : ''}`,
+      title:
+        request.kind === 'faithfulness'
+          ? checkTitle(request.spec)
+          : `Score with ${basename(request.spec.model)}${request.spec.tasks?.length ? ` · ${request.spec.tasks.join(', ')}` : ''} (${request.spec.intervention})${request.spec.remote ? ` on ${remoteWhere(request.spec.remote.endpoints)}` : ''}`,
       ...(check && request.spec.tasks?.length === 1 ? { task: request.spec.tasks[0] } : {}),
       status,
       createdAt: job.createdAt,
@@ -316,7 +370,12 @@ function describeCheck(spec: Pick<FaithfulnessJobSpec, 'tasks' | 'ks'>): string 
 /** A job whose process died after its work was complete: its state file says "done" (and why). */
 function markDone(store: ProjectStore, state: JobState, message: string): void {
   try {
-    store.writeJob({ ...state, status: 'done', updatedAt: new Date().toISOString(), progress: { done: state.progress.total, total: state.progress.total, message } });
+    store.writeJob({
+      ...state,
+      status: 'done',
+      updatedAt: new Date().toISOString(),
+      progress: { done: state.progress.total, total: state.progress.total, message },
+    });
   } catch {
     /* a read-only project: it is still not offered for resumption */
   }
@@ -354,7 +413,13 @@ function scoredOf(store: ProjectStore, state: JobState): number | undefined {
   if (typeof o.model !== 'string') return undefined;
   const runs = new Set<string>();
   for (const r of store.listScores()) {
-    if (r.model === o.model && r.intervention === o.intervention && r.span === o.span && (o.format === undefined || o.format === 'auto' || (o.format === 'plain') === (r.format === 'plain'))) runs.add(r.run);
+    if (
+      r.model === o.model &&
+      r.intervention === o.intervention &&
+      r.span === o.span &&
+      (o.format === undefined || o.format === 'auto' || (o.format === 'plain') === (r.format === 'plain'))
+    )
+      runs.add(r.run);
   }
   const tasks = Array.isArray(o.tasks) && o.tasks.length > 0 ? new Set(o.tasks as string[]) : undefined;
   let best = 0;

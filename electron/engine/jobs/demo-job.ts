@@ -55,7 +55,11 @@ export async function runDemoJob(spec: DemoJobSpec, control: JobControl, emit: (
     emit({ type: 'finished', status: 'done', progress: progress(summary(result)) });
   } catch (e) {
     if (control.signal.aborted) {
-      emit({ type: 'finished', status: 'cancelled', progress: progress(`cancelled: everything stored so far in ${spec.out} is kept; resume to continue where it stopped`) });
+      emit({
+        type: 'finished',
+        status: 'cancelled',
+        progress: progress(`cancelled: everything stored so far in ${spec.out} is kept; resume to continue where it stopped`),
+      });
     } else emit({ type: 'failed', error: toFailure(e), progress: progress() });
   }
 }

@@ -40,7 +40,10 @@ export class DemoRuns {
   /** The app is quitting: a worker it stops is not a failure, its state file keeps saying running. */
   private disposed = false;
 
-  constructor(private readonly emit: (job: JobInfo) => void, private readonly options: DemoRunsOptions) {
+  constructor(
+    private readonly emit: (job: JobInfo) => void,
+    private readonly options: DemoRunsOptions,
+  ) {
     this.findInterrupted();
   }
 
@@ -61,7 +64,11 @@ export class DemoRuns {
   resume(id: string): JobInfo {
     const run = this.require(id);
     if (run.info.status === 'running') throw new ExpectedError('INVALID_INPUT', 'this demo is running; it can be cancelled');
-    if (!run.info.canResume) throw new ExpectedError('INVALID_INPUT', `this demo ${run.info.status === 'done' ? 'is done' : 'was dismissed'}; start a new one from the Demo view (the same folder resumes it)`);
+    if (!run.info.canResume)
+      throw new ExpectedError(
+        'INVALID_INPUT',
+        `this demo ${run.info.status === 'done' ? 'is done' : 'was dismissed'}; start a new one from the Demo view (the same folder resumes it)`,
+      );
     return this.launch(run.spec, run.info.createdAt);
   }
 
@@ -89,15 +96,30 @@ export class DemoRuns {
   private launch(spec: DemoJobSpec, createdAt = new Date().toISOString()): JobInfo {
     const busy = [...this.runs.values()].find((r) => r.info.status === 'running');
     if (busy) {
-      throw new ExpectedError('INVALID_INPUT', `a demo is already running in ${busy.spec.out} (${busy.info.id}): cancel it or wait for it to end before starting another`);
+      throw new ExpectedError(
+        'INVALID_INPUT',
+        `a demo is already running in ${busy.spec.out} (${busy.info.id}): cancel it or wait for it to end before starting another`,
+      );
     }
     const job = startJob({ kind: 'demo', spec }, { launcher: this.options.launcher, stdio: this.options.stdio });
     const run: DemoRun = {
       spec,
       job,
       info: {
-        id: spec.jobId, kind: 'demo', title: demoTitle(spec), status: 'running', createdAt, updatedAt: new Date().toISOString(),
-        done: 0, total: 0, unit: 'steps', message: 'starting the demo process', canPause: false, canResume: false, canCancel: true, result: { dir: spec.out },
+        id: spec.jobId,
+        kind: 'demo',
+        title: demoTitle(spec),
+        status: 'running',
+        createdAt,
+        updatedAt: new Date().toISOString(),
+        done: 0,
+        total: 0,
+        unit: 'steps',
+        message: 'starting the demo process',
+        canPause: false,
+        canResume: false,
+        canCancel: true,
+        result: { dir: spec.out },
       },
     };
     this.runs.set(spec.jobId, run);
@@ -105,7 +127,14 @@ export class DemoRuns {
     const persist = (progress: DemoProgress | undefined, status: JobState['status'], force: boolean) => {
       if (!force && Date.now() - written < STATE_INTERVAL_MS) return;
       written = Date.now();
-      this.writeState(spec, { status, createdAt, message: progress?.message ?? run.info.message, done: progress?.done ?? 0, total: progress?.total ?? 0, pid: job.pid });
+      this.writeState(spec, {
+        status,
+        createdAt,
+        message: progress?.message ?? run.info.message,
+        done: progress?.done ?? 0,
+        total: progress?.total ?? 0,
+        pid: job.pid,
+      });
     };
     persist(undefined, 'running', true);
     const fromProgress = (p: DemoProgress) => ({ done: p.done, total: p.total, message: p.message, steps: p.steps, log: p.log });
@@ -140,11 +169,19 @@ export class DemoRuns {
     return run;
   }
 
-  private writeState(spec: DemoJobSpec, s: { status: JobState['status']; createdAt: string; message?: string; done: number; total: number; pid?: number }): void {
+  private writeState(
+    spec: DemoJobSpec,
+    s: { status: JobState['status']; createdAt: string; message?: string; done: number; total: number; pid?: number },
+  ): void {
     if (!this.options.stateDir) return;
     const state: JobState = {
-      id: spec.jobId, kind: 'demo', status: s.status, createdAt: s.createdAt, updatedAt: new Date().toISOString(),
-      options: { ...spec }, progress: { done: s.done, total: s.total, ...(s.message !== undefined ? { message: s.message } : {}) },
+      id: spec.jobId,
+      kind: 'demo',
+      status: s.status,
+      createdAt: s.createdAt,
+      updatedAt: new Date().toISOString(),
+      options: { ...spec },
+      progress: { done: s.done, total: s.total, ...(s.message !== undefined ? { message: s.message } : {}) },
       ...(s.pid !== undefined ? { pid: s.pid } : {}),
     };
     try {
@@ -175,10 +212,20 @@ export class DemoRuns {
         spec: { ...spec, jobId: state.id },
         interrupted: state,
         info: {
-          id: state.id, kind: 'demo', title: demoTitle(spec), status: 'interrupted', createdAt: state.createdAt, updatedAt: state.updatedAt,
-          done: state.progress.done, total: state.progress.total, unit: 'steps',
+          id: state.id,
+          kind: 'demo',
+          title: demoTitle(spec),
+          status: 'interrupted',
+          createdAt: state.createdAt,
+          updatedAt: state.updatedAt,
+          done: state.progress.done,
+          total: state.progress.total,
+          unit: 'steps',
           message: `interrupted: the process running it${state.pid ? ` (pid ${state.pid})` : ''} stopped${during} (the Studio was closed or killed); resume to continue in ${spec.out} where it stopped, or dismiss it`,
-          canPause: false, canResume: true, canCancel: true, result: { dir: spec.out },
+          canPause: false,
+          canResume: true,
+          canCancel: true,
+          result: { dir: spec.out },
         },
       });
     }

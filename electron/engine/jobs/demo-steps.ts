@@ -29,7 +29,14 @@ export class DemoSteps {
   constructor(private readonly registries: readonly number[]) {
     this.steps = (Object.keys(LABELS) as DemoStage[]).map((id) => ({ id, label: this.label(id, 0), status: 'waiting', done: 0, total: 0, unit: UNITS[id] }));
     if (registries.length > 1) {
-      this.steps.push({ id: 'growth', label: `Registry growth: ${registries.join(' → ')} tools`, status: 'waiting', done: 0, total: registries.length, unit: 'registry sizes' });
+      this.steps.push({
+        id: 'growth',
+        label: `Registry growth: ${registries.join(' → ')} tools`,
+        status: 'waiting',
+        done: 0,
+        total: registries.length,
+        unit: 'registry sizes',
+      });
     }
   }
 
@@ -39,7 +46,8 @@ export class DemoSteps {
     if (e.stage === 'project') {
       for (const id of PROJECT_STEPS) this.set(id, { status: 'done' });
       const growth = this.get('growth');
-      if (growth) Object.assign(growth, { done: e.done, total: e.total, status: e.done >= e.total ? 'done' : 'running', detail: `registry of ${e.registry} tools done` });
+      if (growth)
+        Object.assign(growth, { done: e.done, total: e.total, status: e.done >= e.total ? 'done' : 'running', detail: `registry of ${e.registry} tools done` });
       return before !== this.steps.map((s) => s.status).join();
     }
     if (e.project !== this.project) {
@@ -47,7 +55,8 @@ export class DemoSteps {
       for (const id of PROJECT_STEPS) this.set(id, { label: this.label(id, e.project), status: 'waiting', done: 0, total: 0, detail: undefined });
     }
     const growth = this.get('growth');
-    if (growth && growth.status !== 'done') Object.assign(growth, { status: 'running', done: e.project, detail: `registry of ${e.registry} tools (${e.project + 1} of ${e.projects})` });
+    if (growth && growth.status !== 'done')
+      Object.assign(growth, { status: 'running', done: e.project, detail: `registry of ${e.registry} tools (${e.project + 1} of ${e.projects})` });
     for (const id of LINEAR) {
       if (id === e.stage) break;
       this.set(id, { status: 'done' });
@@ -59,7 +68,13 @@ export class DemoSteps {
     const other = e.stage === 'sweep' ? 'evaluate' : e.stage === 'evaluate' ? 'sweep' : undefined;
     if (other) {
       const step = this.get(other)!;
-      if (step.status !== 'done') Object.assign(step, { status: 'waiting', detail: undefined, total: e.total, done: other === 'sweep' ? Math.max(step.done, e.done + (e.inner ? 1 : 0)) : step.done });
+      if (step.status !== 'done')
+        Object.assign(step, {
+          status: 'waiting',
+          detail: undefined,
+          total: e.total,
+          done: other === 'sweep' ? Math.max(step.done, e.done + (e.inner ? 1 : 0)) : step.done,
+        });
     }
     return before !== this.steps.map((s) => s.status).join();
   }

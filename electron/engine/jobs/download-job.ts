@@ -16,8 +16,19 @@ export interface DownloadHandle extends JobHandle {
 export function startDownload(id: string, source: string, dirPath: string, emit: (job: JobInfo) => void, onDone?: () => void): DownloadHandle {
   const now = new Date().toISOString();
   let info: JobInfo = {
-    id, kind: 'download', title: `Pull ${source}`, status: 'running', createdAt: now, updatedAt: now, done: 0, total: 0, unit: 'bytes',
-    message: 'starting', canPause: false, canResume: false, canCancel: true,
+    id,
+    kind: 'download',
+    title: `Pull ${source}`,
+    status: 'running',
+    createdAt: now,
+    updatedAt: now,
+    done: 0,
+    total: 0,
+    unit: 'bytes',
+    message: 'starting',
+    canPause: false,
+    canResume: false,
+    canCancel: true,
   };
   const update = (patch: Partial<JobInfo>) => {
     info = { ...info, ...patch, updatedAt: new Date().toISOString() };
@@ -40,14 +51,21 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
           const seconds = (Date.now() - phaseStarted) / 1000;
           const rate = seconds > 0.5 && p.done > 0 ? p.done / seconds : undefined;
           update({
-            done: p.done, total: p.total ?? 0, message: p.message,
+            done: p.done,
+            total: p.total ?? 0,
+            message: p.message,
             ...(rate ? { throughput: rate, ...(p.total ? { etaSeconds: Math.max(0, (p.total - p.done) / rate) } : {}) } : {}),
           });
         },
       });
       update({
-        status: 'done', canCancel: false, etaSeconds: 0, done: result.manifest.sizeBytes, total: result.manifest.sizeBytes,
-        message: result.already ? `already in the models folder: ${result.path}` : `saved to ${result.path}`, result: { path: result.path },
+        status: 'done',
+        canCancel: false,
+        etaSeconds: 0,
+        done: result.manifest.sizeBytes,
+        total: result.manifest.sizeBytes,
+        message: result.already ? `already in the models folder: ${result.path}` : `saved to ${result.path}`,
+        result: { path: result.path },
       });
       onDone?.();
       return { status: 'done', progress: { done: info.done, total: info.total } };

@@ -18,11 +18,7 @@ export function toFailure(e: unknown): JobFailure {
 }
 
 /** A job that threw: record the failure in its state file when the project still allows, and report it. */
-export function reportFailure(
-  e: unknown,
-  persist: (status: 'failed', error: JobFailure) => void,
-  report: (error: JobFailure) => void,
-): void {
+export function reportFailure(e: unknown, persist: (status: 'failed', error: JobFailure) => void, report: (error: JobFailure) => void): void {
   const error = toFailure(e);
   try {
     persist('failed', error);

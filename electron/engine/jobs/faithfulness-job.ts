@@ -30,7 +30,12 @@ export async function runFaithfulnessJob(spec: FaithfulnessJobSpec, control: Job
   const progress: JobProgress = { done: 0, total: 0, scoredNow: 0, skipped: 0 };
   const persist = (status: JobState['status'], error?: { code: string; message: string }): void => {
     store.writeJob({
-      id: spec.jobId, kind: 'faithfulness', status, createdAt, updatedAt: new Date().toISOString(), options: { ...spec },
+      id: spec.jobId,
+      kind: 'faithfulness',
+      status,
+      createdAt,
+      updatedAt: new Date().toISOString(),
+      options: { ...spec },
       progress: { done: progress.done, total: progress.total, ...(progress.message !== undefined ? { message: progress.message } : {}) },
       ...(error ? { error } : {}),
       pid: process.pid,
@@ -38,7 +43,11 @@ export async function runFaithfulnessJob(spec: FaithfulnessJobSpec, control: Job
   };
   try {
     const parts = parseRunKey(spec.run);
-    if (!parts) throw failure('INVALID_INPUT', `run "${spec.run}" holds imported scores: the check recomputes likelihoods, which needs scores computed here with a model`);
+    if (!parts)
+      throw failure(
+        'INVALID_INPUT',
+        `run "${spec.run}" holds imported scores: the check recomputes likelihoods, which needs scores computed here with a model`,
+      );
     const { requests, rows, byTask } = selectRequests(store, spec.run, spec.tasks);
     progress.total = requests.length;
     progress.message = 'hashing the model file';
@@ -46,7 +55,10 @@ export async function runFaithfulnessJob(spec: FaithfulnessJobSpec, control: Job
     emit({ type: 'status', status: 'running', message: progress.message });
     const modelHash = await modelFileHash(spec.model);
     if (modelHash !== parts.modelHash) {
-      throw failure('MODEL_MISMATCH', `${spec.model} is not the model file run "${spec.run}" was scored with (its hash is ${modelHash}); pick that model (${rows.values().next().value?.model ?? 'see the run'})`);
+      throw failure(
+        'MODEL_MISMATCH',
+        `${spec.model} is not the model file run "${spec.run}" was scored with (its hash is ${modelHash}); pick that model (${rows.values().next().value?.model ?? 'see the run'})`,
+      );
     }
     progress.message = 'loading the model';
     emit({ type: 'progress', progress: { ...progress } });
@@ -57,7 +69,11 @@ export async function runFaithfulnessJob(spec: FaithfulnessJobSpec, control: Job
     }
     const modelName = model.fileInfo.metadata.general?.name ?? basename(spec.model);
     const rankings = new Map<string, string[]>();
-    for (const [task, taskRows] of byTask) rankings.set(task, fitTask(task, taskRows, { bootstrap: false }).ranking.map((r) => r.tool));
+    for (const [task, taskRows] of byTask)
+      rankings.set(
+        task,
+        fitTask(task, taskRows, { bootstrap: false }).ranking.map((r) => r.tool),
+      );
     const seed = spec.seed ?? DEFAULT_FAITHFULNESS_SEED;
 
     const results = new Map<string, RequestFaithfulness[]>();
@@ -70,8 +86,14 @@ export async function runFaithfulnessJob(spec: FaithfulnessJobSpec, control: Job
         model,
         renderer,
         {
-          traces: pending, rows, rankingOf: (t) => rankings.get(t.task ?? UNROUTED) ?? [], ks: spec.ks, draws: spec.draws, seed,
-          intervention: parts.intervention as InterventionKind, span: parts.span as ScoreSpan,
+          traces: pending,
+          rows,
+          rankingOf: (t) => rankings.get(t.task ?? UNROUTED) ?? [],
+          ks: spec.ks,
+          draws: spec.draws,
+          seed,
+          intervention: parts.intervention as InterventionKind,
+          span: parts.span as ScoreSpan,
           executor: parts.intervention === 'reexecute' ? benchExecutor : undefined,
         },
         { parallel: spec.parallel, contextSize: spec.contextSize, shouldStop: () => control.stopRequested !== null },
@@ -96,13 +118,28 @@ export async function runFaithfulnessJob(spec: FaithfulnessJobSpec, control: Job
     for (const [task, taskRows] of byTask) {
       const measured = requests.filter((t) => (t.task ?? UNROUTED) === task).flatMap((t) => results.get(t.id) ?? []);
       const ranking = rankings.get(task)!;
-      const points = summarizeFaithfulness(measured, spec.ks).map((p) => ({ ...p, tools: ranking.slice(0, p.k), draws: spec.draws, rows: taskRows.length, createdAt: now }));
+      const points = summarizeFaithfulness(measured, spec.ks).map((p) => ({
+        ...p,
+        tools: ranking.slice(0, p.k),
+        draws: spec.draws,
+        rows: taskRows.length,
+        createdAt: now,
+      }));
       const record: FaithfulnessCheck = {
-        run: spec.run, model: spec.model, modelName, intervention: parts.intervention, span: parts.span as ScoreSpan,
-        format: parts.format ?? renderer.format, seed, baseDrift, points,
+        run: spec.run,
+        model: spec.model,
+        modelName,
+        intervention: parts.intervention,
+        span: parts.span as ScoreSpan,
+        format: parts.format ?? renderer.format,
+        seed,
+        baseDrift,
+        points,
       };
       store.writeFaithfulness(task, record);
-      lines.push(`${task}: ${points.map((p) => (p.n > 0 ? `K=${p.k} joint ${p.joint.toFixed(3)} vs random ${p.random.toFixed(3)}` : `K=${p.k} not measurable (no request has ${p.k} scoreable tools)`)).join(', ')}`);
+      lines.push(
+        `${task}: ${points.map((p) => (p.n > 0 ? `K=${p.k} joint ${p.joint.toFixed(3)} vs random ${p.random.toFixed(3)}` : `K=${p.k} not measurable (no request has ${p.k} scoreable tools)`)).join(', ')}`,
+      );
     }
     progress.message = `checked ${progress.done} requests: ${lines.join('; ')}`;
     persist('done');
@@ -114,7 +151,11 @@ export async function runFaithfulnessJob(spec: FaithfulnessJobSpec, control: Job
 }
 
 /** The run's scored requests of the chosen tasks whose trace is still the one that was scored. */
-function selectRequests(store: ProjectStore, run: string, tasks: readonly string[] | undefined): { requests: Trace[]; rows: Map<string, StoredScore>; byTask: Map<string, StoredScore[]> } {
+function selectRequests(
+  store: ProjectStore,
+  run: string,
+  tasks: readonly string[] | undefined,
+): { requests: Trace[]; rows: Map<string, StoredScore>; byTask: Map<string, StoredScore[]> } {
   const wanted = tasks && tasks.length > 0 ? new Set(tasks) : undefined;
   const rows = new Map<string, StoredScore>();
   for (const row of store.listScores(run)) if (!wanted || wanted.has(row.task ?? UNROUTED)) rows.set(row.trace, row);

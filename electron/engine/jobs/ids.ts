@@ -4,5 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { JobKind } from '../../../shared/api/types';
 
 export function newJobId(kind: JobKind): string {
-  return `${kind}-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+  return `${kind}-${new Date()
+    .toISOString()
+    .replace(/[-:.TZ]/g, '')
+    .slice(0, 14)}-${randomBytes(3).toString('hex')}`;
 }

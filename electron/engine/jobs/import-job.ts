@@ -42,8 +42,19 @@ export function startImportJob(names: readonly string[], emit: (job: JobInfo) =>
     },
     outcome,
     info: {
-      id, kind: 'import', title, status: 'running', createdAt: now, updatedAt: now, done: 0, total: 0, unit: 'bytes',
-      message: 'starting', canPause: false, canResume: false, canCancel: true,
+      id,
+      kind: 'import',
+      title,
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
+      done: 0,
+      total: 0,
+      unit: 'bytes',
+      message: 'starting',
+      canPause: false,
+      canResume: false,
+      canCancel: true,
     },
     signal,
     cancel: () => abort.abort(importCancelled(current.name)),
@@ -57,7 +68,9 @@ export function startImportJob(names: readonly string[], emit: (job: JobInfo) =>
       lastProgress = t;
       const rate = p.elapsedMs > 500 ? p.bytesRead / (p.elapsedMs / 1000) : undefined;
       update({
-        done: p.bytesRead, total: p.totalBytes, message: `reading ${where()}: ${p.traces} traces${p.rejected ? `, ${p.rejected} lines rejected` : ''}`,
+        done: p.bytesRead,
+        total: p.totalBytes,
+        message: `reading ${where()}: ${p.traces} traces${p.rejected ? `, ${p.rejected} lines rejected` : ''}`,
         ...(rate ? { throughput: rate, etaSeconds: Math.max(0, (p.totalBytes - p.bytesRead) / rate) } : {}),
       });
     },

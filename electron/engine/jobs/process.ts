@@ -32,7 +32,10 @@ export class WorkerJob<R extends JobRequest = JobRequest> extends EventEmitter<W
   private finished: JobOutcome<ProgressFor<R>> | undefined;
   private killTimer: NodeJS.Timeout | undefined;
 
-  constructor(readonly request: R, private readonly child: WorkerChannel) {
+  constructor(
+    readonly request: R,
+    private readonly child: WorkerChannel,
+  ) {
     super();
     child.onMessage((event) => this.onEvent(event as JobEvent<ProgressFor<R>>));
     this.outcome = new Promise((resolve) => {

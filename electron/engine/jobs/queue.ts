@@ -13,7 +13,9 @@ import type { FaithfulnessJobSpec, JobFailure, JobProgress, RunStatus, ScoreJobS
 export type QueuedRequest = { kind: 'score'; spec: ScoreJobSpec } | { kind: 'faithfulness'; spec: FaithfulnessJobSpec };
 
 /** A request to queue; without a job id, a new one is given. */
-export type QueueInput = { kind: 'score'; spec: Omit<ScoreJobSpec, 'jobId'> & { jobId?: string } } | { kind: 'faithfulness'; spec: Omit<FaithfulnessJobSpec, 'jobId'> & { jobId?: string } };
+export type QueueInput =
+  | { kind: 'score'; spec: Omit<ScoreJobSpec, 'jobId'> & { jobId?: string } }
+  | { kind: 'faithfulness'; spec: Omit<FaithfulnessJobSpec, 'jobId'> & { jobId?: string } };
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface QueuedJob {
@@ -76,13 +78,22 @@ export class ScoringQueue extends EventEmitter<{ update: [QueuedJob] }> {
 
   /** Jobs of the queue (scoring, faithfulness checks) of a project that were running or paused when their process died. */
   static interrupted(store: ProjectStore): JobState[] {
-    return store.listJobs().filter((j) => (j.kind === 'score' || j.kind === 'faithfulness') && (j.status === 'running' || j.status === 'paused' || j.status === 'queued') && !(j.pid !== undefined && alive(j.pid)));
+    return store
+      .listJobs()
+      .filter(
+        (j) =>
+          (j.kind === 'score' || j.kind === 'faithfulness') &&
+          (j.status === 'running' || j.status === 'paused' || j.status === 'queued') &&
+          !(j.pid !== undefined && alive(j.pid)),
+      );
   }
 
   /** Queue an interrupted job again under its id, with the options it was started with. */
   resumeInterrupted(state: JobState): QueuedJob {
-    if (state.kind === 'faithfulness') return this.enqueue({ kind: 'faithfulness', spec: { ...(state.options as unknown as FaithfulnessJobSpec), jobId: state.id } });
-    if (state.kind !== 'score') throw new ExpectedError('INVALID_INPUT', `job ${state.id} is a ${state.kind} job: only scoring jobs and faithfulness checks are resumed`);
+    if (state.kind === 'faithfulness')
+      return this.enqueue({ kind: 'faithfulness', spec: { ...(state.options as unknown as FaithfulnessJobSpec), jobId: state.id } });
+    if (state.kind !== 'score')
+      throw new ExpectedError('INVALID_INPUT', `job ${state.id} is a ${state.kind} job: only scoring jobs and faithfulness checks are resumed`);
     return this.enqueue({ kind: 'score', spec: { ...(state.options as unknown as ScoreJobSpec), jobId: state.id } });
   }
 

@@ -55,7 +55,10 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
     const traces = selected.answered;
     progress.total = traces.length;
     progress.unanswered = selected.unanswered;
-    const unanswered = progress.unanswered > 0 ? `${progress.unanswered} ${progress.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet and ${progress.unanswered === 1 ? 'is' : 'are'} skipped (serve them first)` : '';
+    const unanswered =
+      progress.unanswered > 0
+        ? `${progress.unanswered} ${progress.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet and ${progress.unanswered === 1 ? 'is' : 'are'} skipped (serve them first)`
+        : '';
     if (traces.length === 0) {
       progress.message = `nothing to score: ${unanswered}`;
       persist('done');
@@ -126,7 +129,11 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       if (await holdWhilePaused(control, progress, persist, emit)) continue;
       progress.message = 'cancelled';
       persist('cancelled');
-      store.logActivity({ kind: 'score', message: `scoring cancelled after ${progress.scoredNow} traces (${progress.done}/${progress.total} scored)`, data: { job: spec.jobId, run } });
+      store.logActivity({
+        kind: 'score',
+        message: `scoring cancelled after ${progress.scoredNow} traces (${progress.done}/${progress.total} scored)`,
+        data: { job: spec.jobId, run },
+      });
       emit({ type: 'finished', status: 'cancelled', progress: { ...progress } });
       return;
     }
@@ -134,7 +141,11 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
     progress.message = `scored ${progress.scoredNow} traces (${progress.skipped} were already scored${unanswered ? `; ${unanswered}` : ''})${where ? `; ${where}` : ''}`;
     progress.etaSeconds = 0;
     persist('done');
-    store.logActivity({ kind: 'score', message: `scored ${progress.scoredNow} traces with ${modelName} (${spec.intervention}, ${spec.span})`, data: { job: spec.jobId, run } });
+    store.logActivity({
+      kind: 'score',
+      message: `scored ${progress.scoredNow} traces with ${modelName} (${spec.intervention}, ${spec.span})`,
+      data: { job: spec.jobId, run },
+    });
     emit({ type: 'finished', status: 'done', progress: { ...progress } });
   } catch (e) {
     reportFailure(e, persist, (error) => emit({ type: 'failed', error, progress: { ...progress } }));
@@ -198,7 +209,10 @@ export function selectAnswered(store: ProjectStore, tasks: readonly string[] | u
   const wanted = tasks && tasks.length > 0 ? new Set(tasks) : undefined;
   if (wanted && ![...store.traceInfos()].some((t) => t.task !== undefined && wanted.has(t.task))) {
     const known = [...new Set([...store.traceTasks().values()].filter(Boolean))].sort();
-    throw new ExpectedError('NOT_FOUND', `no trace has task ${tasks!.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`);
+    throw new ExpectedError(
+      'NOT_FOUND',
+      `no trace has task ${tasks!.map((t) => `"${t}"`).join(' or ')}; tasks in this project: ${known.join(', ') || '(none)'}`,
+    );
   }
   const answered: string[] = [];
   let unanswered = 0;

@@ -19,21 +19,36 @@ export type SweepJobEvent = JobEvent<BaseProgress>;
 export async function runSweepJob(spec: SweepJobSpec, control: JobControl, emit: (e: SweepJobEvent) => void): Promise<void> {
   const progress: BaseProgress = { done: 0, total: 0 };
   try {
-    await measureSweep(spec, control.signal, (p) => {
-      Object.assign(progress, p);
-      emit({ type: 'progress', progress: { ...progress } });
-    }, (message) => emit({ type: 'finished', status: 'done', progress: { ...progress, message } }));
+    await measureSweep(
+      spec,
+      control.signal,
+      (p) => {
+        Object.assign(progress, p);
+        emit({ type: 'progress', progress: { ...progress } });
+      },
+      (message) => emit({ type: 'finished', status: 'done', progress: { ...progress, message } }),
+    );
   } catch (e) {
-    if (control.signal.aborted) emit({ type: 'finished', status: 'cancelled', progress: { ...progress, message: 'cancelled: the budgets measured so far are kept' } });
+    if (control.signal.aborted)
+      emit({ type: 'finished', status: 'cancelled', progress: { ...progress, message: 'cancelled: the budgets measured so far are kept' } });
     else emit({ type: 'failed', error: toFailure(e), progress: { ...progress } });
   }
 }
 
-async function measureSweep(spec: SweepJobSpec, signal: AbortSignal, report: (p: Required<BaseProgress>) => void, finish: (message: string) => void): Promise<void> {
+async function measureSweep(
+  spec: SweepJobSpec,
+  signal: AbortSignal,
+  report: (p: Required<BaseProgress>) => void,
+  finish: (message: string) => void,
+): Promise<void> {
   const store = ProjectStore.open(spec.project);
   const { byTask, registry, seed } = benchRequests(store);
   const requests = byTask.get(spec.task);
-  if (!requests) throw new ExpectedError('NOT_FOUND', `no benchmark requests for task "${spec.task}": a sweep re-serves requests, which needs a benchmark project (its executor runs the tools)`);
+  if (!requests)
+    throw new ExpectedError(
+      'NOT_FOUND',
+      `no benchmark requests for task "${spec.task}": a sweep re-serves requests, which needs a benchmark project (its executor runs the tools)`,
+    );
   report({ done: 0, total: 1, message: 'loading the model' });
   const server = await BenchServer.open(spec.model, { gpu: spec.gpu, signal });
   try {
@@ -52,7 +67,14 @@ async function measureSweep(spec: SweepJobSpec, signal: AbortSignal, report: (p:
     });
     if (spec.baselines && sweep.bestK !== undefined) {
       const k = sweep.bestK;
-      const spaces = baselineSpaces({ task: spec.task, registry, k, fittingRequests: requests.fit.map((t) => t.turns[0]!.request), seed, draws: DEFAULT_RANDOM_DRAWS });
+      const spaces = baselineSpaces({
+        task: spec.task,
+        registry,
+        k,
+        fittingRequests: requests.fit.map((t) => t.turns[0]!.request),
+        seed,
+        draws: DEFAULT_RANDOM_DRAWS,
+      });
       let current = sweep;
       const baselines = await compareSpaces({
         spaces,
@@ -68,7 +90,11 @@ async function measureSweep(spec: SweepJobSpec, signal: AbortSignal, report: (p:
       });
       store.writeSweep({ ...current, baselines });
     }
-    store.logActivity({ kind: 'sweep', message: `budget sweep of ${spec.task}: K = ${sweep.bestK ?? '—'} (${sweep.points.length} budgets measured)`, data: { task: spec.task, run } });
+    store.logActivity({
+      kind: 'sweep',
+      message: `budget sweep of ${spec.task}: K = ${sweep.bestK ?? '—'} (${sweep.points.length} budgets measured)`,
+      data: { task: spec.task, run },
+    });
     finish(`best K = ${sweep.bestK ?? '—'} over ${sweep.points.length} budgets`);
   } finally {
     await server.close();

@@ -29,7 +29,10 @@ export async function loadModel(path: string, options: LoadModelOptions = {}): P
   const llama = await getRuntime(options.gpu ?? 'auto');
   const insights = await GgufInsights.from(header, llama);
   if (!insights.isSupportedByLlamaCpp) {
-    throw new ExpectedError('MODEL_UNSUPPORTED', `${abs}: architecture "${String(header.metadata.general?.architecture)}" is not supported by this build of llama.cpp; pick another model.`);
+    throw new ExpectedError(
+      'MODEL_UNSUPPORTED',
+      `${abs}: architecture "${String(header.metadata.general?.architecture)}" is not supported by this build of llama.cpp; pick another model.`,
+    );
   }
   // llama.cpp does not check memory before a CPU load (it would map, then fail or swap); the
   // estimate says early and clearly when a model cannot fit this machine at all.
@@ -46,10 +49,15 @@ export async function loadModel(path: string, options: LoadModelOptions = {}): P
     return { llama, model, path: abs };
   } catch (e) {
     if (e instanceof InsufficientMemoryError) {
-      throw new ExpectedError('MODEL_DOES_NOT_FIT', `${abs} (${formatBytes(size)}) does not fit in this machine's memory: ${e.message}. Pick a smaller or more quantized model, or free memory.`);
+      throw new ExpectedError(
+        'MODEL_DOES_NOT_FIT',
+        `${abs} (${formatBytes(size)}) does not fit in this machine's memory: ${e.message}. Pick a smaller or more quantized model, or free memory.`,
+      );
     }
     if (options.signal?.aborted) throw e;
-    const why = takeRecentLlamaLog().filter((l) => /error|fail|invalid|unknown|missing/i.test(l)).slice(-3);
+    const why = takeRecentLlamaLog()
+      .filter((l) => /error|fail|invalid|unknown|missing/i.test(l))
+      .slice(-3);
     throw new ExpectedError(
       'MODEL_CORRUPT',
       `llama.cpp could not load ${abs}: ${(e as Error).message}${why.length ? ` (${why.join('; ')})` : ''}. The file may be damaged or incomplete; download it again or pick another.`,

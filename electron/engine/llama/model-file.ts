@@ -66,7 +66,14 @@ export async function describeModel(path: string, llama: Llama, options: { conte
 
 export async function estimateFit(insights: GgufInsights, llama: Llama, contextSize?: number): Promise<ModelFit> {
   if (!insights.isSupportedByLlamaCpp) {
-    return { fits: false, gpuLayers: null, contextSize: null, ramBytes: null, vramBytes: null, note: 'this architecture is not supported by the bundled llama.cpp' };
+    return {
+      fits: false,
+      gpuLayers: null,
+      contextSize: null,
+      ramBytes: null,
+      vramBytes: null,
+      note: 'this architecture is not supported by the bundled llama.cpp',
+    };
   }
   try {
     const r = await insights.configurationResolver.resolveAndScoreConfig({ targetContextSize: contextSize });

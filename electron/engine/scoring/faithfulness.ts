@@ -37,7 +37,8 @@ export interface FaithfulnessInput {
   executor?: ReexecuteExecutor;
 }
 
-export type FaithfulnessRunOptions = Partial<Pick<ScoreTracesOptions, 'mode'>> & Pick<ScoreTracesOptions, 'parallel' | 'contextSize' | 'batchSize' | 'threads' | 'exactKvCache' | 'shouldStop'>;
+export type FaithfulnessRunOptions = Partial<Pick<ScoreTracesOptions, 'mode'>> &
+  Pick<ScoreTracesOptions, 'parallel' | 'contextSize' | 'batchSize' | 'threads' | 'exactKvCache' | 'shouldStop'>;
 
 export interface CheckedRequest {
   trace: Trace;
@@ -86,7 +87,8 @@ export async function checkFaithfulness(
       for (const [key, tools] of removals) {
         const removed = await jointRemoval(trace, t, tools, input);
         const sequence = locateScoredTokens(renderer, removed.trace, t, input.span);
-        if (sequence) interventions.push({ tool: key, sequence, sharedWith: removed.sharedWith, firstChanged: commonPrefixLength(base.tokens, sequence.tokens) });
+        if (sequence)
+          interventions.push({ tool: key, sequence, sharedWith: removed.sharedWith, firstChanged: commonPrefixLength(base.tokens, sequence.tokens) });
       }
       interventions.sort((a, b) => b.firstChanged - a.firstChanged || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
       turns.push({ turn: t, base, interventions });
@@ -96,35 +98,41 @@ export async function checkFaithfulness(
     return { trace, exposed: exposedTools(trace), turns };
   };
 
-  return scoreTraces(model, renderer, input.traces, { ...options, mode: options.mode ?? 'optimized', intervention: input.intervention, span: input.span, plan }, async (result) => {
-    const trace = result.plan.trace;
-    const sets = setsByTrace.get(trace.id) ?? [];
-    setsByTrace.delete(trace.id);
-    const row = input.rows.get(trace.id);
-    const measured: TurnFaithfulness[] = [];
-    let baseDrift = 0;
-    result.logprobs.forEach((lp, i) => {
-      const turnSets = sets[i]!;
-      const base = meanLogprob(lp.base);
-      const drop = (key: string): number | undefined => {
-        const values = lp.removed.get(key);
-        return values ? base - meanLogprob(values) : undefined;
-      };
-      const stored = row?.turns?.find((d) => d.turn === lp.turn);
-      baseDrift = stored ? Math.max(baseDrift, Math.abs(stored.base - base)) : Number.NaN;
-      const single = (tool: string): number => {
-        const removed = stored?.removed[tool];
-        return stored && removed !== undefined ? stored.base - removed : row?.scores[tool] ?? 0;
-      };
-      for (const s of turnSets.byK) {
-        const joint = drop(s.top);
-        const random = s.random.map(drop).filter((d): d is number => d !== undefined);
-        if (joint === undefined || random.length === 0) continue;
-        measured.push({ k: s.k, joint, additive: s.topTools.reduce((sum, tool) => sum + single(tool), 0), random });
-      }
-    });
-    await onRequest({ trace, results: requestFaithfulness(trace.id, measured), baseDrift, tokensEvaluated: result.stats.tokensEvaluated });
-  });
+  return scoreTraces(
+    model,
+    renderer,
+    input.traces,
+    { ...options, mode: options.mode ?? 'optimized', intervention: input.intervention, span: input.span, plan },
+    async (result) => {
+      const trace = result.plan.trace;
+      const sets = setsByTrace.get(trace.id) ?? [];
+      setsByTrace.delete(trace.id);
+      const row = input.rows.get(trace.id);
+      const measured: TurnFaithfulness[] = [];
+      let baseDrift = 0;
+      result.logprobs.forEach((lp, i) => {
+        const turnSets = sets[i]!;
+        const base = meanLogprob(lp.base);
+        const drop = (key: string): number | undefined => {
+          const values = lp.removed.get(key);
+          return values ? base - meanLogprob(values) : undefined;
+        };
+        const stored = row?.turns?.find((d) => d.turn === lp.turn);
+        baseDrift = stored ? Math.max(baseDrift, Math.abs(stored.base - base)) : Number.NaN;
+        const single = (tool: string): number => {
+          const removed = stored?.removed[tool];
+          return stored && removed !== undefined ? stored.base - removed : (row?.scores[tool] ?? 0);
+        };
+        for (const s of turnSets.byK) {
+          const joint = drop(s.top);
+          const random = s.random.map(drop).filter((d): d is number => d !== undefined);
+          if (joint === undefined || random.length === 0) continue;
+          measured.push({ k: s.k, joint, additive: s.topTools.reduce((sum, tool) => sum + single(tool), 0), random });
+        }
+      });
+      await onRequest({ trace, results: requestFaithfulness(trace.id, measured), baseDrift, tokensEvaluated: result.stats.tokensEvaluated });
+    },
+  );
 }
 
 async function jointRemoval(trace: Trace, turn: number, tools: readonly string[], input: FaithfulnessInput): Promise<JointInterventionResult> {

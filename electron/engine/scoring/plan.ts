@@ -65,7 +65,10 @@ export async function planTrace(trace: Trace, renderer: TraceRenderer, options: 
 async function intervene(trace: Trace, turn: number, tool: string, options: PlanOptions): Promise<InterventionResult> {
   if (options.intervention !== 'reexecute') return applyIntervention(trace, turn, tool, options.intervention);
   if (!options.executor) {
-    throw new ExpectedError('INVALID_INPUT', 'the re-execute intervention needs an executor for the tools (available for the built-in benchmark); use --intervention evidence or line');
+    throw new ExpectedError(
+      'INVALID_INPUT',
+      'the re-execute intervention needs an executor for the tools (available for the built-in benchmark); use --intervention evidence or line',
+    );
   }
   return removeByReexecution(trace, turn, tool, options.executor);
 }

@@ -59,7 +59,13 @@ export async function scoreTraces(
   const contextSize = options.contextSize ?? fitContextSize(model, renderer, traces, options);
   const stats = emptyStats();
   if (traces.length === 0) return { stats, contextSize, parallel: 0, scored: 0, stopped: false };
-  const context = await createScoringContext(model, { contextSize, sequences: parallel, batchSize: options.batchSize, threads: options.threads, exactKvCache: options.exactKvCache });
+  const context = await createScoringContext(model, {
+    contextSize,
+    sequences: parallel,
+    batchSize: options.batchSize,
+    threads: options.threads,
+    exactKvCache: options.exactKvCache,
+  });
   let next = 0;
   let scored = 0;
   let stopped = false;
@@ -78,7 +84,10 @@ export async function scoreTraces(
         const plan = options.plan ? await options.plan(trace) : await planTrace(trace, renderer, options);
         const needed = planLength(plan);
         if (needed > runner.sequence.contextSize) {
-          throw new ExpectedError('CONTEXT_OVERFLOW', `trace "${trace.id}" needs ${needed} tokens but the scoring context holds ${runner.sequence.contextSize}; raise the context size or shorten the trace.`);
+          throw new ExpectedError(
+            'CONTEXT_OVERFLOW',
+            `trace "${trace.id}" needs ${needed} tokens but the scoring context holds ${runner.sequence.contextSize}; raise the context size or shorten the trace.`,
+          );
         }
         const logprobs = await evaluatePlan(plan, runner, options.mode);
         scored++;
@@ -121,7 +130,10 @@ export function fitContextSize(model: LlamaModel, renderer: TraceRenderer, trace
   }
   const limit = model.trainContextSize;
   if (longest > limit) {
-    throw new ExpectedError('CONTEXT_OVERFLOW', `trace "${longestId}" needs ${longest} tokens, more than the model's context length (${limit}); use a model with a longer context or shorten the trace.`);
+    throw new ExpectedError(
+      'CONTEXT_OVERFLOW',
+      `trace "${longestId}" needs ${longest} tokens, more than the model's context length (${limit}); use a model with a longer context or shorten the trace.`,
+    );
   }
   const wanted = Math.ceil((longest + 64) * 1.1);
   return Math.min(limit, Math.max(256, Math.ceil(wanted / 256) * 256));

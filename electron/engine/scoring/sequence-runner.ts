@@ -109,7 +109,12 @@ export class SequenceRunner {
     // Greedy token != frozen token: re-evaluate from the first such position (the cache before it
     // is still valid) and read the top-K list there.
     const outside: number[] = [];
-    const topK = await this.reevaluate(input, mismatched.map((m) => m.pos), { probabilities: true, options: TOP_K_OPTIONS }, label);
+    const topK = await this.reevaluate(
+      input,
+      mismatched.map((m) => m.pos),
+      { probabilities: true, options: TOP_K_OPTIONS },
+      label,
+    );
     for (const m of mismatched) {
       const list = topK.get(m.pos);
       const pf = list?.get(s.tokens[m.pos + 1]!);

@@ -100,7 +100,8 @@ export interface ScoringBenchReport {
 
 export async function runScoringBench(options: ScoringBenchOptions): Promise<ScoringBenchReport> {
   const say = options.onProgress ?? (() => undefined);
-  const modelPath = options.model ?? ensureFixtureModel(options.cacheDir, { kind: 'random', ...(options.vocab === 'large' ? { vocabularySize: 151_936 } : {}) });
+  const modelPath =
+    options.model ?? ensureFixtureModel(options.cacheDir, { kind: 'random', ...(options.vocab === 'large' ? { vocabularySize: 151_936 } : {}) });
   say(`loading ${modelPath}`);
   const { model } = await loadModel(modelPath, { gpu: options.gpu });
   try {
@@ -125,20 +126,34 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
       }
     }
 
-    const run = async (mode: EvaluationMode): Promise<{ result: PathResult; logprobs: Map<string, TurnLogprobs[]>; contextSize: number; parallel: number; batchSize: number }> => {
+    const run = async (
+      mode: EvaluationMode,
+    ): Promise<{ result: PathResult; logprobs: Map<string, TurnLogprobs[]>; contextSize: number; parallel: number; batchSize: number }> => {
       say(`scoring with the ${mode} path`);
       const logprobs = new Map<string, TurnLogprobs[]>();
       const meter = meterContexts(model);
       const started = performance.now();
       const cpu = process.cpuUsage();
       try {
-        const summary = await scoreTraces(model, renderer, traces, { ...planOptions, mode, parallel: options.parallel, exactKvCache: options.exactKvCache }, (r) => {
-          logprobs.set(r.plan.trace.id, r.logprobs);
-        });
+        const summary = await scoreTraces(
+          model,
+          renderer,
+          traces,
+          { ...planOptions, mode, parallel: options.parallel, exactKvCache: options.exactKvCache },
+          (r) => {
+            logprobs.set(r.plan.trace.id, r.logprobs);
+          },
+        );
         const seconds = (performance.now() - started) / 1000;
         const cpuSeconds = cpuSince(cpu);
         const time = meter.split(seconds);
-        return { result: { seconds, cpuSeconds, stats: summary.stats, ...(time ? { time } : {}) }, logprobs, contextSize: summary.contextSize, parallel: summary.parallel, batchSize: meter.batchSize() };
+        return {
+          result: { seconds, cpuSeconds, stats: summary.stats, ...(time ? { time } : {}) },
+          logprobs,
+          contextSize: summary.contextSize,
+          parallel: summary.parallel,
+          batchSize: meter.batchSize(),
+        };
       } finally {
         meter.restore();
       }
@@ -209,7 +224,9 @@ function compareScores(a: Map<string, TurnLogprobs[]>, b: Map<string, TurnLogpro
 }
 
 async function measureNoiseFloor(model: LlamaModel, renderer: TraceRenderer, traces: readonly Trace[]): Promise<ScoringBenchReport['noiseFloor']> {
-  const sequences = (await Promise.all(traces.map((t) => planTrace(t, renderer, { intervention: 'line', span: 'answer' })))).flatMap((p) => p.turns.map((t) => t.base));
+  const sequences = (await Promise.all(traces.map((t) => planTrace(t, renderer, { intervention: 'line', span: 'answer' })))).flatMap((p) =>
+    p.turns.map((t) => t.base),
+  );
   const contextSize = Math.ceil((Math.max(...sequences.map((s) => s.end)) + 64) / 256) * 256;
   const results: number[][][] = [];
   for (const batchSize of [512, 7]) {
@@ -252,9 +269,13 @@ async function measurePerTokenCost(model: LlamaModel, renderer: TraceRenderer, t
       const best = { wall: Infinity, decode: Infinity, rest: Infinity };
       for (let rep = 0; rep < 3; rep++) {
         await sequence.clearHistory();
-        const items = tokens.slice(0, -1).map((t: Token, pos) =>
-          output === 'none' || pos < start - 1 ? t : ([t, { generateNext: output === 'confidence' ? { token: true, confidence: true } : { probabilities: true } }] as [Token, object]),
-        );
+        const items = tokens
+          .slice(0, -1)
+          .map((t: Token, pos) =>
+            output === 'none' || pos < start - 1
+              ? t
+              : ([t, { generateNext: output === 'confidence' ? { token: true, confidence: true } : { probabilities: true } }] as [Token, object]),
+          );
         meter.reset();
         const t0 = performance.now();
         await sequence.controlledEvaluate(items);
@@ -310,7 +331,12 @@ export async function measureRawThroughput(
   const inputs = plans.flatMap((p) => p.turns.map((t) => t.base.tokens.slice(0, t.base.end - 1)));
   const meter = meterContexts(model);
   try {
-    const context = await createScoringContext(model, { contextSize: options.contextSize, sequences: Math.max(1, options.parallel), batchSize: options.batchSize, exactKvCache: options.exactKvCache });
+    const context = await createScoringContext(model, {
+      contextSize: options.contextSize,
+      sequences: Math.max(1, options.parallel),
+      batchSize: options.batchSize,
+      exactKvCache: options.exactKvCache,
+    });
     try {
       let next = 0;
       let tokens = 0;
@@ -344,7 +370,14 @@ export function throughputReport(raw: RawResult, optimized: PathResult, contextS
   const rawRate = raw.tokens / raw.seconds;
   const optimizedRate = optimized.stats.tokensEvaluated / optimized.seconds;
   return {
-    raw: { tokens: raw.tokens, sequences: raw.sequences, seconds: raw.seconds, tokensPerSecond: rawRate, cpuSeconds: raw.cpuSeconds, ...(raw.time ? { time: raw.time } : {}) },
+    raw: {
+      tokens: raw.tokens,
+      sequences: raw.sequences,
+      seconds: raw.seconds,
+      tokensPerSecond: rawRate,
+      cpuSeconds: raw.cpuSeconds,
+      ...(raw.time ? { time: raw.time } : {}),
+    },
     optimized: { tokens: optimized.stats.tokensEvaluated, seconds: optimized.seconds, tokensPerSecond: optimizedRate, cpuSeconds: optimized.cpuSeconds },
     ratio: optimizedRate / rawRate,
     cpuRatio: optimized.stats.tokensEvaluated / optimized.cpuSeconds / (raw.tokens / raw.cpuSeconds),
@@ -403,8 +436,14 @@ function meterContexts(model: LlamaModel): { reset(): void; split(seconds: numbe
       batchTokens += size;
       return initBatch.call(this, size);
     });
-    define('decodeBatch', timed(decodeBatch, (ms) => ((decodeMs += ms), decodes++)));
-    define('sampleToken', timed(sampleToken, (ms) => ((outputMs += ms), outputs++)));
+    define(
+      'decodeBatch',
+      timed(decodeBatch, (ms) => ((decodeMs += ms), decodes++)),
+    );
+    define(
+      'sampleToken',
+      timed(sampleToken, (ms) => ((outputMs += ms), outputs++)),
+    );
     hooked = true;
   };
   Object.defineProperty(model, 'createContext', {

@@ -6,8 +6,21 @@ import type { Trace } from '../../../shared/trace/schema';
 import { mulberry32, shuffle } from '../../../shared/lots/prng';
 
 const TOOL_POOL = [
-  'TableQuery', 'Calculator', 'SensorAPI', 'CalendarAPI', 'DocRetrieve', 'Translate', 'ExchangeRate', 'UnitConvert',
-  'TempConvert', 'CurrencyConvert', 'DurationCalc', 'Solver', 'GoogleSearch', 'Summarize', 'Barcode',
+  'TableQuery',
+  'Calculator',
+  'SensorAPI',
+  'CalendarAPI',
+  'DocRetrieve',
+  'Translate',
+  'ExchangeRate',
+  'UnitConvert',
+  'TempConvert',
+  'CurrencyConvert',
+  'DurationCalc',
+  'Solver',
+  'GoogleSearch',
+  'Summarize',
+  'Barcode',
 ];
 const WORDS = ['alpha', 'ledger', 'north', 'sensor', 'quiet', 'report', 'delta', 'window', 'harbor', 'copper', 'mint', 'orbit'];
 
@@ -60,17 +73,26 @@ export function multiStepTraces(options: SyntheticOptions): Trace[] {
       id: `multi-${options.seed ?? 1}-${i}`,
       task: options.task ?? 'synthetic-multi',
       tools: names.map(toolDef),
-      turns: [{
-        request: `Find the ${words(rng, 1)} figure.`,
-        steps: [
-          { kind: 'call', text: 'Checking two sources.', calls: [{ id: `c${i}a`, name: a!, arguments: { q: words(rng, 1) } }, { id: `c${i}b`, name: b!, arguments: { q: words(rng, 1) } }] },
-          { kind: 'observation', callId: `c${i}a`, name: a!, content: distractorOutput(rng, other), pairing: 'id' },
-          { kind: 'observation', callId: `c${i}b`, name: b!, content: distractorOutput(rng, other), pairing: 'id' },
-          { kind: 'call', calls: [{ id: `c${i}c`, name: c!, arguments: { q: words(rng, 1) } }] },
-          { kind: 'observation', callId: `c${i}c`, name: c!, content: `{"value": ${answer}}`, pairing: 'id' },
-        ],
-        answer: `The figure is ${answer}.`,
-      }],
+      turns: [
+        {
+          request: `Find the ${words(rng, 1)} figure.`,
+          steps: [
+            {
+              kind: 'call',
+              text: 'Checking two sources.',
+              calls: [
+                { id: `c${i}a`, name: a!, arguments: { q: words(rng, 1) } },
+                { id: `c${i}b`, name: b!, arguments: { q: words(rng, 1) } },
+              ],
+            },
+            { kind: 'observation', callId: `c${i}a`, name: a!, content: distractorOutput(rng, other), pairing: 'id' },
+            { kind: 'observation', callId: `c${i}b`, name: b!, content: distractorOutput(rng, other), pairing: 'id' },
+            { kind: 'call', calls: [{ id: `c${i}c`, name: c!, arguments: { q: words(rng, 1) } }] },
+            { kind: 'observation', callId: `c${i}c`, name: c!, content: `{"value": ${answer}}`, pairing: 'id' },
+          ],
+          answer: `The figure is ${answer}.`,
+        },
+      ],
       meta: { synthetic: { answerTool: c } },
     });
   }
@@ -103,7 +125,13 @@ export function multiTurnTraces(options: SyntheticOptions): Trace[] {
         {
           request: 'And the other one?',
           steps: [
-            { kind: 'call', calls: [{ id: `t${i}b`, name: b!, arguments: { x: 1 } }, { id: `t${i}c`, name: c!, arguments: { y: 'z' } }] },
+            {
+              kind: 'call',
+              calls: [
+                { id: `t${i}b`, name: b!, arguments: { x: 1 } },
+                { id: `t${i}c`, name: c!, arguments: { y: 'z' } },
+              ],
+            },
             { kind: 'observation', callId: `t${i}b`, name: b!, content: distractorOutput(rng, other), pairing: 'id' },
             { kind: 'observation', callId: `t${i}c`, name: c!, content: distractorOutput(rng, other), pairing: 'id' },
           ],

@@ -1,7 +1,20 @@
 // Atomic file writes (temp + fsync + rename) and appends of whole lines to JSONL files (a torn last line
 // is cut first). Reading them: jsonl.ts.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { ExpectedError, isFsError } from '../../../shared/api/errors';
 
@@ -12,7 +25,7 @@ import { ExpectedError, isFsError } from '../../../shared/api/errors';
  */
 export function writeAll(fd: number, data: string | Uint8Array): void {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  for (let off = 0; off < buf.length; ) {
+  for (let off = 0; off < buf.length;) {
     const n = writeSync(fd, buf, off, buf.length - off);
     if (!(n > 0)) throw new ExpectedError('EIO', `short write: ${off} of ${buf.length} bytes written, then none`);
     off += n;
@@ -29,7 +42,14 @@ export function writeError(path: string, e: unknown): Error {
   if (!(e instanceof Error) || namedWriteErrors.has(e)) return e as Error; // said already, naming its file
   if (!isFsError(e)) return e;
   const code = e.code;
-  const why = code === 'ENOSPC' ? 'no space left on the device' : code === 'EDQUOT' ? 'disk quota exceeded' : code === 'EROFS' ? 'the file system is read-only' : e.message;
+  const why =
+    code === 'ENOSPC'
+      ? 'no space left on the device'
+      : code === 'EDQUOT'
+        ? 'disk quota exceeded'
+        : code === 'EROFS'
+          ? 'the file system is read-only'
+          : e.message;
   const error = new ExpectedError(code, `cannot write ${path}: ${why} (${code}); nothing of this write was kept`, { cause: e });
   namedWriteErrors.add(error);
   return error;

@@ -127,22 +127,33 @@ export function scanJsonlRecords<T>(
   onRecord: (record: T, line: JsonlLine) => void,
   options: JsonlScanOptions = {},
 ): JsonlScanResult {
-  return scanJsonl(path, offset, (line) => {
-    if (!line.text.trim()) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      return `line ${line.line}: not valid JSON; record skipped`;
-    }
-    const r = parse(value);
-    if (typeof r === 'string') return `line ${line.line}: ${r}; record skipped`;
-    onRecord(r, line);
-  }, options);
+  return scanJsonl(
+    path,
+    offset,
+    (line) => {
+      if (!line.text.trim()) return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line.text);
+      } catch {
+        return `line ${line.line}: not valid JSON; record skipped`;
+      }
+      const r = parse(value);
+      if (typeof r === 'string') return `line ${line.line}: ${r}; record skipped`;
+      onRecord(r, line);
+    },
+    options,
+  );
 }
 
 /** Like scanJsonlRecords, keeping the records (for files whose records are all wanted in memory). */
-export function readJsonlFrom<T>(path: string, offset: number, parse: (value: unknown) => T | string, firstLine = 1, options: Omit<JsonlScanOptions, 'firstLine'> = {}): JsonlReadResult<T> {
+export function readJsonlFrom<T>(
+  path: string,
+  offset: number,
+  parse: (value: unknown) => T | string,
+  firstLine = 1,
+  options: Omit<JsonlScanOptions, 'firstLine'> = {},
+): JsonlReadResult<T> {
   const records: T[] = [];
   const result = scanJsonlRecords(path, offset, parse, (r) => records.push(r), { ...options, firstLine });
   return { records, ...result };
@@ -151,7 +162,7 @@ export function readJsonlFrom<T>(path: string, offset: number, parse: (value: un
 /** One line of a file by its byte range (as scanJsonl reported it). */
 export function readLineAt(fd: number, start: number, bytes: number): string {
   const buf = Buffer.allocUnsafe(bytes);
-  for (let off = 0; off < bytes; ) {
+  for (let off = 0; off < bytes;) {
     const n = readSync(fd, buf, off, bytes - off, start + off);
     if (n <= 0) throw new ExpectedError('EIO', `the file ended at byte ${start + off}, inside a line that should end at ${start + bytes}`);
     off += n;

@@ -20,7 +20,21 @@
 // wait for its own event loop could never end).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ExpectedError, isFsError } from '../../../shared/api/errors';
@@ -128,10 +142,7 @@ function parseHolder(text: string): LockHolder | undefined {
   return { pid: h.pid, host: h.host, since: typeof h.since === 'string' ? h.since : '?', purpose: typeof h.purpose === 'string' ? h.purpose : '?' };
 }
 
-type Inspection =
-  | { state: 'gone' }
-  | { state: 'stale'; stat: Stats; reason: string }
-  | { state: 'held'; holder?: LockHolder };
+type Inspection = { state: 'gone' } | { state: 'stale'; stat: Stats; reason: string } | { state: 'held'; holder?: LockHolder };
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
@@ -153,7 +164,11 @@ class Waiting {
   private nextReport = this.start + FIRST_REPORT_MS;
   private attempts = 0;
 
-  constructor(private readonly path: string, private readonly limitMs: number, private readonly onWait: (wait: LockWait) => void) {}
+  constructor(
+    private readonly path: string,
+    private readonly limitMs: number,
+    private readonly onWait: (wait: LockWait) => void,
+  ) {}
 
   /** After a failed attempt: throws at the deadline, else reports when due; returns the pause before the next attempt. */
   failedAttempt(holder: LockHolder | undefined, maxPauseMs: number): number {
@@ -226,7 +241,10 @@ export class ProjectLock {
       }
       // Another write of this very process holds it, and only this event loop can let it go: a
       // synchronous wait could never end.
-      throw new ExpectedError('PROJECT_LOCKED', `the project is busy: this process is already writing to it (${here.purpose}, since ${here.since}); try again when that has finished.`);
+      throw new ExpectedError(
+        'PROJECT_LOCKED',
+        `the project is busy: this process is already writing to it (${here.purpose}, since ${here.since}); try again when that has finished.`,
+      );
     }
     const o = normalise(options);
     const waiting = new Waiting(this.path, o.timeoutMs ?? defaultLockWaitMs(), o.onWait ?? reporter);
@@ -306,7 +324,8 @@ export class ProjectLock {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') return false;
-        if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV' || code === 'EMLINK') return this.createInPlace(record);
+        if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV' || code === 'EMLINK')
+          return this.createInPlace(record);
         throw lockWriteError(this.path, e);
       }
     } finally {
@@ -325,7 +344,7 @@ export class ProjectLock {
     }
     try {
       const data = Buffer.from(record);
-      for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+      for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off);
       closeSync(fd);
       return true;
     } catch (e) {
@@ -406,6 +425,13 @@ function normalise(options: number | AcquireOptions | undefined): AcquireOptions
 /** An fs error while taking the lock, as an expected error naming the lock; anything else is a bug (returned as it is). */
 function lockWriteError(path: string, e: unknown): Error {
   if (!isFsError(e)) return e as Error;
-  const why = e.code === 'ENOSPC' ? 'no space left on the device' : e.code === 'EDQUOT' ? 'disk quota exceeded' : e.code === 'EROFS' ? 'the file system is read-only' : e.message;
+  const why =
+    e.code === 'ENOSPC'
+      ? 'no space left on the device'
+      : e.code === 'EDQUOT'
+        ? 'disk quota exceeded'
+        : e.code === 'EROFS'
+          ? 'the file system is read-only'
+          : e.message;
   return new ExpectedError(e.code, `cannot take the project lock ${path}: ${why} (${e.code}); nothing was written`, { cause: e });
 }

@@ -134,7 +134,9 @@ function damagedFile(path: string, why: string, remedy: string): ExpectedError {
 function infoOf(id: string, e: TraceEntry, routes: Record<string, string>): TraceInfo {
   if (e.task !== undefined) return { id, task: e.task, routed: false, correct: e.correct, menu: e.tools, file: e.file };
   const task = ownValue(routes, id);
-  return typeof task === 'string' && task ? { id, task, routed: true, correct: e.correct, menu: e.tools, file: e.file } : { id, routed: false, correct: e.correct, menu: e.tools, file: e.file };
+  return typeof task === 'string' && task
+    ? { id, task, routed: true, correct: e.correct, menu: e.tools, file: e.file }
+    : { id, routed: false, correct: e.correct, menu: e.tools, file: e.file };
 }
 
 function withRoute(trace: Trace, routes: Record<string, string>): Trace {
@@ -192,7 +194,10 @@ export class ProjectStore {
       throw new ExpectedError('PROJECT_INVALID', `${infoPath}: not a LOTS project file (format "${String(info.format)}").`);
     }
     if (info.version > PROJECT_VERSION) {
-      throw new ExpectedError('PROJECT_TOO_NEW', `${abs} was written by a newer LOTS Studio (project format v${info.version}; this version reads up to v${PROJECT_VERSION}). Update LOTS Studio to open it.`);
+      throw new ExpectedError(
+        'PROJECT_TOO_NEW',
+        `${abs} was written by a newer LOTS Studio (project format v${info.version}; this version reads up to v${PROJECT_VERSION}). Update LOTS Studio to open it.`,
+      );
     }
     const store = new ProjectStore(abs, info, options);
     store.removeDeadTempFiles();
@@ -207,7 +212,13 @@ export class ProjectStore {
       throw new ExpectedError('INVALID_INPUT', `${abs} exists and is not a folder; choose another --project path.`);
     }
     mkdirSync(abs, { recursive: true });
-    const info: ProjectInfo = { format: PROJECT_FORMAT, version: PROJECT_VERSION, name, createdAt: (options.clock ?? (() => new Date()))().toISOString(), createdBy: `lots-studio ${STUDIO_VERSION}` };
+    const info: ProjectInfo = {
+      format: PROJECT_FORMAT,
+      version: PROJECT_VERSION,
+      name,
+      createdAt: (options.clock ?? (() => new Date()))().toISOString(),
+      createdBy: `lots-studio ${STUDIO_VERSION}`,
+    };
     writeJsonAtomic(join(abs, 'project.json'), info);
     return ProjectStore.open(abs, options);
   }
@@ -239,7 +250,10 @@ export class ProjectStore {
         const pid = owners.at(-1);
         try {
           rmSync(join(dir, name), { force: true });
-          this.warnings.push({ file: join(dir, name), message: `removed a temp file left by process ${pid}, which is gone (an interrupted write; nothing of it had been committed)` });
+          this.warnings.push({
+            file: join(dir, name),
+            message: `removed a temp file left by process ${pid}, which is gone (an interrupted write; nothing of it had been committed)`,
+          });
         } catch {
           /* not ours to remove (permissions): harmless, left */
         }
@@ -351,7 +365,11 @@ export class ProjectStore {
     try {
       return openSync(path, 'r');
     } catch (e) {
-      throw damagedFile(path, `it cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'or re-import the file it came from into a new project');
+      throw damagedFile(
+        path,
+        `it cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        'or re-import the file it came from into a new project',
+      );
     }
   }
 
@@ -377,7 +395,8 @@ export class ProjectStore {
     const path = join(this.dir, 'routes.json');
     const stamp = existsSync(path) ? statSync(path).mtimeMs : -1;
     if (this.routesCache?.stamp !== stamp) {
-      const raw = stamp === -1 ? undefined : readProjectFile(path, RoutesFileSchema, 'or delete it and run `lots route` again to route the unlabelled requests');
+      const raw =
+        stamp === -1 ? undefined : readProjectFile(path, RoutesFileSchema, 'or delete it and run `lots route` again to route the unlabelled requests');
       this.routesCache = { stamp, routes: raw?.routes ?? {} };
     }
     return this.routesCache.routes;
@@ -443,14 +462,22 @@ export class ProjectStore {
   nextTraceFile(): string {
     const dir = join(this.dir, 'traces');
     mkdirSync(dir, { recursive: true });
-    const n = Math.max(0, ...readdirSync(dir).filter((f) => /^\d{4,}\.jsonl$/.test(f)).map((f) => parseInt(f, 10))) + 1;
+    const n =
+      Math.max(
+        0,
+        ...readdirSync(dir)
+          .filter((f) => /^\d{4,}\.jsonl$/.test(f))
+          .map((f) => parseInt(f, 10)),
+      ) + 1;
     return join(dir, `${String(n).padStart(4, '0')}.jsonl`);
   }
 
   private loadNewTraceFiles(): void {
     const dir = join(this.dir, 'traces');
     if (!existsSync(dir)) return;
-    const files = readdirSync(dir).filter((f) => /^\d{4,}\.jsonl$/.test(f)).sort();
+    const files = readdirSync(dir)
+      .filter((f) => /^\d{4,}\.jsonl$/.test(f))
+      .sort();
     for (const f of files) {
       if (this.traceFiles.has(f)) continue;
       this.traceFiles.add(f);
@@ -498,7 +525,10 @@ export class ProjectStore {
       }
       if (fresh.length === 0) return fresh;
       const path = join(this.dir, 'scores.jsonl');
-      const torn = appendLines(path, fresh.map((r) => JSON.stringify(r)));
+      const torn = appendLines(
+        path,
+        fresh.map((r) => JSON.stringify(r)),
+      );
       if (torn > 0) this.warnings.push({ file: path, message: `removed an incomplete last line (${torn} bytes) left by an interrupted write` });
       this.loadNewScores();
       return fresh;
@@ -544,7 +574,11 @@ export class ProjectStore {
   // ---------------------------------------------------------------- spaces
 
   readSpaces(task: string): TaskSpaces {
-    const raw = readProjectFile(join(this.dir, 'spaces', taskFileName(task)), TaskSpacesSchema, `or delete it to start the space history of task "${task}" anew`);
+    const raw = readProjectFile(
+      join(this.dir, 'spaces', taskFileName(task)),
+      TaskSpacesSchema,
+      `or delete it to start the space history of task "${task}" anew`,
+    );
     return raw ?? { task, versions: [] };
   }
 
@@ -568,7 +602,14 @@ export class ProjectStore {
       };
       writeJsonAtomic(join(this.dir, 'spaces', taskFileName(version.task)), { task: version.task, versions: [...current.versions, next] });
       // Committed: from here on the approval stands (failing now would invite a second, duplicate one).
-      this.logActivityAfterCommit({ kind: 'space', message: `space v${next.version} of ${version.task} accepted (${next.tools.length} tools)`, data: { task: version.task, version: next.version } }, `space v${next.version} of ${version.task} was accepted`);
+      this.logActivityAfterCommit(
+        {
+          kind: 'space',
+          message: `space v${next.version} of ${version.task} accepted (${next.tools.length} tools)`,
+          data: { task: version.task, version: next.version },
+        },
+        `space v${next.version} of ${version.task} was accepted`,
+      );
       return next;
     });
   }
@@ -595,7 +636,11 @@ export class ProjectStore {
   // ---------------------------------------------------------------- the demo record
 
   readDemo(): DemoRecord | undefined {
-    return readProjectFile(join(this.dir, 'demo.json'), DemoRecordSchema, 'or delete it (the demo\'s results stay in the sweeps; only its provenance and registry-growth figures are lost)');
+    return readProjectFile(
+      join(this.dir, 'demo.json'),
+      DemoRecordSchema,
+      "or delete it (the demo's results stay in the sweeps; only its provenance and registry-growth figures are lost)",
+    );
   }
 
   writeDemo(record: DemoRecord): void {
@@ -605,7 +650,11 @@ export class ProjectStore {
   // ---------------------------------------------------------------- faithfulness checks
 
   readFaithfulness(task: string): TaskFaithfulness {
-    const raw = readProjectFile(join(this.dir, 'faithfulness', taskFileName(task)), TaskFaithfulnessSchema, `or delete it and run the faithfulness check of task "${task}" again`);
+    const raw = readProjectFile(
+      join(this.dir, 'faithfulness', taskFileName(task)),
+      TaskFaithfulnessSchema,
+      `or delete it and run the faithfulness check of task "${task}" again`,
+    );
     return raw ?? { task, checks: [] };
   }
 
@@ -621,7 +670,11 @@ export class ProjectStore {
   // ---------------------------------------------------------------- continual updates
 
   readUpdates(task: string): TaskUpdates | undefined {
-    return readProjectFile(join(this.dir, 'updates', taskFileName(task)), TaskUpdatesSchema, `or delete it: \`lots update\` folds the task's batches again from its scores`);
+    return readProjectFile(
+      join(this.dir, 'updates', taskFileName(task)),
+      TaskUpdatesSchema,
+      `or delete it: \`lots update\` folds the task's batches again from its scores`,
+    );
   }
 
   listUpdates(): TaskUpdates[] {
@@ -647,7 +700,11 @@ export class ProjectStore {
 
   /** Where an import's traces came from (its NNNN.meta.json), for labelling batches. */
   importSource(file: string): string | undefined {
-    const meta = readProjectFile(join(this.dir, 'traces', file.replace(/\.jsonl$/, '.meta.json')), ImportMetaSchema, 'or delete it (only the import\'s source name is lost)');
+    const meta = readProjectFile(
+      join(this.dir, 'traces', file.replace(/\.jsonl$/, '.meta.json')),
+      ImportMetaSchema,
+      "or delete it (only the import's source name is lost)",
+    );
     return meta?.source;
   }
 
@@ -668,7 +725,11 @@ export class ProjectStore {
   }
 
   readJob(id: string): JobState | undefined {
-    return readProjectFile(join(this.dir, 'jobs', `${id}.json`), JobStateSchema, 'or delete it (the job cannot be resumed then; the scores it stored are kept)');
+    return readProjectFile(
+      join(this.dir, 'jobs', `${id}.json`),
+      JobStateSchema,
+      'or delete it (the job cannot be resumed then; the scores it stored are kept)',
+    );
   }
 
   /** Job state files are owned by one job runner at a time; an atomic rewrite needs no project lock. */
@@ -694,10 +755,15 @@ export class ProjectStore {
   /** The latest `limit` entries, newest first (the log is streamed: only they are kept). */
   listActivity(limit = 50): ActivityEntry[] {
     const latest: ActivityEntry[] = [];
-    scanJsonlRecords<ActivityEntry>(join(this.dir, 'activity.jsonl'), 0, (v) => v as ActivityEntry, (entry) => {
-      latest.push(entry);
-      if (latest.length > limit) latest.shift();
-    });
+    scanJsonlRecords<ActivityEntry>(
+      join(this.dir, 'activity.jsonl'),
+      0,
+      (v) => v as ActivityEntry,
+      (entry) => {
+        latest.push(entry);
+        if (latest.length > limit) latest.shift();
+      },
+    );
     return latest.reverse();
   }
 
@@ -727,7 +793,10 @@ export class TraceImport {
   private size = 0;
   private done = false;
 
-  constructor(private readonly store: ProjectStore, source: string) {
+  constructor(
+    private readonly store: ProjectStore,
+    source: string,
+  ) {
     this.summary = { file: '', source, added: 0, duplicates: 0, conflicts: [] };
     this.path = store.nextTraceFile();
     this.tmp = uniqueTempName(this.path);
@@ -780,7 +849,13 @@ export class TraceImport {
         this.fd = -1;
         if (this.summary.added > 0) {
           meta = this.path.replace(/\.jsonl$/, '.meta.json');
-          writeJsonAtomic(meta, { source: this.summary.source, importedAt: this.store.now().toISOString(), added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length });
+          writeJsonAtomic(meta, {
+            source: this.summary.source,
+            importedAt: this.store.now().toISOString(),
+            added: this.summary.added,
+            duplicates: this.summary.duplicates,
+            conflicts: this.summary.conflicts.length,
+          });
           sidecar = sidecarPath(this.path);
           writeFileAtomic(sidecar, linesOf(sidecarLines(basename(this.path), this.size, [...this.pending], this.store.tools)));
           renameSync(this.tmp, this.path);
@@ -796,7 +871,14 @@ export class TraceImport {
       if (this.summary.added > 0) {
         this.summary.file = this.path;
         this.store.finishImport(this.path, this.pending);
-        this.store.logActivityAfterCommit({ kind: 'import', message: `imported ${this.summary.added} traces from ${basename(this.summary.source)}`, data: { source: this.summary.source, added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length } }, 'the import was committed');
+        this.store.logActivityAfterCommit(
+          {
+            kind: 'import',
+            message: `imported ${this.summary.added} traces from ${basename(this.summary.source)}`,
+            data: { source: this.summary.source, added: this.summary.added, duplicates: this.summary.duplicates, conflicts: this.summary.conflicts.length },
+          },
+          'the import was committed',
+        );
       } else rmSync(this.tmp, { force: true });
       return this.summary;
     } finally {

@@ -79,7 +79,7 @@ export function entryOf(trace: Trace, file: string, start: number, bytes: number
 
 export function parseTrace(value: unknown): Trace | string {
   const r = TraceSchema.safeParse(value);
-  return r.success ? r.data : r.error.issues[0]?.message ?? 'invalid trace';
+  return r.success ? r.data : (r.error.issues[0]?.message ?? 'invalid trace');
 }
 
 export function sidecarPath(tracesPath: string): string {
@@ -140,8 +140,18 @@ export function readSidecar(tracesPath: string, file: string, table: ToolTable):
       ok = false;
     } else if (v[0] === 'd' && v.length === 2 && typeof v[1] === 'object' && v[1] !== null && typeof (v[1] as ToolDef).name === 'string') {
       defs.push(table.intern(v[1] as ToolDef));
-    } else if (v[0] === 't' && v.length === 8 && typeof v[1] === 'string' && typeof v[2] === 'string' && Number.isInteger(v[3]) && Number.isInteger(v[4]) &&
-      (v[5] === null || typeof v[5] === 'string') && (v[6] === null || typeof v[6] === 'boolean') && Array.isArray(v[7]) && (v[7] as unknown[]).every((i) => Number.isInteger(i) && defs[i as number] !== undefined)) {
+    } else if (
+      v[0] === 't' &&
+      v.length === 8 &&
+      typeof v[1] === 'string' &&
+      typeof v[2] === 'string' &&
+      Number.isInteger(v[3]) &&
+      Number.isInteger(v[4]) &&
+      (v[5] === null || typeof v[5] === 'string') &&
+      (v[6] === null || typeof v[6] === 'boolean') &&
+      Array.isArray(v[7]) &&
+      (v[7] as unknown[]).every((i) => Number.isInteger(i) && defs[i as number] !== undefined)
+    ) {
       const [, id, hash, start, bytes, task, correct, tools] = v as [unknown, string, string, number, number, string | null, boolean | null, number[]];
       if (start < 0 || bytes < 0 || start + bytes > size) ok = false;
       else entries.push([id, { hash, file, start, bytes, ...(task !== null ? { task } : {}), correct, tools: table.menu(tools.map((i) => defs[i]!)) }]);
@@ -152,6 +162,12 @@ export function readSidecar(tracesPath: string, file: string, table: ToolTable):
 }
 
 /** Index a traces file by reading every trace in it (streamed); warnings are `line N: reason`. */
-export function scanTracesFile(path: string, file: string, table: ToolTable, onEntry: (id: string, entry: TraceEntry) => void, options: JsonlScanOptions = {}): string[] {
+export function scanTracesFile(
+  path: string,
+  file: string,
+  table: ToolTable,
+  onEntry: (id: string, entry: TraceEntry) => void,
+  options: JsonlScanOptions = {},
+): string[] {
   return scanJsonlRecords(path, 0, parseTrace, (trace, line) => onEntry(trace.id, entryOf(trace, file, line.start, line.bytes, table)), options).warnings;
 }

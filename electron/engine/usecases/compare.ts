@@ -49,13 +49,17 @@ export function compareRuns(store: ProjectStore, index: ProjectIndex, options: C
   index.sync();
   const runs = new Set(store.listRuns());
   for (const run of [options.runA, options.runB]) {
-    if (!runs.has(run)) throw new ExpectedError('NOT_FOUND', `run "${run}" is not in this project; its runs are: ${[...runs].join(', ') || '(none: score the traces first)'}`);
+    if (!runs.has(run))
+      throw new ExpectedError('NOT_FOUND', `run "${run}" is not in this project; its runs are: ${[...runs].join(', ') || '(none: score the traces first)'}`);
   }
   if (options.runA === options.runB) throw new ExpectedError('INVALID_INPUT', 'compare two different runs (the same run was given twice)');
-  const tasks = options.task !== undefined ? [options.task] : index.tasks().filter((t) => {
-    const r = index.runsOf(t);
-    return r.includes(options.runA) && r.includes(options.runB);
-  });
+  const tasks =
+    options.task !== undefined
+      ? [options.task]
+      : index.tasks().filter((t) => {
+          const r = index.runsOf(t);
+          return r.includes(options.runA) && r.includes(options.runB);
+        });
   if (tasks.length === 0) throw new ExpectedError('NOT_FOUND', `no task was scored by both runs ${options.runA} and ${options.runB}`);
   return tasks.map((task) => {
     const a = index.task(task, options.runA);

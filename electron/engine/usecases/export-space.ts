@@ -51,7 +51,11 @@ export function exportTaskSpace(store: ProjectStore, index: ProjectIndex, reques
   } else version = versions.at(-1);
   const data = index.task(task, request.run, version?.run);
   const { space, proposal } = exportableSpace(store, data, version);
-  const out = exportSpace(format, space, format === 'report' ? { report: reportContext(store, data, space) } : { definitions: collectToolDefinitions(data.traces) });
+  const out = exportSpace(
+    format,
+    space,
+    format === 'report' ? { report: reportContext(store, data, space) } : { definitions: collectToolDefinitions(data.traces) },
+  );
   return {
     format,
     text: out.text,
@@ -64,11 +68,18 @@ export function exportTaskSpace(store: ProjectStore, index: ProjectIndex, reques
   };
 }
 
-function exportableSpace(store: ProjectStore, data: TaskData, version: SpaceVersion | undefined): { space: ExportableSpace; proposal: { k: number; by: 'sweep' | 'surrogate' | null } } {
+function exportableSpace(
+  store: ProjectStore,
+  data: TaskData,
+  version: SpaceVersion | undefined,
+): { space: ExportableSpace; proposal: { k: number; by: 'sweep' | 'surrogate' | null } } {
   const scores = (data.fit?.ranking ?? []).map((r) => ({ tool: r.tool, mean: r.mean, n: r.n }));
   if (version) {
     const v = version;
-    return { space: { task: data.task, version: v.version, tools: v.tools, rule: v.rule, note: v.note, scores, run: v.run, createdAt: v.createdAt }, proposal: { k: v.tools.length, by: null } };
+    return {
+      space: { task: data.task, version: v.version, tools: v.tools, rule: v.rule, note: v.note, scores, run: v.run, createdAt: v.createdAt },
+      proposal: { k: v.tools.length, by: null },
+    };
   }
   const budget = buildBudget(data, store.readSweep(data.task));
   const state = buildSpaceState(store, data);

@@ -29,7 +29,10 @@ export interface TraceSource {
  * still how problems are reported, so it stays recognisable.
  */
 export function safeUploadName(name: string): string {
-  const last = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  const last = (name.split(/[\\/]/).pop() ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 200);
   return last === '' || last === '.' || last === '..' ? 'upload' : last;
 }
 
@@ -133,7 +136,18 @@ export async function importSource(store: ProjectStore, source: TraceSource, opt
     source.cleanup?.();
   }
   // The reader always ends with a summary; the fallback only keeps the types honest.
-  const s: ReadSummary = summary ?? { file: source.name, mode: 'empty', bytes: 0, records: 0, traces: 0, rejected: 0, pairing: { id: 0, position: 0, 'name-order': 0 }, tasks: {}, unansweredTurns: 0, elapsedMs: 0 };
+  const s: ReadSummary = summary ?? {
+    file: source.name,
+    mode: 'empty',
+    bytes: 0,
+    records: 0,
+    traces: 0,
+    rejected: 0,
+    pairing: { id: 0, position: 0, 'name-order': 0 },
+    tasks: {},
+    unansweredTurns: 0,
+    elapsedMs: 0,
+  };
   if (s.fatal) reject(0, s.fatal);
   return {
     report: {

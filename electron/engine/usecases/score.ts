@@ -6,6 +6,9 @@ import type { ProjectStore } from '../store';
 import { invalid } from '../../../shared/api/errors';
 
 export function checkScoringRequest(store: ProjectStore, model: string): void {
-  if (store.traceCount === 0) throw invalid(`the project ${store.dir} has no traces to score: import trace files first (the Studio's Import, or \`lots import <file> --project ${store.dir}\`)`);
+  if (store.traceCount === 0)
+    throw invalid(
+      `the project ${store.dir} has no traces to score: import trace files first (the Studio's Import, or \`lots import <file> --project ${store.dir}\`)`,
+    );
   checkModelPath(model);
 }

@@ -38,7 +38,11 @@ export interface SweepTasksOptions {
 }
 
 /** Sweep each task's budget; a task without scored tools in the run is skipped (and says why). */
-export async function sweepBenchTasks(store: ProjectStore, server: BenchServer, options: SweepTasksOptions = {}): Promise<{ run: string; tasks: TaskOutcome<SweepResult>[] }> {
+export async function sweepBenchTasks(
+  store: ProjectStore,
+  server: BenchServer,
+  options: SweepTasksOptions = {},
+): Promise<{ run: string; tasks: TaskOutcome<SweepResult>[] }> {
   const { byTask } = options.bench ?? benchRequests(store);
   const tasks = selectBenchTasks([...byTask.keys()], options.tasks ?? []);
   const run = chooseRun(store, server.modelHash, options.run);

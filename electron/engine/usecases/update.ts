@@ -67,14 +67,22 @@ export interface TaskUpdateResult {
 export function updateSpaces(store: ProjectStore, index: ProjectIndex, options: UpdateOptions = {}): TaskUpdateResult[] {
   index.sync();
   const tasks = options.task !== undefined ? [options.task] : index.tasks().filter((t) => index.runsOf(t).length > 0);
-  if (options.task === undefined && tasks.length === 0) throw new ExpectedError('NOT_FOUND', 'no task of this project has scores yet: score its traces first (`lots score --project P`) or import scores (`lots scores import`)');
+  if (options.task === undefined && tasks.length === 0)
+    throw new ExpectedError(
+      'NOT_FOUND',
+      'no task of this project has scores yet: score its traces first (`lots score --project P`) or import scores (`lots scores import`)',
+    );
   return tasks.map((task) => updateTask(store, index, task, options));
 }
 
 function updateTask(store: ProjectStore, index: ProjectIndex, task: string, options: UpdateOptions): TaskUpdateResult {
   const stored = store.readUpdates(task);
   const data = index.task(task, options.run ?? (stored && index.runsOf(task).includes(stored.run) ? stored.run : undefined));
-  if (!data.run) throw new ExpectedError('NOT_FOUND', `task "${task}" has no scores yet: score its traces first (\`lots score --project P --task ${JSON.stringify(task)}\`)`);
+  if (!data.run)
+    throw new ExpectedError(
+      'NOT_FOUND',
+      `task "${task}" has no scores yet: score its traces first (\`lots score --project P --task ${JSON.stringify(task)}\`)`,
+    );
   const run = data.run;
   const alpha = options.alpha ?? stored?.alpha ?? DEFAULT_UPDATE_ALPHA;
   if (!(alpha > 0 && alpha <= 1)) throw new ExpectedError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
@@ -139,7 +147,13 @@ function updateTask(store: ProjectStore, index: ProjectIndex, task: string, opti
   };
 }
 
-function resolveRule(store: ProjectStore, task: string, options: UpdateOptions, stored: TaskUpdates | undefined, approved: SpaceVersion | undefined): UpdateRule {
+function resolveRule(
+  store: ProjectStore,
+  task: string,
+  options: UpdateOptions,
+  stored: TaskUpdates | undefined,
+  approved: SpaceVersion | undefined,
+): UpdateRule {
   const kind = options.rule ?? stored?.rule.kind ?? 'topk';
   if (kind === 'support') {
     const prev = stored?.rule.kind === 'support' ? stored.rule : undefined;
@@ -147,8 +161,10 @@ function resolveRule(store: ProjectStore, task: string, options: UpdateOptions, 
     if (!(phi >= 0 && phi <= 1)) throw new ExpectedError('INVALID_INPUT', `--phi is a share between 0 and 1, got ${phi}`);
     return { kind: 'support', tau: options.tau ?? prev?.tau ?? DEFAULT_SUPPORT_TAU, phi };
   }
-  const k = options.k ?? (stored?.rule.kind === 'topk' ? stored.rule.k : undefined) ?? positive(store.readSweep(task)?.bestK) ?? positive(approved?.tools.length);
-  if (k === undefined) throw new ExpectedError('INVALID_INPUT', `task "${task}" has no budget yet: give one with --k N (or run its budget sweep, or approve a space)`);
+  const k =
+    options.k ?? (stored?.rule.kind === 'topk' ? stored.rule.k : undefined) ?? positive(store.readSweep(task)?.bestK) ?? positive(approved?.tools.length);
+  if (k === undefined)
+    throw new ExpectedError('INVALID_INPUT', `task "${task}" has no budget yet: give one with --k N (or run its budget sweep, or approve a space)`);
   if (!Number.isInteger(k) || k < 1) throw new ExpectedError('INVALID_INPUT', `--k must be a positive integer, got ${k}`);
   return { kind: 'topk', k };
 }
@@ -181,7 +197,6 @@ function refoldReason(stored: TaskUpdates | undefined, next: { alpha: number; ru
   if (JSON.stringify(stored.rule) !== JSON.stringify(next.rule)) return `the rule changed (${describeRule(stored.rule)} → ${describeRule(next.rule)})`;
   return undefined;
 }
-
 
 /** The task's imports not folded into its history yet, in import order. */
 export function unfoldedBatches(store: ProjectStore, task: string, history: TaskUpdates | undefined): WaitingBatch[] {

@@ -18,7 +18,8 @@ export class RecentProjects {
     try {
       const raw = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
       if (!Array.isArray(raw)) return [];
-      return raw.filter((r: { dir?: unknown; openedAt?: unknown } | null): r is RecentProject => typeof r?.dir === 'string' && typeof r?.openedAt === 'string')
+      return raw
+        .filter((r: { dir?: unknown; openedAt?: unknown } | null): r is RecentProject => typeof r?.dir === 'string' && typeof r?.openedAt === 'string')
         .filter((r) => existsSync(join(r.dir, 'project.json')));
     } catch {
       return []; // a damaged list is not worth an error dialog; it is rebuilt on the next open

@@ -16,12 +16,14 @@ import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteScoringSpec } from '../s
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 export const backendsAgree: Same<(typeof SCORING_SERVER_BACKENDS)[number], (typeof REMOTE_BACKENDS)[number]> = true;
 
-const FileSchema = z.object({
-  backend: z.enum(SCORING_SERVER_BACKENDS),
-  endpoints: z.array(z.string().min(1)).min(1),
-  apiKeyEnv: z.string().min(1).optional(),
-  servedModel: z.string().min(1).optional(),
-}).strict();
+const FileSchema = z
+  .object({
+    backend: z.enum(SCORING_SERVER_BACKENDS),
+    endpoints: z.array(z.string().min(1)).min(1),
+    apiKeyEnv: z.string().min(1).optional(),
+    servedModel: z.string().min(1).optional(),
+  })
+  .strict();
 
 export const SCORING_SERVER_FILE = 'scoring-server.json';
 
@@ -54,7 +56,12 @@ export class ScoringServerSettingsFile {
 
 /** The API's input as settings: URLs normalized (host:port → http://host:port) and de-duplicated; a URL
  * that is not http(s) is refused, naming it. */
-export function scoringServerSettings(input: { backend: ScoringServerSettings['backend']; endpoints: readonly string[]; apiKeyEnv?: string; servedModel?: string }): ScoringServerSettings {
+export function scoringServerSettings(input: {
+  backend: ScoringServerSettings['backend'];
+  endpoints: readonly string[];
+  apiKeyEnv?: string;
+  servedModel?: string;
+}): ScoringServerSettings {
   const endpoints: string[] = [];
   for (const url of input.endpoints) {
     let normalized: string;
@@ -65,7 +72,12 @@ export function scoringServerSettings(input: { backend: ScoringServerSettings['b
     }
     if (!endpoints.includes(normalized)) endpoints.push(normalized);
   }
-  return { backend: input.backend, endpoints, ...(input.apiKeyEnv ? { apiKeyEnv: input.apiKeyEnv } : {}), ...(input.servedModel ? { servedModel: input.servedModel } : {}) };
+  return {
+    backend: input.backend,
+    endpoints,
+    ...(input.apiKeyEnv ? { apiKeyEnv: input.apiKeyEnv } : {}),
+    ...(input.servedModel ? { servedModel: input.servedModel } : {}),
+  };
 }
 
 /** The remote part of a score job's spec (jobs/protocol.ts) from the saved settings. */

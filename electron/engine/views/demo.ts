@@ -57,7 +57,10 @@ export const SAMPLE_PROJECTS = 'sample-projects';
 /** Copy the bundled sample project to `<configDir>/sample-projects/<stamp>`; the bundle is never written. */
 export function copySampleProject(sampleDir: string, configDir: string, now = new Date()): string {
   if (!existsSync(join(sampleDir, 'project.json'))) {
-    throw new ExpectedError('NOT_FOUND', `the sample project is missing from this installation (${sampleDir}); reinstall, or regenerate it with \`npm run sample\``);
+    throw new ExpectedError(
+      'NOT_FOUND',
+      `the sample project is missing from this installation (${sampleDir}); reinstall, or regenerate it with \`npm run sample\``,
+    );
   }
   const parent = join(configDir, SAMPLE_PROJECTS);
   mkdirSync(parent, { recursive: true });

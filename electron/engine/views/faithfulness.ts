@@ -47,10 +47,13 @@ export interface FaithfulnessRequest {
 export function faithfulnessJobSpec(project: string, data: TaskData, input: FaithfulnessRequest): Omit<FaithfulnessJobSpec, 'jobId'> {
   if (!data.run) throw invalid(`task "${data.task}" has no scores yet: score it first (Jobs view)`);
   const parts = parseRunKey(data.run);
-  if (!parts) throw invalid('these scores were imported: the check recomputes likelihoods with the model that computed them, so score the task with a local model first');
+  if (!parts)
+    throw invalid('these scores were imported: the check recomputes likelihoods with the model that computed them, so score the task with a local model first');
   const model = input.model ?? checkModelOf(data);
   if (!model) {
-    throw invalid(`the model file this run was scored with (${data.rows.find((r) => r.model)?.model ?? 'unknown'}) is not on this machine; pick that file on the Models view`);
+    throw invalid(
+      `the model file this run was scored with (${data.rows.find((r) => r.model)?.model ?? 'unknown'}) is not on this machine; pick that file on the Models view`,
+    );
   }
   // Checked here so a wrong path is an error where the user clicked, not a failed job later.
   checkModelPath(model);

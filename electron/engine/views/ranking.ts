@@ -18,7 +18,19 @@ export function bootstrapResamples(scoredCells: number): number {
 export function buildRanking(data: TaskData, k: number | undefined, faithfulness: FaithfulnessPoint[] = [], checkModel: string | null = null): RankingData {
   const unscored = [...data.menu.keys()].filter((t) => !data.fit?.ranking.some((r) => r.tool === t)).sort();
   if (!data.fit) {
-    return { task: data.task, run: null, requests: data.requests, scoredRequests: 0, k: k ?? 0, resamples: 0, level: LEVEL, rows: [], unscored, faithfulness: [], checkModel: null };
+    return {
+      task: data.task,
+      run: null,
+      requests: data.requests,
+      scoredRequests: 0,
+      k: k ?? 0,
+      resamples: 0,
+      level: LEVEL,
+      rows: [],
+      unscored,
+      faithfulness: [],
+      checkModel: null,
+    };
   }
   const budget = Math.min(k ?? data.fit.ranking.length, data.fit.ranking.length);
   const cells = data.rows.reduce((n, r) => n + Object.keys(r.scores).length, 0);

@@ -22,13 +22,28 @@ export function buildSpaceState(store: ProjectStore, data: TaskData): SpaceState
   const ranked = new Map(ranking.map((r) => [r.tool, r]));
   const candidates: SpaceCandidate[] = [
     ...ranking.map((r) => ({ tool: r.tool, rank: r.rank, mean: r.mean, n: r.n })),
-    ...[...data.menu.keys()].filter((t) => !ranked.has(t)).sort().map((tool) => ({ tool, rank: null, mean: null, n: 0 })),
+    ...[...data.menu.keys()]
+      .filter((t) => !ranked.has(t))
+      .sort()
+      .map((tool) => ({ tool, rank: null, mean: null, n: 0 })),
   ];
-  return { task: data.task, versions, approved, proposal, candidates, changedSinceApproval: changedSince(approved, data), update: publicProposal(updateProposal(store, data.task, approved)) };
+  return {
+    task: data.task,
+    versions,
+    approved,
+    proposal,
+    candidates,
+    changedSinceApproval: changedSince(approved, data),
+    update: publicProposal(updateProposal(store, data.task, approved)),
+  };
 }
 
 /** The task's latest update proposal as the space editor offers it (the update's rule as a selection rule). */
-export function updateProposal(store: ProjectStore, task: string, approved: SpaceVersion | null): (NonNullable<SpaceState['update']> & { running: Record<string, number> }) | null {
+export function updateProposal(
+  store: ProjectStore,
+  task: string,
+  approved: SpaceVersion | null,
+): (NonNullable<SpaceState['update']> & { running: Record<string, number> }) | null {
   const updates = store.readUpdates(task);
   const last = updates?.batches.at(-1);
   if (!updates || !last) return null;
@@ -53,7 +68,8 @@ export function changedSince(approved: SpaceVersion | null, data: TaskData): boo
 export function acceptSpace(store: ProjectStore, data: TaskData, input: ApiParsedInput<'acceptSpace'>): SpaceVersion {
   const known = new Set(data.menu.keys());
   const unknown = [...input.tools, ...input.pinned, ...input.banned].filter((t) => !known.has(t));
-  if (unknown.length > 0) throw invalid(`tools not on any menu of task "${data.task}": ${[...new Set(unknown)].join(', ')}; a space can only hold tools the task was served with`);
+  if (unknown.length > 0)
+    throw invalid(`tools not on any menu of task "${data.task}": ${[...new Set(unknown)].join(', ')}; a space can only hold tools the task was served with`);
   const tools = new Set(input.tools);
   const banned = new Set(input.banned);
   const lostPins = input.pinned.filter((t) => !tools.has(t));
@@ -78,7 +94,7 @@ export function acceptSpace(store: ProjectStore, data: TaskData, input: ApiParse
     banned: input.banned,
     rule: input.rule,
     note,
-    ...(input.run ?? data.run ? { run: input.run ?? data.run ?? undefined } : {}),
+    ...((input.run ?? data.run) ? { run: input.run ?? data.run ?? undefined } : {}),
     ...(ranking.length > 0 || isUpdate ? { runningScores } : {}),
   });
 }

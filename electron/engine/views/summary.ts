@@ -23,7 +23,13 @@ export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectS
   for (const row of store.listScores()) {
     let info = runs.get(row.run);
     if (!info) {
-      info = { run: row.run, rows: 0, ...(row.modelName ?? row.model ? { model: row.modelName ?? row.model } : {}), ...(row.intervention ? { intervention: row.intervention } : {}), ...(row.span ? { span: row.span } : {}) };
+      info = {
+        run: row.run,
+        rows: 0,
+        ...((row.modelName ?? row.model) ? { model: row.modelName ?? row.model } : {}),
+        ...(row.intervention ? { intervention: row.intervention } : {}),
+        ...(row.span ? { span: row.span } : {}),
+      };
       runs.set(row.run, info);
     }
     info.rows++;
@@ -36,7 +42,14 @@ export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectS
     const versions = tolerant(() => store.readSpaces(task).versions, []);
     const approved = versions.at(-1) ?? null;
     const status = approved ? (changedSince(approved, data) ? 'changed' : 'approved') : data.rows.length > 0 ? 'proposed' : 'none';
-    const models = [...new Set(index.runsOf(task).map((r) => runs.get(r)?.model).filter((m): m is string => Boolean(m)))];
+    const models = [
+      ...new Set(
+        index
+          .runsOf(task)
+          .map((r) => runs.get(r)?.model)
+          .filter((m): m is string => Boolean(m)),
+      ),
+    ];
     return {
       task,
       requests: Math.max(data.requests, data.rows.length),

@@ -13,8 +13,10 @@ export const computeOnly: Family = {
     const [a, b, c] = [rng.int(12, 99), rng.int(12, 99), rng.int(10, 999)];
     const form = rng.int(0, 2);
     const [request, goldValue] =
-      form === 0 ? [`Compute ${a} × ${b} + ${c}.`, a * b + c]
-        : form === 1 ? [`What is (${a} + ${b}) × ${c}?`, (a + b) * c]
+      form === 0
+        ? [`Compute ${a} × ${b} + ${c}.`, a * b + c]
+        : form === 1
+          ? [`What is (${a} + ${b}) × ${c}?`, (a + b) * c]
           : [`What is ${a} × ${b} − ${c}?`, a * b - c];
     return { request, goldValue, chain: [{ tool: 'Calculator', needs: [], output: formatNumber(goldValue) }] };
   },

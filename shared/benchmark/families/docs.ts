@@ -29,9 +29,9 @@ export const docTwoFacts: Family = {
     const request = difference
       ? `According to the catalogue, how much more does the ${hi.name} cost than the ${lo.name}, in EUR?`
       : rng.pick([
-        `According to the catalogue, what do the ${p.name} and the ${q.name} cost together, in EUR?`,
-        `What is the combined catalogue price of the ${p.name} and the ${q.name}, in EUR?`,
-      ]);
+          `According to the catalogue, what do the ${p.name} and the ${q.name} cost together, in EUR?`,
+          `What is the combined catalogue price of the ${p.name} and the ${q.name}, in EUR?`,
+        ]);
     const goldValue = (difference ? hi.priceCents - lo.priceCents : p.priceCents + q.priceCents) / 100;
     return {
       request,

@@ -53,7 +53,8 @@ export function draftFromSpans(group: SpanGroup, options: ImportOptions, format:
   let turnExtras: TurnExtra[] | undefined;
   if (!items.some((i) => i.role === 'user') && rootInput !== undefined) items = [{ role: 'user', text: textOf(rootInput) }, ...items];
   if (rootOutput !== undefined && conv.length === 0) turnExtras = [{ answer: textOf(rootOutput) }];
-  if (items.length === 0) return `trace ${JSON.stringify(group.traceId)} (${spans.length} span${spans.length === 1 ? '' : 's'}) records no messages and no tool calls: message content capture was probably off when it was recorded`;
+  if (items.length === 0)
+    return `trace ${JSON.stringify(group.traceId)} (${spans.length} span${spans.length === 1 ? '' : 's'}) records no messages and no tool calls: message content capture was probably off when it was recorded`;
   const sources: unknown[] = [info?.metadata, info?.raw, ...(root ? [root.attributes] : []), ...spans.filter((s) => s !== root).map((s) => s.attributes)];
   return {
     id: group.traceId,
@@ -85,13 +86,27 @@ function toolRun(s: SpanRecord): ToolRun {
   const o = s.observation;
   const meta = o?.metadata as Record<string, unknown> | undefined;
   const name = str(a['gen_ai.tool.name']) ?? str(a['tool.name']) ?? (s.name.startsWith('execute_tool ') ? s.name.slice(13) : s.name) ?? 'tool';
-  const callId = idOf(a['gen_ai.tool.call.id']) ?? idOf(a['tool.id']) ?? idOf(a['tool_call.id']) ?? idOf(meta?.tool_call_id) ?? idOf(meta?.toolCallId) ?? idOf(meta?.call_id);
+  const callId =
+    idOf(a['gen_ai.tool.call.id']) ??
+    idOf(a['tool.id']) ??
+    idOf(a['tool_call.id']) ??
+    idOf(meta?.tool_call_id) ??
+    idOf(meta?.toolCallId) ??
+    idOf(meta?.call_id);
   const args = a['gen_ai.tool.call.arguments'] ?? a['input.value'] ?? o?.input;
   const raw = a['gen_ai.tool.call.result'] ?? a['output.value'] ?? o?.output;
   const errorType = str(a['error.type']);
   const isError = s.error || errorType !== undefined;
   const result = raw !== undefined && raw !== null ? textOf(raw) : isError ? [errorType, s.statusMessage].filter((x) => x).join(': ') : '';
-  return { spanId: s.spanId, callId, name: name || 'tool', arguments: args === undefined ? undefined : argumentsOf(args), result, isError: isError || undefined, used: false };
+  return {
+    spanId: s.spanId,
+    callId,
+    name: name || 'tool',
+    arguments: args === undefined ? undefined : argumentsOf(args),
+    result,
+    isError: isError || undefined,
+    used: false,
+  };
 }
 
 /** Without message content, each tool span is both the call and its result; the span id names the call. */
@@ -173,7 +188,11 @@ function fillFromToolRuns(items: ConvItem[], runs: ToolRun[]): number {
       if (!match) continue;
       match.run.used = true;
       const { run } = match;
-      added.push(id ? { callId: id, content: run.result, isError: run.isError, pairing: match.byId ? 'id' : 'name-order' } : { name: call.name, content: run.result, isError: run.isError, pairing: 'name-order' });
+      added.push(
+        id
+          ? { callId: id, content: run.result, isError: run.isError, pairing: match.byId ? 'id' : 'name-order' }
+          : { name: call.name, content: run.result, isError: run.isError, pairing: 'name-order' },
+      );
     }
     if (added.length) items.splice(i + 1, 0, { role: 'tool', results: added });
   }

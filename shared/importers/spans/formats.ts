@@ -42,7 +42,8 @@ export const otelFormat: SpanFormat = {
   recognize(value) {
     if (!isObj(value)) return null;
     if (value.resourceSpans !== undefined) return { score: 15, reason: `records are OTLP JSON ("resourceSpans", camelCase)${otlpFlavour(value)}` };
-    if (value.resource_spans !== undefined) return { score: 15, reason: `records are OTLP JSON ("resource_spans", snake_case, as Phoenix's otlp-json download)${otlpFlavour(value)}` };
+    if (value.resource_spans !== undefined)
+      return { score: 15, reason: `records are OTLP JSON ("resource_spans", snake_case, as Phoenix's otlp-json download)${otlpFlavour(value)}` };
     if ((value.traceId !== undefined || value.trace_id !== undefined) && (value.spanId !== undefined || value.span_id !== undefined)) {
       return { score: 10, reason: 'records are single OTLP spans (traceId / spanId)' };
     }

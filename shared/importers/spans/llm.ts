@@ -46,10 +46,12 @@ export function llmExchange(s: SpanRecord): LlmExchange {
   }
   const oiIn = indexed(a, 'llm.input_messages.');
   const oiOut = indexed(a, 'llm.output_messages.');
-  if (oiIn.length || oiOut.length) return { input: oiIn.map((m) => openInferenceItem(m, 'user')), output: oiOut.map((m) => openInferenceItem(m, 'assistant')), tools, model };
+  if (oiIn.length || oiOut.length)
+    return { input: oiIn.map((m) => openInferenceItem(m, 'user')), output: oiOut.map((m) => openInferenceItem(m, 'assistant')), tools, model };
   const legacyIn = indexed(a, 'gen_ai.prompt.');
   const legacyOut = indexed(a, 'gen_ai.completion.');
-  if (legacyIn.length || legacyOut.length) return { input: legacyIn.map(legacyItem), output: legacyOut.map((m) => legacyItem({ role: 'assistant', ...m })), tools, model };
+  if (legacyIn.length || legacyOut.length)
+    return { input: legacyIn.map(legacyItem), output: legacyOut.map((m) => legacyItem({ role: 'assistant', ...m })), tools, model };
   return { ...eventExchange(s), tools, model };
 }
 
@@ -83,21 +85,29 @@ function openInferenceItem(m: Obj, defaultRole: string): ConvItem {
   }));
   const fnName = str(m['message.function_call_name']);
   return (
-    messageItem({
-      role: m['message.role'],
-      content,
-      tool_calls: toolCalls,
-      function_call: fnName ? { name: fnName, arguments: m['message.function_call_arguments_json'] } : undefined,
-      tool_call_id: m['message.tool_call_id'],
-      name: m['message.name'],
-    }, defaultRole) ?? { role: 'user', text: content }
+    messageItem(
+      {
+        role: m['message.role'],
+        content,
+        tool_calls: toolCalls,
+        function_call: fnName ? { name: fnName, arguments: m['message.function_call_arguments_json'] } : undefined,
+        tool_call_id: m['message.tool_call_id'],
+        name: m['message.name'],
+      },
+      defaultRole,
+    ) ?? { role: 'user', text: content }
   );
 }
 
 /** OpenLLMetry: `gen_ai.prompt.N.role`, `.content`, `.tool_calls.K.{id,name,arguments}`, `.tool_call_id`. */
 function legacyItem(m: Obj): ConvItem {
   const toolCalls = indexed(m, 'tool_calls.').map((tc) => ({ id: idOf(tc.id), function: { name: tc.name, arguments: tc.arguments } }));
-  return messageItem({ role: m.role, content: m.content, tool_calls: toolCalls, tool_call_id: m.tool_call_id, name: m.name }) ?? { role: 'user', text: contentText(m.content) };
+  return (
+    messageItem({ role: m.role, content: m.content, tool_calls: toolCalls, tool_call_id: m.tool_call_id, name: m.name }) ?? {
+      role: 'user',
+      text: contentText(m.content),
+    }
+  );
 }
 
 /** Deprecated events: gen_ai.{system,user,assistant,tool}.message and gen_ai.choice. */

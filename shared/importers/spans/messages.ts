@@ -107,4 +107,3 @@ export function itemsOf(list: unknown[], defaultRole = 'user'): ConvItem[] {
   }
   return out;
 }
-

@@ -55,7 +55,12 @@ function otlpSpan(s: unknown, line: number): SpanRecord | string {
   const attrs = Array.isArray(s.attributes) ? keyValues(s.attributes) : isObj(s.attributes) ? s.attributes : {};
   const status = isObj(s.status) ? s.status : {};
   const code = status.code;
-  const events = arr(s.events).filter(isObj).map((e) => ({ name: str(e.name) ?? '', attributes: flattenAttributes(Array.isArray(e.attributes) ? keyValues(e.attributes) : isObj(e.attributes) ? e.attributes : {}) }));
+  const events = arr(s.events)
+    .filter(isObj)
+    .map((e) => ({
+      name: str(e.name) ?? '',
+      attributes: flattenAttributes(Array.isArray(e.attributes) ? keyValues(e.attributes) : isObj(e.attributes) ? e.attributes : {}),
+    }));
   return {
     traceId,
     spanId,
@@ -84,7 +89,9 @@ export function phoenixSpans(record: SourceRecord, options: ImportOptions): Span
   if (!spanId) return { spans: [], errors: [err(options, record.line, 'context.span_id: missing')] };
   const attrs = flattenAttributes(isObj(v.attributes) ? v.attributes : {});
   if (typeof v.span_kind === 'string' && attrs['openinference.span.kind'] === undefined) attrs['openinference.span.kind'] = v.span_kind;
-  const events = arr(v.events).filter(isObj).map((e) => ({ name: str(e.name) ?? '', attributes: flattenAttributes(isObj(e.attributes) ? e.attributes : {}) }));
+  const events = arr(v.events)
+    .filter(isObj)
+    .map((e) => ({ name: str(e.name) ?? '', attributes: flattenAttributes(isObj(e.attributes) ? e.attributes : {}) }));
   return {
     spans: [
       {
@@ -163,7 +170,13 @@ function langfuseSpan(o: unknown, line: number, traceIdHint: string | undefined)
     error: o.level === 'ERROR',
     statusMessage: str(o.statusMessage ?? o.status_message),
     line,
-    observation: { type, input: jsonOrText(o.input), output: jsonOrText(o.output), metadata, model: str(o.model) ?? str(o.providedModelName ?? o.provided_model_name) },
+    observation: {
+      type,
+      input: jsonOrText(o.input),
+      output: jsonOrText(o.output),
+      metadata,
+      model: str(o.model) ?? str(o.providedModelName ?? o.provided_model_name),
+    },
   };
 }
 

@@ -109,7 +109,8 @@ describe('over the web host', () => {
     });
   }
 
-  const call = async (method: string, input: unknown = null) => JSON.parse((await post(host, `/api/call/${method}`, cookie, 'POST', JSON.stringify(input))).body) as Envelope<unknown>;
+  const call = async (method: string, input: unknown = null) =>
+    JSON.parse((await post(host, `/api/call/${method}`, cookie, 'POST', JSON.stringify(input))).body) as Envelope<unknown>;
 
   it('reports a Node programming error as INTERNAL and logs it with its stack', async () => {
     spyLog();
@@ -127,9 +128,12 @@ describe('over the web host', () => {
     expect(hasStack(typeBug)).toBe(true);
   });
 
-  it('keeps an ExpectedError\'s code and message, and an fs error\'s code, without logging them', async () => {
+  it("keeps an ExpectedError's code and message, and an fs error's code, without logging them", async () => {
     spyLog();
-    expect(await call('openProject', { dir: '/somewhere' })).toEqual({ ok: false, error: { name: 'ExpectedError', code: 'PROJECT_LOCKED', message: locked.message } });
+    expect(await call('openProject', { dir: '/somewhere' })).toEqual({
+      ok: false,
+      error: { name: 'ExpectedError', code: 'PROJECT_LOCKED', message: locked.message },
+    });
     expect(await call('listJobs')).toMatchObject({ ok: false, error: { code: 'ENOENT', message: enoent.message } });
     expect(logged.mock.calls).toEqual([]);
   });
@@ -137,7 +141,10 @@ describe('over the web host', () => {
 
 describe('over IPC', () => {
   const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
-  const ipc: IpcMainLike = { handle: (channel, listener) => void handlers.set(channel, listener as never), removeHandler: (channel) => void handlers.delete(channel) };
+  const ipc: IpcMainLike = {
+    handle: (channel, listener) => void handlers.set(channel, listener as never),
+    removeHandler: (channel) => void handlers.delete(channel),
+  };
   registerApiHandlers(ipc, throwingService(), () => true);
   const call = (method: string, input: unknown = null) => handlers.get(methodChannel(method))!({}, input) as Promise<Envelope<unknown>>;
 

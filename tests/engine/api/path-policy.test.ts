@@ -94,14 +94,38 @@ describe('the path fields of the API', () => {
   it('are found from the schemas, and no string field named like a path escapes them', () => {
     const found = Object.fromEntries(PATH_METHODS.map((m) => [m.method, m.fields]));
     // What the schemas hold today (a new path field shows up here by itself and is confined by dispatch).
-    expect(found).toMatchObject({ openProject: ['dir'], createProject: ['dir'], importTraces: ['paths[]'], saveExport: ['path'], saveReport: ['path'], startScoring: ['model'], startSweep: ['model'], startFaithfulness: ['model'], inspectModel: ['path'], buildDemo: ['dir'] });
-    const plain = (Object.keys(apiInputSchemas) as ApiMethodName[]).flatMap((m) => plainStringFieldsOf(apiInputSchemas[m] as z.ZodType).map((f) => `${m}: ${f}`));
+    expect(found).toMatchObject({
+      openProject: ['dir'],
+      createProject: ['dir'],
+      importTraces: ['paths[]'],
+      saveExport: ['path'],
+      saveReport: ['path'],
+      startScoring: ['model'],
+      startSweep: ['model'],
+      startFaithfulness: ['model'],
+      inspectModel: ['path'],
+      buildDemo: ['dir'],
+    });
+    const plain = (Object.keys(apiInputSchemas) as ApiMethodName[]).flatMap((m) =>
+      plainStringFieldsOf(apiInputSchemas[m] as z.ZodType).map((f) => `${m}: ${f}`),
+    );
     // Named like paths but not paths, each with why: the filter below must be told of every such field.
     const notPaths: Record<string, string> = {
       'checkScoringServer: servedModel': 'the name a scoring server serves its model under',
       'startDemo: model': '"default", "reference", a model source or a file; a file is checked by the service (demoModel)',
     };
-    expect(plain.filter((f) => !(f in notPaths) && /(dir|path|paths|file|folder|model|gguf)$/i.test(f.split(/[.[\]: ]+/).filter(Boolean).at(-1)!))).toEqual([]);
+    expect(
+      plain.filter(
+        (f) =>
+          !(f in notPaths) &&
+          /(dir|path|paths|file|folder|model|gguf)$/i.test(
+            f
+              .split(/[.[\]: ]+/)
+              .filter(Boolean)
+              .at(-1)!,
+          ),
+      ),
+    ).toEqual([]);
   });
 
   it('the sample inputs this test builds are valid inputs', () => {
@@ -171,7 +195,11 @@ describe('the path fields of the API', () => {
     expect(s.paths.confined).toBe(false);
     const reply = await dispatch(s, 'openProject', { dir: join(outside) });
     expect(reply).toMatchObject({ ok: false, error: { code: 'PROJECT_NOT_FOUND' } });
-    expect(PathPolicy.unconfined().confineInput('saveExport', { task: 't', format: 'space', path: '../x' })).toEqual({ task: 't', format: 'space', path: '../x' });
+    expect(PathPolicy.unconfined().confineInput('saveExport', { task: 't', format: 'space', path: '../x' })).toEqual({
+      task: 't',
+      format: 'space',
+      path: '../x',
+    });
   });
 });
 
@@ -198,24 +226,38 @@ describe('a confined service', () => {
     expect(await dispatch(s, 'importTraces', { paths: ['in.jsonl'] })).toMatchObject({ ok: true, value: { files: [{ added: 3 }] } });
     expect(await dispatch(s, 'importTraces', { paths: [join(root, 'link-file.jsonl')] })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_ROOT' } });
     // Uploaded contents are not paths: they are imported (from the host's temp folder).
-    expect(await dispatch(s, 'importTraces', { files: [{ name: '../../up.jsonl', text: toJsonl(makeLineTraces({ task: 'u', requests: 2, tools: 4 })) }] })).toMatchObject({ ok: true, value: { files: [{ added: 2 }] } });
+    expect(
+      await dispatch(s, 'importTraces', { files: [{ name: '../../up.jsonl', text: toJsonl(makeLineTraces({ task: 'u', requests: 2, tools: 4 })) }] }),
+    ).toMatchObject({ ok: true, value: { files: [{ added: 2 }] } });
     expect(await dispatch(s, 'acceptSpace', { task: 't', tools: ['RateLookup'], rule: { kind: 'manual' }, note: 'n' })).toMatchObject({ ok: true });
     const saved = await dispatch(s, 'saveExport', { task: 't', format: 'space', path: join(root, 'out', '..', 'space.json') });
     expect(saved, JSON.stringify(saved)).toMatchObject({ ok: true, value: { path: join(root, 'space.json') } });
     expect(JSON.parse(readFileSync(join(root, 'space.json'), 'utf8'))).toBeTruthy();
-    expect(await dispatch(s, 'saveExport', { task: 't', format: 'space', path: join(root, 'dangling.txt') })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_ROOT' } });
+    expect(await dispatch(s, 'saveExport', { task: 't', format: 'space', path: join(root, 'dangling.txt') })).toMatchObject({
+      ok: false,
+      error: { code: 'OUTSIDE_ROOT' },
+    });
     expect(existsSync(join(outside, 'not-yet.txt'))).toBe(false);
     expect((await s.listRecentProjects()).map((r) => r.dir)).toEqual([join(root, 'p')]);
     expect(await dispatch(s, 'openProject', { dir: join(outside, 'elsewhere') })).toMatchObject({ ok: false, error: { code: 'OUTSIDE_ROOT' } });
   });
 
-  it('refuses a faithfulness check with the run\'s model file when that file is outside the root', async () => {
+  it("refuses a faithfulness check with the run's model file when that file is outside the root", async () => {
     const dir = join(root, 'scored');
     const store = ProjectStore.create(dir);
     const traces = makeLineTraces({ task: 'fx', requests: 4, tools: 5, seed: 1 });
     store.addTraces(traces, 'gen.jsonl');
     const run = 'abc123|line|answer|plain';
-    store.appendScores(makeScoreRows(traces, run).map((r) => ({ ...r, key: scoreKey(run, store.getTraceHash(r.trace)!), model: join(outside, 'model.gguf'), intervention: 'line', span: 'answer', format: 'plain' })));
+    store.appendScores(
+      makeScoreRows(traces, run).map((r) => ({
+        ...r,
+        key: scoreKey(run, store.getTraceHash(r.trace)!),
+        model: join(outside, 'model.gguf'),
+        intervention: 'line',
+        span: 'answer',
+        format: 'plain',
+      })),
+    );
     const s = confined();
     await dispatch(s, 'openProject', { dir });
     const reply = await dispatch(s, 'startFaithfulness', { task: 'fx', ks: [1] });
@@ -241,9 +283,14 @@ describe('a confined service', () => {
     store.addTraces(makeLineTraces({ task: 'fx', requests: 3, tools: 4 }), 'gen.jsonl');
     const now = new Date().toISOString();
     const job: JobState = {
-      id: 'score-1', kind: 'score', status: 'running', createdAt: now, updatedAt: now,
+      id: 'score-1',
+      kind: 'score',
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
       options: { jobId: 'score-1', project: dir, model: join(outside, 'model.gguf'), intervention: 'line', span: 'answer', gpu: 'cpu' },
-      progress: { done: 0, total: 3 }, pid: 2 ** 22 + 12345,
+      progress: { done: 0, total: 3 },
+      pid: 2 ** 22 + 12345,
     };
     store.writeJob(job);
     const s = confined();
@@ -254,13 +301,19 @@ describe('a confined service', () => {
     expect(await dispatch(s, 'cancelJob', { id: 'score-1' })).toMatchObject({ ok: true, value: { status: 'cancelled' } });
   });
 
-  it('allows the engine\'s own folders (the models folder) and lists only recent models inside', async () => {
+  it("allows the engine's own folders (the models folder) and lists only recent models inside", async () => {
     const s = confined();
     const models = join(config, 'models');
     mkdirSync(models, { recursive: true });
     writeFileSync(join(models, 'pulled.gguf'), 'GGUF');
     expect(s.paths.resolve(join(models, 'pulled.gguf'), 'f')).toBe(join(models, 'pulled.gguf'));
-    writeFileSync(join(config, 'recent-models.json'), JSON.stringify([{ path: join(outside, 'model.gguf'), name: 'out' }, { path: join(models, 'pulled.gguf'), name: 'in' }]));
+    writeFileSync(
+      join(config, 'recent-models.json'),
+      JSON.stringify([
+        { path: join(outside, 'model.gguf'), name: 'out' },
+        { path: join(models, 'pulled.gguf'), name: 'in' },
+      ]),
+    );
     expect((await s.getModels()).recent.map((m) => m.name)).toEqual(['in']);
     expect(() => s.paths.resolve(join(config, 'recent-projects.json'), 'f')).toThrow(/outside/);
   });

@@ -60,7 +60,8 @@ async function waitForJob(api: StudioApi, job: JobInfo, timeoutMs = 600_000): Pr
   for (;;) {
     const now = (await api.listJobs()).find((j) => j.id === job.id);
     if (now?.status === 'done') return now;
-    if (!now || ['failed', 'cancelled', 'interrupted'].includes(now.status)) throw new Error(`job ${job.title}: ${now?.status ?? 'gone'} ${now?.error?.code ?? ''} ${now?.error?.message ?? ''}`);
+    if (!now || ['failed', 'cancelled', 'interrupted'].includes(now.status))
+      throw new Error(`job ${job.title}: ${now?.status ?? 'gone'} ${now?.error?.code ?? ''} ${now?.error?.message ?? ''}`);
     if (Date.now() > deadline) throw new Error(`job ${job.title} did not finish in ${timeoutMs / 1000} s (${now.done}/${now.total}: ${now.message ?? ''})`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -107,9 +108,18 @@ describe('scoring server settings and checks through the API', () => {
 
   it('refuses a URL that is not http(s) and an API key variable that is not a variable name, keeping nothing', async () => {
     const { api, configDir } = studio();
-    await expect(api.checkScoringServer({ endpoints: ['http://127.0.0.1:8080', 'ftp://10.0.0.7'] })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('"ftp://10.0.0.7" is not an endpoint URL') });
-    await expect(api.checkScoringServer({ endpoints: ['http://127.0.0.1:8080'], apiKeyEnv: 'sk-live-1234 5678' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('environment variable name') });
-    await expect(api.checkScoringServer({ endpoints: [] })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('at least one endpoint') });
+    await expect(api.checkScoringServer({ endpoints: ['http://127.0.0.1:8080', 'ftp://10.0.0.7'] })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('"ftp://10.0.0.7" is not an endpoint URL'),
+    });
+    await expect(api.checkScoringServer({ endpoints: ['http://127.0.0.1:8080'], apiKeyEnv: 'sk-live-1234 5678' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('environment variable name'),
+    });
+    await expect(api.checkScoringServer({ endpoints: [] })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('at least one endpoint'),
+    });
     expect(existsSync(join(configDir, 'scoring-server.json'))).toBe(false);
   });
 
@@ -118,12 +128,15 @@ describe('scoring server settings and checks through the API', () => {
     const dir = tmp('lots-srv-project-');
     ProjectStore.create(dir, 'srv').addTraces(benchTraces(), 'bench');
     await api.openProject({ dir });
-    await expect(api.startScoring({ model: randomModel(), intervention: 'reexecute', backend: 'server' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('no scoring server is set') });
+    await expect(api.startScoring({ model: randomModel(), intervention: 'reexecute', backend: 'server' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('no scoring server is set'),
+    });
     expect(await api.listJobs()).toEqual([]);
   });
 });
 
-describeRequiring('real-model', 'the Studio\'s scoring server on the default real model', () => {
+describeRequiring('real-model', "the Studio's scoring server on the default real model", () => {
   describeRequiring('scoring-server', 'checking a real llama-server and scoring on it through the API', () => {
     const modelPath = pulledDefaultModel();
     let server: LlamaServerProcess;
@@ -136,68 +149,89 @@ describeRequiring('real-model', 'the Studio\'s scoring server on the default rea
       await server?.stop();
     });
 
-    it('checks the server (model, run-key identity, slots), then scores a benchmark project on it with rows keyed as the CLI keys them', async () => {
-      const s = studio();
-      service = s.service;
-      const { api } = s;
-      const dead = `http://127.0.0.1:${await freePort()}`;
-      const both = await api.checkScoringServer({ endpoints: [server.url, dead] });
-      const [up, down] = both.lastCheck!.endpoints;
-      expect(up).toMatchObject({ endpoint: server.url, reachable: true, slots: 2, error: null });
-      expect(up!.model).toBeTruthy();
-      expect(up!.identity).toMatch(/^llama-server:.+@[0-9a-f]{16}$/);
-      expect(up!.identity!.startsWith(`llama-server:${up!.model}@`)).toBe(true);
-      expect(up!.contextSize).toBeGreaterThan(0);
-      expect(up!.probeTokens).toBeGreaterThan(0);
-      expect(down).toMatchObject({ endpoint: dead, reachable: false, error: { code: 'SERVER_UNAVAILABLE' } });
-      expect(both.lastCheck!.identity).toBe(up!.identity);
-      expect(both.lastCheck!.problem).toMatch(/1 of 2 endpoints did not answer/);
-      // A served-model name the server does not serve is refused, naming both.
-      const wrong = await api.checkScoringServer({ endpoints: [server.url], servedModel: 'llama-3-70b' });
-      expect(wrong.lastCheck!.endpoints[0]).toMatchObject({ reachable: false, model: up!.model, error: { code: 'SERVER_MODEL_MISMATCH' } });
-      expect(wrong.lastCheck!.endpoints[0]!.error!.message).toContain(`serves "${up!.model}", not "llama-3-70b"`);
-      const ready = await api.checkScoringServer({ endpoints: [server.url], servedModel: up!.model! });
-      expect(ready.lastCheck).toMatchObject({ identity: up!.identity, problem: null });
+    it(
+      'checks the server (model, run-key identity, slots), then scores a benchmark project on it with rows keyed as the CLI keys them',
+      async () => {
+        const s = studio();
+        service = s.service;
+        const { api } = s;
+        const dead = `http://127.0.0.1:${await freePort()}`;
+        const both = await api.checkScoringServer({ endpoints: [server.url, dead] });
+        const [up, down] = both.lastCheck!.endpoints;
+        expect(up).toMatchObject({ endpoint: server.url, reachable: true, slots: 2, error: null });
+        expect(up!.model).toBeTruthy();
+        expect(up!.identity).toMatch(/^llama-server:.+@[0-9a-f]{16}$/);
+        expect(up!.identity!.startsWith(`llama-server:${up!.model}@`)).toBe(true);
+        expect(up!.contextSize).toBeGreaterThan(0);
+        expect(up!.probeTokens).toBeGreaterThan(0);
+        expect(down).toMatchObject({ endpoint: dead, reachable: false, error: { code: 'SERVER_UNAVAILABLE' } });
+        expect(both.lastCheck!.identity).toBe(up!.identity);
+        expect(both.lastCheck!.problem).toMatch(/1 of 2 endpoints did not answer/);
+        // A served-model name the server does not serve is refused, naming both.
+        const wrong = await api.checkScoringServer({ endpoints: [server.url], servedModel: 'llama-3-70b' });
+        expect(wrong.lastCheck!.endpoints[0]).toMatchObject({ reachable: false, model: up!.model, error: { code: 'SERVER_MODEL_MISMATCH' } });
+        expect(wrong.lastCheck!.endpoints[0]!.error!.message).toContain(`serves "${up!.model}", not "llama-3-70b"`);
+        const ready = await api.checkScoringServer({ endpoints: [server.url], servedModel: up!.model! });
+        expect(ready.lastCheck).toMatchObject({ identity: up!.identity, problem: null });
 
-      // The job, through the API, on the server: the same job runtime as `lots score` (jobs/score-job.ts).
-      const traces = benchTraces();
-      const dir = tmp('lots-srv-project-');
-      ProjectStore.create(dir, 'srv').addTraces(traces, 'bench');
-      await api.openProject({ dir });
-      const job = await api.startScoring({ model: modelPath!, intervention: 'reexecute', backend: 'server' });
-      expect(job.title).toContain(`on ${server.url.replace('http://', '')}`);
-      const done = await waitForJob(api, job);
-      expect(done).toMatchObject({ done: traces.length, total: traces.length });
-      expect(done.message).toContain(`${traces.length} on ${server.url}`);
-      const rows = readScoreLines<{ key: string; trace: string; run: string; model: string; modelName: string; scores: Record<string, number> }>(dir);
-      expect(rows).toHaveLength(traces.length);
-      expect(new Set(rows.map((r) => r.run)).size).toBe(1);
-      expect(rows[0]!.run.startsWith(`${up!.identity}|reexecute|answer|`)).toBe(true);
-      for (const r of rows) expect(r).toMatchObject({ model: up!.identity, modelName: up!.model });
+        // The job, through the API, on the server: the same job runtime as `lots score` (jobs/score-job.ts).
+        const traces = benchTraces();
+        const dir = tmp('lots-srv-project-');
+        ProjectStore.create(dir, 'srv').addTraces(traces, 'bench');
+        await api.openProject({ dir });
+        const job = await api.startScoring({ model: modelPath!, intervention: 'reexecute', backend: 'server' });
+        expect(job.title).toContain(`on ${server.url.replace('http://', '')}`);
+        const done = await waitForJob(api, job);
+        expect(done).toMatchObject({ done: traces.length, total: traces.length });
+        expect(done.message).toContain(`${traces.length} on ${server.url}`);
+        const rows = readScoreLines<{ key: string; trace: string; run: string; model: string; modelName: string; scores: Record<string, number> }>(dir);
+        expect(rows).toHaveLength(traces.length);
+        expect(new Set(rows.map((r) => r.run)).size).toBe(1);
+        expect(rows[0]!.run.startsWith(`${up!.identity}|reexecute|answer|`)).toBe(true);
+        for (const r of rows) expect(r).toMatchObject({ model: up!.identity, modelName: up!.model });
 
-      // The CLI on the same trace: the same run key, the same row key, the same scores.
-      const cliDir = tmp('lots-srv-cli-');
-      ProjectStore.create(cliDir, 'cli').addTraces([traces[0]!], 'bench');
-      const cli = await new Promise<{ code: number | null; out: string }>((done) => {
-        const child = spawn(process.execPath, [join(ROOT, 'bin/lots.mjs'), 'score', '--project', cliDir, '--model', modelPath!, '--intervention', 'reexecute', '--backend', 'llama-server', '--endpoint', server.url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        child.stdout.on('data', (d) => (out += d));
-        child.stderr.on('data', (d) => (out += d));
-        child.on('exit', (code) => done({ code, out }));
-      });
-      expect(cli.code, cli.out).toBe(0);
-      const [cliRow] = readScoreLines<(typeof rows)[number]>(cliDir);
-      const apiRow = rows.find((r) => r.trace === traces[0]!.id)!;
-      expect(cliRow!.run).toBe(apiRow.run);
-      expect(cliRow!.key).toBe(apiRow.key);
-      expect(cliRow!.model).toBe(apiRow.model);
-      expect(Object.keys(cliRow!.scores).sort()).toEqual(Object.keys(apiRow.scores).sort());
-      expect(Object.keys(apiRow.scores).length).toBeGreaterThan(3);
-      // Not bit for bit: the job's two workers keep both slots busy, and a server decoding two requests in
-      // one batch moves a score by up to ~1e-2 on this model (6.6e-3 seen here; the local scorer's own
-      // F16-vs-F32 KV floor is a few 1e-2: llama-server.test.ts), while the CLI's lone trace ran alone.
-      const scores = `API ${JSON.stringify(apiRow.scores)} vs CLI ${JSON.stringify(cliRow!.scores)}`;
-      for (const [tool, v] of Object.entries(apiRow.scores)) expect(Math.abs(cliRow!.scores[tool]! - v), `${tool}: ${scores}`).toBeLessThan(BATCH_NOISE);
-    }, SLOW);
+        // The CLI on the same trace: the same run key, the same row key, the same scores.
+        const cliDir = tmp('lots-srv-cli-');
+        ProjectStore.create(cliDir, 'cli').addTraces([traces[0]!], 'bench');
+        const cli = await new Promise<{ code: number | null; out: string }>((done) => {
+          const child = spawn(
+            process.execPath,
+            [
+              join(ROOT, 'bin/lots.mjs'),
+              'score',
+              '--project',
+              cliDir,
+              '--model',
+              modelPath!,
+              '--intervention',
+              'reexecute',
+              '--backend',
+              'llama-server',
+              '--endpoint',
+              server.url,
+            ],
+            { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+          );
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.stderr.on('data', (d) => (out += d));
+          child.on('exit', (code) => done({ code, out }));
+        });
+        expect(cli.code, cli.out).toBe(0);
+        const [cliRow] = readScoreLines<(typeof rows)[number]>(cliDir);
+        const apiRow = rows.find((r) => r.trace === traces[0]!.id)!;
+        expect(cliRow!.run).toBe(apiRow.run);
+        expect(cliRow!.key).toBe(apiRow.key);
+        expect(cliRow!.model).toBe(apiRow.model);
+        expect(Object.keys(cliRow!.scores).sort()).toEqual(Object.keys(apiRow.scores).sort());
+        expect(Object.keys(apiRow.scores).length).toBeGreaterThan(3);
+        // Not bit for bit: the job's two workers keep both slots busy, and a server decoding two requests in
+        // one batch moves a score by up to ~1e-2 on this model (6.6e-3 seen here; the local scorer's own
+        // F16-vs-F32 KV floor is a few 1e-2: llama-server.test.ts), while the CLI's lone trace ran alone.
+        const scores = `API ${JSON.stringify(apiRow.scores)} vs CLI ${JSON.stringify(cliRow!.scores)}`;
+        for (const [tool, v] of Object.entries(apiRow.scores)) expect(Math.abs(cliRow!.scores[tool]! - v), `${tool}: ${scores}`).toBeLessThan(BATCH_NOISE);
+      },
+      SLOW,
+    );
   });
 });

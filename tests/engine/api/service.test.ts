@@ -81,10 +81,19 @@ describe('studio service', () => {
     const s = service();
     await s.openProject({ dir: scoredProject().dir });
     const base = { task: 'fx_settle', rule: { kind: 'topk' as const, k: 2 } };
-    await expect(s.acceptSpace({ ...base, tools: ['Nope'], pinned: [], banned: [], note: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('Nope') });
-    await expect(s.acceptSpace({ ...base, tools: ['CurrencyConvert'], pinned: ['RateLookup'], banned: [], note: 'x' })).rejects.toMatchObject({ message: expect.stringContaining('pinned tools must be in the space') });
-    await expect(s.acceptSpace({ ...base, tools: ['CurrencyConvert'], pinned: [], banned: ['CurrencyConvert'], note: 'x' })).rejects.toMatchObject({ message: expect.stringContaining('banned') });
-    await expect(s.acceptSpace({ ...base, tools: ['CurrencyConvert', 'Calculator'], pinned: [], banned: [], note: '' })).rejects.toMatchObject({ message: expect.stringContaining('note is required') });
+    await expect(s.acceptSpace({ ...base, tools: ['Nope'], pinned: [], banned: [], note: '' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('Nope'),
+    });
+    await expect(s.acceptSpace({ ...base, tools: ['CurrencyConvert'], pinned: ['RateLookup'], banned: [], note: 'x' })).rejects.toMatchObject({
+      message: expect.stringContaining('pinned tools must be in the space'),
+    });
+    await expect(s.acceptSpace({ ...base, tools: ['CurrencyConvert'], pinned: [], banned: ['CurrencyConvert'], note: 'x' })).rejects.toMatchObject({
+      message: expect.stringContaining('banned'),
+    });
+    await expect(s.acceptSpace({ ...base, tools: ['CurrencyConvert', 'Calculator'], pinned: [], banned: [], note: '' })).rejects.toMatchObject({
+      message: expect.stringContaining('note is required'),
+    });
     const v0 = await s.acceptSpace({ ...base, tools: ['RateLookup', 'CurrencyConvert'], pinned: [], banned: [], note: '' });
     expect(v0).toMatchObject({ version: 0, tools: ['CurrencyConvert', 'RateLookup'] });
     const state = await s.getSpaces({ task: 'fx_settle' });

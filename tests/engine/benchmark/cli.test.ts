@@ -17,19 +17,58 @@ describe('lots demo, serve, sweep, evaluate', () => {
   it('demo runs the whole loop, shows progress, prints the table and stores everything', async () => {
     const io = capture();
     const out = join(dir, 'demo');
-    const code = await main(['demo', '--model', 'fixture:random', '--out', out, '--gpu', 'cpu', '--families', 'compute_only,no_tool', '--fit', '1', '--eval', '1', '--draws', '2', '--max-tokens', '3'], io);
+    const code = await main(
+      [
+        'demo',
+        '--model',
+        'fixture:random',
+        '--out',
+        out,
+        '--gpu',
+        'cpu',
+        '--families',
+        'compute_only,no_tool',
+        '--fit',
+        '1',
+        '--eval',
+        '1',
+        '--draws',
+        '2',
+        '--max-tokens',
+        '3',
+      ],
+      io,
+    );
     expect(io.stderr.join('\n')).toMatch(/serve 2\/2/);
     expect(code).toBe(0);
     const text = io.stdout.join('\n');
-    for (const step of ['loaded ', '1/5 ', '2/5 served 2 fitting requests', '3/5 scored them with the re-execute intervention (2 new, 0 stored before)', '4/5 compute_only: budget sweep K=1…6', '5/5 evaluated']) expect(text).toContain(step);
-    expect(text).toMatch(/task\s+K\s+kept tools\s+lots fit\/eval\s+keep-all fit\/eval\s+no-tools fit\/eval\s+random fit\/eval\s+bm25 fit\/eval\s+prompt tok lots\/all/);
+    for (const step of [
+      'loaded ',
+      '1/5 ',
+      '2/5 served 2 fitting requests',
+      '3/5 scored them with the re-execute intervention (2 new, 0 stored before)',
+      '4/5 compute_only: budget sweep K=1…6',
+      '5/5 evaluated',
+    ])
+      expect(text).toContain(step);
+    expect(text).toMatch(
+      /task\s+K\s+kept tools\s+lots fit\/eval\s+keep-all fit\/eval\s+no-tools fit\/eval\s+random fit\/eval\s+bm25 fit\/eval\s+prompt tok lots\/all/,
+    );
     expect(text).toMatch(/\ncompute_only\s+1\s+\S+/);
     expect(text).toMatch(/\nmean\s+/);
     const store = ProjectStore.open(out);
-    expect(store.listSweeps().map((s) => s.task).sort()).toEqual(['compute_only', 'no_tool']);
+    expect(
+      store
+        .listSweeps()
+        .map((s) => s.task)
+        .sort(),
+    ).toEqual(['compute_only', 'no_tool']);
     expect(store.listSpaces()).toHaveLength(2);
     const record = store.readDemo()!;
-    expect(record).toMatchObject({ preset: { name: 'quick', fit: 1, eval: 1, draws: 2, kMax: 6, registry: 15, families: ['compute_only', 'no_tool'] }, growth: [] });
+    expect(record).toMatchObject({
+      preset: { name: 'quick', fit: 1, eval: 1, draws: 2, kMax: 6, registry: 15, families: ['compute_only', 'no_tool'] },
+      growth: [],
+    });
     expect(record.command).toContain('demo --model fixture:random');
     expect(record.modelHash).toMatch(/^[0-9a-f]{16}$/);
   });
@@ -37,35 +76,90 @@ describe('lots demo, serve, sweep, evaluate', () => {
   it('the same command on the same folder resumes: nothing is served or scored again', async () => {
     const io = capture();
     const out = join(dir, 'demo');
-    const code = await main(['demo', '--model', 'fixture:random', '--out', out, '--gpu', 'cpu', '--families', 'compute_only,no_tool', '--fit', '1', '--eval', '1', '--draws', '2', '--max-tokens', '3'], io);
+    const code = await main(
+      [
+        'demo',
+        '--model',
+        'fixture:random',
+        '--out',
+        out,
+        '--gpu',
+        'cpu',
+        '--families',
+        'compute_only,no_tool',
+        '--fit',
+        '1',
+        '--eval',
+        '1',
+        '--draws',
+        '2',
+        '--max-tokens',
+        '3',
+      ],
+      io,
+    );
     expect(code).toBe(0);
     const text = io.stdout.join('\n');
     expect(text).toContain(`resuming the demo in ${out}`);
     expect(text).toContain('(0 new, 2 stored before)');
     expect(text).toMatch(/done: 0 answers generated/);
     const other = capture();
-    expect(await main(['demo', '--model', 'fixture:random', '--out', out, '--gpu', 'cpu', '--families', 'compute_only', '--fit', '1', '--eval', '1'], other)).toBe(2);
+    expect(
+      await main(['demo', '--model', 'fixture:random', '--out', out, '--gpu', 'cpu', '--families', 'compute_only', '--fit', '1', '--eval', '1'], other),
+    ).toBe(2);
     expect(other.stderr.join('\n')).toMatch(/holds another benchmark .* give --out a new folder, or the same options to resume it/);
   });
 
   it('--registry 15,30 runs the families at each size and records accuracy against registry size', async () => {
     const io = capture();
     const out = join(dir, 'growth');
-    const code = await main(['demo', '--model', 'fixture:random', '--out', out, '--gpu', 'cpu', '--families', 'compute_only', '--fit', '1', '--eval', '1', '--draws', '1', '--k-max', '2', '--max-tokens', '3', '--registry', '30,15'], io);
+    const code = await main(
+      [
+        'demo',
+        '--model',
+        'fixture:random',
+        '--out',
+        out,
+        '--gpu',
+        'cpu',
+        '--families',
+        'compute_only',
+        '--fit',
+        '1',
+        '--eval',
+        '1',
+        '--draws',
+        '1',
+        '--k-max',
+        '2',
+        '--max-tokens',
+        '3',
+        '--registry',
+        '30,15',
+      ],
+      io,
+    );
     expect(code).toBe(0);
     const text = io.stdout.join('\n');
     expect(text).toContain('— registry of 15 tools (.) —');
     expect(text).toContain(`— registry of 30 tools (${join('growth', 'registry-30')}) —`);
     expect(text).toMatch(/registry\s+keep-all acc\s+LOTS acc\s+keep-all tok\s+LOTS tok/);
     const record = ProjectStore.open(out).readDemo()!;
-    expect(record.growth.map((g) => [g.registry, g.project])).toEqual([[15, '.'], [30, join('growth', 'registry-30')]]);
+    expect(record.growth.map((g) => [g.registry, g.project])).toEqual([
+      [15, '.'],
+      [30, join('growth', 'registry-30')],
+    ]);
     const [small, large] = record.growth;
     // Keep-all serves the whole registry: twice the tools, more prompt tokens; LOTS serves at most K = 2.
     expect(small!.methods['keep-all']!.tools).toBe(15);
     expect(large!.methods['keep-all']!.tools).toBe(30);
     expect(large!.methods['keep-all']!.promptTokens).toBeGreaterThan(small!.methods['keep-all']!.promptTokens);
     expect(large!.methods.lots!.tools).toBeLessThanOrEqual(2);
-    expect(ProjectStore.open(join(out, 'growth', 'registry-30')).listSweeps().map((s) => s.task)).toEqual(['compute_only']);
+    expect(
+      ProjectStore.open(join(out, 'growth', 'registry-30'))
+        .listSweeps()
+        .map((s) => s.task),
+    ).toEqual(['compute_only']);
   });
 
   it('after a restart, evaluate prints the stored table, sweep reuses its points, serve answers the evaluation split', async () => {
@@ -80,7 +174,9 @@ describe('lots demo, serve, sweep, evaluate', () => {
     expect(sweep.stdout.join('\n')).toMatch(/K=\s+15\s+fitting accuracy 0\.00/);
 
     const serve = capture();
-    expect(await main(['serve', '--project', out, '--model', 'fixture:random', '--gpu', 'cpu', '--split', 'eval', '--menu', 'space', '--max-tokens', '3'], serve)).toBe(0);
+    expect(
+      await main(['serve', '--project', out, '--model', 'fixture:random', '--gpu', 'cpu', '--split', 'eval', '--menu', 'space', '--max-tokens', '3'], serve),
+    ).toBe(0);
     expect(serve.stdout.join('\n')).toMatch(/served 2 requests .* \(2 new, 0 already served\)/);
     expect(serve.stdout.join('\n')).toMatch(/compute_only\s+1 served\s+accuracy 0\.00/);
 

@@ -49,10 +49,14 @@ describe('LOTS on the built-in benchmark with the evidence-copy model (re-execut
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('ranks every tool-using family\'s gold chain within its top-|chain| tools; BM25 and Random do worse', async () => {
+  it("ranks every tool-using family's gold chain within its top-|chain| tools; BM25 and Random do worse", async () => {
     const traces = store.listTraces();
     expect(traces).toHaveLength(toolFamilies.length * FIT);
-    const { run, appended } = await scoreBenchTraces(store, loaded.model, createRenderer(loaded.model), traces, { modelHash: 'evidence-copy', modelName: 'evidence-copy', parallel: 2 });
+    const { run, appended } = await scoreBenchTraces(store, loaded.model, createRenderer(loaded.model), traces, {
+      modelHash: 'evidence-copy',
+      modelName: 'evidence-copy',
+      parallel: 2,
+    });
     expect(appended).toBe(traces.length);
     const scores = store.listScores(run);
     const registry = registryDefs('e2e', 15);
@@ -66,16 +70,28 @@ describe('LOTS on the built-in benchmark with the evidence-copy model (re-execut
       expect(ranking).toHaveLength(15); // every served tool has evidence under re-execution
       const lotsTop = ranking.slice(0, chain.length).map((r) => r.tool);
       const requests = traces.filter((t) => t.task === family).map((t) => t.turns[0]!.request);
-      const bm25Top = bm25TaskRanking(registry, requests).slice(0, chain.length).map((r) => r.tool);
+      const bm25Top = bm25TaskRanking(registry, requests)
+        .slice(0, chain.length)
+        .map((r) => r.tool);
       const lotsHit = chain.every((c) => lotsTop.includes(c));
       const bm25Hit = chain.every((c) => bm25Top.includes(c));
-      if (!lotsHit) misses.push(`${family}: chain ${chain.join('+')}, top ${ranking.slice(0, 4).map((r) => `${r.tool} ${r.mean.toExponential(2)}`).join(', ')}`);
+      if (!lotsHit)
+        misses.push(
+          `${family}: chain ${chain.join('+')}, top ${ranking
+            .slice(0, 4)
+            .map((r) => `${r.tool} ${r.mean.toExponential(2)}`)
+            .join(', ')}`,
+        );
       bm25Hits += bm25Hit ? 1 : 0;
       // Random keeps |chain| tools drawn uniformly from 15: it holds the chain with probability 1/C(15, |chain|).
       randomExpected += 1 / binomial(15, chain.length);
-      report.push(`${family.padEnd(15)} chain ${chain.join('+').padEnd(34)} LOTS ${lotsHit ? 'yes' : 'NO '} [${lotsTop.join(', ')}]  BM25 ${bm25Hit ? 'yes' : 'no '} [${bm25Top.join(', ')}]`);
+      report.push(
+        `${family.padEnd(15)} chain ${chain.join('+').padEnd(34)} LOTS ${lotsHit ? 'yes' : 'NO '} [${lotsTop.join(', ')}]  BM25 ${bm25Hit ? 'yes' : 'no '} [${bm25Top.join(', ')}]`,
+      );
     }
-    report.push(`families whose gold chain is in the top-|chain|: LOTS ${toolFamilies.length - misses.length}/${toolFamilies.length}, BM25 ${bm25Hits}/${toolFamilies.length}, Random ${randomExpected.toFixed(2)}/${toolFamilies.length} expected`);
+    report.push(
+      `families whose gold chain is in the top-|chain|: LOTS ${toolFamilies.length - misses.length}/${toolFamilies.length}, BM25 ${bm25Hits}/${toolFamilies.length}, Random ${randomExpected.toFixed(2)}/${toolFamilies.length} expected`,
+    );
     console.log(report.join('\n'));
     expect(misses).toEqual([]);
     expect(bm25Hits).toBeLessThan(toolFamilies.length);

@@ -59,7 +59,15 @@ describe('benchmark loop with a real model', () => {
 
     const fresh = await BenchServer.open(model(), { gpu: 'cpu', parallel: 1, maxTokens: 6 });
     try {
-      const redo = await fresh.serve(first.traces.map((x) => ({ base: benchRequests(store).byTask.get(x.task!)!.fit.find((b) => x.id.startsWith(b.id))!, menu: registryNames('loop', 15), id: x.id })));
+      const redo = await fresh.serve(
+        first.traces.map((x) => ({
+          base: benchRequests(store)
+            .byTask.get(x.task!)!
+            .fit.find((b) => x.id.startsWith(b.id))!,
+          menu: registryNames('loop', 15),
+          id: x.id,
+        })),
+      );
       expect(redo.map((r) => r.trace.turns[0]!.answer)).toEqual(first.traces.map((x) => x.turns[0]!.answer));
     } finally {
       await fresh.close();
@@ -71,7 +79,9 @@ describe('benchmark loop with a real model', () => {
     const served = store.listTraces().filter((t) => t.meta?.served);
     const scored = await scoreBenchTraces(store, server.model, server.renderer, served, { modelHash: server.modelHash, modelName: server.modelName });
     expect(scored.appended).toBe(4);
-    expect((await scoreBenchTraces(store, server.model, server.renderer, served, { modelHash: server.modelHash, modelName: server.modelName })).skipped).toBe(4);
+    expect((await scoreBenchTraces(store, server.model, server.renderer, served, { modelHash: server.modelHash, modelName: server.modelName })).skipped).toBe(
+      4,
+    );
     const run = chooseRun(store, server.modelHash);
     expect(run).toBe(scored.run);
     const ranking = taskRanking(store.listScores(run), 'fx_settle');
@@ -103,10 +113,21 @@ describe('benchmark loop with a real model', () => {
     const run = chooseRun(store, server.modelHash);
     const ranking = taskRanking(store.listScores(run), 'compute_only');
     const controller = new AbortController();
-    await expect(sweepTask(store, server, 'compute_only', benchRequests(store).byTask.get('compute_only')!, ranking, {
-      run, ks: [1, 2, 3, 4], onProgress: (p) => { if (p.done === 2) controller.abort(); }, signal: controller.signal,
-    })).rejects.toThrow();
-    expect(ProjectStore.open(project).readSweep('compute_only')!.points.map((p) => p.k)).toEqual([1, 2]);
+    await expect(
+      sweepTask(store, server, 'compute_only', benchRequests(store).byTask.get('compute_only')!, ranking, {
+        run,
+        ks: [1, 2, 3, 4],
+        onProgress: (p) => {
+          if (p.done === 2) controller.abort();
+        },
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow();
+    expect(
+      ProjectStore.open(project)
+        .readSweep('compute_only')!
+        .points.map((p) => p.k),
+    ).toEqual([1, 2]);
   });
 
   it('evaluates LOTS at the budget against the baselines and records the space', async () => {
@@ -114,7 +135,18 @@ describe('benchmark loop with a real model', () => {
     const { byTask, registry, seed } = benchRequests(store);
     const result = await evaluateTask(store, server, 'fx_settle', byTask.get('fx_settle')!, registry, { seed, draws: 2 });
     const names = result.sweep.baselines.map((b) => `${b.name}:${b.split}`).sort();
-    expect(names).toEqual(['bm25:eval', 'bm25:fit', 'keep-all:eval', 'keep-all:fit', 'lots:eval', 'lots:fit', 'no-tools:eval', 'no-tools:fit', 'random:eval', 'random:fit']);
+    expect(names).toEqual([
+      'bm25:eval',
+      'bm25:fit',
+      'keep-all:eval',
+      'keep-all:fit',
+      'lots:eval',
+      'lots:fit',
+      'no-tools:eval',
+      'no-tools:fit',
+      'random:eval',
+      'random:fit',
+    ]);
     const keepAll = result.sweep.baselines.find((b) => b.name === 'keep-all' && b.split === 'eval')!;
     const lots = result.sweep.baselines.find((b) => b.name === 'lots' && b.split === 'eval')!;
     expect(keepAll).toMatchObject({ k: 15, n: 2 });
@@ -134,7 +166,14 @@ describe('benchmark loop with a real model', () => {
     const { byTask, seed } = benchRequests(store);
     const before = store.readSpaces('compute_only').versions.length;
     const updates = await runBenchContinual(store, server, {
-      task: 'compute_only', requests: byTask.get('compute_only')!, registry: registryNames(seed, 15), k: 2, batchSize: 1, cap: 4, epsilon: 0.5, seed,
+      task: 'compute_only',
+      requests: byTask.get('compute_only')!,
+      registry: registryNames(seed, 15),
+      k: 2,
+      batchSize: 1,
+      cap: 4,
+      epsilon: 0.5,
+      seed,
     });
     expect(updates).toHaveLength(2);
     expect(updates[0]!.meanMenuSize).toBe(4);

@@ -15,19 +15,52 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function capture(): { io: CliIO; out: () => string; err: () => string } {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (t) => out.push(t), err: (t) => err.push(t), data: (t) => out.push(t), isTTY: false }, out: () => out.join('\n'), err: () => err.join('\n') };
+  return {
+    io: { out: (t) => out.push(t), err: (t) => err.push(t), data: (t) => out.push(t), isTTY: false },
+    out: () => out.join('\n'),
+    err: () => err.join('\n'),
+  };
 }
 
 describe('lots bench reuse', () => {
   it('serves the spaces fitted with model A with model B, against keep-all', async () => {
     const project = join(dir, 'demo');
     const demo = capture();
-    expect(await main(['demo', '--model', 'fixture:random', '--out', project, '--gpu', 'cpu', '--families', 'compute_only,table_total', '--fit', '1', '--eval', '2', '--draws', '1', '--max-tokens', '3', '--threads', '1'], demo.io), demo.err()).toBe(0);
+    expect(
+      await main(
+        [
+          'demo',
+          '--model',
+          'fixture:random',
+          '--out',
+          project,
+          '--gpu',
+          'cpu',
+          '--families',
+          'compute_only,table_total',
+          '--fit',
+          '1',
+          '--eval',
+          '2',
+          '--draws',
+          '1',
+          '--max-tokens',
+          '3',
+          '--threads',
+          '1',
+        ],
+        demo.io,
+      ),
+      demo.err(),
+    ).toBe(0);
     const before = readFileSync(join(project, 'scores.jsonl'), 'utf8');
     const approved = ProjectStore.open(project).readSpaces('compute_only').versions.at(-1)!;
 
     const c = capture();
-    expect(await main(['bench', 'reuse', '--project', project, '--model', 'fixture:evidence-copy', '--gpu', 'cpu', '--json', '--max-tokens', '3'], c.io), c.err()).toBe(0);
+    expect(
+      await main(['bench', 'reuse', '--project', project, '--model', 'fixture:evidence-copy', '--gpu', 'cpu', '--json', '--max-tokens', '3'], c.io),
+      c.err(),
+    ).toBe(0);
     const json = JSON.parse(c.out());
     expect(json.split).toBe('eval');
     expect(json.model).toMatch(/evidence-copy/);
@@ -41,7 +74,12 @@ describe('lots bench reuse', () => {
     expect(readFileSync(join(project, 'scores.jsonl'), 'utf8')).toBe(before);
 
     const table = capture();
-    expect(await main(['bench', 'reuse', '--project', project, '--model', 'fixture:evidence-copy', '--gpu', 'cpu', '--task', 'compute_only', '--max-tokens', '3'], table.io)).toBe(0);
+    expect(
+      await main(
+        ['bench', 'reuse', '--project', project, '--model', 'fixture:evidence-copy', '--gpu', 'cpu', '--task', 'compute_only', '--max-tokens', '3'],
+        table.io,
+      ),
+    ).toBe(0);
     expect(table.out()).toMatch(/served by .*evidence-copy.* on the eval requests \(n = 2\):\ntask +space \(fitted with\)/);
   }, 300_000);
 

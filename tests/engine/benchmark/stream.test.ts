@@ -22,16 +22,62 @@ describe('lots bench stream', () => {
   it('runs the arms batch by batch on two families and stores the stream and the updated history', async () => {
     const out = join(dir, 's');
     const c = capture();
-    const code = await main(['bench', 'stream', '--model', 'fixture:evidence-copy', '--out', out, '--gpu', 'cpu', '--families', 'compute_only,table_total',
-      '--batches', '3', '--batch-size', '1', '--eval', '1', '--cap', '4', '--epsilon', '1', '--arrival-every', '2', '--k', '2', '--max-tokens', '4', '--threads', '1'], c.io);
+    const code = await main(
+      [
+        'bench',
+        'stream',
+        '--model',
+        'fixture:evidence-copy',
+        '--out',
+        out,
+        '--gpu',
+        'cpu',
+        '--families',
+        'compute_only,table_total',
+        '--batches',
+        '3',
+        '--batch-size',
+        '1',
+        '--eval',
+        '1',
+        '--cap',
+        '4',
+        '--epsilon',
+        '1',
+        '--arrival-every',
+        '2',
+        '--k',
+        '2',
+        '--max-tokens',
+        '4',
+        '--threads',
+        '1',
+      ],
+      c.io,
+    );
     expect(code, c.err()).toBe(0);
     const record = ProjectStore.open(out).readStream()!;
-    expect(record.options).toMatchObject({ families: ['compute_only', 'table_total'], batches: 3, batchSize: 1, cap: 4, epsilon: 1, arrivalEvery: 2, rule: { kind: 'topk', k: 2 } });
+    expect(record.options).toMatchObject({
+      families: ['compute_only', 'table_total'],
+      batches: 3,
+      batchSize: 1,
+      cap: 4,
+      epsilon: 1,
+      arrivalEvery: 2,
+      rule: { kind: 'topk', k: 2 },
+    });
     const [a, b] = record.tasks;
     expect(a!.arrival).toBe(1);
     expect(b!.arrival).toBe(3);
     // compute_only alone at steps 1–2; then the family with fewer batches goes first (ties: arrival order).
-    expect(record.credited.map((c) => [c.step, c.task])).toEqual([[1, 'compute_only'], [2, 'compute_only'], [3, 'table_total'], [4, 'table_total'], [5, 'compute_only'], [6, 'table_total']]);
+    expect(record.credited.map((c) => [c.step, c.task])).toEqual([
+      [1, 'compute_only'],
+      [2, 'compute_only'],
+      [3, 'table_total'],
+      [4, 'table_total'],
+      [5, 'compute_only'],
+      [6, 'table_total'],
+    ]);
     for (const t of record.tasks) {
       for (const arm of ['keep-all', 'frozen', 'updated', 'capped'] as const) expect(t.arms[arm]).toHaveLength(3);
       const keepAll = t.arms['keep-all'];

@@ -24,7 +24,10 @@ describe('GGUF v3 writer', () => {
         ['test.words', gguf.strings(['a', 'bé', ''])],
         ['test.ids', gguf.i32s([-1, 2])],
       ],
-      tensors: [{ name: 'w', dims: [3, 2], data }, { name: 'v', dims: [1], data: new Float32Array([9]) }],
+      tensors: [
+        { name: 'w', dims: [3, 2], data },
+        { name: 'v', dims: [1], data: new Float32Array([9]) },
+      ],
     });
     const bytes = readFileSync(path);
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('GGUF');
@@ -43,7 +46,9 @@ describe('GGUF v3 writer', () => {
   });
 
   it('refuses a tensor whose data does not match its dimensions', () => {
-    expect(() => writeGguf(join(dir, 'bad.gguf'), { metadata: [], tensors: [{ name: 'w', dims: [2, 2], data: new Float32Array(3) }] })).toThrow(/2×2 hold 4 values but data has 3/);
+    expect(() => writeGguf(join(dir, 'bad.gguf'), { metadata: [], tensors: [{ name: 'w', dims: [2, 2], data: new Float32Array(3) }] })).toThrow(
+      /2×2 hold 4 values but data has 3/,
+    );
   });
 
   it('maps byte b to token b in the GPT-2 byte encoding', () => {

@@ -30,7 +30,14 @@ async function childReader(file: string): Promise<void> {
   for await (const e of readTraceFile(file)) if (e.kind === 'trace') traces++;
   const seconds = (performance.now() - started) / 1000;
   const mb = statSync(file).size / 1048576;
-  const m: Measure = { what: 'readTraceFile (stream, parse, validate)', mb, seconds, mbPerSecond: mb / seconds, peakRssMb: process.resourceUsage().maxRSS / 1024, traces };
+  const m: Measure = {
+    what: 'readTraceFile (stream, parse, validate)',
+    mb,
+    seconds,
+    mbPerSecond: mb / seconds,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    traces,
+  };
   process.stdout.write(JSON.stringify(m) + '\n');
 }
 
@@ -41,7 +48,14 @@ async function childCli(file: string, project: string): Promise<void> {
   const exitCode = await main(['import', file, '--project', project], quiet);
   const seconds = (performance.now() - started) / 1000;
   const mb = statSync(file).size / 1048576;
-  const m: Measure = { what: 'lots import (reader + project store)', mb, seconds, mbPerSecond: mb / seconds, peakRssMb: process.resourceUsage().maxRSS / 1024, exitCode };
+  const m: Measure = {
+    what: 'lots import (reader + project store)',
+    mb,
+    seconds,
+    mbPerSecond: mb / seconds,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    exitCode,
+  };
   process.stdout.write(JSON.stringify(m) + '\n');
 }
 
@@ -60,7 +74,9 @@ async function parent(): Promise<void> {
     const records = await writeBenchFile(file, target * 1048576);
     console.log(`generated ${file}: ${(statSync(file).size / 1048576).toFixed(1)} MB, ${records} records (4 observations each, 2 turns)`);
     for (const m of [run(['--child-reader', file]), run(['--child-cli', file, join(dir, 'project')])]) {
-      console.log(`${m.what}: ${m.mb.toFixed(1)} MB in ${m.seconds.toFixed(2)} s = ${m.mbPerSecond.toFixed(1)} MB/s; peak RSS ${m.peakRssMb.toFixed(0)} MB${m.traces !== undefined ? `; ${m.traces} traces` : ''}${m.exitCode !== undefined ? `; exit ${m.exitCode}` : ''}`);
+      console.log(
+        `${m.what}: ${m.mb.toFixed(1)} MB in ${m.seconds.toFixed(2)} s = ${m.mbPerSecond.toFixed(1)} MB/s; peak RSS ${m.peakRssMb.toFixed(0)} MB${m.traces !== undefined ? `; ${m.traces} traces` : ''}${m.exitCode !== undefined ? `; exit ${m.exitCode}` : ''}`,
+      );
     }
   } finally {
     if (!args.includes('--keep')) rmSync(dir, { recursive: true, force: true });

@@ -14,7 +14,12 @@ const lots = (...argv: string[]) => runCli(argv);
 function projectTraces(dir: string): Array<{ id: string; task?: string }> {
   return readdirSync(join(dir, 'traces'))
     .filter((f) => f.endsWith('.jsonl'))
-    .flatMap((f) => readFileSync(join(dir, 'traces', f), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { id: string; task?: string }));
+    .flatMap((f) =>
+      readFileSync(join(dir, 'traces', f), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as { id: string; task?: string }),
+    );
 }
 
 describe('lots import', () => {
@@ -34,7 +39,20 @@ describe('lots import', () => {
 
   it('imports the good records, prints each rejected one as file:line: reason, and exits 1', async () => {
     const file = join(tmp.dir, 'mixed.jsonl');
-    writeFileSync(file, [chatRecord('m1'), '{"messages": [', chatRecord('m3'), JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'tool', tool_call_id: 'ghost', content: 'x' }] })].join('\n'));
+    writeFileSync(
+      file,
+      [
+        chatRecord('m1'),
+        '{"messages": [',
+        chatRecord('m3'),
+        JSON.stringify({
+          messages: [
+            { role: 'user', content: 'q' },
+            { role: 'tool', tool_call_id: 'ghost', content: 'x' },
+          ],
+        }),
+      ].join('\n'),
+    );
     const r = await lots('import', file, '--project', join(tmp.dir, 'p2'));
     expect(r.code).toBe(1);
     expect(r.err.trimEnd().split('\n')).toEqual([
@@ -62,7 +80,16 @@ describe('lots import', () => {
 
   it('recovers the BFCL menu from the dataset and function docs', async () => {
     const project = join(tmp.dir, 'p4');
-    const r = await lots('import', fixturePath('bfcl/result/demo-model-FC/multi_turn/BFCL_v4_multi_turn_base_result.json'), '--project', project, '--bfcl-dataset', fixturePath('bfcl/BFCL_v4_multi_turn_base.json'), '--bfcl-func-docs', fixturePath('bfcl/multi_turn_func_doc'));
+    const r = await lots(
+      'import',
+      fixturePath('bfcl/result/demo-model-FC/multi_turn/BFCL_v4_multi_turn_base_result.json'),
+      '--project',
+      project,
+      '--bfcl-dataset',
+      fixturePath('bfcl/BFCL_v4_multi_turn_base.json'),
+      '--bfcl-func-docs',
+      fixturePath('bfcl/multi_turn_func_doc'),
+    );
     expect(r.code).toBe(1); // one entry failed at inference time
     expect(r.out).toMatch(/observations paired by id: 0, by position: 7/);
     const [t] = projectTraces(project) as Array<{ id: string; tools: Array<{ name: string }> }>;

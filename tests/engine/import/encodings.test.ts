@@ -31,7 +31,11 @@ describe('CR-only line endings', () => {
   it('are split into lines, with the right line numbers', async () => {
     const path = file('mac.jsonl', `${records[0]}\r${records[1]}\r{not json\r${records[2]}\r`);
     const c = await collect(path, { displayName: 'mac.jsonl' });
-    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([['r1', 1], ['r2', 2], ['r3', 4]]);
+    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([
+      ['r1', 1],
+      ['r2', 2],
+      ['r3', 4],
+    ]);
     expect(c.errors).toEqual([{ file: 'mac.jsonl', line: 3, message: expect.stringMatching(/^not valid JSON/) }]);
     expect(c.summary.mode).toBe('jsonl');
   });
@@ -42,7 +46,11 @@ describe('CR-only line endings', () => {
     for (const highWaterMark of [1, 7, 64, 1 << 20]) {
       const got: Array<[number, string]> = [];
       for await (const l of readLines(path, { maxLineBytes: 1 << 20, highWaterMark })) got.push([l.line, l.bytes!.toString('utf8')]);
-      expect(got, `highWaterMark ${highWaterMark}`).toEqual([[1, records[0]], [2, records[1]], [3, records[2]]]);
+      expect(got, `highWaterMark ${highWaterMark}`).toEqual([
+        [1, records[0]],
+        [2, records[1]],
+        [3, records[2]],
+      ]);
     }
   });
 
@@ -54,7 +62,11 @@ describe('CR-only line endings', () => {
   });
 
   it('a pretty-printed JSON document with CR line breaks keeps its line numbers', async () => {
-    const doc = JSON.stringify(['r1', 'r2'].map((id) => JSON.parse(chatRecord(id))), null, 2).replace(/\n/g, '\r');
+    const doc = JSON.stringify(
+      ['r1', 'r2'].map((id) => JSON.parse(chatRecord(id))),
+      null,
+      2,
+    ).replace(/\n/g, '\r');
     const c = await collect(file('mac-doc.json', doc));
     expect(c.summary.mode).toBe('document');
     expect(c.traces.map((t) => t.trace.id)).toEqual(['r1', 'r2']);
@@ -92,14 +104,22 @@ describe('UTF-16 files', () => {
     it(`${name} is decoded: every record imported, no error`, async () => {
       const c = await collect(file(`${name.replace(/\W+/g, '-')}.jsonl`, bytes()));
       expect(c.errors).toEqual([]);
-      expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([['r1', 1], ['r2', 2], ['r3', 3]]);
+      expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([
+        ['r1', 1],
+        ['r2', 2],
+        ['r3', 3],
+      ]);
       expect(JSON.stringify(c.traces[0]!.trace)).toContain('café ☕');
       expect(c.summary.encoding).toMatch(/^utf-16/);
     });
   }
 
   it('a UTF-16 JSON document is decoded too', async () => {
-    const doc = JSON.stringify(['r1', 'r2'].map((id) => JSON.parse(chatRecord(id))), null, 2);
+    const doc = JSON.stringify(
+      ['r1', 'r2'].map((id) => JSON.parse(chatRecord(id))),
+      null,
+      2,
+    );
     const c = await collect(file('doc16.json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(doc, 'utf16le')])));
     expect(c.errors).toEqual([]);
     expect(c.traces.map((t) => t.trace.id)).toEqual(['r1', 'r2']);
@@ -118,7 +138,10 @@ describe('UTF-16 files', () => {
 describe('a file in another encoding (Latin-1)', () => {
   it('gets the hint once, on its first bad line; later bad lines point back to it', async () => {
     const latin1 = (id: string) => Buffer.from(chatRecord(id, ' caf\u00e9'), 'latin1');
-    const path = file('latin1.jsonl', Buffer.concat([Buffer.from(records[0] + '\n'), latin1('l2'), Buffer.from('\n'), latin1('l3'), Buffer.from('\n'), latin1('l4'), Buffer.from('\n')]));
+    const path = file(
+      'latin1.jsonl',
+      Buffer.concat([Buffer.from(records[0] + '\n'), latin1('l2'), Buffer.from('\n'), latin1('l3'), Buffer.from('\n'), latin1('l4'), Buffer.from('\n')]),
+    );
     const c = await collect(path, { displayName: 'latin1.jsonl' });
     expect(c.traces.map((t) => t.trace.id)).toEqual(['r1']);
     expect(c.errors.map((e) => e.line)).toEqual([2, 3, 4]);

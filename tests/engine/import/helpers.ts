@@ -39,7 +39,11 @@ export function chatRecord(id: string, extra = ''): string {
     tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
     messages: [
       { role: 'user', content: `Weather in Paris? ${extra}` },
-      { role: 'assistant', content: null, tool_calls: [{ id: `${id}-c1`, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: `${id}-c1`, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: `${id}-c1`, content: '18 C' },
       { role: 'assistant', content: 'It is 18 C.' },
     ],

@@ -18,9 +18,20 @@ describe('readTraceFile: JSON Lines', () => {
     const path = file('a.jsonl', [chatRecord('r1'), '', '{not json', chatRecord('r2'), '   '].join('\n') + '\n');
     const c = await collect(path, { displayName: 'a.jsonl' });
     expect(c.events[0]).toMatchObject({ kind: 'format', format: 'openai', detected: true });
-    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([['r1', 1], ['r2', 4]]);
+    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([
+      ['r1', 1],
+      ['r2', 4],
+    ]);
     expect(c.errors).toEqual([{ file: 'a.jsonl', line: 3, message: expect.stringMatching(/^not valid JSON/) }]);
-    expect(c.summary).toMatchObject({ file: 'a.jsonl', format: 'openai', mode: 'jsonl', records: 3, traces: 2, rejected: 1, pairing: { id: 2, position: 0, 'name-order': 0 } });
+    expect(c.summary).toMatchObject({
+      file: 'a.jsonl',
+      format: 'openai',
+      mode: 'jsonl',
+      records: 3,
+      traces: 2,
+      rejected: 1,
+      pairing: { id: 2, position: 0, 'name-order': 0 },
+    });
     expect(c.summary.tasks).toEqual({ '': 2 });
     expect(c.summary.fatal).toBeUndefined();
   });
@@ -37,7 +48,10 @@ describe('readTraceFile: JSON Lines', () => {
     const long = JSON.stringify({ id: 'big', messages: [{ role: 'user', content: 'x'.repeat(200_000) }] });
     const path = file('long.jsonl', [chatRecord('r1'), long, chatRecord('r3')].join('\n'));
     const c = await collect(path, { maxLineBytes: 100_000, displayName: 'long.jsonl' });
-    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([['r1', 1], ['r3', 3]]);
+    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([
+      ['r1', 1],
+      ['r3', 3],
+    ]);
     expect(c.errors).toEqual([{ file: 'long.jsonl', line: 2, message: expect.stringMatching(/MB long, above the limit/) }]);
   });
 
@@ -80,12 +94,15 @@ describe('readTraceFile: JSON Lines', () => {
 });
 
 describe('readTraceFile: whole JSON documents', () => {
-  it('reads a pretty-printed array element by element, with each element\'s line', async () => {
+  it("reads a pretty-printed array element by element, with each element's line", async () => {
     const doc = '[\n' + [chatRecord('d1'), '{"broken": ', chatRecord('d3')].join(',\n') + '\n]\n';
     const path = file('doc.json', doc.replace('{"broken": ,', '{"broken": 1},').replace('{"broken": \n', '{"broken": }\n'));
     const c = await collect(path, { displayName: 'doc.json' });
     expect(c.summary.mode).toBe('document');
-    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([['d1', 2], ['d3', 4]]);
+    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([
+      ['d1', 2],
+      ['d3', 4],
+    ]);
     expect(c.errors).toHaveLength(1);
     expect(c.errors[0]!.line).toBe(3);
   });
@@ -124,16 +141,35 @@ describe('readTraceFile: whole JSON documents', () => {
 
 describe('readTraceFile: span grouping', () => {
   function phoenixSpan(trace: string, span: string, kind: string, attributes: Record<string, unknown>): string {
-    return JSON.stringify({ name: span, context: { trace_id: trace, span_id: span }, span_kind: kind, parent_id: null, start_time: '2025-01-01T00:00:00Z', status_code: 'OK', attributes });
+    return JSON.stringify({
+      name: span,
+      context: { trace_id: trace, span_id: span },
+      span_kind: kind,
+      parent_id: null,
+      start_time: '2025-01-01T00:00:00Z',
+      status_code: 'OK',
+      attributes,
+    });
   }
-  const llm = (trace: string, q: string) => phoenixSpan(trace, `${trace}-l`, 'LLM', { 'openinference.span.kind': 'LLM', 'llm.input_messages.0.message.role': 'user', 'llm.input_messages.0.message.content': q, 'llm.output_messages.0.message.role': 'assistant', 'llm.output_messages.0.message.content': 'ok' });
-  const tool = (trace: string) => phoenixSpan(trace, `${trace}-t`, 'TOOL', { 'openinference.span.kind': 'TOOL', 'tool.name': 'get_weather', 'output.value': '18 C' });
+  const llm = (trace: string, q: string) =>
+    phoenixSpan(trace, `${trace}-l`, 'LLM', {
+      'openinference.span.kind': 'LLM',
+      'llm.input_messages.0.message.role': 'user',
+      'llm.input_messages.0.message.content': q,
+      'llm.output_messages.0.message.role': 'assistant',
+      'llm.output_messages.0.message.content': 'ok',
+    });
+  const tool = (trace: string) =>
+    phoenixSpan(trace, `${trace}-t`, 'TOOL', { 'openinference.span.kind': 'TOOL', 'tool.name': 'get_weather', 'output.value': '18 C' });
 
   it('groups interleaved spans by trace id', async () => {
     const path = file('spans.jsonl', [llm('A', 'qa'), llm('B', 'qb'), tool('A'), tool('B')].join('\n'));
     const c = await collect(path);
     expect(c.summary.format).toBe('openinference');
-    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([['A', 1], ['B', 2]]);
+    expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([
+      ['A', 1],
+      ['B', 2],
+    ]);
     expect(c.traces[0]!.trace.meta?.unmatchedToolSpans).toBe(1);
   });
 
@@ -143,7 +179,9 @@ describe('readTraceFile: span grouping', () => {
     const c = await collect(path, { spanBudgetBytes: 20_000, displayName: 'far.jsonl' });
     expect(c.traces.map((t) => t.trace.id)).toContain('A');
     expect(c.traces).toHaveLength(31);
-    expect(c.errors).toEqual([{ file: 'far.jsonl', line: 32, message: expect.stringMatching(/span "A-t" of trace "A" comes after that trace was already built/) }]);
+    expect(c.errors).toEqual([
+      { file: 'far.jsonl', line: 32, message: expect.stringMatching(/span "A-t" of trace "A" comes after that trace was already built/) },
+    ]);
   });
 });
 
@@ -163,5 +201,8 @@ it('readTraceFile streams: the first trace arrives before the file is fully read
 it('readTraceFile keeps the real line of a one-line document after blank lines', async () => {
   const path = file('late.json', `\n\n[${chatRecord('l1')},\n${chatRecord('l2')}]`.replace(',\n', ','));
   const c = await collect(path);
-  expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([['l1', 3], ['l2', 3]]);
+  expect(c.traces.map((t) => [t.trace.id, t.line])).toEqual([
+    ['l1', 3],
+    ['l2', 3],
+  ]);
 });

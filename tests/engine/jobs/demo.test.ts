@@ -27,7 +27,21 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The smallest demo worth running: tiny splits, short answers, one thread. */
 function spec(out: string, more: Partial<DemoJobSpec> = {}): Omit<DemoJobSpec, 'jobId'> {
-  return { out, modelPath: model, preset: 'quick', families: ['compute_only'], fit: 1, eval: 1, draws: 1, kMax: 2, maxTokens: 3, threads: 1, gpu: 'cpu', command: 'lots demo (test)', ...more };
+  return {
+    out,
+    modelPath: model,
+    preset: 'quick',
+    families: ['compute_only'],
+    fit: 1,
+    eval: 1,
+    draws: 1,
+    kMax: 2,
+    maxTokens: 3,
+    threads: 1,
+    gpu: 'cpu',
+    command: 'lots demo (test)',
+    ...more,
+  };
 }
 
 function until(updates: JobInfo[], id: string, done: (job: JobInfo) => boolean, timeoutMs = 480_000): Promise<JobInfo> {
@@ -78,7 +92,12 @@ describe('the demo as a job', () => {
     expect(last.log!.some((l) => l.startsWith('5/5 evaluated'))).toBe(true);
     const store = ProjectStore.open(out);
     expect(store.readDemo()).toMatchObject({ command: 'lots demo (test)', preset: { name: 'quick', fit: 1, eval: 1, families: ['compute_only', 'no_tool'] } });
-    expect(store.listSweeps().map((s) => s.task).sort()).toEqual(['compute_only', 'no_tool']);
+    expect(
+      store
+        .listSweeps()
+        .map((s) => s.task)
+        .sort(),
+    ).toEqual(['compute_only', 'no_tool']);
     expect(() => center.pause(started.id)).toThrow(/cancelled and resumed .* not paused/);
     expect(() => center.resume(started.id)).toThrow(/is done/);
   }, 600_000);
@@ -90,7 +109,9 @@ describe('the demo as a job', () => {
     // Two families and every budget up to 6: the sweeps outlast the cancel.
     const started = center.startDemo(spec(out, { families: ['compute_only', 'table_total'], kMax: 6, eval: 2 }));
     // One demo at a time: a second start says which one runs.
-    expect(() => center.startDemo(spec(join(work, 'other')))).toThrow(/^a demo is already running in .*cancel \(demo-[^)]+\): cancel it or wait for it to end before starting another$/);
+    expect(() => center.startDemo(spec(join(work, 'other')))).toThrow(
+      /^a demo is already running in .*cancel \(demo-[^)]+\): cancel it or wait for it to end before starting another$/,
+    );
     await until(updates, started.id, (j) => stepOf(j, 'score')?.status === 'done' || ended(j));
     const cancelling = center.cancel(started.id);
     expect(cancelling).toMatchObject({ status: 'running', canCancel: false });
@@ -115,7 +136,12 @@ describe('the demo as a job', () => {
     const after = ProjectStore.open(out);
     expect(after.listTraces().filter((t) => t.meta?.served).length).toBe(served);
     expect(after.listScores().length).toBe(scores);
-    expect(after.listSweeps().map((s) => s.task).sort()).toEqual(['compute_only', 'table_total']);
+    expect(
+      after
+        .listSweeps()
+        .map((s) => s.task)
+        .sort(),
+    ).toEqual(['compute_only', 'table_total']);
     expect(after.readDemo()).toBeDefined();
   }, 600_000);
 
@@ -151,7 +177,16 @@ describe('the demo as a job', () => {
     const dir = join(work, 'dismissed');
     const id = 'demo-20260101000000-abcdef';
     // A state file as a killed Studio leaves it (its process long gone).
-    const state = { id, kind: 'demo', status: 'running', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:01:00.000Z', options: { ...spec(dir), jobId: id }, progress: { done: 3, total: 6, message: 'Score them (re-execute intervention) 1/2 traces' }, pid: 2 ** 22 + 17 };
+    const state = {
+      id,
+      kind: 'demo',
+      status: 'running',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:01:00.000Z',
+      options: { ...spec(dir), jobId: id },
+      progress: { done: 3, total: 6, message: 'Score them (re-execute intervention) 1/2 traces' },
+      pid: 2 ** 22 + 17,
+    };
     writeState(stateDir, state);
     const center = new JobCenter(() => undefined, { quiet: true, demoStateDir: stateDir });
     expect(center.list()[0]).toMatchObject({ id, status: 'interrupted', done: 3, total: 6 });
@@ -183,7 +218,12 @@ describe('the demo steps', () => {
     ]);
     const list = steps.list();
     expect(list.map((s) => [s.id, s.status, s.done, s.total])).toEqual([
-      ['load', 'done', 1, 1], ['make', 'done', 1, 1], ['serve', 'done', 4, 4], ['score', 'done', 4, 4], ['sweep', 'waiting', 1, 2], ['evaluate', 'running', 0, 2],
+      ['load', 'done', 1, 1],
+      ['make', 'done', 1, 1],
+      ['serve', 'done', 4, 4],
+      ['score', 'done', 4, 4],
+      ['sweep', 'waiting', 1, 2],
+      ['evaluate', 'running', 0, 2],
     ]);
     expect(list.find((s) => s.id === 'evaluate')!.detail).toBe('a: 3/10 measurements (reused)');
     expect(steps.message).toBe('Evaluate LOTS against keep-all, no tools, Random and BM25 0/2 families · a: 3/10 measurements (reused)');
@@ -197,7 +237,12 @@ describe('the demo steps', () => {
     steps.apply({ stage: 'serve', done: 1, total: 2, registry: 30, project: 1, projects: 2 });
     const list = steps.list();
     expect(list.find((s) => s.id === 'growth')).toMatchObject({ status: 'running', done: 1, total: 2, label: 'Registry growth: 15 → 30 tools' });
-    expect(list.find((s) => s.id === 'serve')).toMatchObject({ status: 'running', done: 1, total: 2, label: 'Serve the fitting requests under the whole registry (registry of 30)' });
+    expect(list.find((s) => s.id === 'serve')).toMatchObject({
+      status: 'running',
+      done: 1,
+      total: 2,
+      label: 'Serve the fitting requests under the whole registry (registry of 30)',
+    });
     expect(list.find((s) => s.id === 'score')).toMatchObject({ status: 'waiting', done: 0 });
     expect(list.find((s) => s.id === 'load')!.status).toBe('done');
   });

@@ -47,13 +47,19 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 60_000): 
   }
 }
 
-function lots(args: string[]): { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>; pid: number; kill: (s: NodeJS.Signals) => void } {
+function lots(args: string[]): {
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>;
+  pid: number;
+  kill: (s: NodeJS.Signals) => void;
+} {
   const child = spawn(process.execPath, [join(ROOT, 'bin/lots.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((r) => child.on('exit', (code, signal) => r({ code, signal, out, err })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((r) =>
+    child.on('exit', (code, signal) => r({ code, signal, out, err })),
+  );
   return { done, pid: child.pid!, kill: (s) => child.kill(s) };
 }
 

@@ -76,7 +76,10 @@ describe('WorkerJob', () => {
     const w = fakeChannel();
     const job = new WorkerJob(sweep, w.channel);
     w.exit(null, 'SIGSEGV');
-    expect((await job.outcome).error).toEqual({ code: 'WORKER_CRASHED', message: 'the sweep process stopped unexpectedly (signal SIGSEGV); measured budgets are kept' });
+    expect((await job.outcome).error).toEqual({
+      code: 'WORKER_CRASHED',
+      message: 'the sweep process stopped unexpectedly (signal SIGSEGV); measured budgets are kept',
+    });
   });
 
   it('an outcome reported before the exit is the outcome, whatever the exit', async () => {
@@ -152,7 +155,12 @@ describe('JobControl', () => {
     const persisted: string[] = [];
     const said: string[] = [];
     control.pause();
-    const held = holdWhilePaused(control, {}, (s) => persisted.push(s), (e) => said.push(e.status));
+    const held = holdWhilePaused(
+      control,
+      {},
+      (s) => persisted.push(s),
+      (e) => said.push(e.status),
+    );
     // Holding: the job said `paused` and nothing more until the resume below.
     await Promise.resolve();
     expect(said).toEqual(['paused']);

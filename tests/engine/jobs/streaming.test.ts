@@ -30,7 +30,11 @@ function tmp(): string {
 
 /** Three imports: single-step traces of two tasks, multi-turn ones, and a request not served yet. */
 function imports(): Array<{ traces: Trace[]; source: string }> {
-  const unanswered = singleStepTraces({ count: 1, tools: 4, seed: 9, task: 'beta' }).map((t) => ({ ...t, id: 'not-served', turns: t.turns.map((u) => ({ ...u, answer: '' })) }));
+  const unanswered = singleStepTraces({ count: 1, tools: 4, seed: 9, task: 'beta' }).map((t) => ({
+    ...t,
+    id: 'not-served',
+    turns: t.turns.map((u) => ({ ...u, answer: '' })),
+  }));
   return [
     { traces: singleStepTraces({ count: 5, tools: 6, seed: 5, task: 'alpha' }), source: 'a.jsonl' },
     { traces: [...multiTurnTraces({ count: 2, tools: 4, seed: 5 }).map((t) => ({ ...t, task: 'beta' })), ...unanswered], source: 'b.jsonl' },
@@ -45,12 +49,18 @@ function project(): string {
   return dir;
 }
 
-describe('the store\'s trace batches', () => {
-  it('hand over the picked traces in listTraces\' order, at most N traces and about B bytes a batch', () => {
+describe("the store's trace batches", () => {
+  it("hand over the picked traces in listTraces' order, at most N traces and about B bytes a batch", () => {
     const store = ProjectStore.open(project());
     const all = store.listTraces();
     expect(all.length).toBe(12);
-    for (const limits of [{ traces: 1, bytes: 1 << 30 }, { traces: 2, bytes: 1 << 30 }, { traces: 5, bytes: 1 << 30 }, { traces: 100, bytes: 1 }, { traces: 100, bytes: 3000 }]) {
+    for (const limits of [
+      { traces: 1, bytes: 1 << 30 },
+      { traces: 2, bytes: 1 << 30 },
+      { traces: 5, bytes: 1 << 30 },
+      { traces: 100, bytes: 1 },
+      { traces: 100, bytes: 3000 },
+    ]) {
       const batches = [...store.traceBatches(undefined, limits)];
       expect(batches.flat(), JSON.stringify(limits)).toEqual(all);
       for (const b of batches) {
@@ -75,7 +85,12 @@ describe('the store\'s trace batches', () => {
     const third = join(dir, 'traces', '0003.jsonl');
     writeFileSync(third, Buffer.alloc(readFileSync(third).length, 0x20));
     const rest = [...{ [Symbol.iterator]: () => batches }].flat();
-    expect(rest.map((t) => t.id)).toEqual(store.listTraces().map((t) => t.id).filter((id) => !first.value!.some((t: Trace) => t.id === id)));
+    expect(rest.map((t) => t.id)).toEqual(
+      store
+        .listTraces()
+        .map((t) => t.id)
+        .filter((id) => !first.value!.some((t: Trace) => t.id === id)),
+    );
     expect(rest.some((t) => t.id.endsWith('-c'))).toBe(false);
     expect(store.warnings.some((w) => w.file === third && /no longer where this project recorded it/.test(w.message))).toBe(true);
   });
@@ -84,16 +99,35 @@ describe('the store\'s trace batches', () => {
 describe('whole-project scoring in batches', () => {
   async function score(dir: string, over: Partial<ScoreJobSpec> = {}): Promise<JobEvent[]> {
     const events: JobEvent[] = [];
-    await runScoreJob({ jobId: `score-${Math.random().toString(36).slice(2)}`, project: dir, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu', ...over }, new JobControl(), (e) => void events.push(e));
+    await runScoreJob(
+      {
+        jobId: `score-${Math.random().toString(36).slice(2)}`,
+        project: dir,
+        model: evidenceCopyModel(),
+        intervention: 'line',
+        span: 'answer',
+        gpu: 'cpu',
+        ...over,
+      },
+      new JobControl(),
+      (e) => void events.push(e),
+    );
     return events;
   }
 
-  const rows = (dir: string) => readScoreLines<{ key: string; createdAt?: string }>(dir).map(({ createdAt: _, ...r }) => r).sort((a, b) => a.key.localeCompare(b.key));
+  const rows = (dir: string) =>
+    readScoreLines<{ key: string; createdAt?: string }>(dir)
+      .map(({ createdAt: _, ...r }) => r)
+      .sort((a, b) => a.key.localeCompare(b.key));
 
   it('stores the same score rows with batches of 1, 2 or any bytes as in one batch, over several imports', async () => {
     const whole = project();
     const events = await score(whole, { batch: { traces: 100_000, bytes: 1 << 30 } });
-    expect(events.at(-1), JSON.stringify(events.at(-1))).toMatchObject({ type: 'finished', status: 'done', progress: { done: 11, total: 11, scoredNow: 11, unanswered: 1 } });
+    expect(events.at(-1), JSON.stringify(events.at(-1))).toMatchObject({
+      type: 'finished',
+      status: 'done',
+      progress: { done: 11, total: 11, scoredNow: 11, unanswered: 1 },
+    });
     const expected = rows(whole);
     expect(expected).toHaveLength(11);
     for (const batch of [{ traces: 1 }, { traces: 2 }, { bytes: 1 }]) {
@@ -104,13 +138,16 @@ describe('whole-project scoring in batches', () => {
     }
   });
 
-  it('a task\'s scoring reads only its traces, in batches, and a rerun scores nothing again', async () => {
+  it("a task's scoring reads only its traces, in batches, and a rerun scores nothing again", async () => {
     const dir = project();
     const first = await score(dir, { tasks: ['beta'], batch: { traces: 1 } });
     expect(first.at(-1)).toMatchObject({ type: 'finished', status: 'done', progress: { total: 2, scoredNow: 2, unanswered: 1 } });
     const again = await score(dir, { batch: { traces: 2 } });
     expect(again.at(-1)).toMatchObject({ type: 'finished', status: 'done', progress: { total: 11, scoredNow: 9, skipped: 2 } });
-    await expect(score(dir, { tasks: ['nope'] }).then((e) => e.at(-1))).resolves.toMatchObject({ type: 'failed', error: { code: 'NOT_FOUND', message: expect.stringMatching(/no trace has task "nope"; tasks in this project: alpha, beta/) } });
+    await expect(score(dir, { tasks: ['nope'] }).then((e) => e.at(-1))).resolves.toMatchObject({
+      type: 'failed',
+      error: { code: 'NOT_FOUND', message: expect.stringMatching(/no trace has task "nope"; tasks in this project: alpha, beta/) },
+    });
   });
 });
 
@@ -118,11 +155,25 @@ describe('lots route reads the request texts, not the traces', () => {
   it('routes exactly as routing the listed traces did, over several imports', () => {
     const dir = tmp();
     const store = ProjectStore.create(dir);
-    const unlabelled = (task: string, seed: number, prefix: string) => makeLineTraces({ task, requests: 6, tools: 5, seed }).map(({ task: _, ...t }) => ({ ...t, id: `${prefix}-${t.id}`, turns: t.turns.map((u) => ({ ...u, request: `${prefix === 'a' ? 'Book a flight' : 'Settle an invoice'} ${u.request}` })) }));
+    const unlabelled = (task: string, seed: number, prefix: string) =>
+      makeLineTraces({ task, requests: 6, tools: 5, seed }).map(({ task: _, ...t }) => ({
+        ...t,
+        id: `${prefix}-${t.id}`,
+        turns: t.turns.map((u) => ({ ...u, request: `${prefix === 'a' ? 'Book a flight' : 'Settle an invoice'} ${u.request}` })),
+      }));
     store.addTraces([...unlabelled('x', 1, 'a'), ...makeLineTraces({ task: 'labelled', requests: 3, tools: 5 })], 'one.jsonl');
     store.addTraces(unlabelled('y', 2, 'b'), 'two.jsonl');
-    expect(unlabelledRequests(store).map((r) => r.id)).toEqual(store.listTraces().filter((t) => !t.task).map((t) => t.id));
-    const before = routeUnlabelled(store.listTraces((t) => !t.routed), { kind: 'kmeans', k: 2 }, 1);
+    expect(unlabelledRequests(store).map((r) => r.id)).toEqual(
+      store
+        .listTraces()
+        .filter((t) => !t.task)
+        .map((t) => t.id),
+    );
+    const before = routeUnlabelled(
+      store.listTraces((t) => !t.routed),
+      { kind: 'kmeans', k: 2 },
+      1,
+    );
     const now = routeProject(store, { method: { kind: 'kmeans', k: 2 }, seed: 1, dryRun: true });
     expect({ routes: now.routes, clusters: now.clusters, silhouette: now.silhouette, examples: now.examples }).toEqual(before);
     expect(Object.keys(now.routes)).toHaveLength(12);

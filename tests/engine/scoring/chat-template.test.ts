@@ -24,7 +24,14 @@ const trace: Trace = {
     {
       request: 'Sum?',
       steps: [
-        { kind: 'call', text: 'Two calls.', calls: [{ id: 'b', name: 'Calc', arguments: { x: '1+1' } }, { id: 'c', name: 'Search', arguments: { q: 'y' } }] },
+        {
+          kind: 'call',
+          text: 'Two calls.',
+          calls: [
+            { id: 'b', name: 'Calc', arguments: { x: '1+1' } },
+            { id: 'c', name: 'Search', arguments: { q: 'y' } },
+          ],
+        },
         { kind: 'observation', callId: 'b', name: 'Calc', content: '2', pairing: 'id' },
         { kind: 'observation', callId: 'c', name: 'Search', content: '{"hits": 3}', pairing: 'id' },
         { kind: 'lines', lines: [{ tool: 'Clock', output: '12:00' }] },

@@ -25,7 +25,16 @@ async function scoreWith(modelSpec: Parameters<typeof fixtureModel>[0], traces: 
   const rows: StoredScore[] = [];
   await scoreTraces(model, renderer, traces, { mode: 'optimized', intervention, span: 'answer' }, (r) => {
     rows.push(
-      toStoredScore(r.plan, r.logprobs, { key: r.plan.trace.id, run: 'test', traceHash: 'h', model: 'm', modelName: 'm', intervention, span: 'answer', piece: (t) => model.detokenize([t]) }),
+      toStoredScore(r.plan, r.logprobs, {
+        key: r.plan.trace.id,
+        run: 'test',
+        traceHash: 'h',
+        model: 'm',
+        modelName: 'm',
+        intervention,
+        span: 'answer',
+        piece: (t) => model.detokenize([t]),
+      }),
     );
   });
   return rows;

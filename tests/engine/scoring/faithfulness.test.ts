@@ -121,10 +121,12 @@ describe('scoring job: unanswered requests and the rendering format', () => {
       expect(k2).toMatchObject({ k: 2, n: 8 });
       expect(k2!.tools[0]).toBe('TableQuery');
       expect(k2!.joint).toBeGreaterThan(k2!.random);
-      console.log(`faithfulness on evidence-copy (8 requests, 6 tools, 3 draws): ${check.points.map((p) => `K=${p.k} joint ${p.joint.toFixed(4)} additive ${p.additive.toFixed(4)} random ${p.random.toFixed(4)} beats random ${(p.beatsRandom * 100).toFixed(0)}%`).join('; ')}; base drift ${check.baseDrift}`);
+      console.log(
+        `faithfulness on evidence-copy (8 requests, 6 tools, 3 draws): ${check.points.map((p) => `K=${p.k} joint ${p.joint.toFixed(4)} additive ${p.additive.toFixed(4)} random ${p.random.toFixed(4)} beats random ${(p.beatsRandom * 100).toFixed(0)}%`).join('; ')}; base drift ${check.baseDrift}`,
+      );
     });
 
-    it('refuses a model file that is not the run\'s', async () => {
+    it("refuses a model file that is not the run's", async () => {
       const r = await runCheck({ project: dir, model: randomModel(), gpu: 'cpu', run, ks: [1], draws: 1 });
       expect(r.last).toMatchObject({ type: 'failed', error: { code: 'MODEL_MISMATCH' } });
     });
@@ -132,7 +134,7 @@ describe('scoring job: unanswered requests and the rendering format', () => {
 });
 
 describe('faithfulness check with re-execution (the benchmark executor rebuilds the chain without all K)', () => {
-  it('removing table_total\'s gold chain together costs more than two random tools', async () => {
+  it("removing table_total's gold chain together costs more than two random tools", async () => {
     const traces = generateBenchmark({ fit: 1, eval: 0, answers: 'gold', families: ['table_total'], registry: 15 });
     const llama = await getLlama({ gpu: false, build: 'never' });
     const model = await llama.loadModel({ modelPath: evidenceCopyModel() });
@@ -140,7 +142,19 @@ describe('faithfulness check with re-execution (the benchmark executor rebuilds 
       const renderer = createRenderer(model);
       const rows = new Map<string, StoredScore>();
       await scoreTraces(model, renderer, traces, { mode: 'optimized', intervention: 'reexecute', span: 'answer', executor: benchExecutor }, (r) => {
-        rows.set(r.plan.trace.id, toStoredScore(r.plan, r.logprobs, { key: r.plan.trace.id, run: 'r', traceHash: 'h', model: 'm', modelName: 'm', intervention: 'reexecute', span: 'answer', piece: () => '' }));
+        rows.set(
+          r.plan.trace.id,
+          toStoredScore(r.plan, r.logprobs, {
+            key: r.plan.trace.id,
+            run: 'r',
+            traceHash: 'h',
+            model: 'm',
+            modelName: 'm',
+            intervention: 'reexecute',
+            span: 'answer',
+            piece: () => '',
+          }),
+        );
       });
       const chain: string[] = [...FAMILIES.table_total.chainTools];
       const rest = [...new Set([...rows.values()].flatMap((r) => Object.keys(r.scores)))].filter((t) => !chain.includes(t)).sort();
@@ -148,7 +162,17 @@ describe('faithfulness check with re-execution (the benchmark executor rebuilds 
       await checkFaithfulness(
         model,
         renderer,
-        { traces, rows, rankingOf: () => [...chain, ...rest], ks: [chain.length], draws: 3, seed: 1, intervention: 'reexecute', span: 'answer', executor: benchExecutor },
+        {
+          traces,
+          rows,
+          rankingOf: () => [...chain, ...rest],
+          ks: [chain.length],
+          draws: 3,
+          seed: 1,
+          intervention: 'reexecute',
+          span: 'answer',
+          executor: benchExecutor,
+        },
         {},
         (r) => void results.push(...r.results),
       );

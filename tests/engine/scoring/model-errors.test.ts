@@ -11,9 +11,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('loading a model', () => {
   it('a missing file or a folder: MODEL_NOT_FOUND naming the path', async () => {
-    await expect(loadModel(join(dir, 'nope.gguf'), { gpu: 'cpu' })).rejects.toMatchObject({ code: 'MODEL_NOT_FOUND', message: expect.stringContaining('nope.gguf') });
+    await expect(loadModel(join(dir, 'nope.gguf'), { gpu: 'cpu' })).rejects.toMatchObject({
+      code: 'MODEL_NOT_FOUND',
+      message: expect.stringContaining('nope.gguf'),
+    });
     mkdirSync(join(dir, 'folder.gguf'));
-    await expect(loadModel(join(dir, 'folder.gguf'), { gpu: 'cpu' })).rejects.toMatchObject({ code: 'MODEL_NOT_FOUND', message: expect.stringContaining('not a file') });
+    await expect(loadModel(join(dir, 'folder.gguf'), { gpu: 'cpu' })).rejects.toMatchObject({
+      code: 'MODEL_NOT_FOUND',
+      message: expect.stringContaining('not a file'),
+    });
   });
 
   it('a file that is not GGUF: MODEL_CORRUPT', async () => {
@@ -22,11 +28,14 @@ describe('loading a model', () => {
     await expect(loadModel(path, { gpu: 'cpu' })).rejects.toMatchObject({ code: 'MODEL_CORRUPT', message: expect.stringContaining('not a readable GGUF') });
   });
 
-  it('a truncated GGUF (an interrupted download): MODEL_CORRUPT with llama.cpp\'s reason', async () => {
+  it("a truncated GGUF (an interrupted download): MODEL_CORRUPT with llama.cpp's reason", async () => {
     const path = join(dir, 'truncated.gguf');
     const bytes = readFileSync(randomModel());
     writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
-    await expect(loadModel(path, { gpu: 'cpu' })).rejects.toMatchObject({ code: 'MODEL_CORRUPT', message: expect.stringMatching(/could not load .*truncated\.gguf/) });
+    await expect(loadModel(path, { gpu: 'cpu' })).rejects.toMatchObject({
+      code: 'MODEL_CORRUPT',
+      message: expect.stringMatching(/could not load .*truncated\.gguf/),
+    });
   });
 
   it('a model larger than this machine: MODEL_DOES_NOT_FIT before llama.cpp tries', async () => {

@@ -28,7 +28,11 @@ async function open(spec: Parameters<typeof fixtureModel>[0]): Promise<{ model: 
 }
 
 function mixedTraces(): Trace[] {
-  return [...singleStepTraces({ count: 3, tools: 6, seed: 3 }), ...multiStepTraces({ count: 2, tools: 5, seed: 3 }), ...multiTurnTraces({ count: 2, tools: 4, seed: 3 })];
+  return [
+    ...singleStepTraces({ count: 3, tools: 6, seed: 3 }),
+    ...multiStepTraces({ count: 2, tools: 5, seed: 3 }),
+    ...multiTurnTraces({ count: 2, tools: 4, seed: 3 }),
+  ];
 }
 
 async function run(model: LlamaModel, renderer: TraceRenderer, traces: Trace[], mode: 'naive' | 'optimized', parallel: number) {
@@ -51,7 +55,12 @@ describe.each([
     ({ model, renderer } = await open(spec));
     const recorded = mixedTraces();
     // Half the traces keep the recorded answers, half get the model's greedy continuation.
-    const greedy = await withGreedyAnswers(model, renderer, recorded.filter((_, i) => i % 2 === 0), 6);
+    const greedy = await withGreedyAnswers(
+      model,
+      renderer,
+      recorded.filter((_, i) => i % 2 === 0),
+      6,
+    );
     traces = recorded.map((t, i) => (i % 2 === 0 ? { ...greedy[i / 2]!, id: `${t.id}-greedy` } : t));
   });
 
@@ -107,7 +116,7 @@ describe('no silent context overflow', () => {
     await expect(run).rejects.toMatchObject({ code: 'CONTEXT_OVERFLOW', message: expect.stringContaining('"the-long-one"') });
   });
 
-  it('a trace longer than the model\'s trained context is refused before scoring', async () => {
+  it("a trace longer than the model's trained context is refused before scoring", async () => {
     const { model, renderer } = await open({ kind: 'random', contextLength: 512 });
     const long: Trace = { ...singleStepTraces({ count: 1, tools: 3 })[0]!, id: 'too-long-for-the-model' };
     long.turns = [{ ...long.turns[0]!, request: 'y'.repeat(700) }];

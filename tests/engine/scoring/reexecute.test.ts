@@ -33,7 +33,16 @@ afterAll(async () => {
 async function taskRanking(intervention: InterventionKind): Promise<Map<string, string[]>> {
   const sums = new Map<string, Map<string, number[]>>();
   await scoreTraces(model, renderer, traces, { mode: 'optimized', intervention, span: 'answer', executor: benchExecutor }, (r) => {
-    const row = toStoredScore(r.plan, r.logprobs, { key: 'k', run: 'r', traceHash: 'h', model: 'm', modelName: 'm', intervention, span: 'answer', piece: () => '' });
+    const row = toStoredScore(r.plan, r.logprobs, {
+      key: 'k',
+      run: 'r',
+      traceHash: 'h',
+      model: 'm',
+      modelName: 'm',
+      intervention,
+      span: 'answer',
+      piece: () => '',
+    });
     const perTool = sums.get(row.task!) ?? new Map<string, number[]>();
     sums.set(row.task!, perTool);
     for (const [tool, score] of Object.entries(row.scores)) perTool.set(tool, [...(perTool.get(tool) ?? []), score]);
@@ -41,7 +50,10 @@ async function taskRanking(intervention: InterventionKind): Promise<Map<string, 
   const ranking = new Map<string, string[]>();
   for (const [task, perTool] of sums) {
     const mean = [...perTool].map(([tool, v]) => [tool, v.reduce((a, b) => a + b, 0) / v.length] as const);
-    ranking.set(task, mean.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([tool]) => tool));
+    ranking.set(
+      task,
+      mean.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([tool]) => tool),
+    );
   }
   return ranking;
 }
@@ -59,7 +71,7 @@ describe('re-execute intervention on benchmark traces', () => {
     expect(model.detokenize(removed.sequence.tokens)).toContain(`Calculator: ${trace.turns[0]!.answer}`);
   });
 
-  it('ranks each family\'s gold chain on top on the evidence-copy model', async () => {
+  it("ranks each family's gold chain on top on the evidence-copy model", async () => {
     const ranking = await taskRanking('reexecute');
     for (const family of families) {
       const chain = [...FAMILIES[family].chainTools].sort();

@@ -13,7 +13,7 @@ describe('thinking templates', () => {
     expect(templateThinks(undefined)).toBe(false);
   });
 
-  it('get the Qwen wrapper\'s discourage setting and enable_thinking=false for Jinja; others keep their rendering', () => {
+  it("get the Qwen wrapper's discourage setting and enable_thinking=false for Jinja; others keep their rendering", () => {
     const thinking = scoringWrapperSettings(QWEN3_LIKE)!;
     expect(thinking.qwen).toEqual({ thoughts: 'discourage' });
     expect(thinking.jinjaTemplate).toEqual({ template: QWEN3_LIKE, reasoning: false });

@@ -147,22 +147,27 @@ describe('waiting for a long writer (issue 13 #7)', () => {
     const pid = await liveProcess();
     writeFileSync(lockPath, holderRecord(pid));
     const script = join(dir, 'waiter.ts');
-    writeFileSync(script, `import { ProjectLock } from ${JSON.stringify(join(process.cwd(), 'electron/engine/store/lock.ts'))};
+    writeFileSync(
+      script,
+      `import { ProjectLock } from ${JSON.stringify(join(process.cwd(), 'electron/engine/store/lock.ts'))};
 const lock = new ProjectLock(process.argv[2]);
 console.log('ready');
 const t0 = Date.now();
 lock.acquire('waiter', { timeoutMs: 20_000 });
 console.log('took ' + (Date.now() - t0));
 lock.release();
-`);
+`,
+    );
     const child = spawn(process.execPath, ['--import', 'tsx', script, lockPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let out = '';
     let err = '';
-    const ready = new Promise<void>((resolve) => child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('ready')) resolve();
-    }));
+    const ready = new Promise<void>((resolve) =>
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('ready')) resolve();
+      }),
+    );
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     await ready;
     await new Promise((r) => setTimeout(r, 2000));

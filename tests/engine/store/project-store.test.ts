@@ -9,7 +9,13 @@ import type { StoredScore } from '../../../shared/project/scores';
 import { ExpectedError } from '../../../shared/api/errors';
 
 function trace(id: string, answer = '42'): Trace {
-  return { v: 1, id, task: 'fx', tools: [{ name: 'A' }, { name: 'B' }], turns: [{ request: `q ${id}`, steps: [{ kind: 'lines', lines: [{ tool: 'A', output: '42' }] }], answer }] };
+  return {
+    v: 1,
+    id,
+    task: 'fx',
+    tools: [{ name: 'A' }, { name: 'B' }],
+    turns: [{ request: `q ${id}`, steps: [{ kind: 'lines', lines: [{ tool: 'A', output: '42' }] }], answer }],
+  };
 }
 
 function score(trace: string, key = `run|${trace}`): StoredScore {
@@ -28,7 +34,12 @@ describe('ProjectStore', () => {
     const summary = store.addTraces([trace('r1'), trace('r2')], 'a.jsonl');
     expect(summary).toMatchObject({ added: 2, duplicates: 0, conflicts: [] });
     const again = ProjectStore.open(join(dir, 'p'));
-    expect(again.listTraces().map((t) => t.id).sort()).toEqual(['r1', 'r2']);
+    expect(
+      again
+        .listTraces()
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(['r1', 'r2']);
     expect(again.listActivity()[0]?.kind).toBe('import');
   });
 
@@ -50,7 +61,9 @@ describe('ProjectStore', () => {
     expect(b.appendScores([score('r1'), score('r2')]).map((s) => s.trace)).toEqual(['r2']);
     a.refresh();
     expect(a.listScores().map((s) => s.trace)).toEqual(['r1', 'r2']);
-    const lines = readFileSync(join(dir, 'p', 'scores.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(dir, 'p', 'scores.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines).toHaveLength(2);
   });
 
@@ -64,7 +77,12 @@ describe('ProjectStore', () => {
     expect(reopened.warnings.map((w) => w.message).join()).toMatch(/incomplete last line/);
     reopened.appendScores([score('r3')]);
     const text = readFileSync(join(p, 'scores.jsonl'), 'utf8');
-    expect(text.trim().split('\n').map((l) => JSON.parse(l).trace)).toEqual(['r1', 'r3']);
+    expect(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).trace),
+    ).toEqual(['r1', 'r3']);
   });
 
   it('refuses a project written by a newer version, and a folder that is not a project', () => {
@@ -86,7 +104,11 @@ describe('ProjectStore', () => {
     store.acceptSpace({ task: 'fx settle/β', tools: ['A'], pinned: [], banned: [], rule: { kind: 'topk', k: 1 }, note: 'first' });
     const v1 = store.acceptSpace({ task: 'fx settle/β', tools: ['A', 'B'], pinned: ['B'], banned: [], rule: { kind: 'manual' }, note: 'add B' });
     expect(v1.version).toBe(1);
-    expect(ProjectStore.open(join(dir, 'p')).readSpaces('fx settle/β').versions.map((v) => v.tools)).toEqual([['A'], ['A', 'B']]);
+    expect(
+      ProjectStore.open(join(dir, 'p'))
+        .readSpaces('fx settle/β')
+        .versions.map((v) => v.tools),
+    ).toEqual([['A'], ['A', 'B']]);
   });
 
   it('aborting an import leaves nothing behind', () => {

@@ -31,7 +31,12 @@ beforeAll(async () => {
   const store = ProjectStore.create(project, 'identity');
   const traces = makeLineTraces({ task: 'fx_settle', requests: 12, tools: 8, exposed: 5 });
   // The same tool defined differently on another task's menu: the task's own definition is exported.
-  const other: Trace = { ...traces[0]!, id: 'other-1', task: 'other', tools: traces[0]!.tools.map((t) => ({ ...t, description: 'another task\'s definition' })) };
+  const other: Trace = {
+    ...traces[0]!,
+    id: 'other-1',
+    task: 'other',
+    tools: traces[0]!.tools.map((t) => ({ ...t, description: "another task's definition" })),
+  };
   const lone: Trace = { ...traces[1]!, id: 'lone' };
   delete (lone as { task?: string }).task;
   store.addTraces([...traces, other, lone], 'gen.jsonl');
@@ -39,7 +44,14 @@ beforeAll(async () => {
   const rows = makeScoreRows([...traces, lone]);
   const loneRow = rows.find((r) => r.trace === 'lone')!;
   delete (loneRow as { task?: string }).task;
-  const ghost: StoredScore = { key: `${RUN}|ghost`, run: RUN, trace: 'ghost', exposed: ['Calculator'], scores: { Calculator: 0.1 }, createdAt: loneRow.createdAt };
+  const ghost: StoredScore = {
+    key: `${RUN}|ghost`,
+    run: RUN,
+    trace: 'ghost',
+    exposed: ['Calculator'],
+    scores: { Calculator: 0.1 },
+    createdAt: loneRow.createdAt,
+  };
   store.appendScores([...rows, ghost]);
   store.appendScores(makeScoreRows(traces.slice(0, 5), LATER, 3));
   service = new StudioService({ transport: 'web', configDir: mkdtempSync(join(tmp, 'cfg-')) });
@@ -77,7 +89,7 @@ async function sameExports(task: string): Promise<void> {
 }
 
 describe('CLI and API give the same results on one project', () => {
-  it('assign every score row to the same task (its own label, else its trace\'s routed task)', async () => {
+  it("assign every score row to the same task (its own label, else its trace's routed task)", async () => {
     for (const run of [RUN, LATER]) {
       const r = await runCli(['scores', 'export', '--project', project, '--run', run]);
       expect(r.code, r.err).toBe(0);
@@ -100,21 +112,38 @@ describe('CLI and API give the same results on one project', () => {
       expect(Object.fromEntries(apiTasks), run).toEqual(Object.fromEntries(cliTasks));
     }
     // The routed trace's task-less row is fx_settle's (not "(unrouted)"); the row without a trace keeps no task.
-    const rows = (await runCli(['scores', 'export', '--project', project, '--run', RUN])).out.trim().split('\n').map((l) => JSON.parse(l) as { trace: string; task?: string });
+    const rows = (await runCli(['scores', 'export', '--project', project, '--run', RUN])).out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { trace: string; task?: string });
     expect(rows.find((r) => r.trace === 'lone')?.task).toBe('fx_settle');
     expect(rows.find((r) => r.trace === 'ghost')?.task).toBeUndefined();
   });
 
-  it('rank each task\'s tools alike (order, means, support, intervals) in the run asked for and by default', async () => {
+  it("rank each task's tools alike (order, means, support, intervals) in the run asked for and by default", async () => {
     for (const run of [RUN, LATER]) {
       const api = await service.getRanking({ task: 'fx_settle', run });
-      const cli = await runCli(['fit', '--project', project, '--run', run, '--task', 'fx_settle', '--k', String(api.k), '--resamples', String(api.resamples), '--json']);
+      const cli = await runCli([
+        'fit',
+        '--project',
+        project,
+        '--run',
+        run,
+        '--task',
+        'fx_settle',
+        '--k',
+        String(api.k),
+        '--resamples',
+        String(api.resamples),
+        '--json',
+      ]);
       expect(cli.code, cli.err).toBe(0);
       const fit = (JSON.parse(cli.out) as { tasks: Record<string, { ranking: Record<string, unknown>[]; requests: number }> }).tasks.fx_settle!;
       expect(fit.requests).toBe(api.scoredRequests);
       expect(api.rows.length).toBeGreaterThan(3);
-      expect(fit.ranking.map((r) => ({ tool: r.tool, mean: r.mean, n: r.n, exposed: r.exposed, lo: r.lo, hi: r.hi, topKShare: r.topKShare })))
-        .toEqual(api.rows.map((r) => ({ tool: r.tool, mean: r.mean, n: r.n, exposed: r.exposed, lo: r.lo, hi: r.hi, topKShare: r.topKShare })));
+      expect(fit.ranking.map((r) => ({ tool: r.tool, mean: r.mean, n: r.n, exposed: r.exposed, lo: r.lo, hi: r.hi, topKShare: r.topKShare }))).toEqual(
+        api.rows.map((r) => ({ tool: r.tool, mean: r.mean, n: r.n, exposed: r.exposed, lo: r.lo, hi: r.hi, topKShare: r.topKShare })),
+      );
     }
     // Without --run: both take the latest run (the CLI says so).
     const latest = await service.getRanking({ task: 'fx_settle' });
@@ -130,7 +159,7 @@ describe('CLI and API give the same results on one project', () => {
     const space = JSON.parse(await apiExport('fx_settle', 'space')) as { status: string; run: string; tools: string[] };
     expect(space).toMatchObject({ status: 'proposed', run: LATER });
     // Definitions are the task's own: the other task's description of the same tool is not exported.
-    expect(await apiExport('fx_settle', 'openai')).not.toContain('another task\'s definition');
+    expect(await apiExport('fx_settle', 'openai')).not.toContain("another task's definition");
   });
 
   it('export an approved space (scored from the run it was accepted from) byte for byte', async () => {
@@ -143,6 +172,6 @@ describe('CLI and API give the same results on one project', () => {
     // A task without scores: its approved space, with the definitions of its own menu.
     await service.acceptSpace({ task: 'other', tools: tools.slice(0, 2), pinned: [], banned: [], rule: { kind: 'manual' }, note: 'by hand' });
     await sameExports('other');
-    expect(await cliExport('other', 'openai')).toContain('another task\'s definition');
+    expect(await cliExport('other', 'openai')).toContain("another task's definition");
   });
 });

@@ -57,7 +57,14 @@ describe('lots update', () => {
 
   it('a new import waits until it is scored, then folds by EMA with the stored α and rule', async () => {
     const store = ProjectStore.open(project);
-    store.acceptSpace({ task: 'fx', tools: ['ExchangeRate', 'Calculator'], pinned: [], banned: [], rule: { kind: 'topk', k: 2 }, note: 'approved from batch 1' });
+    store.acceptSpace({
+      task: 'fx',
+      tools: ['ExchangeRate', 'Calculator'],
+      pinned: [],
+      banned: [],
+      rule: { kind: 'topk', k: 2 },
+      note: 'approved from batch 1',
+    });
     await importBatch('tuesday.jsonl', ['t1', 't2']);
     const waiting = await update();
     expect(waiting.code).toBe(1);

@@ -33,7 +33,11 @@ function service(): StudioService {
 }
 
 async function score(dir: string): Promise<void> {
-  await runScoreJob({ jobId: `score-${Math.random().toString(36).slice(2)}`, project: dir, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu' }, new JobControl(), () => undefined);
+  await runScoreJob(
+    { jobId: `score-${Math.random().toString(36).slice(2)}`, project: dir, model: evidenceCopyModel(), intervention: 'line', span: 'answer', gpu: 'cpu' },
+    new JobControl(),
+    () => undefined,
+  );
 }
 
 function finished(s: StudioService, id: string): Promise<JobInfo> {
@@ -48,7 +52,7 @@ function finished(s: StudioService, id: string): Promise<JobInfo> {
 }
 
 describe('faithfulness check through the service', () => {
-  it('runs as a job for the ranking\'s run and K; getRanking then shows it, stale once more requests are scored', async () => {
+  it("runs as a job for the ranking's run and K; getRanking then shows it, stale once more requests are scored", async () => {
     const dir = tmp('lots-faith-svc-');
     ProjectStore.create(dir).addTraces(copyTraces(6, 5, 51), 'gen');
     await score(dir);
@@ -71,7 +75,10 @@ describe('faithfulness check through the service', () => {
     expect(p.drop).toBeGreaterThan(p.random);
     expect(p.drop).toBeCloseTo(p.additive, 3);
 
-    ProjectStore.open(dir).addTraces(copyTraces(1, 5, 52).map((t) => ({ ...t, id: `${t.id}-later` })), 'later');
+    ProjectStore.open(dir).addTraces(
+      copyTraces(1, 5, 52).map((t) => ({ ...t, id: `${t.id}-later` })),
+      'later',
+    );
     await score(dir);
     const later = await s.getRanking({ task: 'copy', k: 1 });
     expect(later.faithfulness[0]!.stale).toBe(true);

@@ -6,7 +6,10 @@ import { JobControl } from '../../../electron/engine/jobs/control';
 const [project, model, jobId] = process.argv.slice(2) as [string, string, string];
 void runScoreJob({ jobId, project, model, intervention: 'line', span: 'answer', gpu: 'cpu', parallel: 2 }, new JobControl(), (event) => {
   process.stdout.write(JSON.stringify(event) + '\n');
-}).then(() => process.exit(0), (e: unknown) => {
-  process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
-  process.exit(1);
-});
+}).then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+    process.exit(1);
+  },
+);

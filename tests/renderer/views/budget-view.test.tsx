@@ -8,7 +8,10 @@ import { fakeApi, renderStudio, TASK } from '../fake-api';
 
 afterEach(cleanup);
 
-const kept = () => within(screen.getByTestId('kept-set')).queryAllByText(/^[A-Z]\w+$/).map((c) => c.textContent);
+const kept = () =>
+  within(screen.getByTestId('kept-set'))
+    .queryAllByText(/^[A-Z]\w+$/)
+    .map((c) => c.textContent);
 
 describe('Budget view', () => {
   it('shows K, the kept tools and what they cost; the slider moves them', async () => {
@@ -35,7 +38,14 @@ describe('Budget view', () => {
   });
 
   it('shows a refused sweep as an error notice', async () => {
-    const { store } = await renderStudio({ view: 'budget', task: TASK }, fakeApi({ startSweep: async () => { throw new ApiError('UNAVAILABLE', 'fx_settle has no executor: a sweep needs one'); } }));
+    const { store } = await renderStudio(
+      { view: 'budget', task: TASK },
+      fakeApi({
+        startSweep: async () => {
+          throw new ApiError('UNAVAILABLE', 'fx_settle has no executor: a sweep needs one');
+        },
+      }),
+    );
     store.getState().setModelPath('/models/m.gguf');
     fireEvent.click(await screen.findByRole('button', { name: 'Run sweep' }));
     const notice = within(await screen.findByRole('alert'));

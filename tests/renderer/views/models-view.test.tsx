@@ -10,8 +10,15 @@ afterEach(cleanup);
 
 const MODEL = '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf';
 const info: ModelInfo = {
-  path: MODEL, name: 'qwen2.5-0.5b-instruct-q4_k_m.gguf', sizeBytes: 397_807_936, architecture: 'qwen2', contextLength: 32768,
-  parameters: '494M', quantization: 'Q4_K_M', layers: 24, vocabularySize: 151936,
+  path: MODEL,
+  name: 'qwen2.5-0.5b-instruct-q4_k_m.gguf',
+  sizeBytes: 397_807_936,
+  architecture: 'qwen2',
+  contextLength: 32768,
+  parameters: '494M',
+  quantization: 'Q4_K_M',
+  layers: 24,
+  vocabularySize: 151936,
   fit: { fits: true, gpuLayers: 0, contextSize: 4096, ramBytes: 1_200_000_000, vramBytes: null, note: 'runs on the CPU' },
 };
 
@@ -45,7 +52,14 @@ describe('Models view', () => {
   });
 
   it('shows a file that is not a GGUF as an error notice', async () => {
-    await renderStudio({ view: 'models' }, fakeApi({ inspectModel: async () => { throw new ApiError('NOT_GGUF', '/models/notes.txt is not a GGUF file'); } }));
+    await renderStudio(
+      { view: 'models' },
+      fakeApi({
+        inspectModel: async () => {
+          throw new ApiError('NOT_GGUF', '/models/notes.txt is not a GGUF file');
+        },
+      }),
+    );
     fireEvent.change(screen.getByTestId('model-path'), { target: { value: '/models/notes.txt' } });
     fireEvent.click(screen.getByTestId('inspect-model'));
     const notice = within(await screen.findByRole('alert'));

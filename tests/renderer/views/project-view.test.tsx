@@ -16,12 +16,14 @@ describe('Project view', () => {
     expect(view.getByText(PROJECT_DIR)).toBeTruthy();
     const rows = within(view.getByTestId('task-table')).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(1);
-    const cells = within(rows[0]!).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(rows[0]!)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells.slice(0, 6)).toEqual([TASK, '24', '24', '5', '4', '20 / 3 · 1?']);
     expect(view.getByText('imported 24 traces from fx_settle.jsonl')).toBeTruthy();
   });
 
-  it('opens a task\'s heatmap from its row', async () => {
+  it("opens a task's heatmap from its row", async () => {
     const { api, store } = await renderStudio({ view: 'home' });
     fireEvent.click(screen.getByText(TASK, { selector: 'strong' }));
     await waitFor(() => expect(store.getState().route).toMatchObject({ view: 'heatmap', task: TASK }));
@@ -32,18 +34,25 @@ describe('Project view', () => {
     const { api } = await renderStudio({ view: 'home' });
     fireEvent.click(within(screen.getByTestId('view-home')).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(api.closeProject).toHaveBeenCalledTimes(1));
-    expect(await screen.findByText('Start with your agent\'s traces')).toBeTruthy();
+    expect(await screen.findByText("Start with your agent's traces")).toBeTruthy();
   });
 
   it('without a project: says what to do and lists the recent projects', async () => {
     await renderStudio({ view: 'home' }, fakeApi({ getProject: async () => null }));
-    expect(screen.getByText('Start with your agent\'s traces')).toBeTruthy();
+    expect(screen.getByText("Start with your agent's traces")).toBeTruthy();
     expect(screen.getByTestId('open-sample')).toBeTruthy();
     expect(screen.getByText(PROJECT_DIR)).toBeTruthy();
   });
 
   it('shows an engine that cannot be reached as an error notice', async () => {
-    await renderStudio({ view: 'home' }, fakeApi({ getAppInfo: async () => { throw new ApiError('FORBIDDEN', 'refused: wrong access token'); } }));
+    await renderStudio(
+      { view: 'home' },
+      fakeApi({
+        getAppInfo: async () => {
+          throw new ApiError('FORBIDDEN', 'refused: wrong access token');
+        },
+      }),
+    );
     const notice = within(await screen.findByRole('alert'));
     expect(notice.getByText('Cannot reach the engine')).toBeTruthy();
     expect(notice.getByText('refused: wrong access token')).toBeTruthy();

@@ -19,7 +19,7 @@ describe('Ranking view', () => {
     expect(screen.getByText('WeatherNow')).toBeTruthy();
   });
 
-  it('runs the faithfulness check at the draft\'s K with the run\'s model', async () => {
+  it("runs the faithfulness check at the draft's K with the run's model", async () => {
     const { api } = await renderStudio({ view: 'ranking', task: TASK });
     const button = await screen.findByTestId('run-faithfulness');
     fireEvent.click(button);
@@ -28,7 +28,14 @@ describe('Ranking view', () => {
   });
 
   it('shows a refused check as an error notice', async () => {
-    await renderStudio({ view: 'ranking', task: TASK }, fakeApi({ startFaithfulness: async () => { throw new ApiError('MODEL_NOT_FOUND', 'no model file at /models/qwen2.5-0.5b-instruct-q4_k_m.gguf'); } }));
+    await renderStudio(
+      { view: 'ranking', task: TASK },
+      fakeApi({
+        startFaithfulness: async () => {
+          throw new ApiError('MODEL_NOT_FOUND', 'no model file at /models/qwen2.5-0.5b-instruct-q4_k_m.gguf');
+        },
+      }),
+    );
     fireEvent.click(await screen.findByTestId('run-faithfulness'));
     const notice = within(await screen.findByRole('alert'));
     expect(notice.getByText('no model file at /models/qwen2.5-0.5b-instruct-q4_k_m.gguf')).toBeTruthy();
@@ -36,7 +43,24 @@ describe('Ranking view', () => {
   });
 
   it('says so when nothing is scored yet', async () => {
-    await renderStudio({ view: 'ranking', task: TASK }, fakeApi({ getRanking: async () => ({ task: TASK, run: null, requests: 24, scoredRequests: 0, k: 0, resamples: 0, level: 0.95, rows: [], unscored: [], faithfulness: [], checkModel: null }) }));
+    await renderStudio(
+      { view: 'ranking', task: TASK },
+      fakeApi({
+        getRanking: async () => ({
+          task: TASK,
+          run: null,
+          requests: 24,
+          scoredRequests: 0,
+          k: 0,
+          resamples: 0,
+          level: 0.95,
+          rows: [],
+          unscored: [],
+          faithfulness: [],
+          checkModel: null,
+        }),
+      }),
+    );
     expect(await screen.findByText('Nothing ranked yet')).toBeTruthy();
   });
 });

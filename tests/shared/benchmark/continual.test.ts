@@ -36,21 +36,39 @@ describe('continual updates', () => {
   // The "truth": C and E matter for this task; a tool gets evidence only when it is served.
   const serve = async (batch: ServeRequest<number>[]) => batch.map((b) => b.menu);
   const score = async (menus: string[][]): Promise<ScoreRow[]> =>
-    menus.map((menu, i) => ({ trace: `r${i}`, task: 't', exposed: menu, scores: Object.fromEntries(menu.map((tool) => [tool, tool === 'C' ? 1 : tool === 'E' ? 0.8 : -0.1])) }));
+    menus.map((menu, i) => ({
+      trace: `r${i}`,
+      task: 't',
+      exposed: menu,
+      scores: Object.fromEntries(menu.map((tool) => [tool, tool === 'C' ? 1 : tool === 'E' ? 0.8 : -0.1])),
+    }));
 
   it('updates running scores by EMA, serves later batches under the current space, records a version per batch', async () => {
     const versions: string[][] = [];
     const menus: string[][] = [];
     const updates = await runContinualUpdates({
-      task: 't', registry, stream: [0, 1, 2, 3, 4, 5], batchSize: 2, k: 2, alpha: 0.5, seed: 's',
-      serve: async (b) => { menus.push(...b.map((x) => x.menu)); return serve(b); },
+      task: 't',
+      registry,
+      stream: [0, 1, 2, 3, 4, 5],
+      batchSize: 2,
+      k: 2,
+      alpha: 0.5,
+      seed: 's',
+      serve: async (b) => {
+        menus.push(...b.map((x) => x.menu));
+        return serve(b);
+      },
       score,
       onUpdate: (u) => void versions.push(u.space),
     });
     expect(updates).toHaveLength(3);
     expect(menus[0]).toEqual(registry);
     expect(menus[2]).toEqual(['C', 'E']);
-    expect(versions).toEqual([['C', 'E'], ['C', 'E'], ['C', 'E']]);
+    expect(versions).toEqual([
+      ['C', 'E'],
+      ['C', 'E'],
+      ['C', 'E'],
+    ]);
     expect(updates[0]!.runningScores).toEqual({ A: -0.1, B: -0.1, C: 1, D: -0.1, E: 0.8, F: -0.1, G: -0.1, H: -0.1 });
     // Unexposed tools keep their running score (no decay).
     expect(updates[2]!.runningScores['A']).toBe(-0.1);
@@ -58,8 +76,17 @@ describe('continual updates', () => {
 
   it('under a cap, exploration is the only way a tool outside the space gets evidence', async () => {
     const updates = await runContinualUpdates({
-      task: 't', registry, stream: Array.from({ length: 40 }, (_, i) => i), batchSize: 4, k: 2, alpha: 0.3, cap: 3, epsilon: 0.5, seed: 'cap',
-      serve, score,
+      task: 't',
+      registry,
+      stream: Array.from({ length: 40 }, (_, i) => i),
+      batchSize: 4,
+      k: 2,
+      alpha: 0.3,
+      cap: 3,
+      epsilon: 0.5,
+      seed: 'cap',
+      serve,
+      score,
     });
     expect(updates[0]!.meanMenuSize).toBe(3);
     expect(updates.some((u) => u.explored > 0)).toBe(true);
@@ -68,7 +95,20 @@ describe('continual updates', () => {
   });
 
   it('is deterministic for a seed', async () => {
-    const run = () => runContinualUpdates({ task: 't', registry, stream: [...Array(20).keys()], batchSize: 4, k: 2, alpha: 0.3, cap: 3, epsilon: 0.5, seed: 'd', serve, score });
+    const run = () =>
+      runContinualUpdates({
+        task: 't',
+        registry,
+        stream: [...Array(20).keys()],
+        batchSize: 4,
+        k: 2,
+        alpha: 0.3,
+        cap: 3,
+        epsilon: 0.5,
+        seed: 'd',
+        serve,
+        score,
+      });
     expect(await run()).toEqual(await run());
   });
 });

@@ -29,11 +29,17 @@ describe('executor (single-step protocol)', () => {
     const tools = step.kind === 'lines' ? step.lines.map((l) => l.tool) : [];
     expect(tools).toEqual(presentationOrder(registry, 'dependency'));
     // The Calculator comes after every output it computes on; the rest stays in code-unit order.
-    expect(tools.indexOf('Calculator')).toBeGreaterThan(Math.max(...['CalendarAPI', 'DocRetrieve', 'ExchangeRate', 'SensorAPI', 'TableQuery'].map((n) => tools.indexOf(n))));
+    expect(tools.indexOf('Calculator')).toBeGreaterThan(
+      Math.max(...['CalendarAPI', 'DocRetrieve', 'ExchangeRate', 'SensorAPI', 'TableQuery'].map((n) => tools.indexOf(n))),
+    );
     expect(tools.filter((n) => n !== 'Calculator')).toEqual([...registry].sort().filter((n) => n !== 'Calculator'));
     expect(t.tools.map((d) => d.name)).toEqual(tools);
     expect(validateTrace(JSON.parse(JSON.stringify(t)), 'x.jsonl', 1).ok).toBe(true);
-    expect(t).toMatchObject({ task: 'table_total', split: 'fit', meta: { bench: { v: 1, seed: 'exec', family: 'table_total', index: 0, registry: 15, order: 'dependency' } } });
+    expect(t).toMatchObject({
+      task: 'table_total',
+      split: 'fit',
+      meta: { bench: { v: 1, seed: 'exec', family: 'table_total', index: 0, registry: 15, order: 'dependency' } },
+    });
     expect(scoreableTools(t, 0, 'line')).toEqual([...registry].sort());
   });
 
@@ -141,8 +147,16 @@ describe('generated benchmark', () => {
   it('has fit/eval splits per family, task labels, gold on the turn, empty or gold answers', () => {
     const traces = generateBenchmark({ seed: 's', families: ['fx_settle', 'no_tool'], fit: 2, eval: 3 });
     expect(traces.map((t) => `${t.task}:${t.split}`)).toEqual([
-      'fx_settle:fit', 'fx_settle:fit', 'fx_settle:eval', 'fx_settle:eval', 'fx_settle:eval',
-      'no_tool:fit', 'no_tool:fit', 'no_tool:eval', 'no_tool:eval', 'no_tool:eval',
+      'fx_settle:fit',
+      'fx_settle:fit',
+      'fx_settle:eval',
+      'fx_settle:eval',
+      'fx_settle:eval',
+      'no_tool:fit',
+      'no_tool:fit',
+      'no_tool:eval',
+      'no_tool:eval',
+      'no_tool:eval',
     ]);
     expect(traces.every((t) => t.turns[0]!.answer === '' && t.turns[0]!.gold)).toBe(true);
     const oracle = generateBenchmark({ seed: 's', families: ['fx_settle'], fit: 1, eval: 0, answers: 'gold' });

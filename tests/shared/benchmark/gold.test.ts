@@ -113,7 +113,11 @@ describe('gold answers', () => {
       expect(note[3]!.split('-')).toHaveLength(decoded.length);
       // The same cipher word always stands for the same digit.
       const words = note[3]!.split('-');
-      words.forEach((w, i) => words.forEach((v, j) => { if (w === v) expect(decoded[i]).toBe(decoded[j]); }));
+      words.forEach((w, i) =>
+        words.forEach((v, j) => {
+          if (w === v) expect(decoded[i]).toBe(decoded[j]);
+        }),
+      );
       expect(t.turns[0]!.gold).toBe(decoded);
       expect(t.turns[0]!.request).toContain(note[2]!);
     }
@@ -133,7 +137,10 @@ describe('gold answers', () => {
 
   it('compute_only: the arithmetic written in the request', () => {
     for (const t of byFamily('compute_only')) {
-      const expr = t.turns[0]!.request.replace(/^(Compute|What is) /, '').replace(/[.?]$/, '').replace(/×/g, '*').replace(/−/g, '-');
+      const expr = t.turns[0]!.request.replace(/^(Compute|What is) /, '')
+        .replace(/[.?]$/, '')
+        .replace(/×/g, '*')
+        .replace(/−/g, '-');
       expect(expr).toMatch(/^[\d()+*\- ]+$/);
       // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the oracle: JavaScript evaluates the checked arithmetic (digits, ( ) + * - only).
       expect(gold(t)).toBe(Function(`return (${expr});`)());

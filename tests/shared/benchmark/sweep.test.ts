@@ -25,10 +25,20 @@ describe('budget sweep', () => {
     const saved: SweepResult[] = [];
     const progress: string[] = [];
     const result = await runBudgetSweep({
-      task: 'fx_settle', model: 'm1', ranking, evaluate: fakeEvaluator(calls), now: () => 'T',
-      save: (r) => void saved.push(r), onProgress: (p) => progress.push(`${p.done}/${p.total}`),
+      task: 'fx_settle',
+      model: 'm1',
+      ranking,
+      evaluate: fakeEvaluator(calls),
+      now: () => 'T',
+      save: (r) => void saved.push(r),
+      onProgress: (p) => progress.push(`${p.done}/${p.total}`),
     });
-    expect(result.points.map((p) => [p.k, p.accuracy])).toEqual([[1, 0], [2, 0], [3, 1], [4, 0.9]]);
+    expect(result.points.map((p) => [p.k, p.accuracy])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 1],
+      [4, 0.9],
+    ]);
     expect(result.points[2]!.tools).toEqual(['DocRetrieve', 'ExchangeRate', 'Calculator']);
     expect(result.bestK).toBe(3);
     expect(result.points[0]!.promptTokens).toBe(150);
@@ -48,7 +58,14 @@ describe('budget sweep', () => {
     await runBudgetSweep({ task: 'fx', model: 'm2', ranking, ks: [1, 2], previous: first, evaluate: fakeEvaluator(otherModel) });
     expect(otherModel).toHaveLength(2);
     const reranked: string[][] = [];
-    await runBudgetSweep({ task: 'fx', model: 'm1', ranking: [ranking[1]!, ranking[0]!, ranking[2]!], ks: [1, 2], previous: first, evaluate: fakeEvaluator(reranked) });
+    await runBudgetSweep({
+      task: 'fx',
+      model: 'm1',
+      ranking: [ranking[1]!, ranking[0]!, ranking[2]!],
+      ks: [1, 2],
+      previous: first,
+      evaluate: fakeEvaluator(reranked),
+    });
     expect(reranked).toEqual([['ExchangeRate']]); // K=2 is the same set of tools, served in the same canonical order
   });
 
@@ -59,7 +76,18 @@ describe('budget sweep', () => {
       if (menu.length === 2) controller.abort();
       return { accuracy: menu.length / 4, n: 1, promptTokens: 1 };
     };
-    await expect(runBudgetSweep({ task: 't', model: 'm', ranking, evaluate, signal: controller.signal, save: (r) => { saved = r; } })).rejects.toThrow();
+    await expect(
+      runBudgetSweep({
+        task: 't',
+        model: 'm',
+        ranking,
+        evaluate,
+        signal: controller.signal,
+        save: (r) => {
+          saved = r;
+        },
+      }),
+    ).rejects.toThrow();
     expect(saved!.points.map((p) => p.k)).toEqual([1, 2]);
     const calls: string[][] = [];
     const resumed = await runBudgetSweep({ task: 't', model: 'm', ranking, previous: saved, evaluate: fakeEvaluator(calls) });
@@ -88,7 +116,15 @@ describe('side-by-side comparison', () => {
     expect(results.find((r) => r.name === 'keep-all' && r.split === 'fit')).toMatchObject({ accuracy: 1, promptTokens: 30, k: 3, tools: ['A', 'B', 'C'] });
     expect(calls).toHaveLength(10);
     const again: string[][] = [];
-    const cached = await compareSpaces({ spaces, splits: ['fit', 'eval'], evaluate: async (m, s) => { again.push([s, ...m]); return evaluate(m, s); }, previous: results });
+    const cached = await compareSpaces({
+      spaces,
+      splits: ['fit', 'eval'],
+      evaluate: async (m, s) => {
+        again.push([s, ...m]);
+        return evaluate(m, s);
+      },
+      previous: results,
+    });
     expect(again).toHaveLength(0);
     expect(cached).toEqual(results);
     const changed = await compareSpaces({ spaces: [{ name: 'keep-all', k: 2, menus: [['A', 'B']] }], splits: ['fit'], evaluate, previous: results });

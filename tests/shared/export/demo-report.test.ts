@@ -9,14 +9,31 @@ const data: DemoData = {
   record: null,
   methods: ['lots', 'keep-all', 'random'],
   tasks: [
-    { task: 'table_total', k: 2, kept: ['TableQuery', 'Calculator'], chain: ['TableQuery', 'Calculator'], methods: { lots: { fit: cell(1, 2, 160), eval: cell(0.75, 4, 170) }, 'keep-all': { fit: cell(0.5, 2, 580), eval: cell(0.25, 4, 590) }, random: { eval: { ...cell(0, 4, 90), accuracyStd: 0.1 } } } },
+    {
+      task: 'table_total',
+      k: 2,
+      kept: ['TableQuery', 'Calculator'],
+      chain: ['TableQuery', 'Calculator'],
+      methods: {
+        lots: { fit: cell(1, 2, 160), eval: cell(0.75, 4, 170) },
+        'keep-all': { fit: cell(0.5, 2, 580), eval: cell(0.25, 4, 590) },
+        random: { eval: { ...cell(0, 4, 90), accuracyStd: 0.1 } },
+      },
+    },
     { task: '<b>x</b>', k: 1, kept: ['GoogleSearch'], chain: [], methods: { lots: { eval: cell(0.25, 4, 100) }, 'keep-all': { eval: cell(0.75, 4, 600) } } },
   ],
-  mean: { lots: { fit: cell(1, 2, 160), eval: cell(0.5, 8, 135) }, 'keep-all': { fit: cell(0.5, 2, 580), eval: cell(0.5, 8, 595) }, random: { eval: cell(0, 4, 90) } },
+  mean: {
+    lots: { fit: cell(1, 2, 160), eval: cell(0.5, 8, 135) },
+    'keep-all': { fit: cell(0.5, 2, 580), eval: cell(0.5, 8, 595) },
+    random: { eval: cell(0, 4, 90) },
+  },
 };
 
 const point = (registry: number, lots: number, all: number): GrowthPoint => ({
-  registry, project: '.', families: ['table_total'], seconds: 1,
+  registry,
+  project: '.',
+  families: ['table_total'],
+  seconds: 1,
   methods: { lots: { accuracy: lots, n: 3, promptTokens: 150, tools: 2 }, 'keep-all': { accuracy: all, n: 3, promptTokens: registry * 30, tools: registry } },
 });
 
@@ -38,7 +55,9 @@ describe('demo charts and report', () => {
   it('the growth chart needs two sizes and names each point', () => {
     expect(growthChart([point(15, 0.6, 0.4)])).toBe('');
     const svg = growthChart([point(15, 0.6, 0.4), point(30, 0.6, 0.2), point(60, 0.5, 0.1)]);
-    expect(svg).toContain('Accuracy against registry size: 15 tools: keep-all 40%, LOTS 60%; 30 tools: keep-all 20%, LOTS 60%; 60 tools: keep-all 10%, LOTS 50%');
+    expect(svg).toContain(
+      'Accuracy against registry size: 15 tools: keep-all 40%, LOTS 60%; 30 tools: keep-all 20%, LOTS 60%; 60 tools: keep-all 10%, LOTS 50%',
+    );
     expect(svg).toContain('1800 / 150 tok');
   });
 
@@ -52,6 +71,8 @@ describe('demo charts and report', () => {
     expect(html).toContain('0.00±0.10');
     expect(html).toMatch(/<tr class="mean"><td>mean<\/td><td class="num">1\.5<\/td>/);
     expect(meanKept(data)).toBe(1.5);
-    expect(html).toContain('LOTS keeps 1.5 tools per task and answers 50% of 8 evaluation requests, against 50% with the whole registry, using 135 instead of 595 prompt tokens per request.');
+    expect(html).toContain(
+      'LOTS keeps 1.5 tools per task and answers 50% of 8 evaluation requests, against 50% with the whole registry, using 135 instead of 595 prompt tokens per request.',
+    );
   });
 });

@@ -11,7 +11,13 @@ const traces = [
     { name: 'Calculator', description: 'old text', parameters: { type: 'object', properties: { expr: { type: 'string' } } } },
     { name: 'DocRetrieve', description: 'Fetch a document' },
   ]),
-  trace('t2', [{ name: 'Calculator', description: 'Evaluate an arithmetic expression', parameters: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } }]),
+  trace('t2', [
+    {
+      name: 'Calculator',
+      description: 'Evaluate an arithmetic expression',
+      parameters: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+    },
+  ]),
 ];
 
 const space: ExportableSpace = {
@@ -20,7 +26,11 @@ const space: ExportableSpace = {
   tools: ['Calculator', 'DocRetrieve'],
   rule: { kind: 'topk', k: 2 },
   note: 'kept the chain',
-  scores: [{ tool: 'Calculator', mean: 0.5, n: 4 }, { tool: 'DocRetrieve', mean: 0.25, n: 2 }, { tool: 'Barcode', mean: -0.1, n: 3 }],
+  scores: [
+    { tool: 'Calculator', mean: 0.5, n: 4 },
+    { tool: 'DocRetrieve', mean: 0.25, n: 2 },
+    { tool: 'Barcode', mean: -0.1, n: 3 },
+  ],
   run: 'import:scores',
 };
 
@@ -42,13 +52,20 @@ describe('tool definitions', () => {
 describe('exportSpace', () => {
   const definitions = collectToolDefinitions(traces);
 
-  it('space: our JSON with task, version, tools, rule, note and the kept tools\' scores', () => {
+  it("space: our JSON with task, version, tools, rule, note and the kept tools' scores", () => {
     const out = exportSpace('space', space);
     expect(out.filename).toBe('fx_settle_2.space.json');
     expect(JSON.parse(out.text)).toEqual({
-      format: 'lots-space', v: 1, task: 'fx settle/2', version: 3, status: 'approved',
-      tools: ['Calculator', 'DocRetrieve'], rule: { kind: 'topk', k: 2 }, note: 'kept the chain',
-      scores: { Calculator: { mean: 0.5, n: 4 }, DocRetrieve: { mean: 0.25, n: 2 } }, run: 'import:scores',
+      format: 'lots-space',
+      v: 1,
+      task: 'fx settle/2',
+      version: 3,
+      status: 'approved',
+      tools: ['Calculator', 'DocRetrieve'],
+      rule: { kind: 'topk', k: 2 },
+      note: 'kept the chain',
+      scores: { Calculator: { mean: 0.5, n: 4 }, DocRetrieve: { mean: 0.25, n: 2 } },
+      run: 'import:scores',
     });
     expect(JSON.parse(exportSpace('space', { ...space, version: null }).text).status).toBe('proposed');
   });
@@ -56,14 +73,25 @@ describe('exportSpace', () => {
   it('openai: [{type:"function", function:{name, description, parameters}}]', () => {
     const tools = JSON.parse(exportSpace('openai', space, { definitions }).text);
     expect(tools).toEqual([
-      { type: 'function', function: { name: 'Calculator', description: 'Evaluate an arithmetic expression', parameters: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } } },
+      {
+        type: 'function',
+        function: {
+          name: 'Calculator',
+          description: 'Evaluate an arithmetic expression',
+          parameters: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+        },
+      },
       { type: 'function', function: { name: 'DocRetrieve', description: 'Fetch a document', parameters: { type: 'object', properties: {} } } },
     ]);
   });
 
   it('anthropic: [{name, description, input_schema}]', () => {
     const tools = JSON.parse(exportSpace('anthropic', space, { definitions }).text);
-    expect(tools[0]).toEqual({ name: 'Calculator', description: 'Evaluate an arithmetic expression', input_schema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } });
+    expect(tools[0]).toEqual({
+      name: 'Calculator',
+      description: 'Evaluate an arithmetic expression',
+      input_schema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+    });
     expect(tools[1]).toEqual({ name: 'DocRetrieve', description: 'Fetch a document', input_schema: { type: 'object', properties: {} } });
   });
 
@@ -81,15 +109,27 @@ describe('exportSpace', () => {
 
 describe('HTML report', () => {
   const nasty = '<script>alert("x")</script>&\'';
-  const html = exportSpace('report', { ...space, task: nasty, note: nasty, tools: [nasty, 'Calculator'] }, {
-    report: {
-      ranking: [{ tool: nasty, mean: 0.5, n: 4, lo: 0.2, hi: 0.8, topKShare: 0.97 }, { tool: 'Calculator', mean: -0.25, n: 2, lo: -0.5, hi: 0 }, { tool: 'Barcode', mean: -1, n: 1 }],
-      budget: [{ k: 1, accuracy: 0.5, surrogate: -2 }, { k: 2, accuracy: 0.9, surrogate: -1 }, { k: 3, accuracy: 0.8, surrogate: -1.5 }],
-      chosenK: 2,
-      requests: 12,
-      generatedAt: '2025-01-01T00:00:00Z',
+  const html = exportSpace(
+    'report',
+    { ...space, task: nasty, note: nasty, tools: [nasty, 'Calculator'] },
+    {
+      report: {
+        ranking: [
+          { tool: nasty, mean: 0.5, n: 4, lo: 0.2, hi: 0.8, topKShare: 0.97 },
+          { tool: 'Calculator', mean: -0.25, n: 2, lo: -0.5, hi: 0 },
+          { tool: 'Barcode', mean: -1, n: 1 },
+        ],
+        budget: [
+          { k: 1, accuracy: 0.5, surrogate: -2 },
+          { k: 2, accuracy: 0.9, surrogate: -1 },
+          { k: 3, accuracy: 0.8, surrogate: -1.5 },
+        ],
+        chosenK: 2,
+        requests: 12,
+        generatedAt: '2025-01-01T00:00:00Z',
+      },
     },
-  }).text;
+  ).text;
 
   it('escapes every piece of user data', () => {
     expect(html).not.toContain('<script>');

@@ -7,7 +7,10 @@ import { expectConsistent, fixturePath, importFixture, pairs, shape, traces } fr
 const RESULT = 'bfcl/result/demo-model-FC/multi_turn/BFCL_v4_multi_turn_base_result.json';
 
 function jsonl(path: string): Array<Record<string, unknown>> {
-  return readFileSync(fixturePath(path), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(fixturePath(path), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 function join(): BfclJoin {
@@ -51,7 +54,14 @@ describe('BFCL multi-turn result files', () => {
       { turn: 0, call: 'ls', args: { a: true }, content: '{"current_directory_content": ["workspace"]}', pairing: 'position' },
       { turn: 0, call: 'pwd', args: {}, content: '{"current_working_directory": "/alex"}', pairing: 'position' },
       { turn: 1, call: 'cd', args: { folder: 'workspace' }, content: '{"current_working_directory": "workspace"}', pairing: 'position' },
-      { turn: 1, call: 'mv', args: { source: 'log.txt', destination: 'archive' }, content: "Error during execution: mv: cannot move 'log.txt': destination busy", pairing: 'position', isError: true },
+      {
+        turn: 1,
+        call: 'mv',
+        args: { source: 'log.txt', destination: 'archive' },
+        content: "Error during execution: mv: cannot move 'log.txt': destination busy",
+        pairing: 'position',
+        isError: true,
+      },
       { turn: 1, call: 'mv', args: { source: 'log.txt', destination: 'archive' }, content: '{"result": "log.txt moved to archive"}', pairing: 'position' },
     ]);
     expect(shape(base!.turns[0]!.steps)).toEqual(['call ls+pwd', 'obs ls', 'obs pwd']);
@@ -78,8 +88,16 @@ describe('BFCL multi-turn result files', () => {
     const t = joined[0]!;
     expect(t.task).toBe('GorillaFileSystem');
     expect(t.tools.map((x) => x.name)).toEqual(['ls', 'pwd', 'cd', 'mv', 'cat', 'wc', 'mean']);
-    expect(t.tools.find((x) => x.name === 'ls')!.parameters).toEqual({ type: 'object', properties: { a: { type: 'boolean', description: 'Show hidden files and directories.', default: false } }, required: [] });
-    expect(t.tools.find((x) => x.name === 'mean')!.parameters).toEqual({ type: 'object', properties: { numbers: { type: 'array', items: { type: 'number' }, description: 'List of numbers.' } }, required: ['numbers'] });
+    expect(t.tools.find((x) => x.name === 'ls')!.parameters).toEqual({
+      type: 'object',
+      properties: { a: { type: 'boolean', description: 'Show hidden files and directories.', default: false } },
+      required: [],
+    });
+    expect(t.tools.find((x) => x.name === 'mean')!.parameters).toEqual({
+      type: 'object',
+      properties: { numbers: { type: 'array', items: { type: 'number' }, description: 'List of numbers.' } },
+      required: ['numbers'],
+    });
     expect(t.meta?.menu).toBeUndefined();
   });
 

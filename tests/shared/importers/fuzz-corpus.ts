@@ -5,7 +5,6 @@ import { fixturePath } from './helpers';
 import { mulberry32 } from '../../../shared/lots/prng';
 export const rng = mulberry32;
 
-
 type Json = unknown;
 
 /** A way to make one trace's worth of lines with a given unique id. */
@@ -15,7 +14,10 @@ export interface Corpus {
 }
 
 function jsonl(name: string): Json[] {
-  return readFileSync(fixturePath(name), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Json);
+  return readFileSync(fixturePath(name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Json);
 }
 
 function json(name: string): Json {
@@ -32,9 +34,15 @@ function rekey(v: Json, from: string, to: string): string {
 }
 
 export function corpora(): Corpus[] {
-  const otelLines = jsonl('otel-genai.jsonl') as Array<{ resourceSpans: Array<{ resource: Json; scopeSpans: Array<{ scope: Json; spans: Array<{ traceId: string }> }> }> }>;
+  const otelLines = jsonl('otel-genai.jsonl') as Array<{
+    resourceSpans: Array<{ resource: Json; scopeSpans: Array<{ scope: Json; spans: Array<{ traceId: string }> }> }>;
+  }>;
   const mainSpans = otelLines.flatMap((l) => l.resourceSpans[0]!.scopeSpans[0]!.spans).filter((s) => s.traceId === '5b8efff798038103d269b633813fc60c');
-  const otelBatch = { resourceSpans: [{ resource: otelLines[0]!.resourceSpans[0]!.resource, scopeSpans: [{ scope: otelLines[0]!.resourceSpans[0]!.scopeSpans[0]!.scope, spans: mainSpans }] }] };
+  const otelBatch = {
+    resourceSpans: [
+      { resource: otelLines[0]!.resourceSpans[0]!.resource, scopeSpans: [{ scope: otelLines[0]!.resourceSpans[0]!.scopeSpans[0]!.scope, spans: mainSpans }] },
+    ],
+  };
   const phoenix = jsonl('phoenix-spans.jsonl');
   const gta = json('gta/dataset.json') as Record<string, Json>;
   const gtaPred = json('gta/predictions/qwen2.5-7b-instruct/gta_bench.json') as Record<string, Json>;
@@ -42,7 +50,12 @@ export function corpora(): Corpus[] {
     { format: 'native', units: jsonl('native.jsonl').map((v) => (uid: string) => [withId(v, uid)]) },
     { format: 'openai', units: [...jsonl('openai-chat.jsonl'), ...jsonl('openai-responses.jsonl')].map((v) => (uid: string) => [withId(v, uid)]) },
     { format: 'anthropic', units: jsonl('anthropic.jsonl').map((v) => (uid: string) => [withId(v, uid)]) },
-    { format: 'bfcl', units: jsonl('bfcl/result/demo-model-FC/multi_turn/BFCL_v4_multi_turn_base_result.json').slice(0, 2).map((v) => (uid: string) => [withId(v, uid)]) },
+    {
+      format: 'bfcl',
+      units: jsonl('bfcl/result/demo-model-FC/multi_turn/BFCL_v4_multi_turn_base_result.json')
+        .slice(0, 2)
+        .map((v) => (uid: string) => [withId(v, uid)]),
+    },
     { format: 'gta', units: [...Object.values(gta), ...Object.values(gtaPred)].map((v) => (uid: string) => [withId(v, uid)]) },
     { format: 'sharegpt', units: [...jsonl('hermes.jsonl'), ...(json('llama-factory.json') as Json[])].map((v) => (uid: string) => [withId(v, uid)]) },
     { format: 'otel', units: [(uid: string) => [rekey(otelBatch, '5b8efff798038103d269b633813fc60c', uid)]] },
@@ -70,7 +83,17 @@ function slots(v: Json): Array<[Record<string, Json> | Json[], string | number]>
   return out;
 }
 
-export const MUTATIONS = ['truncate', 'wrong-type', 'delete-key', 'bad-id', 'huge-string', 'deep-nesting', 'not-an-object', 'lone-surrogate', 'duplicate'] as const;
+export const MUTATIONS = [
+  'truncate',
+  'wrong-type',
+  'delete-key',
+  'bad-id',
+  'huge-string',
+  'deep-nesting',
+  'not-an-object',
+  'lone-surrogate',
+  'duplicate',
+] as const;
 export type Mutation = (typeof MUTATIONS)[number];
 
 /** Mutate one JSON line; returns the new line(s). `budget` caps the huge strings. */

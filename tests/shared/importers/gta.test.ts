@@ -20,21 +20,35 @@ describe('GTA dataset', () => {
     expect(fruits!.tools[0]).toEqual({
       name: 'CountGivenObject',
       description: 'The tool can count the number of a certain object in the image.',
-      parameters: { type: 'object', properties: { image: { type: 'string' }, text: { type: 'string' }, bbox: { type: 'integer' } }, required: ['image', 'text'] },
+      parameters: {
+        type: 'object',
+        properties: { image: { type: 'string' }, text: { type: 'string' }, bbox: { type: 'integer' } },
+        required: ['image', 'text'],
+      },
     });
     expect(receipt!.system).toBe('The related files are at `image/image_1.jpg`');
   });
 
   it('pairs tool messages by position (name checked), keeps thoughts as call text and the gold answer', () => {
     expect(pairs(receipt!)).toEqual([
-      { turn: 0, call: 'OCR', args: { image: 'image/image_1.jpg' }, content: '(12, 40, 210, 60) Coffee 3.50\n(12, 70, 210, 90) Bagel 2.25', pairing: 'position' },
+      {
+        turn: 0,
+        call: 'OCR',
+        args: { image: 'image/image_1.jpg' },
+        content: '(12, 40, 210, 60) Coffee 3.50\n(12, 70, 210, 90) Bagel 2.25',
+        pairing: 'position',
+      },
       { turn: 0, call: 'Calculator', args: { expression: '3.50+2.25' }, content: '5.75', pairing: 'position' },
     ]);
     const first = receipt!.turns[0]!.steps[0]!;
     expect(first.kind === 'call' && first.text).toBe('Read the receipt.');
     expect(receipt!.turns[0]!.answer).toBe('5.75');
     expect(JSON.parse(receipt!.turns[0]!.gold!)).toEqual({ whitelist: [['5.75', '$5.75']], blacklist: null });
-    expect(pairs(fruits!).map((p) => [p.call, p.content])).toEqual([['CountGivenObject', '3'], ['CountGivenObject', '4'], ['Calculator', '7']]);
+    expect(pairs(fruits!).map((p) => [p.call, p.content])).toEqual([
+      ['CountGivenObject', '3'],
+      ['CountGivenObject', '4'],
+      ['Calculator', '7'],
+    ]);
   });
 });
 
@@ -50,9 +64,24 @@ describe('GTA harness output', () => {
   });
 
   it('puts the error of the call step on its (empty) observation and keeps the retried call', () => {
-    expect(shape(single!.turns[0]!.steps)).toEqual(['msg assistant', 'call OCR', 'obs OCR', 'call Calculator', 'obs Calculator!', 'call Calculator', 'obs Calculator']);
+    expect(shape(single!.turns[0]!.steps)).toEqual([
+      'msg assistant',
+      'call OCR',
+      'obs OCR',
+      'call Calculator',
+      'obs Calculator!',
+      'call Calculator',
+      'obs Calculator',
+    ]);
     expect(pairs(single!).slice(1)).toEqual([
-      { turn: 0, call: 'Calculator', args: { expression: '3.50 + 2.25 +' }, content: 'ACTION_ARG_PARSE_ERROR: invalid syntax (<string>, line 1)', pairing: 'position', isError: true },
+      {
+        turn: 0,
+        call: 'Calculator',
+        args: { expression: '3.50 + 2.25 +' },
+        content: 'ACTION_ARG_PARSE_ERROR: invalid syntax (<string>, line 1)',
+        pairing: 'position',
+        isError: true,
+      },
       { turn: 0, call: 'Calculator', args: { expression: '3.50 + 2.25' }, content: '5.75', pairing: 'position' },
     ]);
     expect(single!.turns[0]!).toMatchObject({ request: 'How much do the two items on this receipt cost together?', answer: '5.75', gold: '5.75' });
@@ -63,6 +92,9 @@ describe('GTA harness output', () => {
       ['How many apples are in the image?', '3', '3'],
       ['And how many fruits in total, with the 4 oranges?', '7', '7'],
     ]);
-    expect(pairs(rounds!).map((p) => [p.turn, p.call, p.content])).toEqual([[0, 'CountGivenObject', '3'], [1, 'Calculator', '7']]);
+    expect(pairs(rounds!).map((p) => [p.turn, p.call, p.content])).toEqual([
+      [0, 'CountGivenObject', '3'],
+      [1, 'Calculator', '7'],
+    ]);
   });
 });

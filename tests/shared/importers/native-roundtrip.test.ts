@@ -32,15 +32,28 @@ describe('native round trip', () => {
     const r = importFixture('native.jsonl');
     expect(r.format).toBe('native');
     expect(r.errors).toEqual([]);
-    const original = text.split('\n').filter((l) => l.trim()).map((l) => canonicalJson(JSON.parse(l)));
-    const exported = exportNative(traces(r)).trim().split('\n').map((l) => canonicalJson(JSON.parse(l)));
+    const original = text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => canonicalJson(JSON.parse(l)));
+    const exported = exportNative(traces(r))
+      .trim()
+      .split('\n')
+      .map((l) => canonicalJson(JSON.parse(l)));
     expect(exported).toEqual(original);
   });
 
   it('keeps every step kind, pairing, error flag, gold, correctness, split and meta as written', () => {
     const [trip, tgb] = traces(importFixture('native.jsonl'));
     expect(trip!.turns[1]!.steps.map((s) => s.kind)).toEqual(['call', 'observation', 'message', 'call', 'observation', 'message']);
-    expect(trip!.turns[1]!.steps[1]).toEqual({ kind: 'observation', callId: 'c3', name: 'get_weather', content: 'Error: timeout', isError: true, pairing: 'position' });
+    expect(trip!.turns[1]!.steps[1]).toEqual({
+      kind: 'observation',
+      callId: 'c3',
+      name: 'get_weather',
+      content: 'Error: timeout',
+      isError: true,
+      pairing: 'position',
+    });
     expect(trip!.turns[0]).toMatchObject({ gold: '18 °C, 14:05', correct: true });
     expect(trip!.meta).toEqual({ source: 'hand-written', tags: ['demo', 'weather'], nested: { a: [1, 2, { b: null }] } });
     expect(tgb!.turns[0]!.steps[0]!.kind).toBe('lines');
@@ -65,7 +78,15 @@ describe('native round trip', () => {
   });
 
   it('reports invalid native records with file:line and the field', () => {
-    const r = importText(['{"v":1,"id":"ok","turns":[{"request":"q","answer":"a"}]}', '{"v":1,"id":"bad","turns":[]}', '{"v":2,"id":"x","turns":[{"request":"","answer":""}]}', '{"v":1,"id":"y","turns":[{"request":"","steps":[{"kind":"observation","callId":"nope","name":"t","content":""}],"answer":""}]}'].join('\n'), { file: 'n.jsonl', format: 'native' });
+    const r = importText(
+      [
+        '{"v":1,"id":"ok","turns":[{"request":"q","answer":"a"}]}',
+        '{"v":1,"id":"bad","turns":[]}',
+        '{"v":2,"id":"x","turns":[{"request":"","answer":""}]}',
+        '{"v":1,"id":"y","turns":[{"request":"","steps":[{"kind":"observation","callId":"nope","name":"t","content":""}],"answer":""}]}',
+      ].join('\n'),
+      { file: 'n.jsonl', format: 'native' },
+    );
     expect(r.traces.map((t) => t.trace.id)).toEqual(['ok']);
     expect(r.errors.map((e) => e.line)).toEqual([2, 3, 4]);
     expect(r.errors.every((e) => e.file === 'n.jsonl')).toBe(true);
@@ -75,7 +96,10 @@ describe('native round trip', () => {
   });
 
   it('drops secret-named keys from native meta', () => {
-    const r = importText('{"v":1,"id":"s","turns":[{"request":"q","answer":"a"}],"meta":{"run":"r1","headers":{"Authorization":"Bearer sk-1"},"api_key":"sk-2"}}', { file: 's.jsonl' });
+    const r = importText(
+      '{"v":1,"id":"s","turns":[{"request":"q","answer":"a"}],"meta":{"run":"r1","headers":{"Authorization":"Bearer sk-1"},"api_key":"sk-2"}}',
+      { file: 's.jsonl' },
+    );
     expect(r.traces[0]!.trace.meta).toEqual({ run: 'r1', headers: {} });
   });
 });

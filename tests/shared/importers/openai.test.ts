@@ -94,7 +94,10 @@ describe('OpenAI Responses API', () => {
       { turn: 1, call: 'get_weather', args: { city: 'Lyon' }, content: 'Error: upstream timeout after 10s', pairing: 'id' },
       { turn: 1, call: 'get_weather', args: { city: 'Lyon' }, content: '{"temp_c":21,"sky":"sunny"}', pairing: 'id' },
     ]);
-    expect(multi!.turns[0]!.steps[0]!.kind === 'call' && (multi!.turns[0]!.steps[0] as { calls: Array<{ id: string }> }).calls.map((c) => c.id)).toEqual(['call_a1', 'call_b2']);
+    expect(multi!.turns[0]!.steps[0]!.kind === 'call' && (multi!.turns[0]!.steps[0] as { calls: Array<{ id: string }> }).calls.map((c) => c.id)).toEqual([
+      'call_a1',
+      'call_b2',
+    ]);
     expect(multi!.turns.map((t) => t.answer)).toEqual(['Paris: 18 °C, cloudy; it is 14:05.', 'Lyon: 21 °C and sunny.']);
   });
 

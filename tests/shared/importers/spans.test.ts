@@ -136,7 +136,14 @@ describe('Langfuse', () => {
 
 describe('older GenAI span conventions', () => {
   const attrs = (o: Record<string, string>) => Object.entries(o).map(([key, v]) => ({ key, value: { stringValue: v } }));
-  const span = (id: string, start: number, a: Record<string, string>, events: unknown[] = []) => ({ traceId: 'T1', spanId: id, name: 'openai.chat', startTimeUnixNano: String(start), attributes: attrs(a), events });
+  const span = (id: string, start: number, a: Record<string, string>, events: unknown[] = []) => ({
+    traceId: 'T1',
+    spanId: id,
+    name: 'openai.chat',
+    startTimeUnixNano: String(start),
+    attributes: attrs(a),
+    events,
+  });
   const line = (spans: unknown[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
 
   it('reads OpenLLMetry indexed gen_ai.prompt.N / gen_ai.completion.N attributes and llm.request.functions', () => {
@@ -177,7 +184,9 @@ describe('older GenAI span conventions', () => {
     const ev = (name: string, a: Record<string, string>) => ({ name, attributes: attrs(a) });
     const s = span('s1', 1, { 'gen_ai.operation.name': 'chat' }, [
       ev('gen_ai.user.message', { content: 'Weather in Paris?' }),
-      ev('gen_ai.assistant.message', { tool_calls: '[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}}]' }),
+      ev('gen_ai.assistant.message', {
+        tool_calls: '[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}}]',
+      }),
       ev('gen_ai.tool.message', { id: 'call_1', content: '18 C' }),
       ev('gen_ai.choice', { message: '{"role":"assistant","content":"It is 18 C."}' }),
     ]);

@@ -27,7 +27,10 @@ describe('assembleTrace', () => {
     if (!r.ok) return;
     const ids = r.trace.turns.flatMap((t) => t.steps.flatMap((s) => (s.kind === 'call' ? s.calls.map((c) => c.id) : [])));
     expect(ids).toEqual(['call_0', 'call_0#2']);
-    expect(pairs(r.trace).map((p) => [p.call, p.content])).toEqual([['a', 'A1'], ['b', 'B1']]);
+    expect(pairs(r.trace).map((p) => [p.call, p.content])).toEqual([
+      ['a', 'A1'],
+      ['b', 'B1'],
+    ]);
   });
 
   it('rejects a result whose id pairs with nothing, saying where', () => {
@@ -44,8 +47,20 @@ describe('assembleTrace', () => {
       { role: 'user', text: 'q' },
       { role: 'assistant', text: '', calls: [{ name: 'a' }, { name: 'b' }] },
     ];
-    const ok = assemble([...base, { role: 'tool', results: [{ name: 'b', content: 'B', pairing: 'position' }, { content: 'A', pairing: 'position' }] }]);
-    expect(ok.ok && pairs(ok.trace).map((p) => [p.call, p.content, p.pairing])).toEqual([['b', 'B', 'name-order'], ['a', 'A', 'position']]);
+    const ok = assemble([
+      ...base,
+      {
+        role: 'tool',
+        results: [
+          { name: 'b', content: 'B', pairing: 'position' },
+          { content: 'A', pairing: 'position' },
+        ],
+      },
+    ]);
+    expect(ok.ok && pairs(ok.trace).map((p) => [p.call, p.content, p.pairing])).toEqual([
+      ['b', 'B', 'name-order'],
+      ['a', 'A', 'position'],
+    ]);
     const bad = assemble([...base, { role: 'tool', results: [{ name: 'zzz', content: 'Z', pairing: 'position' }] }]);
     expect(bad.ok).toBe(false);
     const extra = assemble([...base, { role: 'tool', results: [{ content: '1' }, { content: '2' }, { content: '3' }] }]);
@@ -72,7 +87,11 @@ describe('assembleTrace', () => {
   });
 
   it('leaves the answer empty when a turn ends on tool output', () => {
-    const r = assemble([{ role: 'user', text: 'q' }, { role: 'assistant', text: '', calls: [{ name: 'a' }] }, { role: 'tool', results: [{ content: 'A' }] }]);
+    const r = assemble([
+      { role: 'user', text: 'q' },
+      { role: 'assistant', text: '', calls: [{ name: 'a' }] },
+      { role: 'tool', results: [{ content: 'A' }] },
+    ]);
     expect(r.ok && r.trace.turns[0]!.answer).toBe('');
   });
 
@@ -94,7 +113,14 @@ describe('detectFormat', () => {
   it('tells Anthropic from OpenAI by content blocks, and plain chat defaults to OpenAI', () => {
     const anthropic = detectFormat([{ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'y' }] }] }]);
     expect(anthropic.ok && anthropic.detection.format).toBe('anthropic');
-    const plain = detectFormat([{ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] }]);
+    const plain = detectFormat([
+      {
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello' },
+        ],
+      },
+    ]);
     expect(plain.ok && plain.detection.format).toBe('openai');
   });
 
@@ -118,12 +144,18 @@ describe('layoutDocument', () => {
     const text = '[\n  {"a": "x,]}"},\n  {"b": [1, 2]}\n]\n';
     const l = layoutDocument(text);
     expect(l?.kind).toBe('array');
-    expect(l?.parts.map((p) => [text.slice(p.start, p.end), p.line])).toEqual([['{"a": "x,]}"}', 2], ['{"b": [1, 2]}', 3]]);
+    expect(l?.parts.map((p) => [text.slice(p.start, p.end), p.line])).toEqual([
+      ['{"a": "x,]}"}', 2],
+      ['{"b": [1, 2]}', 3],
+    ]);
   });
 
   it('finds the keys and values of a keyed object', () => {
     const text = '{\n "0": {"x": 1},\n "1": {"y": "\\"}"}\n}';
-    expect(layoutDocument(text)?.parts.map((p) => [p.key, text.slice(p.start, p.end), p.line])).toEqual([['0', '{"x": 1}', 2], ['1', '{"y": "\\"}"}', 3]]);
+    expect(layoutDocument(text)?.parts.map((p) => [p.key, text.slice(p.start, p.end), p.line])).toEqual([
+      ['0', '{"x": 1}', 2],
+      ['1', '{"y": "\\"}"}', 3],
+    ]);
   });
 
   it('returns null for JSON Lines, truncated documents and trailing garbage', () => {
@@ -174,7 +206,10 @@ describe('tags and paths', () => {
 
 describe('secrets in messages', () => {
   it('masks credentials quoted from a record in an error message', () => {
-    const r = importText(JSON.stringify({ id: 'multi_turn_base_9', result: 'Error during inference: Incorrect API key provided: sk-proj-abcdef1234. Use Bearer abcdefghij' }), { file: 'r.json' });
+    const r = importText(
+      JSON.stringify({ id: 'multi_turn_base_9', result: 'Error during inference: Incorrect API key provided: sk-proj-abcdef1234. Use Bearer abcdefghij' }),
+      { file: 'r.json' },
+    );
     expect(r.format).toBe('bfcl');
     expect(r.errors[0]!.message).toMatch(/\[redacted\]/);
     expect(r.errors[0]!.message).not.toMatch(/sk-proj-abcdef|abcdefghij/);

@@ -1,9 +1,7 @@
 // Hand-computed examples for the LOTS math (paper eq. 3–4, Appendix B.3).
 import { describe, expect, it } from 'vitest';
 import type { ScoreRow } from '../../../shared/project/scores';
-import {
-  aggregateTaskScores, checkScoreRow, eligibleTools, UNROUTED,
-} from '../../../shared/lots/aggregate';
+import { aggregateTaskScores, checkScoreRow, eligibleTools, UNROUTED } from '../../../shared/lots/aggregate';
 import { rankTools, rankRecord } from '../../../shared/lots/rank';
 import { selectBySupport, selectByThreshold, selectTopK, supportFrequencies } from '../../../shared/lots/select';
 import { selectBudget } from '../../../shared/lots/budget';
@@ -37,7 +35,10 @@ describe('aggregateTaskScores', () => {
 
   it('counts exposure and leaves exposed-but-unscored tools out of A_t', () => {
     expect(t!.exposure).toEqual([
-      { tool: 'A', requests: 3 }, { tool: 'B', requests: 3 }, { tool: 'C', requests: 2 }, { tool: 'D', requests: 1 },
+      { tool: 'A', requests: 3 },
+      { tool: 'B', requests: 3 },
+      { tool: 'C', requests: 2 },
+      { tool: 'D', requests: 1 },
     ]);
     expect(t!.unscored).toEqual(['D']);
     expect(eligibleTools(t!)).toEqual(['A', 'B', 'C']);
@@ -103,7 +104,11 @@ describe('ranking and selection', () => {
 
   it('support frequency: share of scored requests with I_x(s) > tauS', () => {
     // A: 0.5, 0.3, 0 → 2/3 (zero is not > 0); B: -0.1, 0.1, -0.3 → 1/3; C: 0.2 → 1.
-    expect(supportFrequencies(t!.tools, 0).map((e) => [e.tool, e.support])).toEqual([['A', 2 / 3], ['C', 1], ['B', 1 / 3]]);
+    expect(supportFrequencies(t!.tools, 0).map((e) => [e.tool, e.support])).toEqual([
+      ['A', 2 / 3],
+      ['C', 1],
+      ['B', 1 / 3],
+    ]);
     expect(selectBySupport(t!.tools, 0, 1 / 3)).toEqual(['A', 'C', 'B']);
     expect(selectBySupport(t!.tools, 0, 0.34)).toEqual(['A', 'C']);
     expect(selectBySupport(t!.tools, 0.25, 0.5)).toEqual(['A']); // A: 0.5, 0.3 > 0.25 → 2/3
@@ -114,7 +119,10 @@ describe('ranking and selection', () => {
   it('a task with one request', () => {
     const [solo] = fitTasks([{ trace: 'only', task: 'solo', exposed: ['P', 'Q', 'R'], scores: { P: 0.4, Q: 0 } }], { k: 1 });
     expect(solo!.requests).toBe(1);
-    expect(solo!.ranking.map((r) => [r.tool, r.mean, r.n, r.lo, r.hi])).toEqual([['P', 0.4, 1, 0.4, 0.4], ['Q', 0, 1, 0, 0]]);
+    expect(solo!.ranking.map((r) => [r.tool, r.mean, r.n, r.lo, r.hi])).toEqual([
+      ['P', 0.4, 1, 0.4, 0.4],
+      ['Q', 0, 1, 0, 0],
+    ]);
     expect(solo!.ranking.map((r) => r.topKShare)).toEqual([1, 0]);
     expect(solo!.space).toEqual(['P']);
     expect(solo!.unscored).toEqual(['R']);
@@ -123,8 +131,20 @@ describe('ranking and selection', () => {
 
 describe('selectBudget', () => {
   it('takes the smallest K with the highest accuracy', () => {
-    expect(selectBudget([{ k: 4, accuracy: 0.7 }, { k: 3, accuracy: 0.8 }, { k: 1, accuracy: 0.5 }, { k: 2, accuracy: 0.8 }])).toBe(2);
-    expect(selectBudget([{ k: 1, accuracy: Number.NaN }, { k: 2, accuracy: 0 }])).toBe(2);
+    expect(
+      selectBudget([
+        { k: 4, accuracy: 0.7 },
+        { k: 3, accuracy: 0.8 },
+        { k: 1, accuracy: 0.5 },
+        { k: 2, accuracy: 0.8 },
+      ]),
+    ).toBe(2);
+    expect(
+      selectBudget([
+        { k: 1, accuracy: Number.NaN },
+        { k: 2, accuracy: 0 },
+      ]),
+    ).toBe(2);
     expect(selectBudget([])).toBeUndefined();
   });
 });

@@ -38,7 +38,10 @@ describe('faithfulnessSets', () => {
     expect(faithfulnessSets(ranking, ['A'], 0, 3, faithfulnessRng(1))).toBeNull();
     // Exactly K: the only draw is the top-K itself.
     const only = faithfulnessSets(ranking, ['B', 'A'], 2, 2, faithfulnessRng(1))!;
-    expect(only.random).toEqual([['A', 'B'], ['A', 'B']]);
+    expect(only.random).toEqual([
+      ['A', 'B'],
+      ['A', 'B'],
+    ]);
   });
 });
 
@@ -65,23 +68,47 @@ describe('summaries', () => {
     const [point] = summarizeFaithfulness([], [8]);
     expect(point).toEqual({ k: 8, n: 0, joint: 0, additive: 0, random: 0, beatsRandom: 0 });
     expect(faithfulnessVerdict(point!)).toMatch(/^No request has 8 tools with evidence/);
-    expect(faithfulnessVerdict({ k: 2, n: 5, joint: 0.3, random: 0.1 })).toBe("Removing the top 2 tools together lowers the answer's log-likelihood by 0.300 per token, 3.0× the drop from removing 2 random tools: the ranking found what the answers rely on.");
+    expect(faithfulnessVerdict({ k: 2, n: 5, joint: 0.3, random: 0.1 })).toBe(
+      "Removing the top 2 tools together lowers the answer's log-likelihood by 0.300 per token, 3.0× the drop from removing 2 random tools: the ranking found what the answers rely on.",
+    );
     expect(faithfulnessVerdict({ k: 1, n: 5, joint: -0.01, random: 0.1 })).toMatch(/does not lower/);
   });
 });
 
 describe('stored checks', () => {
-  const point = (k: number, joint: number): FaithfulnessPoint => ({ k, tools: ['A'], n: 3, joint, additive: joint, random: 0, draws: 3, beatsRandom: 1, rows: 3, createdAt: 't' });
-  const check = (run: string, points: FaithfulnessPoint[]): FaithfulnessCheck => ({ run, model: 'm.gguf', intervention: 'line', span: 'answer', seed: 1, points });
+  const point = (k: number, joint: number): FaithfulnessPoint => ({
+    k,
+    tools: ['A'],
+    n: 3,
+    joint,
+    additive: joint,
+    random: 0,
+    draws: 3,
+    beatsRandom: 1,
+    rows: 3,
+    createdAt: 't',
+  });
+  const check = (run: string, points: FaithfulnessPoint[]): FaithfulnessCheck => ({
+    run,
+    model: 'm.gguf',
+    intervention: 'line',
+    span: 'answer',
+    seed: 1,
+    points,
+  });
 
-  it('a new check replaces the same run and K, keeps the run\'s other K values and other runs', () => {
+  it("a new check replaces the same run and K, keeps the run's other K values and other runs", () => {
     let record = { task: 't', checks: [] as FaithfulnessCheck[] };
     record = mergeFaithfulness(record, check('r1', [point(1, 1), point(3, 3)]));
     record = mergeFaithfulness(record, check('r2', [point(1, 9)]));
     record = mergeFaithfulness(record, check('r1', [point(3, 30), point(2, 20)]));
     expect(TaskFaithfulnessSchema.parse(record)).toEqual(record);
     const r1 = record.checks.find((c) => c.run === 'r1')!;
-    expect(r1.points.map((p) => [p.k, p.joint])).toEqual([[1, 1], [2, 20], [3, 30]]);
+    expect(r1.points.map((p) => [p.k, p.joint])).toEqual([
+      [1, 1],
+      [2, 20],
+      [3, 30],
+    ]);
     expect(record.checks.find((c) => c.run === 'r2')!.points.map((p) => p.joint)).toEqual([9]);
   });
 });

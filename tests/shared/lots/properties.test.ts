@@ -77,16 +77,17 @@ describe('Theorem 1 identities (brute force over small menus)', () => {
         for (let b = 0; b <= full; b++) {
           const size = popcount(b);
           if (size < k || size > m - 2) continue;
-          for (let s = 0; s < m; s++) for (let u = s + 1; u < m; u++) {
-            if (b & (1 << s) || b & (1 << u)) continue;
-            const d = f[b | (1 << s) | (1 << u)]! - f[b | (1 << s)]! - f[b | (1 << u)]! + f[b]!;
-            beta = Math.max(beta, Math.abs(d));
-          }
+          for (let s = 0; s < m; s++)
+            for (let u = s + 1; u < m; u++) {
+              if (b & (1 << s) || b & (1 << u)) continue;
+              const d = f[b | (1 << s) | (1 << u)]! - f[b | (1 << s)]! - f[b | (1 << u)]! + f[b]!;
+              beta = Math.max(beta, Math.abs(d));
+            }
         }
         let best = -Infinity;
         for (const mask of subsetsOfSize(m, k)) {
           const approx = surrogateValue(ranking, toolsOf(mask, m), f[full]);
-          expect(Math.abs(f[mask]! - approx)).toBeLessThanOrEqual((r * (r - 1) / 2) * beta + EPS);
+          expect(Math.abs(f[mask]! - approx)).toBeLessThanOrEqual(((r * (r - 1)) / 2) * beta + EPS);
           best = Math.max(best, f[mask]!);
         }
         const chosen = selectTopK(ranking, k).reduce((mask, t) => mask | (1 << Number(t.slice(1))), 0);
@@ -113,14 +114,19 @@ describe('ranking determinism', () => {
     const rng = mulberry32(7);
     for (let trial = 0; trial < 30; trial++) {
       const rows = randomRows(rng, 5 + Math.floor(rng() * 60), 2 + Math.floor(rng() * 10));
-      const summary = (rs: ScoreRow[]) => aggregateTaskScores(rs).map((t) => ({
-        task: t.task,
-        ranking: rankTools(t.tools).map((s) => [s.tool, s.mean, s.n, s.exposed]),
-        unscored: t.unscored,
-      }));
+      const summary = (rs: ScoreRow[]) =>
+        aggregateTaskScores(rs).map((t) => ({
+          task: t.task,
+          ranking: rankTools(t.tools).map((s) => [s.tool, s.mean, s.n, s.exposed]),
+          unscored: t.unscored,
+        }));
       const expected = summary(rows);
       for (let p = 0; p < 3; p++) {
-        const permuted = shuffle(rows, rng).map((r) => ({ ...r, exposed: shuffle(r.exposed, rng), scores: Object.fromEntries(shuffle(Object.entries(r.scores), rng)) }));
+        const permuted = shuffle(rows, rng).map((r) => ({
+          ...r,
+          exposed: shuffle(r.exposed, rng),
+          scores: Object.fromEntries(shuffle(Object.entries(r.scores), rng)),
+        }));
         expect(summary(permuted)).toEqual(expected);
       }
     }

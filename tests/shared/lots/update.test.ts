@@ -12,12 +12,16 @@ function fold(state: Pick<TaskUpdates, 'alpha' | 'rule' | 'batches'>, rows: Scor
 
 describe('foldBatch: running scores by EMA (B.3 eq. 9)', () => {
   it('initialises running scores with the first batch means and proposes the top-K', () => {
-    const b = foldBatch('t', { alpha: 0.2, rule: { kind: 'topk', k: 2 }, batches: [] }, {
-      rows: [row('a', { A: 0.5, B: 0.1, C: 0.3 }), row('b', { A: 0.3, B: 0.3, C: 0.1 })],
-      traces: 3,
-      source: 'traces/0001.jsonl',
-      at,
-    });
+    const b = foldBatch(
+      't',
+      { alpha: 0.2, rule: { kind: 'topk', k: 2 }, batches: [] },
+      {
+        rows: [row('a', { A: 0.5, B: 0.1, C: 0.3 }), row('b', { A: 0.3, B: 0.3, C: 0.1 })],
+        traces: 3,
+        source: 'traces/0001.jsonl',
+        at,
+      },
+    );
     expect(b.batch).toBe(1);
     expect(b.traces).toBe(3);
     expect(b.scored).toBe(2);
@@ -82,8 +86,12 @@ describe('foldBatch: running scores by EMA (B.3 eq. 9)', () => {
   });
 
   it('refuses a batch without a scored tool, and a bad alpha', () => {
-    expect(() => foldBatch('t', { alpha: 0.2, rule: { kind: 'topk', k: 2 }, batches: [] }, { rows: [], traces: 4, source: 'traces/0002.jsonl', at })).toThrow(/no scored tool.*score its traces first/);
-    expect(() => foldBatch('t', { alpha: 0, rule: { kind: 'topk', k: 2 }, batches: [] }, { rows: [row('a', { A: 1 })], traces: 1, source: 's', at })).toThrow(/alpha/);
+    expect(() => foldBatch('t', { alpha: 0.2, rule: { kind: 'topk', k: 2 }, batches: [] }, { rows: [], traces: 4, source: 'traces/0002.jsonl', at })).toThrow(
+      /no scored tool.*score its traces first/,
+    );
+    expect(() => foldBatch('t', { alpha: 0, rule: { kind: 'topk', k: 2 }, batches: [] }, { rows: [row('a', { A: 1 })], traces: 1, source: 's', at })).toThrow(
+      /alpha/,
+    );
   });
 
   it('proposeFromRunning needs support figures for the support rule', () => {

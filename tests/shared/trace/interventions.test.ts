@@ -12,7 +12,13 @@ const multiStep: TraceInput = {
     {
       request: 'How much in EUR?',
       steps: [
-        { kind: 'call', calls: [{ id: 'c1', name: 'DocRetrieve', arguments: { q: 'price' } }, { id: 'c2', name: 'ExchangeRate', arguments: {} }] },
+        {
+          kind: 'call',
+          calls: [
+            { id: 'c1', name: 'DocRetrieve', arguments: { q: 'price' } },
+            { id: 'c2', name: 'ExchangeRate', arguments: {} },
+          ],
+        },
         { kind: 'observation', callId: 'c1', name: 'DocRetrieve', content: 'price 12' },
         { kind: 'observation', callId: 'c2', name: 'ExchangeRate', content: 'rate 0.9' },
         { kind: 'call', calls: [{ id: 'c3', name: 'Calculator', arguments: { e: '12*0.9' } }] },
@@ -33,7 +39,9 @@ describe('evidence removal', () => {
     const r = removeEvidence(trace, 0, 'DocRetrieve');
     expect(r.sharedWith).toEqual(['ExchangeRate']);
     expect(r.removed.map((x) => x.step)).toEqual([0, 1, 2]);
-    const kinds = r.trace.turns[0]!.steps.map((s) => (s.kind === 'call' ? s.calls.map((c) => c.id).join() : s.kind === 'observation' ? `o:${s.callId}` : s.kind));
+    const kinds = r.trace.turns[0]!.steps.map((s) =>
+      s.kind === 'call' ? s.calls.map((c) => c.id).join() : s.kind === 'observation' ? `o:${s.callId}` : s.kind,
+    );
     expect(kinds).toEqual(['c3', 'o:c3', 'c4', 'o:c4', 'c5', 'o:c5']);
   });
 
@@ -61,7 +69,19 @@ describe('line removal and multi-turn', () => {
     id: 's1',
     tools: [{ name: 'A' }, { name: 'B' }, { name: 'C' }],
     turns: [
-      { request: 'q1', steps: [{ kind: 'lines', lines: [{ tool: 'A', output: '1' }, { tool: 'B', output: '2' }] }], answer: '1' },
+      {
+        request: 'q1',
+        steps: [
+          {
+            kind: 'lines',
+            lines: [
+              { tool: 'A', output: '1' },
+              { tool: 'B', output: '2' },
+            ],
+          },
+        ],
+        answer: '1',
+      },
       { request: 'q2', steps: [{ kind: 'lines', lines: [{ tool: 'C', output: '3' }] }], answer: '3' },
     ],
   });
@@ -83,7 +103,10 @@ describe('line removal and multi-turn', () => {
 
   it('re-execution delegates to the executor hook', async () => {
     const r = await removeByReexecution(single, 0, 'A', {
-      reexecuteWithout: (t, turn, tool) => ({ ...t, turns: t.turns.map((x, i) => (i === turn ? { ...x, steps: [{ kind: 'lines', lines: [{ tool: 'B', output: `error: ${tool} missing` }] }] } : x)) }),
+      reexecuteWithout: (t, turn, tool) => ({
+        ...t,
+        turns: t.turns.map((x, i) => (i === turn ? { ...x, steps: [{ kind: 'lines', lines: [{ tool: 'B', output: `error: ${tool} missing` }] }] } : x)),
+      }),
     });
     expect(r.kind).toBe('reexecute');
     expect(r.trace.turns[0]!.steps[0]).toEqual({ kind: 'lines', lines: [{ tool: 'B', output: 'error: A missing' }] });
@@ -97,7 +120,11 @@ describe('validation messages', () => {
     if (!bad.ok) expect(formatLineError(bad.error)).toMatch(/^a\.jsonl:7: turns\[0\]\.answer: /);
     const json = parseTraceLine('{"v":1,', 'a.jsonl', 3);
     if (!json.ok) expect(formatLineError(json.error)).toMatch(/^a\.jsonl:3: not valid JSON/);
-    const orphan = parseTraceLine(JSON.stringify({ v: 1, id: 'x', turns: [{ request: 'q', answer: 'a', steps: [{ kind: 'observation', callId: 'zz', name: 'A', content: '' }] }] }), 'b', 1);
+    const orphan = parseTraceLine(
+      JSON.stringify({ v: 1, id: 'x', turns: [{ request: 'q', answer: 'a', steps: [{ kind: 'observation', callId: 'zz', name: 'A', content: '' }] }] }),
+      'b',
+      1,
+    );
     expect(orphan.ok).toBe(false);
     if (!orphan.ok) expect(orphan.error.message).toMatch(/turns\[0\]\.steps\[0\]\.callId: .*"zz"/);
     const newer = parseTraceLine(JSON.stringify({ v: 2, id: 'x', turns: [] }), 'c', 1);

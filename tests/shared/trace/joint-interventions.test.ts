@@ -21,21 +21,48 @@ const multiStep: Trace = TraceSchema.parse({
     {
       request: 'How much in EUR?',
       steps: [
-        { kind: 'call', calls: [{ id: 'c1', name: 'DocRetrieve', arguments: {} }, { id: 'c2', name: 'ExchangeRate', arguments: {} }] },
+        {
+          kind: 'call',
+          calls: [
+            { id: 'c1', name: 'DocRetrieve', arguments: {} },
+            { id: 'c2', name: 'ExchangeRate', arguments: {} },
+          ],
+        },
         { kind: 'observation', callId: 'c1', name: 'DocRetrieve', content: 'price 12' },
         { kind: 'observation', callId: 'c2', name: 'ExchangeRate', content: 'rate 0.9' },
         { kind: 'call', calls: [{ id: 'c3', name: 'Calculator', arguments: {} }] },
         { kind: 'observation', callId: 'c3', name: 'Calculator', content: '10.8' },
-        { kind: 'lines', lines: [{ tool: 'Barcode', output: 'none' }, { tool: 'Calculator', output: '10.8' }] },
+        {
+          kind: 'lines',
+          lines: [
+            { tool: 'Barcode', output: 'none' },
+            { tool: 'Calculator', output: '10.8' },
+          ],
+        },
       ],
       answer: '10.8 EUR',
     },
-    { request: 'And in USD?', steps: [{ kind: 'call', calls: [{ id: 'c4', name: 'Barcode', arguments: {} }] }, { kind: 'observation', callId: 'c4', name: 'Barcode', content: 'x' }], answer: '12' },
+    {
+      request: 'And in USD?',
+      steps: [
+        { kind: 'call', calls: [{ id: 'c4', name: 'Barcode', arguments: {} }] },
+        { kind: 'observation', callId: 'c4', name: 'Barcode', content: 'x' },
+      ],
+      answer: '12',
+    },
   ],
 });
 
 const stepKinds = (t: Trace, turn = 0): string[] =>
-  t.turns[turn]!.steps.map((s) => (s.kind === 'call' ? s.calls.map((c) => c.id).join() : s.kind === 'observation' ? `o:${s.callId}` : s.kind === 'lines' ? `lines:${s.lines.map((l) => l.tool).join()}` : s.kind));
+  t.turns[turn]!.steps.map((s) =>
+    s.kind === 'call'
+      ? s.calls.map((c) => c.id).join()
+      : s.kind === 'observation'
+        ? `o:${s.callId}`
+        : s.kind === 'lines'
+          ? `lines:${s.lines.map((l) => l.tool).join()}`
+          : s.kind,
+  );
 
 describe('removeEvidenceOfTools', () => {
   it('removes the union of the single removals and reports co-called tools outside the set', () => {
@@ -73,7 +100,10 @@ describe('removeLinesOfTools', () => {
   it('removes every line of the tools and nothing else', () => {
     const r = applyJointIntervention(multiStep, 0, ['Barcode', 'Calculator'], 'line');
     expect(stepKinds(r.trace)).toEqual(['c1,c2', 'o:c1', 'o:c2', 'c3', 'o:c3', 'lines:']);
-    expect(r.removed).toEqual([{ turn: 0, step: 5, line: 0 }, { turn: 0, step: 5, line: 1 }]);
+    expect(r.removed).toEqual([
+      { turn: 0, step: 5, line: 0 },
+      { turn: 0, step: 5, line: 1 },
+    ]);
     expect(removeLinesOfTools(multiStep, 0, ['Barcode']).trace).toEqual(removeLine(multiStep, 0, 'Barcode').trace);
   });
 });

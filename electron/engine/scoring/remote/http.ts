@@ -52,7 +52,10 @@ export async function requestJson<T>(target: HttpTarget, method: 'GET' | 'POST',
         }
       }
       if (!retryableStatus(response.status)) {
-        throw new ExpectedError(response.status === 401 || response.status === 403 ? 'SERVER_AUTH' : 'SERVER_REJECTED', `${method} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+        throw new ExpectedError(
+          response.status === 401 || response.status === 403 ? 'SERVER_AUTH' : 'SERVER_REJECTED',
+          `${method} ${url} answered ${response.status}: ${text.slice(0, 300)}`,
+        );
       }
       last = `${response.status} ${text.slice(0, 200)}`;
       retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));

@@ -53,7 +53,14 @@ export class LlamaServerClient implements PromptScoringClient {
     // (parameter count, size in bytes, file type, vocabulary) is hashed. `created` is the time of the
     // request and is left out.
     const meta = entry.meta ?? {};
-    const fingerprint = JSON.stringify({ id: entry.id, meta: Object.fromEntries(Object.entries(meta).filter(([k]) => k !== 'n_ctx').sort()) });
+    const fingerprint = JSON.stringify({
+      id: entry.id,
+      meta: Object.fromEntries(
+        Object.entries(meta)
+          .filter(([k]) => k !== 'n_ctx')
+          .sort(),
+      ),
+    });
     return {
       name: entry.id,
       revision: createHash('sha256').update(fingerprint).digest('hex').slice(0, 16),
@@ -66,7 +73,13 @@ export class LlamaServerClient implements PromptScoringClient {
 
   async tokenize(text: string, special: boolean, signal?: AbortSignal): Promise<ServerTokens> {
     if (text === '') return { ids: [], pieces: [] };
-    const r = await requestJson<TokenizeResponse>(this.target, 'POST', '/tokenize', { content: text, add_special: false, parse_special: special, with_pieces: true }, signal);
+    const r = await requestJson<TokenizeResponse>(
+      this.target,
+      'POST',
+      '/tokenize',
+      { content: text, add_special: false, parse_special: special, with_pieces: true },
+      signal,
+    );
     const ids: number[] = [];
     const pieces: string[] = [];
     for (const t of r.tokens) {

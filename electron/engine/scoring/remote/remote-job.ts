@@ -97,8 +97,18 @@ export function vocabularyFacts(model: LlamaModel): VocabularyFacts {
  * Ask every endpoint what it serves. Endpoints that do not answer are left out (while one does);
  * the others must all serve the same model, and the one named by --served-model when given.
  */
-export async function connect(clients: readonly PromptScoringClient[], wanted: string | undefined): Promise<{ live: PromptScoringClient[]; served: ServedModel }> {
-  const answers = await Promise.all(clients.map((c) => c.servedModel().then((m) => ({ c, m }), (error: unknown) => ({ c, error }))));
+export async function connect(
+  clients: readonly PromptScoringClient[],
+  wanted: string | undefined,
+): Promise<{ live: PromptScoringClient[]; served: ServedModel }> {
+  const answers = await Promise.all(
+    clients.map((c) =>
+      c.servedModel().then(
+        (m) => ({ c, m }),
+        (error: unknown) => ({ c, error }),
+      ),
+    ),
+  );
   const live: PromptScoringClient[] = [];
   let served: ServedModel | undefined;
   const failures: string[] = [];

@@ -51,7 +51,10 @@ export class ServerTokenizer {
   /** Server round trips so far (for stats). */
   requests = 0;
 
-  constructor(private readonly vocab: VocabularyFacts, private readonly rawTokenize: RawTokenize) {}
+  constructor(
+    private readonly vocab: VocabularyFacts,
+    private readonly rawTokenize: RawTokenize,
+  ) {}
 
   /** The synchronous tokenizer the renderer calls: a cached answer, or a placeholder and a note. */
   readonly tokenizer: Tokenizer = Object.assign(
@@ -64,7 +67,7 @@ export class ServerTokenizer {
       if (text === '') return [];
       this.missing.set(key, request);
       // Distinct per code point, so the renderer's prefix comparisons still see where texts differ.
-      return Array.from(text, (c) => -1 - c.codePointAt(0)! as Token);
+      return Array.from(text, (c) => (-1 - c.codePointAt(0)!) as Token);
     },
     {
       detokenize: (): string => {

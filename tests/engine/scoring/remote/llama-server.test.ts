@@ -72,7 +72,10 @@ function remoteRenderer(client: LlamaServerClient): { renderer: TraceRenderer; t
   return { renderer: createRenderer(vocab, 'auto', tokenizer.tokenizer), tokenizer };
 }
 
-function compare(local: ReadonlyMap<string, TraceResult>, remote: ReadonlyMap<string, { logprobs: TraceResult['logprobs'] }>): { dL: number; dI: number; pairs: number } {
+function compare(
+  local: ReadonlyMap<string, TraceResult>,
+  remote: ReadonlyMap<string, { logprobs: TraceResult['logprobs'] }>,
+): { dL: number; dI: number; pairs: number } {
   let dL = 0;
   let dI = 0;
   let pairs = 0;
@@ -97,7 +100,10 @@ function compare(local: ReadonlyMap<string, TraceResult>, remote: ReadonlyMap<st
 
 const scoreLines = (dir: string) => readScoreLines<{ key: string; trace: string; run: string; scores: Record<string, number> }>(dir);
 
-function lots(args: string[]): { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>; kill: (s: NodeJS.Signals) => void } {
+function lots(args: string[]): {
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>;
+  kill: (s: NodeJS.Signals) => void;
+} {
   const child = spawn(process.execPath, [join(ROOT, 'bin/lots.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -117,7 +123,11 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 300_000):
 describeRequiring('real-model', 'the remote scoring backend on the default real model', () => {
   describeRequiring('scoring-server', 'lots score --backend llama-server against a real llama.cpp server', () => {
     beforeAll(async () => {
-      [server, { model }, vocab] = await Promise.all([startLlamaServer({ model: modelPath!, slots: 2, threads: 2 }), loadModel(modelPath!, { gpu: 'cpu' }), loadVocabulary(modelPath!)]);
+      [server, { model }, vocab] = await Promise.all([
+        startLlamaServer({ model: modelPath!, slots: 2, threads: 2 }),
+        loadModel(modelPath!, { gpu: 'cpu' }),
+        loadVocabulary(modelPath!),
+      ]);
       renderer = createRenderer(model);
       const options = { mode: 'optimized', intervention: 'reexecute', span: 'answer', executor: benchExecutor, parallel: 1 } as const;
       await scoreTraces(model, renderer, bench, options, (r) => void localBench.set(r.plan.trace.id, r));
@@ -131,114 +141,160 @@ describeRequiring('real-model', 'the remote scoring backend on the default real 
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     });
 
-    it('tokenizes on the server to exactly the local token ids: every sequence of every plan, both spans', async () => {
-      const client = new LlamaServerClient({ baseUrl: server.url });
-      const { renderer: remote, tokenizer } = remoteRenderer(client);
-      const traces = [...bench, ...multiStepTraces({ count: 2, tools: 3, seed: 11 }), ...multiTurnTraces({ count: 1, tools: 2, seed: 11 })];
-      let sequences = 0;
-      for (const trace of traces) {
-        for (const span of ['answer', 'expression'] as const) {
-          const options = { intervention: trace.meta?.bench ? ('reexecute' as const) : ('evidence' as const), span, executor: benchExecutor };
-          const strip = (p: TracePlan) => p.turns.map((t) => ({ turn: t.turn, base: t.base, ivs: t.interventions.map((i) => ({ tool: i.tool, sequence: i.sequence })) }));
-          const local = await planTrace(trace, renderer, options);
-          const served = await planWithServerTokens(trace, remote, tokenizer, options);
-          expect(strip(served), `${trace.id} (${span})`).toEqual(strip(local));
-          sequences += local.turns.reduce((n, t) => n + 1 + t.interventions.length, 0);
+    it(
+      'tokenizes on the server to exactly the local token ids: every sequence of every plan, both spans',
+      async () => {
+        const client = new LlamaServerClient({ baseUrl: server.url });
+        const { renderer: remote, tokenizer } = remoteRenderer(client);
+        const traces = [...bench, ...multiStepTraces({ count: 2, tools: 3, seed: 11 }), ...multiTurnTraces({ count: 1, tools: 2, seed: 11 })];
+        let sequences = 0;
+        for (const trace of traces) {
+          for (const span of ['answer', 'expression'] as const) {
+            const options = { intervention: trace.meta?.bench ? ('reexecute' as const) : ('evidence' as const), span, executor: benchExecutor };
+            const strip = (p: TracePlan) =>
+              p.turns.map((t) => ({ turn: t.turn, base: t.base, ivs: t.interventions.map((i) => ({ tool: i.tool, sequence: i.sequence })) }));
+            const local = await planTrace(trace, renderer, options);
+            const served = await planWithServerTokens(trace, remote, tokenizer, options);
+            expect(strip(served), `${trace.id} (${span})`).toEqual(strip(local));
+            sequences += local.turns.reduce((n, t) => n + 1 + t.interventions.length, 0);
+          }
         }
-      }
-      expect(sequences).toBeGreaterThan(40);
-      expect(tokenizer.requests).toBeGreaterThan(0);
-    }, SLOW);
+        expect(sequences).toBeGreaterThan(40);
+        expect(tokenizer.requests).toBeGreaterThan(0);
+      },
+      SLOW,
+    );
 
-    it('agrees with the local scorer on L and I, and ranks every task\'s tools the same (Kendall τ)', async () => {
-      const client = new LlamaServerClient({ baseUrl: server.url });
-      const { renderer: remote, tokenizer } = remoteRenderer(client);
-      const remoteBench = new Map<string, RemoteTraceResult>();
-      const started = performance.now();
-      await scoreTracesRemote([{ client, concurrency: 2 }], remote, tokenizer, bench, { intervention: 'reexecute', span: 'answer', executor: benchExecutor }, (r) => void remoteBench.set(r.plan.trace.id, r));
-      const seconds = (performance.now() - started) / 1000;
-      const { dL, dI, pairs } = compare(localBench, remoteBench);
-      const localMeans = perTaskMeans([...localBench.values()]);
-      const remoteMeans = perTaskMeans([...remoteBench.values()]);
-      const exactMeans = perTaskMeans([...localExact.values()]);
-      const taus = [...localMeans].map(([task, means]) => ({ task, tau: kendallTau(means, remoteMeans.get(task)!), floor: kendallTau(means, exactMeans.get(task)!) }));
-      console.log(
-        `remote vs local (${bench.length} traces, ${pairs} interventions, ${seconds.toFixed(1)} s): max |ΔL| ${dL.toExponential(2)}, max |ΔI| ${dI.toExponential(2)}; ` +
-          `local F16 vs F32 KV: max |ΔL| ${floor.dL.toExponential(2)}, max |ΔI| ${floor.dI.toExponential(2)}; ` +
-          `Kendall τ remote vs local (local F16 vs F32): ${taus.map((t) => `${t.task} ${t.tau.toFixed(3)} (${t.floor.toFixed(3)})`).join(', ')}`,
-      );
-      // Every intervention of every trace was compared (none missing on either side).
-      const planned = [...localBench.values()].reduce((n, r) => n + r.plan.turns.reduce((m, t) => m + t.interventions.length, 0), 0);
-      expect(planned).toBeGreaterThan(bench.length * 4);
-      expect(pairs).toBe(planned);
-      expect(dL).toBeLessThan(FLOOR_FACTOR * floor.dL);
-      expect(dI).toBeLessThan(FLOOR_FACTOR * floor.dI);
-      for (const t of taus) expect(t.tau, t.task).toBeGreaterThanOrEqual(Math.min(t.floor, 1) - TAU_MARGIN);
-    }, SLOW);
-
-    it('lots score --backend llama-server, killed midway, resumes with every trace scored exactly once and agrees with the local scores', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'lots-remote-'));
-      dirs.push(dir);
-      ProjectStore.create(dir).addTraces(bench, 'bench');
-      const args = ['score', '--project', dir, '--model', modelPath!, '--intervention', 'reexecute', '--backend', 'llama-server', '--endpoint', server.url, '--concurrency', '1'];
-      const first = lots(args);
-      await waitFor(() => scoreLines(dir).length >= 2, 'the first remote scores');
-      first.kill('SIGKILL');
-      expect((await first.done).signal).toBe('SIGKILL');
-      const before = scoreLines(dir);
-      expect(before.length).toBeLessThan(bench.length);
-
-      const second = await lots(args).done;
-      expect(second.code, second.err + second.out).toBe(0);
-      const after = scoreLines(dir);
-      expect(after).toHaveLength(bench.length);
-      expect(new Set(after.map((r) => r.key)).size).toBe(bench.length);
-      expect(after.slice(0, before.length)).toEqual(before);
-      expect(second.out).toContain(`${bench.length - before.length} scored now, ${before.length} already scored`);
-      // The run names the server's model, never the local file's hash.
-      expect(new Set(after.map((r) => r.run)).size).toBe(1);
-      expect(after[0]!.run).toMatch(/^llama-server:.+@[0-9a-f]{16}\|reexecute\|answer\|/);
-      for (const r of after) {
-        const local = localBench.get(r.trace)!;
-        const lb = meanLogprob(local.logprobs[0]!.base);
-        for (const [tool, values] of local.logprobs[0]!.removed) expect(Math.abs(r.scores[tool]! - (lb - meanLogprob(values))), `${r.trace} ${tool}`).toBeLessThan(FLOOR_FACTOR * floor.dI);
-      }
-    }, SLOW);
-
-    it('shards traces across two endpoints, and when one dies its work moves to the other', async () => {
-      const second = await startLlamaServer({ model: modelPath!, slots: 1, threads: 1 });
-      try {
-        const clients = [new LlamaServerClient({ baseUrl: server.url }), new LlamaServerClient({ baseUrl: second.url, retry: { attempts: 3, baseDelayMs: 100 } })];
-        const { renderer: remote, tokenizer } = remoteRenderer(clients[0]!);
-        const traces = bench;
-        const results = new Map<string, RemoteTraceResult>();
-        const seen: string[] = [];
-        const failed: string[] = [];
-        const summary = await scoreTracesRemote(
-          clients.map((client) => ({ client, concurrency: 1 })),
+    it(
+      "agrees with the local scorer on L and I, and ranks every task's tools the same (Kendall τ)",
+      async () => {
+        const client = new LlamaServerClient({ baseUrl: server.url });
+        const { renderer: remote, tokenizer } = remoteRenderer(client);
+        const remoteBench = new Map<string, RemoteTraceResult>();
+        const started = performance.now();
+        await scoreTracesRemote(
+          [{ client, concurrency: 2 }],
           remote,
           tokenizer,
-          traces,
-          { intervention: 'reexecute', span: 'answer', executor: benchExecutor, onEndpointFailed: (e) => failed.push(e) },
-          async (r) => {
-            seen.push(r.plan.trace.id);
-            results.set(r.plan.trace.id, r);
-            // The second endpoint dies after its first trace, with more of the queue left.
-            if (r.endpoint === second.url && summaryCount(results, second.url) === 1) await second.kill();
-          },
+          bench,
+          { intervention: 'reexecute', span: 'answer', executor: benchExecutor },
+          (r) => void remoteBench.set(r.plan.trace.id, r),
         );
-        expect(failed).toEqual([second.url]);
-        expect(summary.failedEndpoints).toEqual([second.url]);
-        expect(summary.perEndpoint[second.url]).toBe(1);
-        expect(summary.perEndpoint[server.url]).toBe(traces.length - 1);
-        // Every trace exactly once, none lost with the dead endpoint.
-        expect(seen.sort()).toEqual(traces.map((t) => t.id).sort());
-        const { dI } = compare(localBench, results);
+        const seconds = (performance.now() - started) / 1000;
+        const { dL, dI, pairs } = compare(localBench, remoteBench);
+        const localMeans = perTaskMeans([...localBench.values()]);
+        const remoteMeans = perTaskMeans([...remoteBench.values()]);
+        const exactMeans = perTaskMeans([...localExact.values()]);
+        const taus = [...localMeans].map(([task, means]) => ({
+          task,
+          tau: kendallTau(means, remoteMeans.get(task)!),
+          floor: kendallTau(means, exactMeans.get(task)!),
+        }));
+        console.log(
+          `remote vs local (${bench.length} traces, ${pairs} interventions, ${seconds.toFixed(1)} s): max |ΔL| ${dL.toExponential(2)}, max |ΔI| ${dI.toExponential(2)}; ` +
+            `local F16 vs F32 KV: max |ΔL| ${floor.dL.toExponential(2)}, max |ΔI| ${floor.dI.toExponential(2)}; ` +
+            `Kendall τ remote vs local (local F16 vs F32): ${taus.map((t) => `${t.task} ${t.tau.toFixed(3)} (${t.floor.toFixed(3)})`).join(', ')}`,
+        );
+        // Every intervention of every trace was compared (none missing on either side).
+        const planned = [...localBench.values()].reduce((n, r) => n + r.plan.turns.reduce((m, t) => m + t.interventions.length, 0), 0);
+        expect(planned).toBeGreaterThan(bench.length * 4);
+        expect(pairs).toBe(planned);
+        expect(dL).toBeLessThan(FLOOR_FACTOR * floor.dL);
         expect(dI).toBeLessThan(FLOOR_FACTOR * floor.dI);
-      } finally {
-        await second.stop();
-      }
-    }, SLOW);
+        for (const t of taus) expect(t.tau, t.task).toBeGreaterThanOrEqual(Math.min(t.floor, 1) - TAU_MARGIN);
+      },
+      SLOW,
+    );
+
+    it(
+      'lots score --backend llama-server, killed midway, resumes with every trace scored exactly once and agrees with the local scores',
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'lots-remote-'));
+        dirs.push(dir);
+        ProjectStore.create(dir).addTraces(bench, 'bench');
+        const args = [
+          'score',
+          '--project',
+          dir,
+          '--model',
+          modelPath!,
+          '--intervention',
+          'reexecute',
+          '--backend',
+          'llama-server',
+          '--endpoint',
+          server.url,
+          '--concurrency',
+          '1',
+        ];
+        const first = lots(args);
+        await waitFor(() => scoreLines(dir).length >= 2, 'the first remote scores');
+        first.kill('SIGKILL');
+        expect((await first.done).signal).toBe('SIGKILL');
+        const before = scoreLines(dir);
+        expect(before.length).toBeLessThan(bench.length);
+
+        const second = await lots(args).done;
+        expect(second.code, second.err + second.out).toBe(0);
+        const after = scoreLines(dir);
+        expect(after).toHaveLength(bench.length);
+        expect(new Set(after.map((r) => r.key)).size).toBe(bench.length);
+        expect(after.slice(0, before.length)).toEqual(before);
+        expect(second.out).toContain(`${bench.length - before.length} scored now, ${before.length} already scored`);
+        // The run names the server's model, never the local file's hash.
+        expect(new Set(after.map((r) => r.run)).size).toBe(1);
+        expect(after[0]!.run).toMatch(/^llama-server:.+@[0-9a-f]{16}\|reexecute\|answer\|/);
+        for (const r of after) {
+          const local = localBench.get(r.trace)!;
+          const lb = meanLogprob(local.logprobs[0]!.base);
+          for (const [tool, values] of local.logprobs[0]!.removed)
+            expect(Math.abs(r.scores[tool]! - (lb - meanLogprob(values))), `${r.trace} ${tool}`).toBeLessThan(FLOOR_FACTOR * floor.dI);
+        }
+      },
+      SLOW,
+    );
+
+    it(
+      'shards traces across two endpoints, and when one dies its work moves to the other',
+      async () => {
+        const second = await startLlamaServer({ model: modelPath!, slots: 1, threads: 1 });
+        try {
+          const clients = [
+            new LlamaServerClient({ baseUrl: server.url }),
+            new LlamaServerClient({ baseUrl: second.url, retry: { attempts: 3, baseDelayMs: 100 } }),
+          ];
+          const { renderer: remote, tokenizer } = remoteRenderer(clients[0]!);
+          const traces = bench;
+          const results = new Map<string, RemoteTraceResult>();
+          const seen: string[] = [];
+          const failed: string[] = [];
+          const summary = await scoreTracesRemote(
+            clients.map((client) => ({ client, concurrency: 1 })),
+            remote,
+            tokenizer,
+            traces,
+            { intervention: 'reexecute', span: 'answer', executor: benchExecutor, onEndpointFailed: (e) => failed.push(e) },
+            async (r) => {
+              seen.push(r.plan.trace.id);
+              results.set(r.plan.trace.id, r);
+              // The second endpoint dies after its first trace, with more of the queue left.
+              if (r.endpoint === second.url && summaryCount(results, second.url) === 1) await second.kill();
+            },
+          );
+          expect(failed).toEqual([second.url]);
+          expect(summary.failedEndpoints).toEqual([second.url]);
+          expect(summary.perEndpoint[second.url]).toBe(1);
+          expect(summary.perEndpoint[server.url]).toBe(traces.length - 1);
+          // Every trace exactly once, none lost with the dead endpoint.
+          expect(seen.sort()).toEqual(traces.map((t) => t.id).sort());
+          const { dI } = compare(localBench, results);
+          expect(dI).toBeLessThan(FLOOR_FACTOR * floor.dI);
+        } finally {
+          await second.stop();
+        }
+      },
+      SLOW,
+    );
   });
 });
 

@@ -19,7 +19,12 @@ if (!model) throw new Error('the default model is not pulled: npx lots models pu
 const families = ['table_total', 'sensor_mean', 'fx_settle'] as const;
 const traces = families.flatMap((family) =>
   generateBenchmark({ families: [family], fit: perFamily, eval: 0 }).map((t) =>
-    buildBenchTrace(instanceOfTrace(t), { menu: [...FAMILIES[family].chainTools, 'Barcode', 'GoogleSearch', 'TempConvert'], registry: 15, split: 'fit', answer: t.turns[0]!.gold! }),
+    buildBenchTrace(instanceOfTrace(t), {
+      menu: [...FAMILIES[family].chainTools, 'Barcode', 'GoogleSearch', 'TempConvert'],
+      registry: 15,
+      split: 'fit',
+      answer: t.turns[0]!.gold!,
+    }),
   ),
 );
 const vocab = await loadVocabulary(model);
@@ -43,7 +48,9 @@ async function measure(label: string, servers: Array<{ slots: number; threads: n
     );
     const seconds = (performance.now() - t0) / 1000;
     const rate = summary.scored / seconds;
-    console.log(`${label}: ${summary.scored} traces in ${seconds.toFixed(1)} s = ${rate.toFixed(3)} traces/s (per endpoint: ${Object.values(summary.perEndpoint).join(' + ')})`);
+    console.log(
+      `${label}: ${summary.scored} traces in ${seconds.toFixed(1)} s = ${rate.toFixed(3)} traces/s (per endpoint: ${Object.values(summary.perEndpoint).join(' + ')})`,
+    );
     return rate;
   } finally {
     for (const p of started) await p.stop();
