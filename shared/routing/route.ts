@@ -32,20 +32,34 @@ export function routeUnlabelled(traces: readonly Trace[], method: RoutingMethod 
   );
 }
 
-/** Route requests that have no task label (each given by its id and text). */
-export function routeRequests(unlabelled: readonly UnlabelledRequest[], method: RoutingMethod = { kind: 'silhouette' }, seed = 1): RoutingResult {
+/**
+ * Route requests that have no task label (each given by its id and text). `taken`: task names an earlier
+ * routing gave; the new clusters are numbered after the highest `cluster-N` among them, so they never
+ * merge with an earlier cluster of the same name.
+ */
+export function routeRequests(
+  unlabelled: readonly UnlabelledRequest[],
+  method: RoutingMethod = { kind: 'silhouette' },
+  seed = 1,
+  taken: Iterable<string> = [],
+): RoutingResult {
   if (unlabelled.length === 0) return { routes: {}, clusters: 0, silhouette: 0, examples: {} };
   const vectors = embedRequests(unlabelled.map((r) => r.text));
   let c: Clustering;
   if (method.kind === 'kmeans') c = kMeans(vectors, method.k, seed);
   else if (method.kind === 'threshold') c = thresholdRoute(vectors, method.tau);
   else c = clusterBySilhouette(vectors, method.maxK ?? 20, seed);
-  const width = String(c.k).length < 2 ? 2 : String(c.k).length;
+  let offset = 0;
+  for (const name of taken) {
+    const n = /^cluster-(\d+)$/.exec(name);
+    if (n) offset = Math.max(offset, Number(n[1]));
+  }
+  const width = Math.max(2, String(offset + c.k).length);
   // Keyed by trace ids and cluster names: no prototype, so an id like "__proto__" is an ordinary key.
   const routes = Object.create(null) as Record<string, string>;
   const examples = Object.create(null) as Record<string, string[]>;
   unlabelled.forEach((t, i) => {
-    const name = `cluster-${String(c.assignment[i]! + 1).padStart(width, '0')}`;
+    const name = `cluster-${String(offset + c.assignment[i]! + 1).padStart(width, '0')}`;
     routes[t.id] = name;
     const ex = (examples[name] ??= []);
     if (ex.length < 3) ex.push(t.text.slice(0, 160));

@@ -1,6 +1,6 @@
 // Use case "route": give the requests without a task label a task by clustering their text (paper D.1),
-// and keep the routing with the project (the imported traces are never modified). Returns the routing;
-// the caller says what it did.
+// and keep the routing with the project (the imported traces are never modified). Requests routed by an
+// earlier run keep their task. Returns the routing; the caller says what it did.
 import { requestText, routeRequests, type RoutingMethod, type RoutingResult, type UnlabelledRequest } from '../../../shared/routing/route';
 import type { ProjectStore } from '../store';
 
@@ -12,11 +12,13 @@ export interface RouteResult extends RoutingResult {
 }
 
 export function routeProject(store: ProjectStore, options: { method: RoutingMethod; seed?: number; dryRun?: boolean }): RouteResult {
-  const result = routeRequests(unlabelledRequests(store), options.method, options.seed ?? 1);
+  // Requests routed before keep their task; the new ones are routed among themselves, under new names.
+  const earlier = store.readRoutes();
+  const result = routeRequests(unlabelledRequests(store), options.method, options.seed ?? 1, Object.values(earlier));
   const sizes: Record<string, number> = {};
   for (const task of Object.values(result.routes)) sizes[task] = (sizes[task] ?? 0) + 1;
   const saved = !options.dryRun && Object.keys(result.routes).length > 0;
-  if (saved) store.writeRoutes(result.routes, JSON.stringify(options.method));
+  if (saved) store.writeRoutes(Object.assign(Object.create(null) as Record<string, string>, earlier, result.routes), JSON.stringify(options.method));
   return { ...result, sizes, saved };
 }
 
