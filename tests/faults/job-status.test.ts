@@ -102,6 +102,54 @@ describe('jobs whose process died', () => {
     s.dispose();
   });
 
+  it('a remote job (rows named by the server identity, not the file) is marked done when every trace is scored', async () => {
+    const store = ProjectStore.create(project);
+    const traces = makeLineTraces({ task: 'fx', requests: 10, tools: 5, seed: 1 });
+    store.addTraces(traces, 'gen.jsonl');
+    const identity = 'llama-server:qwen@0123456789abcdef';
+    const run = `${identity}|line|answer|plain`;
+    const rows = (n: number) =>
+      makeScoreRows(traces.slice(0, n), run).map((r) => ({
+        ...r,
+        key: scoreKey(run, store.getTraceHash(r.trace)!),
+        model: identity,
+        intervention: 'line' as const,
+        span: 'answer' as const,
+        format: 'plain',
+      }));
+    const now = new Date().toISOString();
+    const job: JobState = {
+      id: 'score-20261201-rem',
+      kind: 'score',
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
+      options: {
+        jobId: 'score-20261201-rem',
+        project,
+        model: MODEL,
+        intervention: 'line',
+        span: 'answer',
+        gpu: 'cpu',
+        remote: { backend: 'llama-server', endpoints: ['http://127.0.0.1:1'] },
+      },
+      progress: { done: 3, total: 10, message: 'scoring 10 traces' },
+      pid: await deadPid(),
+    };
+    store.appendScores(rows(6));
+    store.writeJob(job);
+    const s = service();
+    await s.openProject({ dir: project });
+    expect(await s.listJobs()).toMatchObject([{ id: job.id, status: 'interrupted', done: 6, total: 10 }]);
+    store.appendScores(rows(10).slice(6));
+    const again = service();
+    await again.openProject({ dir: project });
+    expect(await again.listJobs()).toEqual([]);
+    expect(ProjectStore.open(project).readJob(job.id)).toMatchObject({ status: 'done', progress: { done: 10, total: 10 } });
+    s.dispose();
+    again.dispose();
+  });
+
   it('scores of another model do not make a job look complete', async () => {
     const { store, job } = await killedJob(0, 0);
     const traces = store.listTraces();

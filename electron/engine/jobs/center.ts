@@ -409,12 +409,24 @@ function checkStored(store: ProjectStore, state: JobState): boolean {
  */
 function scoredOf(store: ProjectStore, state: JobState): number | undefined {
   if (state.kind !== 'score') return undefined;
-  const o = state.options as { model?: unknown; intervention?: unknown; span?: unknown; tasks?: unknown; format?: unknown };
+  const o = state.options as {
+    model?: unknown;
+    intervention?: unknown;
+    span?: unknown;
+    tasks?: unknown;
+    format?: unknown;
+    remote?: { backend?: unknown; servedModel?: unknown };
+  };
   if (typeof o.model !== 'string') return undefined;
+  // A remote job's rows name the server's model identity (`<backend>:<served name>@<hash>`), not the file.
+  const remote =
+    o.remote && typeof o.remote.backend === 'string'
+      ? `${o.remote.backend}:${typeof o.remote.servedModel === 'string' ? `${o.remote.servedModel}@` : ''}`
+      : undefined;
   const runs = new Set<string>();
   for (const r of store.listScores()) {
     if (
-      r.model === o.model &&
+      (remote ? (r.model ?? '').startsWith(remote) : r.model === o.model) &&
       r.intervention === o.intervention &&
       r.span === o.span &&
       (o.format === undefined || o.format === 'auto' || (o.format === 'plain') === (r.format === 'plain'))
