@@ -9,7 +9,7 @@ import { DemoRuns } from './demo-runs';
 import { startDownload } from './download-job';
 import { withHint } from './failure';
 import type { JobHandle } from './handle';
-import { newJobId } from './ids';
+import { newJobId, startingJobInfo } from './ids';
 import { startImportJob, type ImportJobHandle } from './import-job';
 import { forkLauncher, type WorkerLauncher } from './launcher';
 import { startJob, type WorkerJob } from './process';
@@ -172,22 +172,7 @@ export class JobCenter {
 
   startSweep(spec: Omit<SweepJobSpec, 'jobId'>): JobInfo {
     const id = newJobId('sweep');
-    const now = new Date().toISOString();
-    const info: JobInfo = {
-      id,
-      kind: 'sweep',
-      title: `Budget sweep of ${spec.task}`,
-      status: 'running',
-      createdAt: now,
-      updatedAt: now,
-      done: 0,
-      total: 0,
-      unit: 'budgets',
-      message: 'starting',
-      canPause: false,
-      canResume: false,
-      canCancel: true,
-    };
+    const info = startingJobInfo(id, 'sweep', `Budget sweep of ${spec.task}`, 'budgets');
     const job = startJob({ kind: 'sweep', spec: { ...spec, jobId: id } }, { launcher: this.launcher, stdio: 'inherit' });
     const run: SweepRun = { info, job };
     this.sweeps.set(id, run);

@@ -11,7 +11,7 @@ import { ExpectedError } from '../../../shared/api/errors';
 import { JobStateSchema, type JobState } from '../store';
 import { writeJsonAtomic } from '../store/atomic';
 import { withHint } from './failure';
-import { newJobId } from './ids';
+import { newJobId, startingJobInfo } from './ids';
 import type { WorkerLauncher, WorkerStdio } from './launcher';
 import { startJob, type WorkerJob } from './process';
 import type { DemoJobSpec, DemoProgress } from './protocol';
@@ -105,22 +105,7 @@ export class DemoRuns {
     const run: DemoRun = {
       spec,
       job,
-      info: {
-        id: spec.jobId,
-        kind: 'demo',
-        title: demoTitle(spec),
-        status: 'running',
-        createdAt,
-        updatedAt: new Date().toISOString(),
-        done: 0,
-        total: 0,
-        unit: 'steps',
-        message: 'starting the demo process',
-        canPause: false,
-        canResume: false,
-        canCancel: true,
-        result: { dir: spec.out },
-      },
+      info: { ...startingJobInfo(spec.jobId, 'demo', demoTitle(spec), 'steps', 'starting the demo process', createdAt), result: { dir: spec.out } },
     };
     this.runs.set(spec.jobId, run);
     let written = 0;

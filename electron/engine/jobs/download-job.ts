@@ -5,6 +5,7 @@
 import type { JobInfo } from '../../../shared/api/types';
 
 import { pullModel } from '../models/pull';
+import { startingJobInfo } from './ids';
 import type { JobHandle, JobOutcome } from './handle';
 import type { BaseProgress, RunStatus } from './protocol';
 import { ERROR_HINTS, ExpectedError, type ErrorCode } from '../../../shared/api/errors';
@@ -14,22 +15,7 @@ export interface DownloadHandle extends JobHandle {
 }
 
 export function startDownload(id: string, source: string, dirPath: string, emit: (job: JobInfo) => void, onDone?: () => void): DownloadHandle {
-  const now = new Date().toISOString();
-  let info: JobInfo = {
-    id,
-    kind: 'download',
-    title: `Pull ${source}`,
-    status: 'running',
-    createdAt: now,
-    updatedAt: now,
-    done: 0,
-    total: 0,
-    unit: 'bytes',
-    message: 'starting',
-    canPause: false,
-    canResume: false,
-    canCancel: true,
-  };
+  let info = startingJobInfo(id, 'download', `Pull ${source}`, 'bytes');
   const update = (patch: Partial<JobInfo>) => {
     info = { ...info, ...patch, updatedAt: new Date().toISOString() };
     handle.info = info;

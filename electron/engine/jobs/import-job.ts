@@ -3,6 +3,7 @@
 // or the import button's Cancel, through the same cancelJob as every other job.
 // It runs in this process (file I/O, no model), with the same handle, statuses and cancellation (an
 // AbortSignal) as a job in the worker.
+import { startingJobInfo } from './ids';
 import type { JobInfo } from '../../../shared/api/types';
 import type { ReadProgress } from '../import';
 import { importCancelled } from '../api/imports';
@@ -27,7 +28,6 @@ const PROGRESS_INTERVAL_MS = 250;
 
 export function startImportJob(names: readonly string[], emit: (job: JobInfo) => void, outer?: AbortSignal): ImportJobHandle {
   const id = newJobId('import');
-  const now = new Date().toISOString();
   const title = names.length === 1 ? `Import ${names[0]}` : `Import ${names.length} files`;
   const abort = new AbortController();
   const signal = outer ? AbortSignal.any([abort.signal, outer]) : abort.signal;
@@ -41,21 +41,7 @@ export function startImportJob(names: readonly string[], emit: (job: JobInfo) =>
       return handle.info.status as RunStatus;
     },
     outcome,
-    info: {
-      id,
-      kind: 'import',
-      title,
-      status: 'running',
-      createdAt: now,
-      updatedAt: now,
-      done: 0,
-      total: 0,
-      unit: 'bytes',
-      message: 'starting',
-      canPause: false,
-      canResume: false,
-      canCancel: true,
-    },
+    info: startingJobInfo(id, 'import', title, 'bytes'),
     signal,
     cancel: () => abort.abort(importCancelled(current.name)),
     file(index, name) {
