@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,10 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine, so every file
+    // waited for the one before. The model tests use one or two llama.cpp threads and most files are
+    // light, so two files at a time finish the suite sooner even on two cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Fails the run at once, with a hint, when a test needs something this machine lacks (Chromium, …)
     // and its opt-out variable is not set: tests/requirements.ts.
     globalSetup: ['tests/requirements-setup.ts'],

@@ -3,7 +3,7 @@
 // named for what it is), preset, families, registry sizes. Then the job's steps — done, running with
 // their counts, waiting — with Cancel, Resume (after a cancel, a failure, or a restart of the Studio:
 // the same folder continues where it stopped), and the demo project opened when it is done.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { ApiInput, DemoSetup, JobInfo, JobStep } from '../../shared/api';
 import { useStudio } from '../store/react';
 
@@ -116,22 +116,20 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
         void start();
       }}
     >
-      <div className="demo-run-field">
-        <label className="field">
-          <span>Output folder</span>
-          <input
-            type="text"
-            value={dir}
-            onChange={(e) => setDir(e.target.value)}
-            data-testid="demo-run-dir"
-            aria-describedby="demo-run-dir-note"
-            spellCheck={false}
-          />
-        </label>
-        <small id="demo-run-dir-note" className="muted demo-run-note">
-          A new folder, or the folder of an earlier demo with the same options: it resumes, reusing what is stored.
-        </small>
-      </div>
+      <NotedField
+        label="Output folder"
+        noteId="demo-run-dir-note"
+        note="A new folder, or the folder of an earlier demo with the same options: it resumes, reusing what is stored."
+      >
+        <input
+          type="text"
+          value={dir}
+          onChange={(e) => setDir(e.target.value)}
+          data-testid="demo-run-dir"
+          aria-describedby="demo-run-dir-note"
+          spellCheck={false}
+        />
+      </NotedField>
       <fieldset className="demo-run-models">
         <legend>Model</legend>
         <label className={`choice${pulled ? '' : ' disabled'}`}>
@@ -189,23 +187,17 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
           />
         )}
       </fieldset>
-      <div className="demo-run-field">
-        <label className="field">
-          <span>Preset</span>
-          <select
-            value={preset}
-            onChange={(e) => setPreset(e.target.value as 'quick' | 'full')}
-            data-testid="demo-run-preset"
-            aria-describedby="demo-run-preset-note"
-          >
-            <option value="quick">{presetText(setup, 'quick')}</option>
-            <option value="full">{presetText(setup, 'full')}</option>
-          </select>
-        </label>
-        <small id="demo-run-preset-note" className="muted demo-run-note">
-          {PRESET_NOTE[preset]}
-        </small>
-      </div>
+      <NotedField label="Preset" noteId="demo-run-preset-note" note={PRESET_NOTE[preset]}>
+        <select
+          value={preset}
+          onChange={(e) => setPreset(e.target.value as 'quick' | 'full')}
+          data-testid="demo-run-preset"
+          aria-describedby="demo-run-preset-note"
+        >
+          <option value="quick">{presetText(setup, 'quick')}</option>
+          <option value="full">{presetText(setup, 'full')}</option>
+        </select>
+      </NotedField>
       <fieldset className="demo-run-families">
         <legend>
           Families{' '}
@@ -228,23 +220,20 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
           ))}
         </div>
       </fieldset>
-      <div className="demo-run-field">
-        <label className="field">
-          <span>Registry sizes</span>
-          <input
-            type="text"
-            value={registry}
-            onChange={(e) => setRegistry(e.target.value)}
-            data-testid="demo-run-registry"
-            aria-describedby="demo-run-registry-note"
-            spellCheck={false}
-          />
-        </label>
-        <small id="demo-run-registry-note" className="muted demo-run-note">
-          One size ({setup.registry.default} tools by default), or several (15, 30, 60) for accuracy against the registry size: each size is its own project,
-          under growth/ in the folder.
-        </small>
-      </div>
+      <NotedField
+        label="Registry sizes"
+        noteId="demo-run-registry-note"
+        note={`One size (${setup.registry.default} tools by default), or several (15, 30, 60) for accuracy against the registry size: each size is its own project, under growth/ in the folder.`}
+      >
+        <input
+          type="text"
+          value={registry}
+          onChange={(e) => setRegistry(e.target.value)}
+          data-testid="demo-run-registry"
+          aria-describedby="demo-run-registry-note"
+          spellCheck={false}
+        />
+      </NotedField>
       <div className="btn-row">
         <button type="submit" className="btn primary" disabled={Boolean(problem) || busy} data-testid="demo-run-start">
           {busy ? <span className="spinner" /> : null}Start the demo
@@ -347,6 +336,21 @@ function DemoRunProgress({ job, onAnother }: { job: JobInfo; onAnother: () => vo
           <pre>{job.log.join('\n')}</pre>
         </details>
       ) : null}
+    </div>
+  );
+}
+
+/** A labelled control with a note under it (the control names the note in its aria-describedby). */
+function NotedField({ label, noteId, note, children }: { label: string; noteId: string; note: ReactNode; children: ReactNode }) {
+  return (
+    <div className="demo-run-field">
+      <label className="field">
+        <span>{label}</span>
+        {children}
+      </label>
+      <small id={noteId} className="muted demo-run-note">
+        {note}
+      </small>
     </div>
   );
 }

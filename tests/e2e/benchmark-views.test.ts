@@ -5,11 +5,9 @@
 // The fit chart's legend names every baseline and nothing in the chart overlaps; the heatmap shows the
 // served, scored traces and hides the family's unserved requests behind a counted toggle.
 // Screenshots at 1280×800 and 1920×1080 land in artifacts/screenshots/.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { ensureFixtureModel } from '../../electron/engine/gguf/fixture-cache';
 import { evaluateTask, sweepTask } from '../../electron/engine/benchmark/evaluate';
 import { makeBenchProject } from '../../electron/engine/benchmark/make';
@@ -19,7 +17,7 @@ import { serveProject } from '../../electron/engine/benchmark/serve-project';
 import { BenchServer } from '../../electron/engine/benchmark/server';
 import { ProjectStore } from '../../electron/engine/store';
 import { describeRequiring } from '../describe-requiring';
-import { ensureRendererBuilt, launchChromium, openStudioPage, ROOT, SHOTS, SIZES, startStudio, type Studio, type StudioPage } from './studio';
+import { ROOT, SHOTS, SIZES, useStudioPage, type StudioPage } from './studio';
 
 const TASK = 'compute_only';
 const FIT = 4;
@@ -34,9 +32,6 @@ interface Box {
   name: string;
 }
 
-let work: string;
-let studio: Studio;
-let browser: Browser;
 let ui: StudioPage;
 let page: Page;
 let scoredTraces = 0;
@@ -96,24 +91,14 @@ function overlaps(list: readonly Box[], other: readonly Box[] = list): string[] 
 const heatmapRows = async () => Number(await page.getAttribute('[data-testid="heatmap-scroller"]', 'data-visible-rows'));
 
 describeRequiring('chromium', 'the benchmark project in the Budget and Heatmap views', () => {
+  const session = useStudioPage('bench', {
+    before: async (work) => void (scoredTraces = await buildBenchProject(join(work, 'bench'))),
+    ready: ({ studio, work }) => studio.service.setProject(ProjectStore.open(join(work, 'bench'))),
+    timeoutMs: 420_000,
+  });
   beforeAll(async () => {
-    ensureRendererBuilt();
-    work = mkdtempSync(join(tmpdir(), 'lots-e2e-bench-'));
-    const dir = join(work, 'bench');
-    scoredTraces = await buildBenchProject(dir);
-    studio = await startStudio(join(work, 'config'));
-    studio.service.setProject(ProjectStore.open(dir));
-    browser = await launchChromium();
-    ui = await openStudioPage(browser, studio.host.openUrl);
-    page = ui.page;
+    ({ ui, page } = session);
     await page.waitForSelector(`[data-task="${TASK}"]`);
-  }, 420_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    studio?.service.dispose();
-    await studio?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
   });
 
   it('lays out the fit chart: a legend with every baseline, and nothing drawn over anything else', async () => {
@@ -154,7 +139,7 @@ describeRequiring('chromium', 'the benchmark project in the Budget and Heatmap v
   it('shows the scored traces by default and the unserved requests behind a counted toggle', async () => {
     await go('heatmap');
     await page.waitForSelector('[data-testid="heatmap-scroller"][data-visible-rows]');
-    const total = ProjectStore.open(join(work, 'bench'))
+    const total = ProjectStore.open(join(session.work, 'bench'))
       .listTraces()
       .filter((t) => t.task === TASK).length;
     expect(scoredTraces).toBe(FIT);

@@ -5,41 +5,20 @@
 // card offers (one family, the quick preset) keeps it short. A screenshot of the card while it runs:
 // artifacts/screenshots/1280x800/demo-run.png (LOTS_README_SHOTS=1 also copies it to assets/screenshots/),
 // and of its form before the start: demo-run-form.png.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { ProjectStore } from '../../electron/engine/store';
 import { describeRequiring } from '../describe-requiring';
-import { ensureRendererBuilt, launchChromium, openStudioPage, ROOT, SHOTS, startStudio, type Studio, type StudioPage } from './studio';
-
-let work: string;
-let studio: Studio;
-let browser: Browser;
-let ui: StudioPage;
-let page: Page;
+import { ROOT, SHOTS, useStudioPage } from './studio';
 
 const FAMILY = 'compute_only';
 
 describeRequiring('chromium', 'running the demo from the Demo view', () => {
-  beforeAll(async () => {
-    ensureRendererBuilt();
-    work = mkdtempSync(join(tmpdir(), 'lots-e2e-demo-run-'));
-    studio = await startStudio(join(work, 'config'));
-    browser = await launchChromium();
-    ui = await openStudioPage(browser, studio.host.openUrl);
-    page = ui.page;
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    studio?.service.dispose();
-    await studio?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
+  const session = useStudioPage('demo-run');
 
   it('starts with the reference model, shows every step while it runs, then opens the demo project and its story', async () => {
+    const { ui, page, studio, work } = session;
     await ui.go('demo');
     const card = page.getByTestId('demo-run');
     await card.getByRole('heading', { name: 'Run the demo' }).waitFor();

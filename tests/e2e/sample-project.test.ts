@@ -4,21 +4,13 @@
 // budget curve. No model is loaded: the sample was served and scored by the default model when it was
 // made (assets/sample-project, `npm run sample`). The bundled folder is never written.
 // Screenshots at 1280×800 and 1920×1080 land in artifacts/screenshots/.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { DEFAULT_SAMPLE_PROJECT_DIR } from '../../electron/engine/api/service';
 import { ProjectStore } from '../../electron/engine/store';
 import { describeRequiring } from '../describe-requiring';
-import { ensureRendererBuilt, launchChromium, openStudioPage, startStudio, type Studio, type StudioPage } from './studio';
-
-let work: string;
-let studio: Studio;
-let browser: Browser;
-let ui: StudioPage;
-let page: Page;
+import { useStudioPage } from './studio';
 
 function tree(dir: string): Record<string, number> {
   const out: Record<string, number> = {};
@@ -34,9 +26,6 @@ function tree(dir: string): Record<string, number> {
   return out;
 }
 
-const settle = (): Promise<void> => ui.settle();
-const shot = (name: string): Promise<void> => ui.shot(name, { fullPage: name.startsWith('demo') });
-
 describeRequiring('chromium', 'the sample project and the Demo view', () => {
   const bundled = tree(DEFAULT_SAMPLE_PROJECT_DIR);
   const sample = ProjectStore.open(DEFAULT_SAMPLE_PROJECT_DIR);
@@ -46,21 +35,9 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
     .sort();
   const record = sample.readDemo();
 
-  beforeAll(async () => {
-    ensureRendererBuilt();
-    work = mkdtempSync(join(tmpdir(), 'lots-e2e-sample-'));
-    studio = await startStudio(join(work, 'config'));
-    browser = await launchChromium();
-    ui = await openStudioPage(browser, studio.host.openUrl);
-    page = ui.page;
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    studio?.service.dispose();
-    await studio?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
+  const session = useStudioPage('sample');
+  const settle = (): Promise<void> => session.ui.settle();
+  const shot = (name: string): Promise<void> => session.ui.shot(name, { fullPage: name.startsWith('demo') });
 
   it('the bundled sample is a real demo run: a model, sweeps with baselines, approved spaces', () => {
     expect(record, 'assets/sample-project/demo.json').toBeDefined();
@@ -76,6 +53,7 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
   });
 
   it('opens from the empty Project view as a copy and tells the story on one screen', async () => {
+    const { page, studio } = session;
     await page.click('[data-testid="open-sample"]');
     await page.waitForSelector('[data-testid="demo-story"]');
     await settle();
@@ -104,6 +82,7 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
   });
 
   it('each family links to a real heatmap, ranking and budget curve', async () => {
+    const { page, ui } = session;
     const task = families[0]!;
     await page.click(`button[aria-label="Heatmap of ${task}"]`);
     await page.waitForSelector('[data-testid="view-heatmap"]');
@@ -128,6 +107,7 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
   });
 
   it('the demo report carries the same charts; the bundled folder was not written', async () => {
+    const { studio } = session;
     const report = await studio.service.renderDemoReport();
     expect(report.html).toContain('Accuracy per method on evaluation requests: LOTS');
     expect(report.html).toContain('Prompt tokens per request: LOTS');

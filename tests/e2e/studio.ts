@@ -1,10 +1,11 @@
 // Starts the Studio in-process for tests: the engine service behind the local web host, serving the
 // built renderer; a headless Chromium driven by playwright-core; and a page on it that records its
 // errors, with the few steps every e2e file takes (settle, go to a view, screenshot).
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureRendererBuilt as buildRenderer, rendererBuildPaths } from '../../electron/cli/renderer-build';
 import { StudioService } from '../../electron/engine/api';
@@ -112,4 +113,52 @@ export async function openStudioPage(browser: Browser, url?: string, options: { 
   };
   if (url !== undefined) await page.goto(url);
   return ui;
+}
+
+/** What `useStudioPage` sets up: filled in by its beforeAll, so read the fields inside the cases. */
+export interface StudioSession {
+  /** A temporary folder for the file's projects; the Studio's data folder is `work/config`. */
+  work: string;
+  studio: Studio;
+  browser: Browser;
+  /** The page on the Studio (when `page` was not false). */
+  ui: StudioPage;
+  page: Page;
+}
+
+/**
+ * The setup most e2e files share, as beforeAll/afterAll of the calling suite: the renderer built, a
+ * temporary folder, the Studio on it, Chromium, and a page on the Studio; then everything closed and
+ * the folder removed. `before` runs after the folder is made and before the Studio starts (build a
+ * project there); `ready` runs once the Studio is up, before the page opens (open a project on it).
+ */
+export function useStudioPage(
+  name: string,
+  options: {
+    before?: (work: string) => unknown;
+    ready?: (session: Pick<StudioSession, 'work' | 'studio'>) => unknown;
+    page?: boolean;
+    timeoutMs?: number;
+  } = {},
+): StudioSession {
+  const session = {} as StudioSession;
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    session.work = mkdtempSync(join(tmpdir(), `lots-e2e-${name}-`));
+    await options.before?.(session.work);
+    session.studio = await startStudio(join(session.work, 'config'));
+    await options.ready?.(session);
+    session.browser = await launchChromium();
+    if (options.page !== false) {
+      session.ui = await openStudioPage(session.browser, session.studio.host.openUrl);
+      session.page = session.ui.page;
+    }
+  }, options.timeoutMs ?? 300_000);
+  afterAll(async () => {
+    await session.browser?.close();
+    session.studio?.service.dispose();
+    await session.studio?.close();
+    if (session.work) rmSync(session.work, { recursive: true, force: true });
+  });
+  return session;
 }

@@ -35,7 +35,7 @@ import { DEMO_DEFAULTS, DEMO_PRESETS } from '../benchmark/demo';
 import { AUTHORED_COUNT, MAX_REGISTRY } from '../../../shared/benchmark/registry';
 import { findPulled } from '../models/model-dir';
 import { DEFAULT_MODEL_SOURCE, sourceKey } from '../models/sources';
-import { buildDemoData, copySampleProject, DEMO_PROJECTS, SAMPLE_PROJECTS } from '../views/demo';
+import { buildDemoData, copySampleProject, DEMO_PROJECTS, DEMO_RUNS, SAMPLE_PROJECTS } from '../views/demo';
 import { renderDemoReport } from '../../../shared/export/demo-report';
 import { makeBenchProject } from '../benchmark/make';
 import { FAMILY_NAMES, type FamilyName } from '../../../shared/benchmark/family';
@@ -156,7 +156,7 @@ export class StudioService implements ApiMethods {
           { dir: this.models.modelsDir, what: 'models folder' },
           { dir: join(options.configDir, DEMO_PROJECTS), what: 'demo projects folder' },
           { dir: join(options.configDir, SAMPLE_PROJECTS), what: 'sample projects folder' },
-          { dir: join(options.configDir, 'demo-runs'), what: 'demo runs folder' },
+          { dir: join(options.configDir, DEMO_RUNS), what: 'demo runs folder' },
         ])
       : PathPolicy.unconfined();
     this.jobs = new JobCenter((job) => this.jobUpdated(job), {
@@ -505,7 +505,7 @@ export class StudioService implements ApiMethods {
   async getDemoSetup(): Promise<DemoSetup> {
     const preset = (p: (typeof DEMO_PRESETS)[keyof typeof DEMO_PRESETS]) => ({ fit: p.fit, eval: p.eval, draws: p.draws, kMax: p.kMax ?? null });
     return {
-      defaultDir: join(this.options.configDir, 'demo-runs', new Date().toISOString().replace(/[:.]/g, '-')),
+      defaultDir: this.newDemoRunDir(),
       defaultModel: { source: DEFAULT_MODEL_SOURCE, path: this.pulledDefaultModel(), pullCommand: `npx lots models pull ${DEFAULT_MODEL_SOURCE}` },
       presets: { quick: preset(DEMO_PRESETS.quick), full: preset(DEMO_PRESETS.full) },
       families: [...FAMILY_NAMES],
@@ -513,9 +513,13 @@ export class StudioService implements ApiMethods {
     };
   }
 
+  private newDemoRunDir(): string {
+    return join(this.options.configDir, DEMO_RUNS, new Date().toISOString().replace(/[:.]/g, '-'));
+  }
+
   /** `lots demo` as a job: the folder and the model are checked here, runDemo runs in the job worker. */
   async startDemo(input: ApiParsedInput<'startDemo'>): Promise<JobInfo> {
-    const out = resolve(input.dir ?? join(this.options.configDir, 'demo-runs', new Date().toISOString().replace(/[:.]/g, '-')));
+    const out = resolve(input.dir ?? this.newDemoRunDir());
     if (existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'project.json'))) {
       throw invalid(
         `${out} already exists and is not a demo project; choose a new output folder (or the folder of an earlier demo, with its options, to resume it)`,

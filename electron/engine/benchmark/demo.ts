@@ -15,7 +15,6 @@ import { planBenchmark } from '../../../shared/benchmark/generate';
 import { comparisonRow, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import type { SweepProgress } from '../../../shared/benchmark/sweep';
 import { DEMO_RECORD_VERSION, type DemoRecord, type GrowthPoint, type MethodPoint } from '../../../shared/project/demo';
-import type { GpuChoice } from '../llama/runtime';
 
 import { ProjectStore } from '../store/project-store';
 import { evaluateTask, sweepTask } from './evaluate';
@@ -23,7 +22,7 @@ import { makeBenchProject } from './make';
 import { benchRequests, taskRanking } from './project';
 import { scoreBenchTraces } from './score';
 import { serveProject } from './serve-project';
-import { BenchServer } from './server';
+import { openServing, type BenchServer, type ServingOptions } from './server';
 import { ExpectedError } from '../../../shared/api/errors';
 
 /**
@@ -32,26 +31,20 @@ import { ExpectedError } from '../../../shared/api/errors';
  * longest gold chain has three tools). `full` is the paper's protocol: 80 / 320, K = 1…|A_t|.
  */
 export const DEMO_PRESETS = {
-  quick: { fit: 2, eval: 4, draws: 2, kMax: 6 as number | undefined },
+  quick: { fit: 2, eval: 4, draws: 2, kMax: 4 as number | undefined },
   full: { fit: 80, eval: 320, draws: 3, kMax: undefined as number | undefined },
 } as const;
 export type DemoPresetName = keyof typeof DEMO_PRESETS;
 /** The quick preset's sizes (the Studio's demo project uses them too). */
 export const DEMO_DEFAULTS = DEMO_PRESETS.quick;
 
-export interface DemoOptions extends Omit<BenchOptions, 'registry'> {
-  /** A model file (already resolved). */
-  modelPath: string;
+export interface DemoOptions extends Omit<BenchOptions, 'registry'>, ServingOptions {
   out: string;
   preset?: DemoPresetName;
   /** Registry sizes; the first one's project is `out`, the others go to `out/growth/registry-N`. */
   registries?: readonly number[];
   kMax?: number;
   draws?: number;
-  gpu?: GpuChoice;
-  parallel?: number;
-  threads?: number;
-  maxTokens?: number;
   /** Recorded in the demo record. */
   command?: string;
   signal?: AbortSignal;
@@ -145,16 +138,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   if (existing) options.log(`resuming the demo in ${out} (what is stored is reused)`);
   const at = (project: number) => ({ registry: plans[project]!.registry, project, projects: plans.length });
   options.onStage?.({ stage: 'load', done: 0, total: 1, ...at(0), detail: options.modelPath });
-  const server = await BenchServer.open(options.modelPath, {
-    gpu: options.gpu,
-    parallel: options.parallel,
-    maxTokens: options.maxTokens,
-    threads: options.threads,
-    signal: options.signal,
-  });
+  const server = await openServing(options);
   try {
     if (record.modelHash && record.modelHash !== server.modelHash) {
-      throw new ExpectedError('INVALID_INPUT', `${out} holds a demo run with another model (${record.modelName}); give --out a new folder or use that model`);
+      throw new ExpectedError(
+        'INVALID_INPUT',
+        `${out} holds a demo run with another model (${record.modelName}); choose a new output folder (--out) or use that model`,
+      );
     }
     record.model = server.loaded.path;
     record.modelName = server.modelName;
@@ -193,7 +183,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
   if (!existsSync(dir) || readdirSync(dir).length === 0) return undefined;
   if (!existsSync(join(dir, 'project.json'))) {
-    throw new ExpectedError('INVALID_INPUT', `${dir} already exists and is not a project; give --out a new folder`);
+    throw new ExpectedError('INVALID_INPUT', `${dir} already exists and is not a project; choose a new output folder (--out)`);
   }
   const store = ProjectStore.open(dir);
   const { byTask, registry, seed } = benchRequests(store);
@@ -208,7 +198,7 @@ function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
   if (!same) {
     throw new ExpectedError(
       'INVALID_INPUT',
-      `${dir} holds another benchmark (seed ${seed}, ${registry.length} tools, ${byTask.size} families × ${sizes?.fit.length ?? 0} fit + ${sizes?.eval.length ?? 0} eval); give --out a new folder, or the same options to resume it`,
+      `${dir} holds another benchmark (seed ${seed}, ${registry.length} tools, ${byTask.size} families × ${sizes?.fit.length ?? 0} fit + ${sizes?.eval.length ?? 0} eval); choose a new output folder (--out), or run it again with the same options to resume it`,
     );
   }
   return store;

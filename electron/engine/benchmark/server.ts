@@ -31,6 +31,23 @@ export interface BenchServerOptions {
   signal?: AbortSignal;
 }
 
+/** How a run that serves the benchmark (`lots demo`, `lots bench stream`) opens its model. */
+export interface ServingOptions extends Pick<BenchServerOptions, 'gpu' | 'parallel' | 'maxTokens' | 'threads'> {
+  /** A model file (already resolved). */
+  modelPath: string;
+}
+
+/** BenchServer.open(…) for a run with serving options. */
+export function openServing(options: ServingOptions & { signal?: AbortSignal }): Promise<BenchServer> {
+  return BenchServer.open(options.modelPath, {
+    gpu: options.gpu,
+    parallel: options.parallel,
+    maxTokens: options.maxTokens,
+    threads: options.threads,
+    signal: options.signal,
+  });
+}
+
 export interface ServeItem {
   /** A benchmark trace (meta.bench): the request to serve. */
   base: Trace;

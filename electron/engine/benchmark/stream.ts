@@ -20,19 +20,17 @@ import { foldBatch } from '../../../shared/lots/update';
 import { STREAM_ARMS, type StreamArm, type StreamArmBatch, type StreamMeasure, type StreamRecord, type StreamTask } from '../../../shared/project/streams';
 import type { TaskUpdates, UpdateRule } from '../../../shared/project/updates';
 import type { Trace } from '../../../shared/trace/schema';
-import type { GpuChoice } from '../llama/runtime';
 import { ExpectedError } from '../../../shared/api/errors';
 import { menuEvaluator } from './evaluate';
 import { machineDescription } from './demo';
 import { makeBenchProject } from './make';
 import { benchRequests } from './project';
 import { scoreBenchRows } from './score';
-import { BenchServer } from './server';
+import { openServing, type BenchServer, type ServingOptions } from './server';
 
 export const STREAM_DEFAULTS = { batches: 4, batchSize: 4, eval: 8, alpha: 0.3, k: 3, epsilon: 0.25, arrivalEvery: 1 } as const;
 
-export interface StreamOptions {
-  modelPath: string;
+export interface StreamOptions extends ServingOptions {
   out: string;
   families: readonly FamilyName[];
   batches?: number;
@@ -45,10 +43,6 @@ export interface StreamOptions {
   arrivalEvery?: number;
   cap?: number;
   epsilon?: number;
-  gpu?: GpuChoice;
-  parallel?: number;
-  threads?: number;
-  maxTokens?: number;
   command?: string;
   signal?: AbortSignal;
   log: (line: string) => void;
@@ -93,13 +87,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       `--cap must be an integer between 1 and ${registry.length - 1} (the registry has ${registry.length} tools), got ${options.cap}`,
     );
   }
-  const server = await BenchServer.open(options.modelPath, {
-    gpu: options.gpu,
-    parallel: options.parallel,
-    maxTokens: options.maxTokens,
-    threads: options.threads,
-    signal: options.signal,
-  });
+  const server = await openServing(options);
   try {
     options.log(`loaded ${server.modelName} (${server.renderer.format} prompt format, ${server.threads} CPU threads) [${elapsed(started)}]`);
     const record: StreamRecord = {

@@ -53,6 +53,8 @@ function avg(xs: readonly number[]): number {
 /** The config folder's subfolders where the Studio makes demo projects and copies of the sample project. */
 export const DEMO_PROJECTS = 'demo-projects';
 export const SAMPLE_PROJECTS = 'sample-projects';
+/** Where the Studio's demo runs go by default (one folder per start, named by its time). */
+export const DEMO_RUNS = 'demo-runs';
 
 /** Copy the bundled sample project to `<configDir>/sample-projects/<stamp>`; the bundle is never written. */
 export function copySampleProject(sampleDir: string, configDir: string, now = new Date()): string {

