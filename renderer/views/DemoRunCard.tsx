@@ -36,7 +36,7 @@ function presetText(setup: DemoSetup, name: 'quick' | 'full'): string {
 }
 
 const PRESET_NOTE = {
-  quick: 'About 50 CPU-minutes for all ten families with the default model; minutes with the reference model or one family.',
+  quick: 'About 27 minutes for all ten families with the default model on a 2-core CPU; minutes with the reference model or one family.',
   full: 'The paper’s protocol: hours to days on a CPU.',
 } as const;
 

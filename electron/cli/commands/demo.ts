@@ -42,8 +42,8 @@ export const command: Command = {
   },
   details: [
     `Preset (default): all ten families × (${quick.fit} fit + ${quick.eval} eval) requests, registry of 15 tools,`,
-    `budgets K = 1…${quick.kMax}, ${quick.draws} Random draws: about 50 CPU-minutes with the default model on one core of a`,
-    '2-core AMD EPYC (measured: 63 min wall there with two other jobs on the machine).',
+    `budgets K = 1…${quick.kMax}, ${quick.draws} Random draws: about 27 minutes with the default model on a 2-core AMD EPYC`,
+    '(measured: 27 min 28 s wall, 52 CPU-minutes, nothing else running; most of it is scoring).',
     '',
     'Steps: make the project → serve the fitting requests under the whole registry → score them with the',
     "re-execute intervention → rank each task's tools → sweep the budget K on the fitting requests →",

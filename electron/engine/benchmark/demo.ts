@@ -26,9 +26,10 @@ import { openServing, type BenchServer, type ServingOptions } from './server';
 import { ExpectedError } from '../../../shared/api/errors';
 
 /**
- * Split sizes. `quick` runs all ten families in about 50 CPU-minutes (one llama.cpp thread, 2-core AMD
- * EPYC) with the 0.5B default model: 2 fitting and 4 evaluation requests per family, 2 Random draws, budgets K = 1…6 (the
- * longest gold chain has three tools). `full` is the paper's protocol: 80 / 320, K = 1…|A_t|.
+ * Split sizes. `quick` runs all ten families in about 27 minutes on a 2-core AMD EPYC (two llama.cpp
+ * threads, 52 CPU-minutes) with the 0.5B default model: 2 fitting and 4 evaluation requests per family,
+ * 2 Random draws, budgets K = 1…4 (the longest gold chain has three tools). `full` is the paper's
+ * protocol: 80 / 320, K = 1…|A_t|.
  */
 export const DEMO_PRESETS = {
   quick: { fit: 2, eval: 4, draws: 2, kMax: 4 as number | undefined },
