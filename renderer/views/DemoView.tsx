@@ -84,7 +84,7 @@ function DemoStory({ data }: { data: DemoData }) {
           {r ? (
             <p className="small text-2" data-testid="demo-provenance">
               {r.modelName} · {r.machine} · {r.startedAt.slice(0, 10)}
-              {r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''} · {r.preset.families.length} families × ({r.preset.fit} fit +{' '}
+              {r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''} · {families(r.preset.families.length)} × ({r.preset.fit} fit +{' '}
               {r.preset.eval} eval), {r.preset.registry} tools, K ≤ {r.preset.kMax ?? 'all'} · <code>{r.command}</code>
             </p>
           ) : null}
@@ -114,7 +114,7 @@ function DemoStory({ data }: { data: DemoData }) {
           <div className="card" data-testid="demo-growth">
             <div className="card-head">
               <h2>As the registry grows</h2>
-              <span className="small muted">{r!.growth[0]!.families.length} families</span>
+              <span className="small muted">{families(r!.growth[0]!.families.length)}</span>
             </div>
             <div className="svg-chart" dangerouslySetInnerHTML={{ __html: growth }} />
           </div>
@@ -340,3 +340,5 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
     </div>
   );
 }
+
+const families = (n: number): string => (n === 1 ? '1 family' : `${n} families`);

@@ -9,6 +9,8 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ProjectStore } from '../../electron/engine/store';
+import { runDemo } from '../../electron/engine/benchmark/demo';
+import { ensureFixtureModel } from '../../electron/engine/gguf/fixture-cache';
 import { describeRequiring } from '../describe-requiring';
 import { ROOT, SHOTS, useStudioPage } from './studio';
 
@@ -71,4 +73,40 @@ describeRequiring('chromium', 'running the demo from the Demo view', () => {
     expect(existsSync(join(dir, 'demo.json'))).toBe(true);
     expect(ui.errors).toEqual([]);
   }, 900_000);
+
+  it('a demo run at two registry sizes shows accuracy against the registry size on the Demo view', async () => {
+    const { ui, page, studio, work } = session;
+    const dir = join(work, 'growth');
+    const modelPath = ensureFixtureModel(join(ROOT, 'tests/.fixtures/models'), { kind: 'random' });
+    const result = await runDemo({
+      modelPath,
+      out: dir,
+      families: [FAMILY],
+      fit: 1,
+      eval: 1,
+      draws: 1,
+      kMax: 2,
+      maxTokens: 3,
+      registries: [15, 30],
+      gpu: 'cpu',
+      log: () => {},
+    });
+    expect(result.record.growth.map((g) => g.registry)).toEqual([15, 30]);
+    await studio.service.openProject({ dir });
+    await ui.go('demo');
+    const chart = page.locator('[data-testid="demo-growth"] svg');
+    await chart.waitFor();
+    // The chart names both sizes with keep-all's and LOTS's accuracy, as the record has them.
+    const pct = (v: number) => `${Math.round(v * 100)}%`;
+    const expected = result.record.growth
+      .map((g) => `${g.registry} tools: keep-all ${pct(g.methods['keep-all']!.accuracy)}, LOTS ${pct(g.methods.lots!.accuracy)}`)
+      .join('; ');
+    expect(await chart.getAttribute('aria-label')).toBe(`Accuracy against registry size: ${expected}`);
+    expect(await page.getByTestId('demo-growth').locator('.card-head').textContent()).toContain('1 family');
+    const labels = await chart.locator('text').allTextContents();
+    expect(labels).toEqual(expect.arrayContaining(['15 tools', '30 tools']));
+    await ui.settle();
+    await page.getByTestId('demo-growth').screenshot({ path: join(SHOTS, '1280x800', 'demo-growth.png') });
+    expect(ui.errors).toEqual([]);
+  }, 600_000);
 });
