@@ -121,14 +121,7 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
         noteId="demo-run-dir-note"
         note="A new folder, or the folder of an earlier demo with the same options: it resumes, reusing what is stored."
       >
-        <input
-          type="text"
-          value={dir}
-          onChange={(e) => setDir(e.target.value)}
-          data-testid="demo-run-dir"
-          aria-describedby="demo-run-dir-note"
-          spellCheck={false}
-        />
+        <NoteInput value={dir} onChange={setDir} testId="demo-run-dir" noteId="demo-run-dir-note" />
       </NotedField>
       <fieldset className="demo-run-models">
         <legend>Model</legend>
@@ -225,14 +218,7 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
         noteId="demo-run-registry-note"
         note={`One size (${setup.registry.default} tools by default), or several (15, 30, 60) for accuracy against the registry size: each size is its own project, under growth/ in the folder.`}
       >
-        <input
-          type="text"
-          value={registry}
-          onChange={(e) => setRegistry(e.target.value)}
-          data-testid="demo-run-registry"
-          aria-describedby="demo-run-registry-note"
-          spellCheck={false}
-        />
+        <NoteInput value={registry} onChange={setRegistry} testId="demo-run-registry" noteId="demo-run-registry-note" />
       </NotedField>
       <div className="btn-row">
         <button type="submit" className="btn primary" disabled={Boolean(problem) || busy} data-testid="demo-run-start">
@@ -353,4 +339,9 @@ function NotedField({ label, noteId, note, children }: { label: string; noteId: 
       </small>
     </div>
   );
+}
+
+/** A plain text input described by a NotedField's note. */
+function NoteInput({ value, onChange, testId, noteId }: { value: string; onChange: (v: string) => void; testId: string; noteId: string }) {
+  return <input type="text" value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId} aria-describedby={noteId} spellCheck={false} />;
 }

@@ -273,43 +273,28 @@ async function updateArm(
   });
   ctx.signal?.throwIfAborted();
   if (!state.updates.run && rows[0]) state.updates.run = rows[0].run;
-  let space = state.space;
-  let running: Record<string, number> | undefined;
-  if (rows.some((r) => Object.keys(r.scores).length > 0)) {
-    const batch = foldBatch(family, state.updates, {
-      rows,
-      traces: requests.length,
-      source: `stream step ${step}`,
-      label: `${arm} batch ${b + 1}`,
-      at: new Date().toISOString(),
-    });
-    space = batch.proposed;
-    running = batch.running;
-    const evalOfSpace = measure(await ctx.evaluate(space));
-    batch.accuracy = evalOfSpace.accuracy;
-    state.updates = { ...state.updates, batches: [...state.updates.batches, batch] };
-    state.space = space;
-    return {
-      batch: b + 1,
-      step,
-      served: served.measure,
-      menuSize: mean(plan.map((p) => p.menu.length)),
-      explored: plan.filter((p) => p.explored).length,
-      space: [...space],
-      eval: evalOfSpace,
-      running,
-    };
-  }
-  // Nothing scored (every answer empty): the space stays as it was.
-  return {
+  const figures = {
     batch: b + 1,
     step,
     served: served.measure,
     menuSize: mean(plan.map((p) => p.menu.length)),
     explored: plan.filter((p) => p.explored).length,
-    space: [...space],
-    eval: measure(await ctx.evaluate(space)),
   };
+  // Nothing scored (every answer empty): the space stays as it was.
+  if (!rows.some((r) => Object.keys(r.scores).length > 0)) return { ...figures, space: [...state.space], eval: measure(await ctx.evaluate(state.space)) };
+  const batch = foldBatch(family, state.updates, {
+    rows,
+    traces: requests.length,
+    source: `stream step ${step}`,
+    label: `${arm} batch ${b + 1}`,
+    at: new Date().toISOString(),
+  });
+  const space = batch.proposed;
+  const evalOfSpace = measure(await ctx.evaluate(space));
+  batch.accuracy = evalOfSpace.accuracy;
+  state.updates = { ...state.updates, batches: [...state.updates.batches, batch] };
+  state.space = space;
+  return { ...figures, space: [...space], eval: evalOfSpace, running: batch.running };
 }
 
 async function serveBatch(
