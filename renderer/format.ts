@@ -1,6 +1,7 @@
 // Number and text formatting shared by every view: fixed precision, a true minus sign, tabular digits
 // come from CSS (font-variant-numeric) so columns line up.
 import { parseRunKey } from '../shared/project/scores';
+import { plural as sharedPlural } from '../shared/text';
 
 const MINUS = '\u2212';
 
@@ -66,7 +67,7 @@ export function fmtTime(iso: string | null | undefined): string {
 }
 
 export function plural(n: number, one: string, many = one + 's'): string {
-  return `${fmtInt(n)} ${n === 1 ? one : many}`;
+  return sharedPlural(n, one, many, fmtInt);
 }
 
 /** A run key `<modelHash>|<intervention>|<span>[|<format>]` or `import:<name>` as a short label. */

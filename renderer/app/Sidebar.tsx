@@ -12,6 +12,7 @@ const GROUPS: { id: 'project' | 'task' | 'engine'; label: string }[] = [
 export function Sidebar() {
   const view = useStudio((s) => s.route.view);
   const hasTask = useStudio((s) => Boolean(s.project && s.route.task));
+  const disabledTitle = useStudio((s) => (!s.project ? 'Open a project first' : s.project.tasks.length === 0 ? 'Import traces first' : 'Pick a task first'));
   const navigate = useStudio((s) => s.navigate);
   const active = useStudio(useShallow((s) => s.jobs.filter((j) => j.status === 'running' || j.status === 'queued').length));
   const theme = useStudio((s) => s.theme);
@@ -41,7 +42,7 @@ export function Sidebar() {
                   className="nav-item"
                   aria-current={view === v.name ? 'page' : undefined}
                   disabled={v.needsTask && !hasTask}
-                  title={v.needsTask && !hasTask ? 'Open a project with traces first' : undefined}
+                  title={v.needsTask && !hasTask ? disabledTitle : undefined}
                   onClick={() => navigate({ view: v.name })}
                   data-view={v.name}
                 >

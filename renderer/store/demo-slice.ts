@@ -95,7 +95,8 @@ export const createDemoSlice =
       try {
         const project = await api.openSampleProject();
         get().projectOpened(project);
-        set({ sampleBusy: false, route: { view: 'demo' } }, false, 'demo/sample');
+        // projectOpened picked the first task; keep it, so the task views open from the demo.
+        set({ sampleBusy: false, route: { ...get().route, view: 'demo' } }, false, 'demo/sample');
         await get().loadDemo();
         return true;
       } catch (e) {

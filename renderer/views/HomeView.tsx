@@ -253,7 +253,7 @@ function ProjectHome() {
                     </td>
                     <td>
                       <SpacePill status={t.space.status} version={t.space.version} />
-                      {t.space.size !== undefined ? <span className="muted small"> {t.space.size} tools</span> : null}
+                      {t.space.size !== undefined ? <span className="muted small"> {plural(t.space.size, 'tool')}</span> : null}
                     </td>
                     <td className="small muted ellipsis" style={{ maxWidth: 200 }}>
                       {t.models.join(', ') || '—'}

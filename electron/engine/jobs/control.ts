@@ -1,6 +1,8 @@
 // Pause / resume / cancel as seen from inside a running job. Cancellation is an AbortSignal (`signal`),
 // what every long operation of the engine takes; a job that can pause also polls `stopRequested`
 // between traces (the traces in flight finish and are stored), then waits or ends.
+import { ExpectedError } from '../../../shared/api/errors';
+
 export type StopReason = 'pause' | 'cancel';
 
 export class JobControl {
@@ -22,7 +24,7 @@ export class JobControl {
     this.wake?.();
   }
 
-  cancel(reason: unknown = Object.assign(new Error('the job was cancelled'), { code: 'CANCELLED' })): void {
+  cancel(reason: unknown = new ExpectedError('CANCELLED', 'the job was cancelled')): void {
     this.paused = false;
     this.abort.abort(reason);
     this.wake?.();

@@ -35,6 +35,7 @@ import { entryOf, parseTrace, readSidecar, scanTracesFile, sidecarLines, sidecar
 import { processAlive, ProjectLock, type AcquireOptions } from './lock';
 import { JobStateSchema, type JobState } from './jobs';
 import { ExpectedError } from '../../../shared/api/errors';
+import { plural } from '../../../shared/text';
 import { STUDIO_VERSION } from '../version';
 
 export const PROJECT_FORMAT = 'lots-project';
@@ -605,7 +606,7 @@ export class ProjectStore {
       this.logActivityAfterCommit(
         {
           kind: 'space',
-          message: `space v${next.version} of ${version.task} accepted (${next.tools.length} tools)`,
+          message: `space v${next.version} of ${version.task} accepted (${plural(next.tools.length, 'tool')})`,
           data: { task: version.task, version: next.version },
         },
         `space v${next.version} of ${version.task} was accepted`,

@@ -111,6 +111,13 @@ describe('ProjectStore', () => {
     ).toEqual([['A'], ['A', 'B']]);
   });
 
+  it('logs an accepted space with its size in words ("1 tool", "2 tools")', () => {
+    const store = ProjectStore.create(join(dir, 'p'));
+    store.acceptSpace({ task: 't', tools: ['A'], pinned: [], banned: [], rule: { kind: 'topk', k: 1 }, note: '' });
+    store.acceptSpace({ task: 't', tools: ['A', 'B'], pinned: [], banned: [], rule: { kind: 'topk', k: 2 }, note: '' });
+    expect(store.listActivity().map((a) => a.message)).toEqual(['space v1 of t accepted (2 tools)', 'space v0 of t accepted (1 tool)']);
+  });
+
   it('aborting an import leaves nothing behind', () => {
     const store = ProjectStore.create(join(dir, 'p'));
     const imp = store.beginImport('x');

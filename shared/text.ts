@@ -1,0 +1,4 @@
+// Words that depend on a count, for every layer's messages: "1 tool", "2 tools".
+export function plural(n: number, one: string, many = one + 's', format: (n: number) => string = String): string {
+  return `${format(n)} ${n === 1 ? one : many}`;
+}
