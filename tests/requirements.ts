@@ -4,6 +4,7 @@
 // a vitest globalSetup), unless its opt-out variable is set (CI never sets one): then those tests are
 // skipped and the last lines of the run count them (tests/requirements-reporter.ts).
 // Adding a requirement is one entry in `requirements`.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -103,7 +104,26 @@ export const requirements = {
       commands: () => [['bash', join(ROOT, 'build', 'install-scoring-server.sh')]],
     },
   },
+  'fast-scorer': {
+    missing: () => (fastScorerInstalled() ? undefined : "node-llama-cpp's fast read (its binding built from the patched sources) is not installed"),
+    hint: 'Build it: `node build/fast-scorer.mjs` (once per machine, about 15 minutes on 2 cores, cached outside the clone; `npm ci` restores it from there)',
+    skipEnvVar: 'LOTS_SKIP_FAST_SCORER',
+    tests: 'fast-read scoring tests',
+    provision: {
+      doing: 'building node-llama-cpp with the fast read (once per machine; about 15 minutes on 2 cores)',
+      cannot: () => {
+        const lacking = ['cmake', 'c++'].filter((tool) => !onPath(tool));
+        return lacking.length > 0 ? `building it needs ${lacking.join(', ')}: install them, then run \`node build/fast-scorer.mjs\`` : undefined;
+      },
+      commands: () => [[process.execPath, join(ROOT, 'build', 'fast-scorer.mjs')]],
+    },
+  },
 } satisfies Record<string, Requirement>;
+
+/** Whether the installed node-llama-cpp has the fast read (build/fast-scorer.mjs --check). */
+export function fastScorerInstalled(): boolean {
+  return spawnSync(process.execPath, [join(ROOT, 'build', 'fast-scorer.mjs'), '--check']).status === 0;
+}
 
 export type RequirementName = keyof typeof requirements;
 

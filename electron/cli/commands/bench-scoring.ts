@@ -9,7 +9,8 @@ import { resolveModelArg } from '../../engine/benchmark/model-arg';
 export const command: Command = {
   name: 'bench scoring',
   summary: 'measure the scoring engine: naive vs optimized tokens, time and agreement',
-  usage: 'lots bench scoring [--model f.gguf] [--traces n] [--tools m] [--vocab byte|large] [--answers greedy|recorded] [--parallel p] [--gpu g] [--json]',
+  usage:
+    'lots bench scoring [--model f.gguf] [--traces n] [--tools m] [--vocab byte|large] [--answers greedy|recorded] [--parallel p] [--read auto|confidence] [--gpu g] [--json]',
   flags: {
     model: { type: 'string', description: 'a GGUF model, default (the pulled default model) or a pulled source (without it: a generated random-weight llama)' },
     traces: { type: 'string', description: 'single-step traces to generate', default: '12' },
@@ -21,6 +22,11 @@ export const command: Command = {
     },
     vocab: { type: 'string', description: 'vocabulary of the generated model: byte (259 tokens) or large (151,936)', default: 'byte' },
     parallel: { type: 'string', description: 'traces scored at once on parallel sequences of one context (default 1)' },
+    read: {
+      type: 'string',
+      description: "how the optimized path reads scored tokens: auto (the fast read where installed) or confidence (the prebuilt binary's path)",
+      default: 'auto',
+    },
     gpu: { type: 'string', description: 'llama.cpp backend', default: 'auto' },
     'skip-naive': { type: 'boolean', description: 'only the optimized path (no comparison)' },
     'exact-kv': { type: 'boolean', description: 'F32 KV cache (no F16 rounding of keys/values)' },
@@ -36,6 +42,11 @@ export const command: Command = {
     "Throughput: the optimized path's tokens evaluated per second against llama.cpp's raw prompt",
     "evaluation (no outputs) of every trace's full context on a context of the same size, sequences and",
     'batch size, timed in the same run; the optimized time is split into decode, output reading and the rest.',
+    'The optimized path reads with the fast read where node-llama-cpp was built from its patched sources',
+    '(`node build/fast-scorer.mjs`; one pass over the logits per scored token, interventions side by side on',
+    "several sequences), else with the prebuilt binary's confidence; the report names the path used.",
+    '--json prints the report as one JSON object; its "summary" holds the path, output reading\'s share,',
+    'tokens per batch, optimized/raw, the largest score difference and the noise floor.',
   ].join('\n'),
   async run(args, io) {
     const vocab = choice(args, 'vocab', ['byte', 'large']);
@@ -53,6 +64,7 @@ export const command: Command = {
       cacheDir: resolve(requireFlag(args, 'cache')),
       skipNaive: args.flags['skip-naive'] === true,
       exactKvCache: args.flags['exact-kv'] === true,
+      read: choice(args, 'read', ['auto', 'confidence']),
       onProgress: json ? undefined : (m) => io.err(`… ${m}`),
     });
     io.out(json ? JSON.stringify(report) : formatReport(report));
@@ -73,7 +85,7 @@ export function formatReport(r: ScoringBenchReport): string {
     '',
     'wall time',
     ...(r.naive ? [`  naive               ${r.naive.seconds.toFixed(2)} s`] : []),
-    `  optimized           ${r.optimized.seconds.toFixed(2)} s  (scored tokens: ${r.optimized.stats.confidencePositions} by confidence, ${r.optimized.stats.topKPositions} by top-K, ${r.optimized.stats.probabilityPositions} by full distribution; ${r.optimized.stats.repairs} re-evaluations)`,
+    `  optimized           ${r.optimized.seconds.toFixed(2)} s  (${describePath(r)})`,
     ...(r.speedup !== undefined ? [`  speed-up            ${r.speedup.toFixed(2)}×`] : []),
     '',
     ...(r.scoreDiff
@@ -89,10 +101,22 @@ export function formatReport(r: ScoringBenchReport): string {
     `  decode              ${r.perScoredToken.decodeMs.toFixed(3)} ms per token (no outputs)`,
     `  + confidence        ${r.perScoredToken.confidenceMs.toFixed(3)} ms`,
     `  + probabilities     ${r.perScoredToken.probabilitiesMs.toFixed(3)} ms`,
+    ...(r.perScoredToken.fastReadMs !== undefined ? [`  + fast read         ${r.perScoredToken.fastReadMs.toFixed(3)} ms`] : []),
     '',
     ...formatThroughput(r),
   ];
   return lines.join('\n');
+}
+
+/** Which path read the scored tokens, and how they were split. */
+function describePath(r: ScoringBenchReport): string {
+  const st = r.optimized.stats;
+  if (r.optimized.outputPath === 'fast read')
+    return `fast read: ${st.fastPositions} scored tokens in one pass over the logits each; ${r.optimized.lanes} sequences per trace, ${st.sharedTokens} prefix tokens shared instead of evaluated`;
+  return (
+    `confidence path (node-llama-cpp's prebuilt binary; \`node build/fast-scorer.mjs\` builds the fast read): ${st.confidencePositions} scored tokens by confidence, ` +
+    `${st.topKPositions} by top-K, ${st.probabilityPositions} by full distribution; ${st.repairs} re-evaluations`
+  );
 }
 
 function formatThroughput(r: ScoringBenchReport): string[] {

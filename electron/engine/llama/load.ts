@@ -76,6 +76,10 @@ export interface ScoringContextOptions {
   /** Keep keys and values in F32 instead of F16: removes the rounding that turns tiny batch-order
    * differences into ~1e-4 log-prob noise, at twice the cache memory. */
   exactKvCache?: boolean;
+  /** 'one' (default): at most one sequence's outputs per batch, for reads through node-llama-cpp's
+   * sampler, which run concurrently (llama/batching.ts). 'any': the fast read, synchronous, lets every
+   * sequence's outputs share a batch. */
+  outputsPerBatch?: 'one' | 'any';
 }
 
 export async function createScoringContext(model: LlamaModel, options: ScoringContextOptions): Promise<LlamaContext> {
@@ -87,8 +91,13 @@ export async function createScoringContext(model: LlamaModel, options: ScoringCo
       threads: options.threads ?? Math.max(1, model.llama.cpuMathCores - 1),
       // Identical numerics across runs matter more than the last few percent of speed.
       flashAttention: false,
+      // Sliding-window models keep every cell: the scorer truncates the cache at the first changed
+      // token and shares prefixes between sequences, and a windowed cache would have dropped the cells
+      // both need (node-llama-cpp would then re-evaluate the whole sequence). The attention mask still
+      // applies the window, so the numbers are those of the windowed model.
+      swaFullCache: true,
       failedCreationRemedy: false,
-      batching: { itemPrioritizationStrategy: oneOutputSequencePerBatch() },
+      batching: { itemPrioritizationStrategy: options.outputsPerBatch === 'any' ? 'maximumParallelism' : oneOutputSequencePerBatch() },
       ...(options.exactKvCache ? { experimentalKvCacheKeyType: 'F32' as const, experimentalKvCacheValueType: 'F32' as const } : {}),
     });
   } catch (e) {

@@ -8,7 +8,17 @@ import type { Trace } from '../../../shared/trace/schema';
 import { createScoringContext } from '../llama/load';
 import { planLength, planTrace, type PlanOptions, type TracePlan } from './plan';
 import type { TraceRenderer } from './chat-template';
-import { addStats, emptyStats, SequenceRunner, type EvaluationMode, type EvaluationStats } from './sequence-runner';
+import {
+  addStats,
+  diffStats,
+  emptyStats,
+  hasFastRead,
+  SequenceRunner,
+  type EvaluationMode,
+  type EvaluationStats,
+  type OutputPath,
+  type ScoringRead,
+} from './sequence-runner';
 import { locateScoredTokens } from './span';
 import { evaluatePlan, type TurnLogprobs } from './trace-scores';
 import { ExpectedError } from '../../../shared/api/errors';
@@ -21,6 +31,13 @@ export interface ScoreTracesOptions extends PlanOptions {
    * each extra sequence evaluates the common prefix (system prompt, menu) again. Raise it for large
    * models whose decode, not sampling, is the bottleneck. */
   parallel?: number;
+  /** Sequences per trace in flight with the fast read: the interventions of one trace are scored on
+   * that many sequences at once, each starting from the base's KV cells (shared, not re-evaluated), so
+   * their changed tails decode together in large batches. Default 8; 1 without the fast read (the
+   * sampler reads of several sequences cannot share a batch, see llama/batching.ts). */
+  lanes?: number;
+  /** How the optimized mode reads scored tokens: 'auto' (default) takes the fast read where it exists. */
+  read?: ScoringRead;
   /** Tokens per sequence; default: fitted to the longest trace. */
   contextSize?: number;
   batchSize?: number;
@@ -44,8 +61,38 @@ export interface ScoreTracesSummary {
   stats: EvaluationStats;
   contextSize: number;
   parallel: number;
+  /** Sequences per trace (1 unless the fast read batches interventions). */
+  lanes: number;
+  /** How scored tokens were read. */
+  outputPath: OutputPath;
   scored: number;
   stopped: boolean;
+}
+
+const DEFAULT_LANES = 8;
+
+function laneStats(runners: readonly SequenceRunner[]): EvaluationStats {
+  const total = emptyStats();
+  for (const r of runners) addStats(total, r.stats);
+  return total;
+}
+
+/** Whether this model's runtime has the fast read (checked once per runtime on a tiny context). */
+const fastReadByRuntime = new WeakMap<object, Promise<boolean>>();
+export function modelHasFastRead(model: LlamaModel): Promise<boolean> {
+  let known = fastReadByRuntime.get(model.llama);
+  if (!known) {
+    known = (async () => {
+      const context = await createScoringContext(model, { contextSize: 256, sequences: 1 });
+      try {
+        return hasFastRead(context);
+      } finally {
+        await context.dispose();
+      }
+    })();
+    fastReadByRuntime.set(model.llama, known);
+  }
+  return known;
 }
 
 export async function scoreTraces(
@@ -58,20 +105,26 @@ export async function scoreTraces(
   const parallel = Math.max(1, Math.min(options.parallel ?? 1, traces.length));
   const contextSize = options.contextSize ?? fitContextSize(model, renderer, traces, options);
   const stats = emptyStats();
-  if (traces.length === 0) return { stats, contextSize, parallel: 0, scored: 0, stopped: false };
+  const fast = options.mode === 'optimized' && options.read !== 'confidence' && (await modelHasFastRead(model));
+  const outputPath: OutputPath = options.mode === 'naive' ? 'full distribution' : fast ? 'fast read' : 'confidence';
+  const lanes = fast ? Math.max(1, Math.floor(options.lanes ?? DEFAULT_LANES)) : 1;
+  if (traces.length === 0) return { stats, contextSize, parallel: 0, lanes, outputPath, scored: 0, stopped: false };
   const context = await createScoringContext(model, {
     contextSize,
-    sequences: parallel,
+    sequences: parallel * lanes,
     batchSize: options.batchSize,
     threads: options.threads,
     exactKvCache: options.exactKvCache,
+    // The fast read is synchronous: outputs of several sequences may share a batch.
+    outputsPerBatch: fast ? 'any' : 'one',
   });
   let next = 0;
   let scored = 0;
   let stopped = false;
   let failure: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    const runner = new SequenceRunner(context.getSequence());
+    const runners = Array.from({ length: lanes }, () => new SequenceRunner(context.getSequence(), { read: fast ? 'auto' : 'confidence' }));
+    const runner = runners[0]!;
     try {
       while (next < traces.length && !failure) {
         if (options.shouldStop?.()) {
@@ -80,7 +133,7 @@ export async function scoreTraces(
         }
         const trace = traces[next++]!;
         const started = performance.now();
-        const before = { ...runner.stats };
+        const before = laneStats(runners);
         const plan = options.plan ? await options.plan(trace) : await planTrace(trace, renderer, options);
         const needed = planLength(plan);
         if (needed > runner.sequence.contextSize) {
@@ -89,17 +142,17 @@ export async function scoreTraces(
             `trace "${trace.id}" needs ${needed} tokens but the scoring context holds ${runner.sequence.contextSize}; raise the context size or shorten the trace.`,
           );
         }
-        const logprobs = await evaluatePlan(plan, runner, options.mode);
+        const logprobs = await evaluatePlan(plan, runners, options.mode);
         scored++;
-        await onTrace({ plan, logprobs, stats: diffStats(runner.stats, before), seconds: (performance.now() - started) / 1000 });
+        await onTrace({ plan, logprobs, stats: diffStats(laneStats(runners), before), seconds: (performance.now() - started) / 1000 });
       }
     } catch (error) {
       // The first failure stops the other sequences after their current trace (their results are
       // delivered); the context is disposed only once every sequence is idle.
       failure ??= { error };
     } finally {
-      addStats(stats, runner.stats);
-      await runner.sequence.dispose();
+      addStats(stats, laneStats(runners));
+      for (const r of runners) await r.sequence.dispose();
     }
   };
   try {
@@ -108,7 +161,7 @@ export async function scoreTraces(
     await context.dispose();
   }
   if (failure) throw failure.error;
-  return { stats, contextSize, parallel, scored, stopped };
+  return { stats, contextSize, parallel, lanes, outputPath, scored, stopped };
 }
 
 /**
@@ -137,14 +190,4 @@ export function fitContextSize(model: LlamaModel, renderer: TraceRenderer, trace
   }
   const wanted = Math.ceil((longest + 64) * 1.1);
   return Math.min(limit, Math.max(256, Math.ceil(wanted / 256) * 256));
-}
-
-function diffStats(after: EvaluationStats, before: EvaluationStats): EvaluationStats {
-  return {
-    tokensEvaluated: after.tokensEvaluated - before.tokensEvaluated,
-    confidencePositions: after.confidencePositions - before.confidencePositions,
-    topKPositions: after.topKPositions - before.topKPositions,
-    probabilityPositions: after.probabilityPositions - before.probabilityPositions,
-    repairs: after.repairs - before.repairs,
-  };
 }

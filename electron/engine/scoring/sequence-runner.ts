@@ -4,7 +4,10 @@
 //   full-vocabulary distribution. The reference the optimized path is checked against.
 // optimized: keep what the KV cache already holds and evaluate only from the first token that
 //   differs (the cache is truncated there — never cut in the middle: llama.cpp would shift the later
-//   cells without recomputing them). At the scored positions ask for the greedy token g and its
+//   cells without recomputing them). With the fast read (node-llama-cpp built from its patched
+//   sources, build/fast-scorer.mjs) each scored position reads exactly log p(f) = l_f − logsumexp(l)
+//   in one pass over the logits: no sampler, no sort, no second pass. Without it (the prebuilt
+//   binary) it falls back to what the sampler API allows: at the scored positions ask for the greedy token g and its
 //   probability p(g) (`confidence`: no vocabulary copy to JS). Where g is the frozen token f that is
 //   exact. Where it is not, re-evaluate from the first such position asking there for the top-K
 //   distribution (a short list): its entries keep exact logit ratios, so
@@ -17,6 +20,7 @@ import { ExpectedError } from '../../../shared/api/errors';
 
 /** Smallest positive float32: a probability that underflowed still has a finite log. */
 const MIN_PROBABILITY = 1.401298464324817e-45;
+const LOG_MIN_PROBABILITY = Math.log(MIN_PROBABILITY);
 
 /** Size of the short list read where the greedy token is not the frozen one. */
 const TOP_K = 40;
@@ -38,24 +42,73 @@ export interface EvaluationStats {
   probabilityPositions: number;
   /** Re-evaluations from a position where the greedy token was not the frozen one. */
   repairs: number;
+  /** Scored positions read in one pass over the logits (the fast read). */
+  fastPositions: number;
+  /** Prefix tokens taken over from another sequence's KV cells instead of being evaluated. */
+  sharedTokens: number;
 }
 
 export function emptyStats(): EvaluationStats {
-  return { tokensEvaluated: 0, confidencePositions: 0, topKPositions: 0, probabilityPositions: 0, repairs: 0 };
+  return { tokensEvaluated: 0, confidencePositions: 0, topKPositions: 0, probabilityPositions: 0, repairs: 0, fastPositions: 0, sharedTokens: 0 };
 }
 
 export function addStats(into: EvaluationStats, from: EvaluationStats): void {
-  into.tokensEvaluated += from.tokensEvaluated;
-  into.confidencePositions += from.confidencePositions;
-  into.topKPositions += from.topKPositions;
-  into.probabilityPositions += from.probabilityPositions;
-  into.repairs += from.repairs;
+  for (const key of Object.keys(into) as (keyof EvaluationStats)[]) into[key] += from[key];
+}
+
+export function diffStats(after: EvaluationStats, before: EvaluationStats): EvaluationStats {
+  const out = emptyStats();
+  for (const key of Object.keys(out) as (keyof EvaluationStats)[]) out[key] = after[key] - before[key];
+  return out;
+}
+
+/** How scored tokens are read: one pass over the logits, the sampler's greedy token and confidence
+ * (with repairs from a top-K list), or the full distribution (the naive reference). */
+export type OutputPath = 'fast read' | 'confidence' | 'full distribution';
+
+/** 'auto': the fast read where the binding has it, else confidence; 'confidence': always the sampler path. */
+export type ScoringRead = 'auto' | 'confidence';
+
+/** Whether this context's binding has the fast read (node-llama-cpp built from its patched sources). */
+export function hasFastRead(context: { supportsTokenLogprob?: boolean }): boolean {
+  return context.supportsTokenLogprob === true;
 }
 
 export class SequenceRunner {
   readonly stats = emptyStats();
 
-  constructor(readonly sequence: LlamaContextSequence) {}
+  /** The fast read: exact log-probs in one pass over the logits, and prefixes shared between sequences. */
+  readonly fast: boolean;
+
+  /** `read: 'confidence'` keeps the sampler path even where the fast read exists (the tests of that path). */
+  constructor(
+    readonly sequence: LlamaContextSequence,
+    options: { read?: ScoringRead } = {},
+  ) {
+    this.fast = options.read !== 'confidence' && hasFastRead(sequence.context);
+  }
+
+  /** The path the optimized mode reads scored tokens with on this runner. */
+  get outputPath(): OutputPath {
+    return this.fast ? 'fast read' : 'confidence';
+  }
+
+  /**
+   * Before scoring `s` here: take over from `source` (a runner of the same context) the longest prefix
+   * of `s` its cache holds, when that is longer than what this sequence already holds, by sharing KV
+   * cells instead of evaluating them. Only with the fast read, and never for models whose cache keeps
+   * only recent cells (SWA without a full cache, hybrid, recurrent).
+   */
+  async shareFrom(source: SequenceRunner, s: ScoringSequence): Promise<void> {
+    if (!this.fast || source === this || this.sequence.needsCheckpoints) return;
+    const input = s.tokens.slice(0, s.end - 1);
+    const firstOutput = s.start - 1;
+    const own = Math.min(commonPrefixLength(this.sequence.contextTokens, input), firstOutput);
+    const theirs = Math.min(commonPrefixLength(source.sequence.contextTokens, input), firstOutput);
+    if (theirs <= own) return;
+    await this.sequence.shareTokensFrom(source.sequence, theirs);
+    this.stats.sharedTokens += theirs;
+  }
 
   /** Log-probs of tokens[start..end), in order. `label` names the trace in errors. */
   async logprobs(s: ScoringSequence, mode: EvaluationMode, label: string): Promise<number[]> {
@@ -88,6 +141,7 @@ export class SequenceRunner {
     const firstOutput = s.start - 1;
     const from = Math.min(commonPrefixLength(this.sequence.contextTokens, input), firstOutput);
     await this.truncate(from);
+    if (this.fast) return this.fastRead(s, input, from, label);
     const items: ControlledEvaluateInputItem[] = input
       .slice(from)
       .map((tok, k) => (from + k >= firstOutput ? [tok, { generateNext: { token: true, confidence: true } }] : tok));
@@ -129,6 +183,23 @@ export class SequenceRunner {
     for (const pos of outside) {
       result[pos - firstOutput] = logOf(full.get(pos)?.get(s.tokens[pos + 1]!));
       this.stats.probabilityPositions++;
+    }
+    return result;
+  }
+
+  /** One pass: log p(frozen token) = logit − logsumexp(logits) read at every scored position. */
+  private async fastRead(s: ScoringSequence, input: readonly Token[], from: number, label: string): Promise<number[]> {
+    const firstOutput = s.start - 1;
+    const items: ControlledEvaluateInputItem[] = input
+      .slice(from)
+      .map((tok, k) => (from + k >= firstOutput ? [tok, { generateNext: { tokenLogprob: s.tokens[from + k + 1]! } }] : tok));
+    const out = await this.evaluate(items, label);
+    const result: number[] = [];
+    for (let pos = firstOutput; pos < s.end - 1; pos++) {
+      const lp = out[pos - from]?.next.tokenLogprob;
+      if (lp === undefined || Number.isNaN(lp)) throw new Error(`${label}: llama.cpp returned no logits at position ${pos}`);
+      result.push(Math.max(lp, LOG_MIN_PROBABILITY));
+      this.stats.fastPositions++;
     }
     return result;
   }

@@ -14,7 +14,7 @@ import { planTrace } from './plan';
 import { TokenTrie } from './prefix-tree';
 import { createRenderer, type TraceRenderer } from './chat-template';
 import { scoreTraces } from './scorer';
-import { SequenceRunner, type EvaluationMode, type EvaluationStats } from './sequence-runner';
+import { hasFastRead, SequenceRunner, type EvaluationMode, type EvaluationStats, type OutputPath, type ScoringRead } from './sequence-runner';
 import { singleStepTraces } from './synthetic-traces';
 import { meanLogprob, type TurnLogprobs } from './trace-scores';
 
@@ -31,6 +31,8 @@ export interface ScoringBenchOptions {
   /** Skip the naive path (for quick runs on big models). */
   skipNaive?: boolean;
   exactKvCache?: boolean;
+  /** 'confidence' measures the prebuilt binary's path even where the fast read is installed. */
+  read?: ScoringRead;
   onProgress?: (message: string) => void;
 }
 
@@ -40,6 +42,10 @@ export interface PathResult {
    * other processes sharing the cores. */
   cpuSeconds: number;
   stats: EvaluationStats;
+  /** How scored tokens were read. */
+  outputPath: OutputPath;
+  /** Sequences per trace (the fast read scores a trace's interventions side by side). */
+  lanes: number;
   /** Where the wall time went (measured on llama.cpp's decode and sample calls; absent if the
    * node-llama-cpp internals it hooks are missing). */
   time?: TimeSplit;
@@ -50,7 +56,8 @@ export interface PathResult {
 export interface TimeSplit {
   /** In llama_decode: the forward pass, output rows (logits) included. */
   decodeSeconds: number;
-  /** In node-llama-cpp's sampleToken: reading outputs (greedy token + confidence, top-K, full distribution). */
+  /** Reading outputs: node-llama-cpp's sampleToken (greedy token + confidence, top-K, full distribution)
+   * or the fast read's one pass over the logits. */
   outputSeconds: number;
   /** The rest: planning and tokenizing, KV truncation, batch scheduling, JS. */
   otherSeconds: number;
@@ -91,7 +98,17 @@ export interface ScoringBenchReport {
   speedup?: number;
   scoreDiff?: { mean: number; max: number; count: number };
   tokenLogprobDiff?: { max: number };
-  perScoredToken: { confidenceMs: number; probabilitiesMs: number; decodeMs: number };
+  perScoredToken: { confidenceMs: number; probabilitiesMs: number; decodeMs: number; fastReadMs?: number };
+  /** The figures the scoring-speed issue is judged by, in one place (`--json` prints the whole report). */
+  summary: {
+    outputPath: OutputPath;
+    /** Output reading's share of the optimized run's wall time (absent where the calls cannot be timed). */
+    outputShare?: number;
+    tokensPerBatch?: number;
+    optimizedOverRaw: number;
+    scoreDiffMax?: number;
+    noiseFloorL: number;
+  };
   /** The same full contexts evaluated naively in batches of 512 and of 7 tokens: how much the backend's
    * logits move with the batch shape alone (the floor under any naive/optimized comparison). */
   noiseFloor: { tokenLogprob: number; meanLogprob: number; sequences: number };
@@ -128,7 +145,7 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
 
     const run = async (
       mode: EvaluationMode,
-    ): Promise<{ result: PathResult; logprobs: Map<string, TurnLogprobs[]>; contextSize: number; parallel: number; batchSize: number }> => {
+    ): Promise<{ result: PathResult; logprobs: Map<string, TurnLogprobs[]>; contextSize: number; parallel: number; lanes: number; batchSize: number }> => {
       say(`scoring with the ${mode} path`);
       const logprobs = new Map<string, TurnLogprobs[]>();
       const meter = meterContexts(model);
@@ -139,7 +156,7 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
           model,
           renderer,
           traces,
-          { ...planOptions, mode, parallel: options.parallel, exactKvCache: options.exactKvCache },
+          { ...planOptions, mode, parallel: options.parallel, exactKvCache: options.exactKvCache, ...(options.read ? { read: options.read } : {}) },
           (r) => {
             logprobs.set(r.plan.trace.id, r.logprobs);
           },
@@ -148,10 +165,11 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
         const cpuSeconds = cpuSince(cpu);
         const time = meter.split(seconds);
         return {
-          result: { seconds, cpuSeconds, stats: summary.stats, ...(time ? { time } : {}) },
+          result: { seconds, cpuSeconds, stats: summary.stats, outputPath: summary.outputPath, lanes: summary.lanes, ...(time ? { time } : {}) },
           logprobs,
           contextSize: summary.contextSize,
           parallel: summary.parallel,
+          lanes: summary.lanes,
           batchSize: meter.batchSize(),
         };
       } finally {
@@ -162,7 +180,8 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
     say('timing raw prompt evaluation of the full contexts');
     const raw = await measureRawThroughput(model, renderer, traces, {
       contextSize: optimized.contextSize,
-      parallel: optimized.parallel,
+      // The same context shape as the optimized path: as many sequences, the same batch size.
+      parallel: optimized.parallel * optimized.lanes,
       batchSize: optimized.batchSize || undefined,
       exactKvCache: options.exactKvCache,
     });
@@ -184,13 +203,22 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
       optimized: optimized.result,
       perScoredToken,
       noiseFloor,
-      throughput: throughputReport(raw, optimized.result, optimized.contextSize, optimized.parallel, optimized.batchSize || raw.batchSize),
+      throughput: throughputReport(raw, optimized.result, optimized.contextSize, optimized.parallel * optimized.lanes, optimized.batchSize || raw.batchSize),
+      summary: { outputPath: optimized.result.outputPath, optimizedOverRaw: 0, noiseFloorL: noiseFloor.meanLogprob },
     };
     if (naive) {
       report.naive = naive.result;
       report.speedup = naive.result.seconds / optimized.result.seconds;
       Object.assign(report, compareScores(naive.logprobs, optimized.logprobs));
     }
+    const t = optimized.result.time;
+    report.summary = {
+      outputPath: optimized.result.outputPath,
+      ...(t ? { outputShare: t.outputSeconds / optimized.result.seconds, tokensPerBatch: t.meanBatchTokens } : {}),
+      optimizedOverRaw: report.throughput.ratio,
+      ...(report.scoreDiff ? { scoreDiffMax: report.scoreDiff.max } : {}),
+      noiseFloorL: noiseFloor.meanLogprob,
+    };
     return report;
   } finally {
     await model.dispose();
@@ -265,17 +293,25 @@ async function measurePerTokenCost(model: LlamaModel, renderer: TraceRenderer, t
     const context = await createScoringContext(model, { contextSize: Math.ceil((tokens.length + 64) / 256) * 256, sequences: 1 });
     const sequence = context.getSequence();
     /** Best of three: the whole evaluation and the part outside llama_decode, in ms. */
-    const time = async (output: 'none' | 'confidence' | 'probabilities'): Promise<{ wall: number; decode: number; rest: number }> => {
+    const time = async (output: 'none' | 'confidence' | 'probabilities' | 'fast'): Promise<{ wall: number; decode: number; rest: number }> => {
       const best = { wall: Infinity, decode: Infinity, rest: Infinity };
       for (let rep = 0; rep < 3; rep++) {
         await sequence.clearHistory();
-        const items = tokens
-          .slice(0, -1)
-          .map((t: Token, pos) =>
-            output === 'none' || pos < start - 1
-              ? t
-              : ([t, { generateNext: output === 'confidence' ? { token: true, confidence: true } : { probabilities: true } }] as [Token, object]),
-          );
+        const items = tokens.slice(0, -1).map((t: Token, pos) =>
+          output === 'none' || pos < start - 1
+            ? t
+            : ([
+                t,
+                {
+                  generateNext:
+                    output === 'fast'
+                      ? { tokenLogprob: tokens[pos + 1]! }
+                      : output === 'confidence'
+                        ? { token: true, confidence: true }
+                        : { probabilities: true },
+                },
+              ] as [Token, object]),
+        );
         meter.reset();
         const t0 = performance.now();
         await sequence.controlledEvaluate(items);
@@ -291,12 +327,14 @@ async function measurePerTokenCost(model: LlamaModel, renderer: TraceRenderer, t
       const none = await time('none');
       const confidence = await time('confidence');
       const probabilities = await time('probabilities');
+      const fast = hasFastRead(context) ? await time('fast') : undefined;
       const timed = Number.isFinite(none.decode);
       const overhead = (t: { wall: number; rest: number }): number => Math.max(0, timed ? t.rest - none.rest : t.wall - none.wall) / positions;
       return {
         decodeMs: (timed ? none.decode : none.wall) / tokens.length,
         confidenceMs: overhead(confidence),
         probabilitiesMs: overhead(probabilities),
+        ...(fast ? { fastReadMs: overhead(fast) } : {}),
       };
     } finally {
       await context.dispose();
@@ -397,6 +435,8 @@ interface NativeContext {
   initBatch: (this: unknown, size: number) => unknown;
   decodeBatch: (this: unknown) => Promise<unknown>;
   sampleToken: (this: unknown, ...args: unknown[]) => Promise<unknown>;
+  /** The fast read (node-llama-cpp built from its patched sources), synchronous. */
+  getTokenLogprob?: (this: unknown, batchLogitIndex: number, token: number) => number;
 }
 
 /**
@@ -444,6 +484,18 @@ function meterContexts(model: LlamaModel): { reset(): void; split(seconds: numbe
       'sampleToken',
       timed(sampleToken, (ms) => ((outputMs += ms), outputs++)),
     );
+    const { getTokenLogprob } = native as NativeContext;
+    if (typeof getTokenLogprob === 'function') {
+      define('getTokenLogprob', function (this: unknown, batchLogitIndex: number, token: number) {
+        const t0 = performance.now();
+        try {
+          return getTokenLogprob.call(this, batchLogitIndex, token);
+        } finally {
+          outputMs += performance.now() - t0;
+          outputs++;
+        }
+      });
+    }
     hooked = true;
   };
   Object.defineProperty(model, 'createContext', {

@@ -14,14 +14,39 @@ export interface TurnLogprobs {
   removed: Map<string, number[]>;
 }
 
-/** Evaluate every sequence of a plan on one runner (one llama.cpp sequence). */
-export async function evaluatePlan(plan: TracePlan, runner: SequenceRunner, mode: EvaluationMode): Promise<TurnLogprobs[]> {
+/**
+ * Evaluate every sequence of a plan. On one runner (one llama.cpp sequence): one after another, each
+ * reusing the cache the previous left. On several (the fast read): the first evaluates the base and
+ * keeps it; the others take the interventions from a queue, each first taking the base's prefix over
+ * from the first runner's KV cells (shared, not evaluated again), so that the interventions' changed
+ * tails are decoded side by side in shared batches.
+ */
+export async function evaluatePlan(plan: TracePlan, runners: SequenceRunner | readonly SequenceRunner[], mode: EvaluationMode): Promise<TurnLogprobs[]> {
+  const all: readonly SequenceRunner[] = Array.isArray(runners) ? runners : [runners as SequenceRunner];
+  const first = all[0]!;
+  const lanes = mode === 'naive' ? [] : all.slice(1);
   const out: TurnLogprobs[] = [];
   for (const turn of plan.turns) {
     const label = `trace "${plan.trace.id}" turn ${turn.turn}`;
-    const base = await runner.logprobs(turn.base, mode, label);
+    const base = await first.logprobs(turn.base, mode, label);
     const removed = new Map<string, number[]>();
-    for (const iv of turn.interventions) removed.set(iv.tool, await runner.logprobs(iv.sequence, mode, `${label} without ${iv.tool}`));
+    if (lanes.length === 0) {
+      for (const iv of turn.interventions) removed.set(iv.tool, await first.logprobs(iv.sequence, mode, `${label} without ${iv.tool}`));
+    } else {
+      const results: number[][] = new Array<number[]>(turn.interventions.length);
+      let next = 0;
+      await Promise.all(
+        lanes.map(async (runner) => {
+          while (next < turn.interventions.length) {
+            const index = next++;
+            const iv = turn.interventions[index]!;
+            await runner.shareFrom(first, iv.sequence);
+            results[index] = await runner.logprobs(iv.sequence, mode, `${label} without ${iv.tool}`);
+          }
+        }),
+      );
+      turn.interventions.forEach((iv, i) => removed.set(iv.tool, results[i]!));
+    }
     out.push({ turn: turn.turn, base, removed });
   }
   return out;

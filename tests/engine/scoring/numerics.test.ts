@@ -1,4 +1,5 @@
-// The optimized path (prefix reuse, confidence / top-K / full distribution) must give the naive
+// The optimized path's sampler read (prefix reuse, confidence / top-K / full distribution: what the
+// prebuilt binary allows; the fast read has its own file, fast-read.test.ts) must give the naive
 // path's scores to 1e-4 on every fixture trace: single-step lines, multi-step with parallel calls,
 // multi-turn; plain transcript and chat template; frozen answers that are the model's own greedy
 // output (confidence path) and recorded ones the model would not produce (top-K and full paths).
@@ -37,7 +38,7 @@ function mixedTraces(): Trace[] {
 
 async function run(model: LlamaModel, renderer: TraceRenderer, traces: Trace[], mode: 'naive' | 'optimized', parallel: number) {
   const results = new Map<string, TraceResult>();
-  const summary = await scoreTraces(model, renderer, traces, { mode, intervention: 'evidence', span: 'answer', parallel }, (r) => {
+  const summary = await scoreTraces(model, renderer, traces, { mode, intervention: 'evidence', span: 'answer', parallel, read: 'confidence' }, (r) => {
     results.set(r.plan.trace.id, r);
   });
   return { results, summary };

@@ -103,7 +103,13 @@ describe('measureRawThroughput', () => {
 
   it('defines the ratio as optimized tokens per second over raw tokens per second', () => {
     const stats = { ...emptyStats(), tokensEvaluated: 300 };
-    const t = throughputReport({ tokens: 400, sequences: 2, seconds: 2, cpuSeconds: 4, batchSize: 512 }, { seconds: 3, cpuSeconds: 3, stats }, 1024, 1, 512);
+    const t = throughputReport(
+      { tokens: 400, sequences: 2, seconds: 2, cpuSeconds: 4, batchSize: 512 },
+      { seconds: 3, cpuSeconds: 3, stats, outputPath: 'confidence', lanes: 1 },
+      1024,
+      1,
+      512,
+    );
     expect(t.raw.tokensPerSecond).toBe(200);
     expect(t.optimized.tokensPerSecond).toBe(100);
     expect(t.ratio).toBe(0.5);
