@@ -44,7 +44,7 @@ describe('bench scoring: raw vs optimized throughput', () => {
     expect(t.raw.tokens).toBeLessThan(report.tokens.naive);
     // Same context shape as the optimized path.
     expect(t.contextSize).toBe(report.contextSize);
-    expect(t.parallel).toBe(report.parallel);
+    expect(t.parallel).toBe(report.parallel * report.optimized.lanes);
     expect(t.batchSize).toBeGreaterThan(0);
   });
 
@@ -57,7 +57,7 @@ describe('bench scoring: raw vs optimized throughput', () => {
     expect(split.decodeSeconds + split.outputSeconds).toBeLessThanOrEqual(report.optimized.seconds + 1e-9);
     // Every scored position is read once; each re-evaluation reads its positions again.
     const s = report.optimized.stats;
-    expect(split.outputs).toBeGreaterThanOrEqual(s.confidencePositions + s.topKPositions + s.probabilityPositions);
+    expect(split.outputs).toBeGreaterThanOrEqual(s.confidencePositions + s.topKPositions + s.probabilityPositions + s.fastPositions);
     // Batches hold every evaluated token: the mean batch times the batches is the tokens evaluated.
     expect(split.meanBatchTokens * split.decodes).toBeCloseTo(s.tokensEvaluated, 6);
     const raw = report.throughput.raw.time!;
@@ -67,7 +67,12 @@ describe('bench scoring: raw vs optimized throughput', () => {
 
   it('prints the throughput section in the human table and the whole of it in --json', () => {
     const text = formatReport(report);
-    expect(text).toMatch(/throughput \(context \d+ × 1 sequence, batch \d+\)/);
+    expect(text).toMatch(/throughput \(context \d+ × \d+ sequences?, batch \d+\)/);
+    // The path that read the scored tokens is named, and the summary carries the issue's figures.
+    expect(text).toContain(report.optimized.outputPath === 'fast read' ? 'fast read: ' : 'confidence path');
+    expect(report.summary.outputPath).toBe(report.optimized.outputPath);
+    expect(report.summary.optimizedOverRaw).toBe(report.throughput.ratio);
+    expect(report.summary.outputShare).toBeCloseTo(split(report).outputSeconds / report.optimized.seconds, 9);
     expect(text).toMatch(/raw +\d+ tokens in [\d.]+ s = [\d.]+ tok\/s/);
     expect(text).toMatch(/optimized +\d+ tokens in [\d.]+ s = [\d.]+ tok\/s/);
     expect(text).toContain(`optimized / raw     ${report.throughput.ratio.toFixed(3)}`);
@@ -75,6 +80,10 @@ describe('bench scoring: raw vs optimized throughput', () => {
     expect(json.throughput).toEqual(report.throughput);
   });
 });
+
+function split(r: ScoringBenchReport) {
+  return r.optimized.time!;
+}
 
 describe('measureRawThroughput', () => {
   let model: LlamaModel;
