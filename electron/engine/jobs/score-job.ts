@@ -71,7 +71,10 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       persist('running');
       emit({ type: 'status', status: 'running', message });
     };
-    scorer = spec.remote ? await openRemoteScorer(spec, spec.remote, note) : await openLocalScorer(spec, note);
+    // What a request to a scoring server is waiting for (a retry, a slow answer): the job's status line
+    // until its next progress.
+    const status = (message: string): void => emit({ type: 'status', status: 'running', message });
+    scorer = spec.remote ? await openRemoteScorer(spec, spec.remote, note, status) : await openLocalScorer(spec, note);
     const { run, modelName } = scorer;
     const keyOf = (id: string): string => scoreKey(run, store.getTraceHash(id)!);
     const limits = { ...SCORE_BATCH, ...spec.batch };
