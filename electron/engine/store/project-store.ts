@@ -34,7 +34,7 @@ import { entryOf, parseTrace, readSidecar, scanTracesFile, sidecarLines, sidecar
 
 import { processAlive, ProjectLock, type AcquireOptions } from './lock';
 import { JobStateSchema, type JobState } from './jobs';
-import { ExpectedError } from '../../../shared/api/errors';
+import { errorCode, ExpectedError, isFsError } from '../../../shared/api/errors';
 import { STUDIO_VERSION } from '../version';
 
 export const PROJECT_FORMAT = 'lots-project';
@@ -113,7 +113,7 @@ export function readProjectFile<T>(path: string, schema: z.ZodType<T>, remedy: s
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isFsError(e, 'ENOENT')) return undefined;
     throw e;
   }
   let raw: unknown;
@@ -365,11 +365,7 @@ export class ProjectStore {
     try {
       return openSync(path, 'r');
     } catch (e) {
-      throw damagedFile(
-        path,
-        `it cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-        'or re-import the file it came from into a new project',
-      );
+      throw damagedFile(path, `it cannot be read (${errorCode(e) ?? (e as Error).message})`, 'or re-import the file it came from into a new project');
     }
   }
 
