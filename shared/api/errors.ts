@@ -1,5 +1,5 @@
 // The one expected-error type. An error a user can act on is an `ExpectedError` with a stable code
-// from the union below and a message that says what to do (CONVENTIONS §8); anything else is a bug,
+// from the union below and a message that says what to do (docs/CONVENTIONS.md §8); anything else is a bug,
 // logged with its stack where it happened and reported as INTERNAL. Errors that cross a transport
 // (IPC, HTTP) or a process boundary (workers) travel as { name, code, message }.
 
