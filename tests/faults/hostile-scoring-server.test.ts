@@ -186,9 +186,12 @@ describe('finding 1: only a finite log-prob ≤ 0 (or −Infinity) is a log-prob
     );
   });
 
-  it('−Infinity (-1e999: a probability that underflowed) is accepted, as the float32 floor', async () => {
+  it.each([
+    ['−Infinity (-1e999)', '-1e999'],
+    ["the lowest float (llama-server's own spelling of an underflow)", '-3.4028234663852886e38'],
+  ])('an underflow, %s, is accepted, as the float32 floor', async (_what, literal) => {
     const project = newProject();
-    const server = await startFakeLlamaServer(vocab, { hostile: onVictimCompletion(2, (honest) => ({ text: withLogprob(honest(), 1, '-1e999') })) });
+    const server = await startFakeLlamaServer(vocab, { hostile: onVictimCompletion(2, (honest) => ({ text: withLogprob(honest(), 1, literal) })) });
     servers.add(server);
     const run = await runJob(project, server, FAST);
     expect(run.last).toMatchObject({ type: 'finished', status: 'done' });

@@ -154,8 +154,9 @@ export class LlamaServerClient implements PromptScoringClient {
     return probs.map((p, i) => {
       const value = p!.logprob;
       // A log-prob is log p with 0 < p ≤ 1: finite and ≤ 0, or −Infinity where p underflowed to 0 (kept
-      // finite at the float32 floor, as the local scorer does). Anything else would be stored as a
-      // plausible score: null, a string, +Infinity, a positive value (a probability above 1).
+      // finite at the float32 floor, as the local scorer does; llama-server itself writes an underflow as
+      // the lowest float, -3.4e38, since its JSON library would turn −Infinity into null). Anything else
+      // would be stored as a plausible score: null, a string, +Infinity, a positive value (p above 1).
       if (value === Number.NEGATIVE_INFINITY) return MIN_LOGPROB;
       if (typeof value === 'number' && Number.isFinite(value) && value <= 0) return Math.max(value, MIN_LOGPROB);
       throw new ExpectedError(
