@@ -169,7 +169,7 @@ export class LlamaServerClient implements PromptScoringClient {
 }
 
 /** A value from a server's JSON, as it is and what is wrong with it, for an error message. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return '(missing)';
   if (value === null) return 'null';
   if (typeof value === 'string') return `${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)} (a string)`;
