@@ -1,4 +1,4 @@
-// Layering rules (see CONVENTIONS.md): shared/ is pure, the engine never imports electron,
+// Layering rules (docs/CONVENTIONS.md §1): shared/ is pure, the engine never imports electron,
 // the renderer only imports shared/. A violation fails `npm test`.
 // Besides the layers: typescript-eslint's type-checked recommended set, the React hooks rules, no import
 // cycles, and raw ipcMain/ipcRenderer only inside the IPC wrapper (electron/ipc/handlers.ts) and the preload.

@@ -1,7 +1,7 @@
 // Flags of a command, parsed by node:util's parseArgs in strict mode: an unknown flag, a missing value or a
 // value given to a switch is a usage error (exit 2), never silently ignored. The helpers below read them.
 import { parseArgs as parseNodeArgs } from 'node:util';
-import { ExpectedError } from '../../shared/api/errors';
+import { errorCode, ExpectedError } from '../../shared/api/errors';
 
 export interface FlagSpec {
   /** `string` takes a value, `boolean` does not; `multi` may repeat (and takes comma-separated lists). */
@@ -75,7 +75,7 @@ function joinDashValues(argv: readonly string[], spec: Record<string, FlagSpec>)
 
 /** parseArgs' own errors, in our words. */
 function usageOf(e: unknown): unknown {
-  const code = (e as { code?: unknown }).code;
+  const code = errorCode(e);
   const message = e instanceof Error ? e.message : '';
   const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return new UsageError(`unknown option ${option}`);

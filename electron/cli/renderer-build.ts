@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExpectedError } from '../../shared/api/errors';
+import { errorCode, ExpectedError, isFsError } from '../../shared/api/errors';
 
 /** What the build is made from, relative to the repository root (index.html lives in renderer/). */
 export const RENDERER_SOURCES = ['renderer', 'shared', 'vite.config.ts', 'package-lock.json'] as const;
@@ -140,7 +140,7 @@ function takeLock(lock: string, waitMs: number): () => void {
       writeFileSync(join(lock, 'pid'), String(process.pid));
       return () => rmSync(lock, { recursive: true, force: true });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (!isFsError(e, 'EEXIST')) throw e;
       if (ownerGone(lock)) {
         rmSync(lock, { recursive: true, force: true });
         continue;
@@ -169,6 +169,6 @@ function ownerGone(lock: string): boolean {
     process.kill(pid, 0);
     return false;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    return errorCode(e) === 'ESRCH';
   }
 }

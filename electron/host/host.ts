@@ -10,6 +10,7 @@ import type { ApiEventName, ApiEvents } from '../../shared/api/contract';
 import { dispatch, type DispatchTarget } from '../engine/api/dispatch';
 import { checkSite, checkToken, newToken, tokenCookieName, type HostPolicy, type Verdict } from './auth';
 import { resolveStatic } from './static-files';
+import { errorCode } from '../../shared/api/errors';
 
 export interface EventSource {
   onAny(sink: <E extends ApiEventName>(event: E, payload: ApiEvents[E]) => void): () => void;
@@ -126,9 +127,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // Any frame a client can send (over maxPayload, invalid UTF-8, unmasked, bad opcode or close code…)
       // ends up here: `ws` has already failed the connection with the right close code; without this
       // handler the 'error' event would throw and take the whole host down with it.
-      ws.on('error', (e: Error & { code?: string }) => {
+      ws.on('error', (e: Error) => {
         clients.delete(ws);
-        console.warn(`lots host: dropped an event client: ${e.code ?? e.name}: ${e.message}`);
+        console.warn(`lots host: dropped an event client: ${errorCode(e) ?? e.name}: ${e.message}`);
         ws.terminate();
       });
       // Events flow to the page only; anything it sends is ignored.

@@ -1,4 +1,4 @@
-// The heatmap's data model, outside React (CONVENTIONS §6): typed arrays for cells, a row permutation
+// The heatmap's data model, outside React (docs/CONVENTIONS.md §6): typed arrays for cells, a row permutation
 // for the current filter and sort, a column mask for tools outside the current space. Views read it;
 // the canvas renderer draws from it; nothing here allocates per frame.
 import { CELL_SCORED, decodeFloat32, decodeUint8, type HeatmapData, type HeatmapRequest } from '../../shared/api';

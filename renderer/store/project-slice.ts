@@ -1,5 +1,5 @@
 // The open project (summary from the engine), recent projects, imports.
-import type { ApiInput, ImportReport, ProjectSummary, RecentProject, StudioApi } from '../../shared/api';
+import { ApiError, type ApiInput, type ImportReport, type ProjectSummary, type RecentProject, type StudioApi } from '../../shared/api';
 import type { SliceCreator } from './types';
 import { plural } from '../format';
 
@@ -107,9 +107,9 @@ export const createProjectSlice =
         return report;
       } catch (e) {
         set({ importing: false }, false, 'project/import-failed');
-        if ((e as { code?: unknown }).code === 'CANCELLED') {
+        if (e instanceof ApiError && e.code === 'CANCELLED') {
           // (Files imported before the cancelled one are kept: the engine's projectChanged event refreshes.)
-          get().notify({ kind: 'info', title: 'Import cancelled', message: (e as Error).message });
+          get().notify({ kind: 'info', title: 'Import cancelled', message: e.message });
         } else get().fail(e, 'Import failed');
         return null;
       }

@@ -1,4 +1,4 @@
-// Types of the renderer's one store, built from typed slices (CONVENTIONS: zustand docs anchor).
+// Types of the renderer's one store, built from typed slices (docs/CONVENTIONS.md §7).
 import type { StateCreator } from 'zustand';
 import type { AppSlice } from './app-slice';
 import type { ProjectSlice } from './project-slice';

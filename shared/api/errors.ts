@@ -1,5 +1,5 @@
 // The one expected-error type. An error a user can act on is an `ExpectedError` with a stable code
-// from the union below and a message that says what to do (CONVENTIONS §8); anything else is a bug,
+// from the union below and a message that says what to do (docs/CONVENTIONS.md §8); anything else is a bug,
 // logged with its stack where it happened and reported as INTERNAL. Errors that cross a transport
 // (IPC, HTTP) or a process boundary (workers) travel as { name, code, message }.
 
@@ -106,9 +106,19 @@ export class ExpectedError<C extends ErrorCode = ErrorCode> extends Error {
   }
 }
 
-/** A Node error whose code is one of the expected fs codes (a missing file, a full disk, …). */
-export function isFsError(e: unknown): e is Error & { code: FsErrorCode } {
-  return e instanceof Error && FS_CODES.has((e as { code?: unknown }).code as string);
+/**
+ * The code a Node error carries (`ENOENT`, `ESRCH`, `ECONNREFUSED`, `ERR_PARSE_ARGS_…`), or undefined for
+ * anything that is not an Error with a string code. The one way the code reads it: no `as ErrnoException`.
+ */
+export function errorCode(e: unknown): string | undefined {
+  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A Node error whose code is one of the expected fs codes (a missing file, a full disk, …); given `code`, that one. */
+export function isFsError<C extends FsErrorCode = FsErrorCode>(e: unknown, code?: C): e is Error & { code: C } {
+  const c = errorCode(e);
+  return c !== undefined && FS_CODES.has(c) && (code === undefined || c === code);
 }
 
 /** Expected: an ExpectedError, or a file-system error from the list above. Everything else is a bug. */
@@ -172,11 +182,12 @@ export function errorFromReport(report: { code: string; message: string }): Erro
   return isErrorCode(report.code) && report.code !== TRANSPORT_ERRORS.INTERNAL ? new ExpectedError(report.code, report.message) : new Error(report.message);
 }
 
-/** An error from the engine as the renderer sees it: the rebuilt form of a SerializedError (any code, INTERNAL included). */
+/** An error from the engine as the renderer sees it: the rebuilt form of a SerializedError (any code of the
+ * union, INTERNAL included), so `e instanceof ApiError && e.code === 'CANCELLED'` is checked by the compiler. */
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly originalName = 'Error',
   ) {
@@ -184,8 +195,10 @@ export class ApiError extends Error {
   }
 }
 
+/** A code outside the union (an engine of another version) arrives as INTERNAL, its own code kept in the message. */
 export function rebuildError(e: SerializedError): ApiError {
-  return new ApiError(e.code, e.message, e.name);
+  if (isErrorCode(e.code)) return new ApiError(e.code, e.message, e.name);
+  return new ApiError(TRANSPORT_ERRORS.INTERNAL, `${e.message} (code ${e.code})`, e.name);
 }
 
 export function isSerializedError(value: unknown): value is SerializedError {

@@ -3,58 +3,13 @@
 // tool's task score is its mean BM25 score over those requests. It never sees a tool output.
 // Works on any ToolDef list, not only the benchmark's.
 import type { ToolDef } from '../trace/schema';
+import { BM25_EXTRA_STOPWORDS, FUNCTION_WORDS } from './stopwords';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-const STOPWORDS = new Set([
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'be',
-  'by',
-  'can',
-  'do',
-  'does',
-  'e',
-  'eg',
-  'for',
-  'from',
-  'g',
-  'give',
-  'how',
-  'i',
-  'if',
-  'in',
-  'into',
-  'is',
-  'it',
-  'its',
-  'many',
-  'much',
-  'of',
-  'on',
-  'or',
-  'such',
-  'that',
-  'the',
-  'their',
-  'them',
-  'there',
-  'these',
-  'this',
-  'to',
-  'was',
-  'what',
-  'when',
-  'which',
-  'with',
-  'you',
-  'your',
-]);
+// Function words and documentation filler (stopwords.ts says why BM25's list is longer than DocRetrieve's).
+const STOPWORDS: ReadonlySet<string> = new Set([...FUNCTION_WORDS, ...BM25_EXTRA_STOPWORDS]);
 
 /** Lower-case word stems: camelCase and snake_case split, stopwords dropped, plurals folded. */
 export function bm25Tokens(text: string): string[] {

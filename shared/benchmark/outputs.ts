@@ -1,6 +1,7 @@
 // Output formats of the data tools, shared by chain steps and generic runs so a tool always answers
 // in its usual format.
 import { SENSOR_UNITS, type Cipher, type FxRate, type Passage, type Scene } from './scene';
+import { FUNCTION_WORDS } from './stopwords';
 
 export function tableQueryOutput(scene: Scene): string {
   const rows = scene.table.rows.map((r) => ({ item: r.item, category: r.category, qty: r.qty, unit_price: r.priceCents / 100 }));
@@ -16,31 +17,8 @@ export function calendarOutput(scene: Scene): string {
   return `events on ${scene.calendar.date}: ${JSON.stringify(scene.calendar.events)}`;
 }
 
-const STOPWORDS = new Set([
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'be',
-  'by',
-  'do',
-  'for',
-  'from',
-  'how',
-  'in',
-  'is',
-  'it',
-  'of',
-  'on',
-  'or',
-  'the',
-  'to',
-  'what',
-  'which',
-  'with',
-]);
+// Function words only (stopwords.ts says why this list is shorter than BM25's and frozen).
+const STOPWORDS: ReadonlySet<string> = new Set(FUNCTION_WORDS);
 
 function words(text: string): Set<string> {
   return new Set((text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOPWORDS.has(w)));

@@ -2,6 +2,7 @@
 // machine, preset sizes) and, when the registry-growth run was done, accuracy and prompt tokens of
 // keep-all and LOTS at each registry size. The per-task results themselves live in the sweeps.
 import { z } from 'zod';
+import { RunHeaderSchema } from './run-record';
 
 export const DEMO_RECORD_VERSION = 1;
 
@@ -29,17 +30,8 @@ export const GrowthPointSchema = z.object({
 });
 export type GrowthPoint = z.infer<typeof GrowthPointSchema>;
 
-export const DemoRecordSchema = z.object({
+export const DemoRecordSchema = RunHeaderSchema.extend({
   v: z.literal(DEMO_RECORD_VERSION),
-  model: z.string(),
-  modelName: z.string(),
-  modelHash: z.string(),
-  /** The command line as typed (or the equivalent one for a run started in the Studio). */
-  command: z.string(),
-  machine: z.string(),
-  startedAt: z.string(),
-  finishedAt: z.string().optional(),
-  seconds: z.number().nonnegative().optional(),
   preset: z.object({
     name: z.string(),
     families: z.array(z.string()),

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ownRecord } from '../trace/own-record';
 import { UpdateRuleSchema } from './updates';
+import { RunHeaderSchema } from './run-record';
 
 export const STREAM_ARMS = ['keep-all', 'frozen', 'updated', 'capped'] as const;
 export type StreamArm = (typeof STREAM_ARMS)[number];
@@ -47,16 +48,8 @@ export const StreamTaskSchema = z.object({
 });
 export type StreamTask = z.infer<typeof StreamTaskSchema>;
 
-export const StreamRecordSchema = z.object({
+export const StreamRecordSchema = RunHeaderSchema.extend({
   v: z.literal(1),
-  model: z.string(),
-  modelName: z.string(),
-  modelHash: z.string(),
-  command: z.string(),
-  machine: z.string(),
-  startedAt: z.string(),
-  finishedAt: z.string().optional(),
-  seconds: z.number().nonnegative().optional(),
   options: z.object({
     families: z.array(z.string()),
     batches: z.number().int().positive(),

@@ -1,4 +1,4 @@
-// The layering rules of CONVENTIONS.md are enforced by eslint; these tests prove the rules bite.
+// The layering rules of docs/CONVENTIONS.md §1 are enforced by eslint; these tests prove the rules bite.
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';

@@ -15,6 +15,7 @@ import { INTERVENTION_KINDS } from '../../../shared/trace/interventions';
 import type { ScoreSpan } from '../../../shared/project/scores';
 import { resolveModelArg } from '../../engine/benchmark/model-arg';
 import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteScoringSpec } from '../../engine/scoring/remote/client';
+import { MAX_SLOTS } from '../../engine/scoring/remote/slots';
 
 const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];
 const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
@@ -143,6 +144,8 @@ function remoteSpec(args: ParsedArgs): { remote?: RemoteScoringSpec } {
   const apiKeyEnv = flagString(args, 'api-key-env');
   const servedModel = flagString(args, 'served-model');
   const concurrency = flagInt(args, 'concurrency', { min: 1 });
+  if (concurrency !== undefined && concurrency > MAX_SLOTS)
+    throw new UsageError(`--concurrency must be at most ${MAX_SLOTS} requests in flight per endpoint, got ${concurrency}`);
   return {
     remote: {
       backend,

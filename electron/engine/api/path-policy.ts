@@ -6,7 +6,7 @@
 // not the caller's. Without a root nothing is checked or changed (the desktop app, `lots ui` as before).
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ExpectedError } from '../../../shared/api/errors';
+import { errorCode, ExpectedError } from '../../../shared/api/errors';
 import { mapPathFields } from '../../../shared/api/path-fields';
 import { apiInputSchemas, type ApiMethodName } from '../../../shared/api/schemas';
 
@@ -37,10 +37,7 @@ export class PathPolicy {
       if (!statSync(real).isDirectory()) throw new ExpectedError('INVALID_INPUT', `--root ${root} is not a folder: give the folder the Studio may use`);
     } catch (e) {
       if (e instanceof ExpectedError) throw e;
-      throw new ExpectedError(
-        'INVALID_INPUT',
-        `--root ${root} cannot be used (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give an existing folder`,
-      );
+      throw new ExpectedError('INVALID_INPUT', `--root ${root} cannot be used (${errorCode(e) ?? (e as Error).message}): give an existing folder`);
     }
     return new PathPolicy(
       real,
@@ -119,7 +116,7 @@ export function realPathOf(absolute: string): string {
     try {
       return rest.length ? join(realpathSync.native(head), ...[...rest].reverse()) : realpathSync.native(head);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
+      const code = errorCode(e);
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
     }
     let link: string | undefined;

@@ -50,6 +50,7 @@ import { ModelCatalog } from '../views/models';
 import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
+import type { DemoOptionsSpec } from '../jobs/protocol';
 import { checkModelPath } from '../llama';
 import { importTraces, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
 import { buildRanking } from '../views/ranking';
@@ -91,23 +92,7 @@ export interface StudioServiceOptions {
 }
 
 /** The `lots demo` command that runs (and resumes) the same demo in a terminal; recorded in demo.json. */
-export function demoCommandLine(
-  spec: {
-    out: string;
-    preset: 'quick' | 'full';
-    families?: readonly string[];
-    registries?: readonly number[];
-    seed?: string;
-    fit?: number;
-    eval?: number;
-    draws?: number;
-    kMax?: number;
-    maxTokens?: number;
-    threads?: number;
-    gpu?: string;
-  },
-  model: string,
-): string {
+export function demoCommandLine(spec: Omit<DemoOptionsSpec, 'modelPath'>, model: string): string {
   const quote = (v: string) => (/^[\w.,/:@=+-]+$/.test(v) ? v : JSON.stringify(v));
   const flags: Array<[string, string | number | undefined]> = [
     ['out', spec.out],
@@ -532,7 +517,7 @@ export class StudioService implements ApiMethods {
     const preset = input.preset ?? 'quick';
     const registries = [...new Set(input.registry ?? [])].sort((a, b) => a - b);
     const threads = input.threads ?? availableParallelism();
-    const spec = {
+    const spec: DemoOptionsSpec = {
       out,
       modelPath,
       preset,

@@ -3,7 +3,7 @@
 // checks its inputs up front, before the lock is taken (symbolic links are followed: a link to a regular
 // file is fine).
 import { statSync, type Stats } from 'node:fs';
-import { ExpectedError } from '../../../shared/api/errors';
+import { errorCode, ExpectedError } from '../../../shared/api/errors';
 
 function kindOf(s: Stats): string {
   if (s.isDirectory()) return 'a folder';
@@ -20,7 +20,7 @@ export function assertRegularFile(path: string, name = path): void {
   try {
     s = statSync(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errorCode(e);
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new ExpectedError('INVALID_INPUT', `${name}: no such file`);
     throw e;
   }

@@ -10,7 +10,7 @@ import type { InterventionKind } from '../../../shared/trace/interventions';
 import { benchExecutor } from '../../../shared/benchmark/trace';
 import type { Trace } from '../../../shared/trace/schema';
 import { UNROUTED } from '../../../shared/lots/aggregate';
-import { ProjectStore, type JobState } from '../store';
+import { ProjectStore } from '../store';
 import { loadModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import { checkFaithfulness } from '../scoring/faithfulness';
@@ -20,27 +20,15 @@ import { holdWhilePaused, type JobControl } from './control';
 import { reportFailure } from './failure';
 import type { FaithfulnessJobSpec, JobEvent, JobProgress } from './protocol';
 import { ExpectedError, type ErrorCode } from '../../../shared/api/errors';
+import { jobStateWriter } from './job-state';
 
 export const DEFAULT_FAITHFULNESS_DRAWS = 3;
 export const DEFAULT_FAITHFULNESS_SEED = 1;
 
 export async function runFaithfulnessJob(spec: FaithfulnessJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
   const store = ProjectStore.open(spec.project);
-  const createdAt = store.readJob(spec.jobId)?.createdAt ?? new Date().toISOString();
   const progress: JobProgress = { done: 0, total: 0, scoredNow: 0, skipped: 0 };
-  const persist = (status: JobState['status'], error?: { code: string; message: string }): void => {
-    store.writeJob({
-      id: spec.jobId,
-      kind: 'faithfulness',
-      status,
-      createdAt,
-      updatedAt: new Date().toISOString(),
-      options: { ...spec },
-      progress: { done: progress.done, total: progress.total, ...(progress.message !== undefined ? { message: progress.message } : {}) },
-      ...(error ? { error } : {}),
-      pid: process.pid,
-    });
-  };
+  const persist = jobStateWriter(store, { id: spec.jobId, kind: 'faithfulness', options: spec }, progress);
   try {
     const parts = parseRunKey(spec.run);
     if (!parts)

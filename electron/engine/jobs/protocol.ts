@@ -86,6 +86,10 @@ export interface DemoJobSpec {
   command: string;
 }
 
+/** A demo's options as the API resolves them (service.ts startDemo): the spec before it has a job id and
+ * the command line made from these options. The one declaration of the demo's options and their types. */
+export type DemoOptionsSpec = Omit<DemoJobSpec, 'jobId' | 'command'>;
+
 /** What the job worker is asked to run. */
 export type JobRequest =
   | { kind: 'score'; spec: ScoreJobSpec }

@@ -16,7 +16,7 @@ export type QueuedRequest = { kind: 'score'; spec: ScoreJobSpec } | { kind: 'fai
 export type QueueInput =
   | { kind: 'score'; spec: Omit<ScoreJobSpec, 'jobId'> & { jobId?: string } }
   | { kind: 'faithfulness'; spec: Omit<FaithfulnessJobSpec, 'jobId'> & { jobId?: string } };
-import { ExpectedError } from '../../../shared/api/errors';
+import { ExpectedError, isFsError } from '../../../shared/api/errors';
 
 export interface QueuedJob {
   id: string;
@@ -155,6 +155,6 @@ export function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return isFsError(e, 'EPERM');
   }
 }

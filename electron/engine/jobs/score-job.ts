@@ -7,7 +7,6 @@
 import { basename } from 'node:path';
 import type { Trace } from '../../../shared/trace/schema';
 import { ProjectStore } from '../store';
-import type { JobState } from '../store';
 import { loadModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import { createRenderer } from '../scoring/chat-template';
@@ -22,33 +21,15 @@ import type { JobScorer } from './job-scorer';
 import type { TraceResult } from '../scoring/scorer';
 import { openRemoteScorer } from '../scoring/remote/remote-job';
 import { ExpectedError } from '../../../shared/api/errors';
+import { jobStateWriter } from './job-state';
 
 /** Traces read into memory at a time, at most (ScoreJobSpec.batch overrides these). */
 export const SCORE_BATCH = { traces: 256, bytes: 64 * 1024 * 1024 };
 
 export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit: (event: JobEvent) => void): Promise<void> {
   const store = ProjectStore.open(spec.project);
-  const createdAt = store.readJob(spec.jobId)?.createdAt ?? new Date().toISOString();
   const progress: JobProgress = { done: 0, total: 0, scoredNow: 0, skipped: 0 };
-  const persist = (status: JobState['status'], error?: { code: string; message: string }): void => {
-    store.writeJob({
-      id: spec.jobId,
-      kind: 'score',
-      status,
-      createdAt,
-      updatedAt: new Date().toISOString(),
-      options: { ...spec },
-      progress: {
-        done: progress.done,
-        total: progress.total,
-        ...(progress.tokensPerSecond !== undefined ? { tokensPerSecond: progress.tokensPerSecond } : {}),
-        ...(progress.etaSeconds !== undefined ? { etaSeconds: progress.etaSeconds } : {}),
-        ...(progress.message !== undefined ? { message: progress.message } : {}),
-      },
-      ...(error ? { error } : {}),
-      pid: process.pid,
-    });
-  };
+  const persist = jobStateWriter(store, { id: spec.jobId, kind: 'score', options: spec }, progress);
   let scorer: JobScorer | undefined;
   try {
     const selected = selectAnswered(store, spec.tasks);
@@ -71,7 +52,10 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       persist('running');
       emit({ type: 'status', status: 'running', message });
     };
-    scorer = spec.remote ? await openRemoteScorer(spec, spec.remote, note) : await openLocalScorer(spec, note);
+    // What a request to a scoring server is waiting for (a retry, a slow answer): the job's status line
+    // until its next progress.
+    const status = (message: string): void => emit({ type: 'status', status: 'running', message });
+    scorer = spec.remote ? await openRemoteScorer(spec, spec.remote, note, status) : await openLocalScorer(spec, note);
     const { run, modelName } = scorer;
     const keyOf = (id: string): string => scoreKey(run, store.getTraceHash(id)!);
     const limits = { ...SCORE_BATCH, ...spec.batch };

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { normalizePackageName } from './wheel';
-import { ExpectedError } from '../../../shared/api/errors';
+import { ExpectedError, isFsError } from '../../../shared/api/errors';
 
 export interface PipProgress {
   /** Bytes of the wheel downloaded so far, and its size where pip printed it. */
@@ -90,10 +90,10 @@ export async function pipDownloadWheel(
     const timer = setInterval(() => options.onProgress?.({ done: total === null ? folderBytes(tmp) : Math.min(total, folderBytes(tmp)), total }), 500);
     const abort = () => child.kill('SIGTERM');
     options.signal?.addEventListener('abort', abort, { once: true });
-    child.on('error', (e: NodeJS.ErrnoException) => {
+    child.on('error', (e: Error) => {
       clearInterval(timer);
       options.signal?.removeEventListener('abort', abort);
-      if (e.code === 'ENOENT') resolve('missing');
+      if (isFsError(e, 'ENOENT')) resolve('missing');
       else reject(e);
     });
     child.on('close', (status) => {

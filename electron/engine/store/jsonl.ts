@@ -4,7 +4,7 @@
 // after the last LF are a torn last line (a write cut short): reported, never read as a record, and not
 // counted in the returned offset, so a later read picks the line up once it is complete.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { ExpectedError } from '../../../shared/api/errors';
+import { ExpectedError, isFsError } from '../../../shared/api/errors';
 
 export interface JsonlScanOptions {
   /** Bytes read at a time (tests make it tiny so lines span chunks). */
@@ -51,7 +51,7 @@ export function scanJsonl(path: string, offset: number, onLine: (line: JsonlLine
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { offset: 0, lines: 0, warnings };
+    if (isFsError(e, 'ENOENT')) return { offset: 0, lines: 0, warnings };
     throw e;
   }
   try {

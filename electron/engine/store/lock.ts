@@ -37,7 +37,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ExpectedError, isFsError } from '../../../shared/api/errors';
+import { errorCode, ExpectedError, isFsError } from '../../../shared/api/errors';
 
 export interface LockHolder {
   pid: number;
@@ -125,7 +125,7 @@ export function processAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return isFsError(e, 'EPERM');
   }
 }
 
@@ -322,7 +322,7 @@ export class ProjectLock {
         linkSync(tmp, this.path);
         return true;
       } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
+        const code = errorCode(e);
         if (code === 'EEXIST') return false;
         if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV' || code === 'EMLINK')
           return this.createInPlace(record);
@@ -339,7 +339,7 @@ export class ProjectLock {
     try {
       fd = openSync(this.path, 'wx');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      if (isFsError(e, 'EEXIST')) return false;
       throw lockWriteError(this.path, e);
     }
     try {
@@ -363,14 +363,14 @@ export class ProjectLock {
     try {
       fd = openSync(this.path, 'r');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'gone' };
+      if (isFsError(e, 'ENOENT')) return { state: 'gone' };
       let stat: Stats;
       try {
         stat = statSync(this.path);
       } catch {
         return { state: 'gone' };
       }
-      return { state: 'stale', stat, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+      return { state: 'stale', stat, reason: `unreadable (${errorCode(e) ?? 'error'})` };
     }
     let stat: Stats;
     let text: string;
@@ -379,7 +379,7 @@ export class ProjectLock {
       try {
         text = readFileSync(fd, 'utf8');
       } catch (e) {
-        return { state: 'stale', stat, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+        return { state: 'stale', stat, reason: `unreadable (${errorCode(e) ?? 'error'})` };
       }
     } finally {
       closeSync(fd);

@@ -34,7 +34,7 @@ import { entryOf, parseTrace, readSidecar, scanTracesFile, sidecarLines, sidecar
 
 import { processAlive, ProjectLock, type AcquireOptions } from './lock';
 import { JobStateSchema, type JobState } from './jobs';
-import { ExpectedError } from '../../../shared/api/errors';
+import { errorCode, ExpectedError, isFsError } from '../../../shared/api/errors';
 import { plural } from '../../../shared/text';
 import { STUDIO_VERSION } from '../version';
 
@@ -114,7 +114,7 @@ export function readProjectFile<T>(path: string, schema: z.ZodType<T>, remedy: s
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isFsError(e, 'ENOENT')) return undefined;
     throw e;
   }
   let raw: unknown;
@@ -366,11 +366,7 @@ export class ProjectStore {
     try {
       return openSync(path, 'r');
     } catch (e) {
-      throw damagedFile(
-        path,
-        `it cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-        'or re-import the file it came from into a new project',
-      );
+      throw damagedFile(path, `it cannot be read (${errorCode(e) ?? (e as Error).message})`, 'or re-import the file it came from into a new project');
     }
   }
 

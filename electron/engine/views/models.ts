@@ -9,6 +9,7 @@ import { describeModel, getRuntime, gpuInfo, type GpuChoice } from '../llama';
 import { writeJsonAtomic } from '../store/atomic';
 import { listModels } from '../models/model-dir';
 import { DEFAULT_MODEL_SOURCE } from '../models/sources';
+import { errorCode } from '../../../shared/api/errors';
 
 /** Shown on the Models view; downloaded with node-llama-cpp's downloader when a network exists. */
 export const RECOMMENDED_MODELS: RecommendedModel[] = [
@@ -101,7 +102,7 @@ export class ModelCatalog {
       await Promise.race([lookup('huggingface.co'), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
       status = { online: true, detail: 'huggingface.co resolves' };
     } catch (e) {
-      status = { online: false, detail: `huggingface.co cannot be reached (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+      status = { online: false, detail: `huggingface.co cannot be reached (${errorCode(e) ?? (e as Error).message})` };
     }
     this.network = { ...status, at: Date.now() };
     return status;

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ExpectedError, isExpected, serializeError, type Envelope } from '../../../shared/api/errors';
+import { ApiError, errorCode, ExpectedError, isExpected, isFsError, rebuildError, serializeError, type Envelope } from '../../../shared/api/errors';
 import { methodChannel } from '../../../shared/api/channels';
 import type { ApiMethods } from '../../../shared/api/contract';
 import { StudioService } from '../../../electron/engine/api';
@@ -77,6 +77,26 @@ describe('classification', () => {
     expect(isExpected(enoent)).toBe(true);
     expect(serializeError(bug)).toMatchObject({ code: 'INTERNAL' });
     expect(serializeError(enoent)).toMatchObject({ code: 'ENOENT' });
+  });
+
+  it("reads a Node error's code in one place: errorCode(), and isFsError() for the listed fs codes, one of them if named", () => {
+    expect(errorCode(enoent)).toBe('ENOENT');
+    expect(errorCode(bug)).toBe('ERR_INVALID_ARG_TYPE');
+    expect(errorCode(typeBug)).toBeUndefined();
+    expect(errorCode({ code: 'ENOENT' })).toBeUndefined(); // not an Error
+    expect(isFsError(enoent)).toBe(true);
+    expect(isFsError(enoent, 'ENOENT')).toBe(true);
+    expect(isFsError(enoent, 'EEXIST')).toBe(false);
+    expect(isFsError(bug)).toBe(false);
+  });
+
+  it('rebuilds an error over a transport with a code of the union; a code outside it arrives as INTERNAL, named in the message', () => {
+    const known = rebuildError(serializeError(locked));
+    expect(known).toBeInstanceOf(ApiError);
+    expect(known.code).toBe('PROJECT_LOCKED');
+    const unknown = rebuildError({ name: 'ExpectedError', code: 'FROM_A_NEWER_ENGINE', message: 'something new' });
+    expect(unknown.code).toBe('INTERNAL');
+    expect(unknown.message).toBe('something new (code FROM_A_NEWER_ENGINE)');
   });
 });
 

@@ -56,7 +56,7 @@ describe('Models view', () => {
       { view: 'models' },
       fakeApi({
         inspectModel: async () => {
-          throw new ApiError('NOT_GGUF', '/models/notes.txt is not a GGUF file');
+          throw new ApiError('MODEL_CORRUPT', '/models/notes.txt is not a GGUF file');
         },
       }),
     );

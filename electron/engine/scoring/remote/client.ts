@@ -1,7 +1,7 @@
 // What a scoring server must do for the remote backend, whatever protocol it speaks: name the model
 // it serves, tokenize with its own vocabulary, and return the log-probs of frozen tokens after a
 // context (teacher-forced, never regenerated).
-import type { HttpTarget } from './http';
+import type { HttpTarget, RetryPolicy } from './http';
 import { LlamaServerClient } from './llama-server';
 
 export interface ServedModel {
@@ -47,8 +47,10 @@ export interface RemoteScoringSpec {
   apiKeyEnv?: string;
   /** The model the endpoints must serve (checked against what they report). */
   servedModel?: string;
-  /** Requests in flight per endpoint (default: the server's slots). */
+  /** Requests in flight per endpoint (default: the server's slots), 1..MAX_SLOTS. */
   concurrency?: number;
+  /** The HTTP retry policy and deadlines (default http.ts' DEFAULT_RETRY); the fault suite shortens them. */
+  retry?: Partial<RetryPolicy>;
 }
 
 /** The model part of a remote run key (and the `model` of its score rows): what the endpoints serve,

@@ -12,24 +12,56 @@ import type { JobScorer } from '../../jobs/job-scorer';
 import type { ScoreJobSpec } from '../../jobs/protocol';
 import { scoreRun } from '../keys';
 import { createRenderer } from '../chat-template';
-import { createClient, normalizeEndpoint, runIdentity, type PromptScoringClient, type RemoteScoringSpec, type ServedModel } from './client';
+import { MAX_SLOTS } from './slots';
+import { createClient, normalizeEndpoint, type PromptScoringClient, type RemoteScoringSpec, type ServedModel } from './client';
+import { ServedModelGuard } from './model-guard';
 
 import { endpointFailure, scoreTracesRemote } from './remote-scorer';
 import { ServerTokenizer, type VocabularyFacts } from './server-tokenizer';
 import { ExpectedError } from '../../../../shared/api/errors';
 
-export async function openRemoteScorer(spec: ScoreJobSpec, remote: RemoteScoringSpec, note: (message: string) => void): Promise<JobScorer> {
+/**
+ * `note` says a step of the start-up (the job's progress message); `status` says, for a while, what a
+ * request is waiting for (a retry, a slow answer): the job's status line until its next progress.
+ */
+export async function openRemoteScorer(
+  spec: ScoreJobSpec,
+  remote: RemoteScoringSpec,
+  note: (message: string) => void,
+  status: (message: string) => void = note,
+): Promise<JobScorer> {
   note(`reading the chat template and vocabulary of ${basename(spec.model)}`);
   const model = await loadVocabulary(spec.model);
   try {
     const apiKey = remote.apiKeyEnv ? process.env[remote.apiKeyEnv] : undefined;
     if (remote.apiKeyEnv && !apiKey) throw new ExpectedError('SERVER_AUTH', `the environment variable ${remote.apiKeyEnv} (--api-key-env) is not set`);
-    const clients = remote.endpoints.map((url) => createClient(remote.backend, { baseUrl: normalizeEndpoint(url), ...(apiKey ? { apiKey } : {}) }));
+    if (remote.concurrency !== undefined && !(Number.isInteger(remote.concurrency) && remote.concurrency >= 1 && remote.concurrency <= MAX_SLOTS))
+      throw new ExpectedError(
+        'INVALID_INPUT',
+        `--concurrency ${remote.concurrency}: requests in flight per endpoint are a whole number from 1 to ${MAX_SLOTS}`,
+      );
+    const guard = new ServedModelGuard(remote.backend);
+    const clients = remote.endpoints.map((url) => {
+      const baseUrl = normalizeEndpoint(url);
+      return createClient(remote.backend, {
+        baseUrl,
+        ...(apiKey ? { apiKey } : {}),
+        ...(remote.retry ? { retry: remote.retry } : {}),
+        onRetry: (r) => {
+          guard.noteRetry(baseUrl);
+          status(
+            `${baseUrl}${r.path} failed (${r.reason.slice(0, 160)}); trying again in ${(r.delayMs / 1000).toFixed(1)} s (attempt ${r.attempt + 1} of ${r.attempts})`,
+          );
+        },
+        onWait: (w) => status(w.message),
+      });
+    });
     note(`asking ${clients.length} ${remote.backend} endpoint${clients.length === 1 ? '' : 's'} what they serve`);
     const { live, served } = await connect(clients, remote.servedModel);
+    guard.pin(served);
     const tokenizer = new ServerTokenizer(vocabularyFacts(model), failover(live));
     const renderer = createRenderer(model, spec.format ?? 'auto', tokenizer.tokenizer);
-    const identity = runIdentity(remote.backend, served);
+    const identity = guard.identity;
     const dropped = new Set(clients.filter((c) => !live.includes(c)).map((c) => c.endpoint));
     const perEndpoint = new Map<string, number>();
     return {
@@ -49,6 +81,7 @@ export async function openRemoteScorer(spec: ScoreJobSpec, remote: RemoteScoring
             span: spec.span,
             executor: spec.intervention === 'reexecute' ? benchExecutor : undefined,
             shouldStop,
+            guard,
             onEndpointFailed: (endpoint, error) => {
               dropped.add(endpoint);
               note(`${endpoint} failed (${error.message}); its traces go to the other endpoints`);

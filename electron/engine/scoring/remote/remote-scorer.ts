@@ -7,6 +7,9 @@
 // and its trace goes back on the queue for the others; when none is left the job fails, and what was
 // scored so far is stored (a rerun resumes). The plan, the scored-token location and L and I are the
 // local scorer's (plan.ts, span.ts, trace-scores.ts): only where the log-probs come from differs.
+// A trace's result is handed over only after the endpoint was asked again what it serves (guard); once
+// the batch fails (a protocol error, another model), the requests in flight are aborted and nothing more
+// of the batch is handed over. Workers are never more than the traces of the batch.
 import type { Trace } from '../../../../shared/trace/schema';
 import { planTrace, type PlanOptions, type TracePlan } from '../plan';
 import type { TraceRenderer } from '../chat-template';
@@ -15,6 +18,8 @@ import { addStats, emptyStats, type EvaluationStats } from '../sequence-runner';
 import type { TurnLogprobs } from '../trace-scores';
 import type { ScoringSequence } from '../span';
 import type { PromptScoringClient } from './client';
+import { MAX_SLOTS } from './slots';
+import type { ServedModelGuard } from './model-guard';
 
 import type { ServerTokenizer } from './server-tokenizer';
 import { ExpectedError } from '../../../../shared/api/errors';
@@ -30,6 +35,9 @@ export interface RemoteScoreOptions extends PlanOptions {
   /** An endpoint was dropped; its work moves to the others. */
   onEndpointFailed?: (endpoint: string, error: Error) => void;
   plan?: (trace: Trace) => Promise<TracePlan>;
+  /** Holds the endpoints to the job's served model: asked after retried requests, before each trace is
+   * handed over, and at the end of the batch. */
+  guard?: ServedModelGuard;
 }
 
 export interface RemoteTraceResult extends TraceResult {
@@ -63,10 +71,25 @@ export async function scoreTracesRemote(
   const stats = emptyStats();
   const perEndpoint: Record<string, number> = Object.fromEntries(endpoints.map((e) => [e.client.endpoint, 0]));
   const failed = new Set<string>();
+  const reasons = new Map<string, string>();
+  const dropEndpoint = (name: string, error: ExpectedError | TypeError): void => {
+    if (failed.has(name)) return;
+    failed.add(name);
+    reasons.set(name, error.message);
+    options.onEndpointFailed?.(name, error);
+  };
   let stopped = false;
   let scored = 0;
   let failure: { error: unknown } | undefined;
   const plan = options.plan ?? ((t: Trace) => planWithServerTokens(t, renderer, tokenizer, options));
+
+  // Once the batch fails, the requests in flight are aborted: their results would not be stored.
+  const abort = new AbortController();
+  const fail = (error: unknown): void => {
+    if (failure) return;
+    failure = { error };
+    abort.abort(error);
+  };
 
   const worker = async (endpoint: RemoteEndpoint): Promise<void> => {
     const name = endpoint.client.endpoint;
@@ -81,19 +104,19 @@ export async function scoreTracesRemote(
       let result: { plan: TracePlan; logprobs: TurnLogprobs[]; stats: EvaluationStats };
       try {
         const p = await plan(trace);
-        result = { plan: p, ...(await evaluateRemote(p, endpoint.client)) };
+        result = { plan: p, ...(await evaluateRemote(p, endpoint.client, abort.signal, options.guard)) };
+        await options.guard?.verify(endpoint.client, `before storing trace "${trace.id}"`);
       } catch (e) {
+        if (failure) return; // aborted with the batch, or failed after it: nothing more is stored
         if (endpointFailure(e)) {
           queue.push(trace);
-          if (!failed.has(name)) {
-            failed.add(name);
-            options.onEndpointFailed?.(name, e);
-          }
+          dropEndpoint(name, e);
           return;
         }
-        failure ??= { error: e };
+        fail(e);
         return;
       }
+      if (failure) return;
       scored++;
       perEndpoint[name]!++;
       addStats(stats, result.stats);
@@ -101,13 +124,34 @@ export async function scoreTracesRemote(
     }
   };
 
-  await Promise.all(endpoints.flatMap((e) => Array.from({ length: Math.max(1, e.concurrency) }, () => worker(e))));
+  for (const e of endpoints) {
+    if (!Number.isInteger(e.concurrency) || e.concurrency < 1 || e.concurrency > MAX_SLOTS)
+      throw new ExpectedError(
+        'INVALID_INPUT',
+        `${e.client.endpoint}: ${e.concurrency} requests in flight asked for (--concurrency); it must be a whole number from 1 to ${MAX_SLOTS}`,
+      );
+  }
+  const perWorker = (e: RemoteEndpoint): number => Math.min(e.concurrency, Math.max(1, traces.length));
+  await Promise.all(endpoints.flatMap((e) => Array.from({ length: perWorker(e) }, () => worker(e))));
   if (failure) throw failure.error;
   if (!stopped && queue.length > 0) {
     throw new ExpectedError(
       'NO_ENDPOINT_LEFT',
-      `every scoring endpoint failed (${[...failed].join(', ')}); ${queue.length} traces are left unscored. The scores so far are stored: run the same command again when a server answers.`,
+      `every scoring endpoint failed (${[...failed].map((n) => `${n}: ${reasons.get(n) ?? '?'}`).join('; ')}); ${queue.length} traces are left unscored. The scores so far are stored: run the same command again when a server answers.`,
     );
+  }
+  // The end of the batch: every endpoint that worked on it still serves the job's model.
+  if (options.guard) {
+    for (const e of endpoints) {
+      const name = e.client.endpoint;
+      if (failed.has(name) || perEndpoint[name] === 0) continue;
+      try {
+        await options.guard.verify(e.client, 'at the end of a batch');
+      } catch (error) {
+        if (!endpointFailure(error)) throw error;
+        dropEndpoint(name, error);
+      }
+    }
   }
   return { scored, stopped, stats, perEndpoint, failedEndpoints: [...failed] };
 }
@@ -130,12 +174,18 @@ export async function planWithServerTokens(trace: Trace, renderer: TraceRenderer
   throw new Error(`trace "${trace.id}": rendering kept asking the server tokenizer for new texts`);
 }
 
-async function evaluateRemote(plan: TracePlan, client: PromptScoringClient): Promise<{ logprobs: TurnLogprobs[]; stats: EvaluationStats }> {
+async function evaluateRemote(
+  plan: TracePlan,
+  client: PromptScoringClient,
+  signal: AbortSignal,
+  guard: ServedModelGuard | undefined,
+): Promise<{ logprobs: TurnLogprobs[]; stats: EvaluationStats }> {
   const stats = emptyStats();
   const out: TurnLogprobs[] = [];
   const run = async (s: ScoringSequence, label: string): Promise<number[]> => {
     if (s.start < 1) throw new Error(`${label}: a scored token needs a context before it`);
-    const values = await client.scoredLogprobs(s.tokens, s.start, s.end);
+    const values = await client.scoredLogprobs(s.tokens, s.start, s.end, signal);
+    await guard?.afterRequest(client);
     stats.tokensEvaluated += s.end - 1;
     stats.probabilityPositions += values.length;
     return values;
