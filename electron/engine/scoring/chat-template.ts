@@ -2,10 +2,11 @@
 // wrapper for it (resolveChatWrapper: a specialised wrapper, else the GGUF's Jinja template); a model
 // without one (the fixtures, base models) uses the plain transcript. Dates some wrappers stamp into
 // the system prompt are switched off: the same trace must render to the same tokens every day.
-import { resolveChatWrapper, type ChatWrapper, type LlamaModel, type ResolveChatWrapperOptions, type Token, type Tokenizer } from 'node-llama-cpp';
-import type { Trace } from '../../../shared/trace/schema';
+import { LlamaText, resolveChatWrapper, type ChatWrapper, type LlamaModel, type ResolveChatWrapperOptions, type Token, type Tokenizer } from 'node-llama-cpp';
+import type { ToolCall, Trace } from '../../../shared/trace/schema';
+import { targetCall } from '../../../shared/trace/target';
 import { turnChatHistory } from './chat-history';
-import { plainTranscript } from './plain-format';
+import { plainCallTarget, plainTranscript } from './plain-format';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export type RenderFormat = 'auto' | 'plain' | 'template';
@@ -13,8 +14,12 @@ export type RenderFormat = 'auto' | 'plain' | 'template';
 export interface TraceRenderer {
   /** 'plain' or the chat wrapper's name (recorded with the scores). */
   readonly format: string;
-  /** Tokens of turn `turnIndex`'s context followed by `answerText` (the frozen answer or a prefix of it). */
+  /** Tokens of turn `turnIndex`'s context followed by `answerText` (the frozen answer or a prefix of it).
+   * For a turn whose target is a call, the context ends before that call. */
   render(trace: Trace, turnIndex: number, answerText: string): Token[];
+  /** Tokens of the context of a turn whose target is a call, followed by that call: its text, then its
+   * calls as the model emits them when it calls (its wrapper's tool-call format). */
+  renderCallTarget(trace: Trace, turnIndex: number): Token[];
 }
 
 /** `tokenizer` defaults to the model's own; the remote backend passes the scoring server's
@@ -68,16 +73,37 @@ export function plainRenderer(model: LlamaModel, tokenizer: Tokenizer = model.to
   return {
     format: 'plain',
     render: (trace, turnIndex, answerText) => [...bos, ...tokenizer(plainTranscript(trace, turnIndex, answerText), false)],
+    renderCallTarget: (trace, turnIndex) => [...bos, ...tokenizer(plainCallTarget(trace, turnIndex), false)],
   };
 }
 
 export function chatRenderer(model: LlamaModel, wrapper: ChatWrapper, format = wrapper.wrapperName, tokenizer: Tokenizer = model.tokenizer): TraceRenderer {
+  const context = (trace: Trace, turnIndex: number, answerText: string): LlamaText => {
+    const { history, functions } = turnChatHistory(trace, turnIndex, answerText);
+    return wrapper.generateContextState({ chatHistory: history, availableFunctions: functions }).contextText;
+  };
   return {
     format,
-    render: (trace, turnIndex, answerText) => {
-      const { history, functions } = turnChatHistory(trace, turnIndex, answerText);
-      const { contextText } = wrapper.generateContextState({ chatHistory: history, availableFunctions: functions });
-      return contextText.tokenize(tokenizer);
+    render: (trace, turnIndex, answerText) => context(trace, turnIndex, answerText).tokenize(tokenizer),
+    renderCallTarget: (trace, turnIndex) => {
+      const step = targetCall(trace.turns[turnIndex]!)?.step;
+      if (!step) throw new Error(`trace "${trace.id}" turn ${turnIndex} has no call target`);
+      // The response is open (it is the last item), so this is the text the model continues from when it
+      // calls: what follows is what it emits, exactly as node-llama-cpp's own generation renders it.
+      return LlamaText([context(trace, turnIndex, step.text ?? ''), callSection(wrapper, step.calls)]).tokenize(tokenizer);
     },
   };
+}
+
+/**
+ * The calls of one assistant message as the model emits them, in its wrapper's tool-call format: the
+ * calls section's prefix, each call (prefix, name, parameters, suffix) and the separator between
+ * calls. What comes after — the section suffix (the end of the turn) and the results — is not part of
+ * the call, as the end of the turn is not part of a text answer.
+ */
+export function callSection(wrapper: ChatWrapper, calls: readonly ToolCall[]): LlamaText {
+  const rendered = calls.map((c) => wrapper.generateFunctionCall(c.name, c.arguments ?? {}));
+  const parallel = wrapper.settings.functions.parallelism?.call;
+  if (!parallel) return LlamaText(rendered);
+  return LlamaText([parallel.sectionPrefix ?? '', LlamaText.joinValues(parallel.betweenCalls ?? '', rendered)]);
 }
