@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getLlama, type LlamaModel } from 'node-llama-cpp';
 import { createRenderer, type TraceRenderer } from '../../../electron/engine/scoring/chat-template';
-import { findExpression, locateScoredTokens, locateTarget } from '../../../electron/engine/scoring/span';
+import { findExpression, locateScoredTokens, locateTarget, type ScoringSequence } from '../../../electron/engine/scoring/span';
 import { planTrace } from '../../../electron/engine/scoring/plan';
 import type { Trace } from '../../../shared/trace/schema';
 import { fixtureModel } from '../fixtures';
@@ -205,7 +205,7 @@ describe('a turn whose target is a call', () => {
     const plan = await planTrace(callTrace, chat.renderer, { intervention: 'evidence', span: 'answer' });
     const turn1 = plan.turns.find((t) => t.turn === 1)!;
     expect(turn1.interventions.map((i) => i.tool).sort()).toEqual(['Calc', 'Search']);
-    const text = (q: { tokens: number[]; start: number; end: number }) => chat.model.detokenize(q.tokens.slice(q.start, q.end), true);
+    const text = (q: ScoringSequence) => chat.model.detokenize(q.tokens.slice(q.start, q.end), true);
     for (const iv of turn1.interventions) expect(text(iv.sequence)).toBe(text(turn1.base));
     expect(plan.unscored).toBeUndefined();
   });
