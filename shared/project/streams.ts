@@ -1,7 +1,8 @@
 // The benchmark stream (paper §3, Figures 3 and 15; Appendix B.3, D.5): batches of each family's request
 // stream arrive in turn; the arms share the request order and the evaluation set. `keep-all` serves the
 // registry; `frozen` keeps the space of its first update; `updated` folds every batch into its running
-// scores; `capped` is the cold start under a serving cap C with ε-exploration. Stored as stream.json.
+// scores, exploring with probability ε; `capped` is the cold start under a serving cap C with
+// ε-exploration. Stored as stream.json.
 import { z } from 'zod';
 import { ownRecord } from '../trace/own-record';
 import { UpdateRuleSchema } from './updates';
@@ -24,7 +25,7 @@ export const StreamArmBatchSchema = z.object({
   step: z.number().int().positive(),
   /** The batch's own requests, served under the arm's menus. */
   served: Measure,
-  /** Mean menu size over the batch, and how many requests were explored (capped arm). */
+  /** Mean menu size over the batch, and how many requests were explored (updated and capped arms). */
   menuSize: z.number().nonnegative(),
   explored: z.number().int().nonnegative().default(0),
   /** The arm's space after the batch (the registry for keep-all), and its accuracy on the evaluation set. */
@@ -69,7 +70,10 @@ export const StreamRecordSchema = z.object({
     /** Steps between two families' arrivals. */
     arrivalEvery: z.number().int().positive(),
     cap: z.number().int().positive().optional(),
+    /** Exploration probability of the updated and capped arms (records before it applied uncapped: capped only). */
     epsilon: z.number().min(0).max(1).optional(),
+    /** Menu size of an updated arm's explored request; absent: the whole registry. */
+    exploreSize: z.number().int().positive().optional(),
   }),
   tasks: z.array(StreamTaskSchema),
   /** Credited accuracy after each step (paper §3): (1/T)·Σ over arrived families of their arm's eval accuracy. */

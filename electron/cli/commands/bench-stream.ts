@@ -9,7 +9,7 @@ import { alignColumns } from '../../../shared/benchmark/comparison-table';
 import { STREAM_ARMS, type StreamArm, type StreamRecord } from '../../../shared/project/streams';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import type { UpdateRule } from '../../../shared/project/updates';
-import { runBenchStream, STREAM_DEFAULTS } from '../../engine/benchmark/stream';
+import { runBenchStream, STREAM_DEFAULTS, streamServingCost } from '../../engine/benchmark/stream';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { FIXTURE_MODELS } from '../../engine/benchmark/model-arg';
 import { commandLine, ensureModel } from '../real-model';
@@ -22,7 +22,7 @@ export const command: Command = {
   name: 'bench stream',
   summary: 'serve the benchmark as a stream of batches: keep-all, frozen and updated spaces (and a capped cold start) batch by batch',
   usage:
-    'lots bench stream --out <dir> [--model default] [--families a,b] [--batches 4] [--batch-size 4] [--eval 8] [--cap C --epsilon 0.25] [--alpha 0.3] [--k 3 | --rule support]',
+    'lots bench stream --out <dir> [--model default] [--families a,b] [--batches 4] [--batch-size 4] [--eval 8] [--epsilon 0.25] [--explore-size N] [--cap C] [--alpha 0.3] [--k 3 | --rule support]',
   flags: {
     ...modelFlags(),
     model: {
@@ -42,7 +42,11 @@ export const command: Command = {
     k: { type: 'string', description: `budget of the top-K rule (default ${d.k})` },
     phi: { type: 'string', description: `support rule: minimum running share of requests with I > 0 (default ${DEFAULT_PHI})` },
     cap: { type: 'string', description: 'serving cap C: adds the capped arm (first batch on a random C-sample, then ε-exploration)' },
-    epsilon: { type: 'string', description: `exploration probability under the cap (default ${d.epsilon})` },
+    epsilon: {
+      type: 'string',
+      description: `exploration probability of the updated arm (and of the capped arm) after the first batch (default ${d.epsilon}, the paper's Figure 3; 0 turns it off)`,
+    },
+    'explore-size': { type: 'string', description: "menu size of the updated arm's explored requests (default: the whole registry)" },
     'arrival-every': { type: 'string', description: `steps between two families' arrivals (default ${d.arrivalEvery})` },
     threads: { type: 'string', description: 'CPU threads for the model (default: every core)' },
   },
@@ -52,12 +56,16 @@ export const command: Command = {
     'requests and the same evaluation set:',
     '  keep-all  the whole registry;',
     '  frozen    the space after the first update, kept;',
-    '  updated   each batch served under the current space, scored (re-execution), folded into the running',
-    '            scores (EMA α) and the space recomputed by the rule — applied at once (the experiment);',
+    '  updated   the first batch under the registry, later ones under the current space, each request',
+    '            explored with probability ε (the space plus other registry tools: all of them, or up to',
+    '            --explore-size; paper Figure 3), scored (re-execution), folded into the running scores (EMA α)',
+    '            and the space recomputed by the rule — applied at once (the experiment);',
     '  capped    with --cap C: the cold start under a serving cap, ε-exploration, updated as above.',
     "After each batch every arm's space is measured on the evaluation requests. Printed per family and",
     'batch: evaluation accuracy, prompt tokens per request of the batch, and the updated space; then the',
-    'credited accuracy along the stream. Stored: stream.json and updates/<task>.json (the Studio plots them).',
+    'credited accuracy along the stream, and prompt tokens per served request over the stream with the',
+    "explored requests counted (the paper's Table 12). Stored: stream.json and updates/<task>.json (the",
+    'Studio plots them).',
     '',
     'Cost: scoring a request under the 15-tool registry takes about a CPU-minute with the default model;',
     'later batches, under small spaces, a fraction of that.',
@@ -95,6 +103,7 @@ export const command: Command = {
         rule,
         cap: flagInt(args, 'cap', { min: 1 }),
         epsilon: flagNumber(args, 'epsilon'),
+        exploreSize: flagInt(args, 'explore-size', { min: 1 }),
         arrivalEvery: flagInt(args, 'arrival-every', { min: 1 }),
         threads: flagInt(args, 'threads', { min: 1 }) ?? availableParallelism(),
         command: commandLine('bench stream', args),
@@ -115,7 +124,8 @@ export const command: Command = {
 /** Per family: a row per batch with each arm's evaluation accuracy / prompt tokens; then credited accuracy. */
 export function formatStream(record: StreamRecord): string {
   const arms = STREAM_ARMS.filter((a) => record.tasks.some((t) => t.arms[a]));
-  const label = (a: StreamArm) => (a === 'capped' ? `capped C=${record.options.cap} ε=${record.options.epsilon}` : a);
+  const eps = record.options.epsilon;
+  const label = (a: StreamArm) => (a === 'capped' ? `capped C=${record.options.cap} ε=${eps}` : a === 'updated' && eps ? `updated ε=${eps}` : a);
   const lines: string[] = [
     `accuracy on each family's ${record.options.eval} evaluation requests after each batch / prompt tokens per request of the batch (${record.modelName}, α = ${record.options.alpha}, ${record.options.rule.kind === 'topk' ? `top-${record.options.rule.k}` : `support ≥ ${record.options.rule.phi}`}):`,
   ];
@@ -137,5 +147,16 @@ export function formatStream(record: StreamRecord): string {
   const header = ['step', 'family', ...arms.map(label)];
   const rows = record.credited.map((c) => [String(c.step), c.task, ...arms.map((a) => (c.arms[a] === undefined ? '–' : c.arms[a].toFixed(2)))]);
   lines.push(...alignColumns([header, ...rows]));
+  const cost = streamServingCost(record);
+  lines.push('', 'prompt tokens per served request over the stream (explored requests included, update scoring excluded; paper Table 12):');
+  lines.push(
+    ...alignColumns([
+      ['arm', 'requests', 'explored', 'prompt tokens'],
+      ...arms.flatMap((a) => {
+        const c = cost[a];
+        return c ? [[label(a), String(c.requests), String(c.explored), String(Math.round(c.promptTokens))]] : [];
+      }),
+    ]),
+  );
   return lines.join('\n');
 }

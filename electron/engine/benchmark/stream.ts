@@ -4,10 +4,13 @@
 // order and evaluation set:
 //   keep-all  every request served under the registry;
 //   frozen    the space of the first update, kept;
-//   updated   every batch served under the current space, scored (re-execution), folded into the running
-//             scores (EMA α), and the rule proposes the next space — applied at once (this is the experiment);
+//   updated   the first batch under the registry, later ones under the current space, each request explored
+//             with probability ε (the space plus other registry tools: the whole registry, or up to
+//             --explore-size; paper Figure 3, D.4); scored (re-execution), folded into the running scores
+//             (EMA α), and the rule proposes the next space — applied at once (this is the experiment);
 //   capped    (with --cap C) the cold start: the first batch on a random C-sample of the registry, later
 //             requests explored with probability ε (the space plus other tools up to C), updated as above.
+// Prompt tokens are averaged over the served requests, explored ones included (paper Table 12).
 // After each batch every arm's space is measured on the family's evaluation requests (memoised by menu).
 // The record goes to stream.json; the updated arm's history to updates/<task>.json (the Space view's timeline).
 import { resolve } from 'node:path';
@@ -43,6 +46,8 @@ export interface StreamOptions extends ServingOptions {
   arrivalEvery?: number;
   cap?: number;
   epsilon?: number;
+  /** Menu size of an explored request of the updated arm (no cap); default the registry. */
+  exploreSize?: number;
   command?: string;
   signal?: AbortSignal;
   log: (line: string) => void;
@@ -74,6 +79,8 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
   }
   if (!(alpha > 0 && alpha <= 1)) throw new ExpectedError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
   if (!(epsilon >= 0 && epsilon <= 1)) throw new ExpectedError('INVALID_INPUT', `--epsilon must be in [0, 1], got ${epsilon}`);
+  if (options.exploreSize !== undefined && !(Number.isInteger(options.exploreSize) && options.exploreSize >= 1))
+    throw new ExpectedError('INVALID_INPUT', `--explore-size must be a positive integer, got ${options.exploreSize}`);
   if (options.families.length === 0) throw new ExpectedError('INVALID_INPUT', 'choose at least one family (--families a,b)');
 
   const out = resolve(options.out);
@@ -108,7 +115,9 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
         alpha,
         rule,
         arrivalEvery,
-        ...(options.cap !== undefined ? { cap: options.cap, epsilon } : {}),
+        epsilon,
+        ...(options.exploreSize !== undefined ? { exploreSize: Math.min(options.exploreSize, registry.length) } : {}),
+        ...(options.cap !== undefined ? { cap: options.cap } : {}),
       },
       tasks: [],
       credited: [],
@@ -167,8 +176,16 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
         eval: measure(await evaluate(registry)),
       };
 
-      // updated: first batch under the registry, later ones under its current space
-      const updated = await updateArm(server, family, state.updated, requests, b, step, { registry, rule, seed, signal: options.signal, evaluate });
+      // updated: first batch under the registry, later ones under its current space, explored with probability ε
+      const updated = await updateArm(server, family, state.updated, requests, b, step, {
+        registry,
+        rule,
+        seed,
+        signal: options.signal,
+        evaluate,
+        epsilon,
+        exploreSize: options.exploreSize,
+      });
       result.updated = updated;
       if (b === 0) state.frozen = [...updated.space];
       const frozenSpace = state.frozen!;
@@ -214,7 +231,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       store.writeUpdates({ ...u, run: u.run || 'stream' });
       options.onBatch?.(family, b + 1, result);
       options.log(
-        `step ${step}: ${family} batch ${b + 1}/${batches} — eval accuracy keep-all ${fmt(result['keep-all'].eval.accuracy)}, frozen ${fmt(result.frozen.eval.accuracy)}, updated ${fmt(updated.eval.accuracy)}${result.capped ? `, capped ${fmt(result.capped.eval.accuracy)}` : ''}; updated space ${updated.space.join(', ') || '(none)'} [${elapsed(started)}]`,
+        `step ${step}: ${family} batch ${b + 1}/${batches} — eval accuracy keep-all ${fmt(result['keep-all'].eval.accuracy)}, frozen ${fmt(result.frozen.eval.accuracy)}, updated ${fmt(updated.eval.accuracy)}${result.capped ? `, capped ${fmt(result.capped.eval.accuracy)}` : ''}; updated space ${updated.space.join(', ') || '(none)'}${updated.explored ? ` (${updated.explored} explored)` : ''} [${elapsed(started)}]`,
       );
     }
     record.finishedAt = new Date().toISOString();
@@ -234,6 +251,7 @@ interface ArmContext {
   evaluate: (menu: readonly string[]) => Promise<MenuEvaluation>;
   cap?: number;
   epsilon?: number;
+  exploreSize?: number;
 }
 
 /** Serve a batch under the arm's menus, score it with re-execution, fold it, move to the proposal. */
@@ -254,6 +272,7 @@ async function updateArm(
       registry: ctx.registry,
       cap: ctx.cap,
       epsilon: ctx.epsilon ?? 0,
+      exploreSize: ctx.exploreSize,
       rng: rngFor(ctx.seed, 'stream', arm, family, b, i),
     }),
   );
@@ -313,6 +332,20 @@ async function serveBatch(
     traces: served.map((s) => s.trace),
     measure: { accuracy: served.filter((s) => s.correct).length / served.length, n: served.length, promptTokens: mean(served.map((s) => s.promptTokens)) },
   };
+}
+
+/** Per arm over the whole stream (paper Table 12): prompt tokens averaged over the served requests,
+ * explored ones included and update scoring excluded; how many requests were served and explored. */
+export function streamServingCost(record: StreamRecord): Partial<Record<StreamArm, { requests: number; explored: number; promptTokens: number }>> {
+  const out: Partial<Record<StreamArm, { requests: number; explored: number; promptTokens: number }>> = {};
+  for (const arm of STREAM_ARMS) {
+    const batches = record.tasks.flatMap((t) => t.arms[arm] ?? []);
+    if (batches.length === 0) continue;
+    const requests = batches.reduce((n, b) => n + b.served.n, 0);
+    const tokens = batches.reduce((n, b) => n + b.served.promptTokens * b.served.n, 0);
+    out[arm] = { requests, explored: batches.reduce((n, b) => n + b.explored, 0), promptTokens: requests > 0 ? tokens / requests : 0 };
+  }
+  return out;
 }
 
 /** A_t = (1/T)·Σ over arrived families of their arm's latest eval accuracy (families not yet arrived count 0). */

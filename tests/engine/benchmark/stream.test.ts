@@ -44,6 +44,8 @@ describe('lots bench stream', () => {
         '4',
         '--epsilon',
         '1',
+        '--explore-size',
+        '6',
         '--arrival-every',
         '2',
         '--k',
@@ -63,6 +65,7 @@ describe('lots bench stream', () => {
       batchSize: 1,
       cap: 4,
       epsilon: 1,
+      exploreSize: 6,
       arrivalEvery: 2,
       rule: { kind: 'topk', k: 2 },
     });
@@ -87,7 +90,9 @@ describe('lots bench stream', () => {
       expect(first.menuSize).toBe(15);
       expect(first.space.length).toBeLessThanOrEqual(2);
       expect(t.arms.frozen.every((x) => JSON.stringify(x.space) === JSON.stringify(first.space))).toBe(true);
-      expect(t.arms.updated.slice(1).every((x, i) => x.menuSize === t.arms.updated[i]!.space.length)).toBe(true);
+      // Later batches of the updated arm explore without a cap (ε = 1): its space plus other tools, up to 6.
+      expect(t.arms.updated.slice(1).every((x) => x.explored === 1 && x.menuSize === 6)).toBe(true);
+      expect(t.arms.frozen.slice(1).every((x) => x.explored === 0)).toBe(true);
       // The capped arm's first batch sees 4 registry tools; later requests explore (ε = 1) up to the cap.
       const capped = t.arms.capped!;
       expect(capped[0]!.menuSize).toBe(4);
@@ -101,8 +106,14 @@ describe('lots bench stream', () => {
     const history = ProjectStore.open(out).readUpdates('compute_only')!;
     expect(history.batches.map((x) => x.label)).toEqual(['updated batch 1', 'updated batch 2', 'updated batch 3']);
     expect(history.batches.every((x) => x.accuracy !== undefined)).toBe(true);
-    expect(c.out()).toMatch(/compute_only \(arrives at step 1\)\nbatch +step +keep-all +frozen +updated +capped C=4 ε=1 +updated space/);
+    expect(c.out()).toMatch(/compute_only \(arrives at step 1\)\nbatch +step +keep-all +frozen +updated ε=1 +capped C=4 ε=1 +updated space/);
     expect(c.out()).toContain('credited accuracy A_t');
+    // Table 12's prompt tokens: every served request, the explored ones included (2 later batches × 2 families).
+    const cost = c.out().split('paper Table 12):\n')[1]!;
+    expect(cost).toMatch(/^updated ε=1 +6 +4 +\d+$/m);
+    expect(cost).toMatch(/^keep-all +6 +0 +\d+$/m);
+    const tokens = (arm: string) => Number(new RegExp(`^${arm} .* (\\d+)$`, 'm').exec(cost)![1]);
+    expect(tokens('updated ε=1')).toBeLessThan(tokens('keep-all'));
   });
 
   it('refuses a folder that is not new and a cap the registry does not allow', async () => {
