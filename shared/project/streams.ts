@@ -39,6 +39,8 @@ export const StreamTaskSchema = z.object({
   task: z.string(),
   /** The step the family arrived at. */
   arrival: z.number().int().positive(),
+  /** The family's own rule (top-K at its fitted budget), when the stream has no one rule for all. */
+  rule: UpdateRuleSchema.optional(),
   arms: z.object({
     'keep-all': z.array(StreamArmBatchSchema),
     frozen: z.array(StreamArmBatchSchema),
@@ -66,7 +68,10 @@ export const StreamRecordSchema = z.object({
     registry: z.number().int().positive(),
     seed: z.string(),
     alpha: z.number(),
-    rule: UpdateRuleSchema,
+    /** One rule for every family (--k, --rule support); absent: each family's top-K at its own budget (tasks[].rule). */
+    rule: UpdateRuleSchema.optional(),
+    /** Where the per-family budgets came from: a sweep of each family's first batch, or another project's sweeps. */
+    budgets: z.object({ source: z.enum(['sweep', 'project']), from: z.string().optional() }).optional(),
     /** Steps between two families' arrivals. */
     arrivalEvery: z.number().int().positive(),
     cap: z.number().int().positive().optional(),

@@ -22,7 +22,7 @@ export const command: Command = {
   name: 'bench stream',
   summary: 'serve the benchmark as a stream of batches: keep-all, frozen and updated spaces (and a capped cold start) batch by batch',
   usage:
-    'lots bench stream --out <dir> [--model default] [--families a,b] [--batches 4] [--batch-size 4] [--eval 8] [--epsilon 0.25] [--explore-size N] [--cap C] [--alpha 0.3] [--k 3 | --rule support]',
+    'lots bench stream --out <dir> [--model default] [--families a,b] [--batches 4] [--batch-size 4] [--eval 8] [--epsilon 0.25] [--explore-size N] [--cap C] [--alpha 0.3] [--budgets-from P | --k K | --rule support]',
   flags: {
     ...modelFlags(),
     model: {
@@ -39,7 +39,11 @@ export const command: Command = {
     seed: { type: 'string', description: 'benchmark seed', default: '0' },
     alpha: { type: 'string', description: `EMA weight of a new batch (default ${d.alpha}, the paper's stream)` },
     rule: { type: 'string', description: 'topk (default) or support (running support ≥ phi, paper D.5)' },
-    k: { type: 'string', description: `budget of the top-K rule (default ${d.k})` },
+    k: { type: 'string', description: "one budget K for every family (default: each family's own, fitted: see --budgets-from)" },
+    'budgets-from': {
+      type: 'string',
+      description: "a project whose sweeps give each family's budget (its bestK; e.g. a lots demo folder); default: a sweep of each family's first batch",
+    },
     phi: { type: 'string', description: `support rule: minimum running share of requests with I > 0 (default ${DEFAULT_PHI})` },
     cap: { type: 'string', description: 'serving cap C: adds the capped arm (first batch on a random C-sample, then ε-exploration)' },
     epsilon: {
@@ -67,6 +71,11 @@ export const command: Command = {
     "explored requests counted (the paper's Table 12). Stored: stream.json and updates/<task>.json (the",
     'Studio plots them).',
     '',
+    "Budgets (paper D.4): each family's top-K uses its own K — the bestK of its sweep in --budgets-from P,",
+    "else of a budget sweep the stream runs on the family's first batch (K = 1…|A_t| served on those",
+    'requests, the smallest K with the best accuracy; stored as the sweep of the task). --k K gives every',
+    'family the same K.',
+    '',
     'Cost: scoring a request under the 15-tool registry takes about a CPU-minute with the default model;',
     'later batches, under small spaces, a fraction of that.',
     'Exit codes: 0 ok; 2 usage error, a folder that is not new, or a model that cannot be loaded.',
@@ -80,10 +89,16 @@ export const command: Command = {
         `unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`,
       );
     const ruleName = choice(args, 'rule', ['topk', 'support'] as const, 'topk');
-    const rule: UpdateRule =
+    const k = flagInt(args, 'k', { min: 1 });
+    const budgetsFrom = flagString(args, 'budgets-from');
+    if (budgetsFrom !== undefined && (k !== undefined || ruleName === 'support'))
+      throw new UsageError('--budgets-from gives each family its top-K budget; it does not go with --k or --rule support');
+    const rule: UpdateRule | undefined =
       ruleName === 'support'
         ? { kind: 'support', tau: DEFAULT_SUPPORT_TAU, phi: flagNumber(args, 'phi') ?? DEFAULT_PHI }
-        : { kind: 'topk', k: flagInt(args, 'k', { min: 1 }) ?? d.k };
+        : k !== undefined
+          ? { kind: 'topk', k }
+          : undefined;
     const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io, 'bench stream');
     const abort = new AbortController();
     const onSigint = () => abort.abort(new ExpectedError('CANCELLED', 'the stream was interrupted; what ran is in stream.json'));
@@ -101,6 +116,7 @@ export const command: Command = {
         seed: flagString(args, 'seed'),
         alpha: flagNumber(args, 'alpha'),
         rule,
+        budgetsFrom,
         cap: flagInt(args, 'cap', { min: 1 }),
         epsilon: flagNumber(args, 'epsilon'),
         exploreSize: flagInt(args, 'explore-size', { min: 1 }),
@@ -121,16 +137,23 @@ export const command: Command = {
   },
 };
 
+function ruleText(record: StreamRecord): string {
+  const rule = record.options.rule;
+  if (rule) return rule.kind === 'topk' ? `top-${rule.k}` : `support ≥ ${rule.phi}`;
+  const b = record.options.budgets;
+  return `top-K at each family's budget, from ${b?.source === 'project' ? `the sweeps in ${b.from}` : 'a sweep of its first batch'}`;
+}
+
 /** Per family: a row per batch with each arm's evaluation accuracy / prompt tokens; then credited accuracy. */
 export function formatStream(record: StreamRecord): string {
   const arms = STREAM_ARMS.filter((a) => record.tasks.some((t) => t.arms[a]));
   const eps = record.options.epsilon;
   const label = (a: StreamArm) => (a === 'capped' ? `capped C=${record.options.cap} ε=${eps}` : a === 'updated' && eps ? `updated ε=${eps}` : a);
   const lines: string[] = [
-    `accuracy on each family's ${record.options.eval} evaluation requests after each batch / prompt tokens per request of the batch (${record.modelName}, α = ${record.options.alpha}, ${record.options.rule.kind === 'topk' ? `top-${record.options.rule.k}` : `support ≥ ${record.options.rule.phi}`}):`,
+    `accuracy on each family's ${record.options.eval} evaluation requests after each batch / prompt tokens per request of the batch (${record.modelName}, α = ${record.options.alpha}, ${ruleText(record)}):`,
   ];
   for (const t of record.tasks) {
-    lines.push('', `${t.task} (arrives at step ${t.arrival})`);
+    lines.push('', `${t.task} (arrives at step ${t.arrival}${t.rule?.kind === 'topk' ? `; K = ${t.rule.k}` : ''})`);
     const header = ['batch', 'step', ...arms.map(label), 'updated space'];
     const rows = t.arms.updated.map((u, i) => [
       String(u.batch),

@@ -11,6 +11,9 @@
 //   capped    (with --cap C) the cold start: the first batch on a random C-sample of the registry, later
 //             requests explored with probability ε (the space plus other tools up to C), updated as above.
 // Prompt tokens are averaged over the served requests, explored ones included (paper Table 12).
+// The budget K of the top-K rule is each family's own (D.4: "the budget from its fit"): the bestK of its
+// sweep in another project (--budgets-from), else of a budget sweep the stream runs on the family's first
+// batch (served under the registry and scored: its fitting requests so far); --k gives every family one K.
 // After each batch every arm's space is measured on the family's evaluation requests (memoised by menu).
 // The record goes to stream.json; the updated arm's history to updates/<task>.json (the Space view's timeline).
 import { resolve } from 'node:path';
@@ -23,15 +26,17 @@ import { foldBatch } from '../../../shared/lots/update';
 import { STREAM_ARMS, type StreamArm, type StreamArmBatch, type StreamMeasure, type StreamRecord, type StreamTask } from '../../../shared/project/streams';
 import type { TaskUpdates, UpdateRule } from '../../../shared/project/updates';
 import type { Trace } from '../../../shared/trace/schema';
+import type { StoredScore } from '../../../shared/project/scores';
+import { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
-import { menuEvaluator } from './evaluate';
+import { menuEvaluator, sweepTask } from './evaluate';
 import { machineDescription } from './demo';
 import { makeBenchProject } from './make';
-import { benchRequests } from './project';
+import { benchRequests, taskRanking } from './project';
 import { scoreBenchRows } from './score';
 import { openServing, type BenchServer, type ServingOptions } from './server';
 
-export const STREAM_DEFAULTS = { batches: 4, batchSize: 4, eval: 8, alpha: 0.3, k: 3, epsilon: 0.25, arrivalEvery: 1 } as const;
+export const STREAM_DEFAULTS = { batches: 4, batchSize: 4, eval: 8, alpha: 0.3, epsilon: 0.25, arrivalEvery: 1 } as const;
 
 export interface StreamOptions extends ServingOptions {
   out: string;
@@ -42,7 +47,10 @@ export interface StreamOptions extends ServingOptions {
   registry?: number;
   seed?: string;
   alpha?: number;
+  /** One rule for every family (--k N, --rule support); absent: top-K at each family's fitted budget. */
   rule?: UpdateRule;
+  /** A project whose sweeps give each family's budget (its bestK); absent: the stream sweeps each family's first batch. */
+  budgetsFrom?: string;
   arrivalEvery?: number;
   cap?: number;
   epsilon?: number;
@@ -66,7 +74,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
   const batchSize = options.batchSize ?? STREAM_DEFAULTS.batchSize;
   const evalCount = options.eval ?? STREAM_DEFAULTS.eval;
   const alpha = options.alpha ?? STREAM_DEFAULTS.alpha;
-  const rule: UpdateRule = options.rule ?? { kind: 'topk', k: STREAM_DEFAULTS.k };
+  const fixedRule = options.rule;
   const arrivalEvery = options.arrivalEvery ?? STREAM_DEFAULTS.arrivalEvery;
   const epsilon = options.epsilon ?? STREAM_DEFAULTS.epsilon;
   for (const [name, n] of [
@@ -82,6 +90,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
   if (options.exploreSize !== undefined && !(Number.isInteger(options.exploreSize) && options.exploreSize >= 1))
     throw new ExpectedError('INVALID_INPUT', `--explore-size must be a positive integer, got ${options.exploreSize}`);
   if (options.families.length === 0) throw new ExpectedError('INVALID_INPUT', 'choose at least one family (--families a,b)');
+  const fittedFrom = fixedRule === undefined && options.budgetsFrom !== undefined ? readBudgets(options.budgetsFrom, options.families) : undefined;
 
   const out = resolve(options.out);
   const made = makeBenchProject(out, { seed: options.seed, families: options.families, registry: options.registry, fit: batches * batchSize, eval: evalCount });
@@ -113,7 +122,9 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
         registry: made.plan.registry,
         seed,
         alpha,
-        rule,
+        ...(fixedRule
+          ? { rule: fixedRule }
+          : { budgets: fittedFrom ? { source: 'project' as const, from: resolve(options.budgetsFrom!) } : { source: 'sweep' as const } }),
         arrivalEvery,
         epsilon,
         ...(options.exploreSize !== undefined ? { exploreSize: Math.min(options.exploreSize, registry.length) } : {}),
@@ -127,13 +138,20 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
     const tasks = new Map<string, StreamTask>();
     const arms = new Map<string, { updated: ArmState; capped?: ArmState; frozen?: string[] }>();
     const evaluators = new Map<string, (menu: readonly string[]) => Promise<MenuEvaluation>>();
+    // Families whose budget the stream fits on their first batch (no --k, no --budgets-from).
+    const toFit = new Set<string>();
     families.forEach((family, j) => {
       const requests = byTask.get(family)!;
+      const known: UpdateRule | undefined = fixedRule ?? (fittedFrom ? { kind: 'topk', k: fittedFrom.get(family)! } : undefined);
+      if (!known) toFit.add(family);
       tasks.set(family, {
         task: family,
         arrival: 1 + j * arrivalEvery,
+        ...(known && !fixedRule ? { rule: known } : {}),
         arms: { 'keep-all': [], frozen: [], updated: [], ...(options.cap !== undefined ? { capped: [] } : {}) },
       });
+      // Until its sweep, a family to fit holds a placeholder rule that no fold uses.
+      const rule: UpdateRule = known ?? { kind: 'topk', k: 1 };
       const fresh = (): ArmState => ({ space: [], updates: { task: family, alpha, rule, run: '', batches: [] } });
       arms.set(family, { updated: fresh(), ...(options.cap !== undefined ? { capped: fresh() } : {}) });
       const evaluate = menuEvaluator(server, requests);
@@ -177,14 +195,25 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       };
 
       // updated: first batch under the registry, later ones under its current space, explored with probability ε
+      const fitBudget = toFit.has(family)
+        ? async (rows: readonly StoredScore[], served: readonly Trace[]): Promise<UpdateRule> => {
+            const k = await sweepFirstBatch(server, store, family, rows, served, options.signal);
+            toFit.delete(family);
+            const fitted: UpdateRule = { kind: 'topk', k: k.bestK };
+            task.rule = fitted;
+            if (state.capped) state.capped.updates = { ...state.capped.updates, rule: fitted };
+            options.log(`  ${family}: budget K = ${k.bestK} from its sweep on batch 1 (fitting accuracy ${k.curve}) [${elapsed(started)}]`);
+            return fitted;
+          }
+        : undefined;
       const updated = await updateArm(server, family, state.updated, requests, b, step, {
         registry,
-        rule,
         seed,
         signal: options.signal,
         evaluate,
         epsilon,
         exploreSize: options.exploreSize,
+        fitBudget,
       });
       result.updated = updated;
       if (b === 0) state.frozen = [...updated.space];
@@ -210,7 +239,6 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       if (state.capped)
         result.capped = await updateArm(server, family, state.capped, requests, b, step, {
           registry,
-          rule,
           seed,
           signal: options.signal,
           evaluate,
@@ -245,13 +273,14 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
 
 interface ArmContext {
   registry: readonly string[];
-  rule: UpdateRule;
   seed: string;
   signal?: AbortSignal;
   evaluate: (menu: readonly string[]) => Promise<MenuEvaluation>;
   cap?: number;
   epsilon?: number;
   exploreSize?: number;
+  /** The family's budget is not known yet: fit it on this (first) batch's scores and served requests. */
+  fitBudget?: (rows: readonly StoredScore[], requests: readonly Trace[]) => Promise<UpdateRule>;
 }
 
 /** Serve a batch under the arm's menus, score it with re-execution, fold it, move to the proposal. */
@@ -292,6 +321,7 @@ async function updateArm(
   });
   ctx.signal?.throwIfAborted();
   if (!state.updates.run && rows[0]) state.updates.run = rows[0].run;
+  if (ctx.fitBudget && rows.some((r) => Object.keys(r.scores).length > 0)) state.updates = { ...state.updates, rule: await ctx.fitBudget(rows, requests) };
   const figures = {
     batch: b + 1,
     step,
@@ -332,6 +362,43 @@ async function serveBatch(
     traces: served.map((s) => s.trace),
     measure: { accuracy: served.filter((s) => s.correct).length / served.length, n: served.length, promptTokens: mean(served.map((s) => s.promptTokens)) },
   };
+}
+
+/**
+ * The family's budget from its first batch (paper B.3: the smallest K with the best fitting accuracy):
+ * the batch's requests served under the top-K of the batch's scores for K = 1…|A_t|, stored as the
+ * project's sweep of the task (the Budget view shows it).
+ */
+async function sweepFirstBatch(
+  server: BenchServer,
+  store: ProjectStore,
+  family: string,
+  rows: readonly StoredScore[],
+  requests: readonly Trace[],
+  signal: AbortSignal | undefined,
+): Promise<{ bestK: number; curve: string }> {
+  const ranking = taskRanking(rows, family);
+  const sweep = await sweepTask(store, server, family, { fit: [...requests], eval: [] }, ranking, { run: rows[0]!.run, ...(signal ? { signal } : {}) });
+  const bestK = sweep.bestK ?? ranking.length;
+  return { bestK, curve: sweep.points.map((p) => `K=${p.k}: ${p.accuracy.toFixed(2)}`).join(', ') };
+}
+
+/** The bestK of each family's sweep in the project at `dir` (paper D.4: each family keeps the budget of its own fit). */
+export function readBudgets(dir: string, families: readonly string[]): Map<string, number> {
+  const store = ProjectStore.open(resolve(dir));
+  const out = new Map<string, number>();
+  const missing: string[] = [];
+  for (const f of families) {
+    const k = store.readSweep(f)?.bestK;
+    if (k === undefined) missing.push(f);
+    else out.set(f, k);
+  }
+  if (missing.length > 0)
+    throw new ExpectedError(
+      'NOT_FOUND',
+      `${store.dir} has no budget sweep for ${missing.join(', ')} (--budgets-from takes each family's bestK from its sweep); run \`lots sweep --project ${dir}\` there, or give every family one budget with --k`,
+    );
+  return out;
 }
 
 /** Per arm over the whole stream (paper Table 12): prompt tokens averaged over the served requests,

@@ -124,4 +124,50 @@ describe('lots bench stream', () => {
     expect(await main(['bench', 'stream', '--model', 'fixture:random', '--out', join(dir, 'capbad'), '--gpu', 'cpu', '--cap', '15'], d.io)).toBe(2);
     expect(d.err()).toMatch(/--cap must be an integer between 1 and 14/);
   });
+
+  it("gives each family its own budget: a sweep of its first batch by default, another project's sweeps with --budgets-from", async () => {
+    const base = ['bench', 'stream', '--model', 'fixture:evidence-copy', '--gpu', 'cpu', '--families', 'compute_only,table_total'];
+    const small = ['--batches', '2', '--batch-size', '2', '--eval', '1', '--epsilon', '0', '--max-tokens', '4', '--threads', '1'];
+    const fitted = join(dir, 'fitted');
+    const c = capture();
+    expect(await main([...base, '--out', fitted, ...small], c.io), c.err()).toBe(0);
+    const store = ProjectStore.open(fitted);
+    const record = store.readStream()!;
+    expect(record.options.rule).toBeUndefined();
+    expect(record.options.budgets).toEqual({ source: 'sweep' });
+    const ks: Record<string, number> = {};
+    for (const t of record.tasks) {
+      // The family's sweep on its first batch (K = 1…|A_t| on those 2 requests) is stored; its bestK is the rule.
+      const sweep = store.readSweep(t.task)!;
+      expect(sweep.points.map((p) => p.k)).toEqual(sweep.points.map((_, i) => i + 1));
+      expect(sweep.points.every((p) => p.n === 2)).toBe(true);
+      expect(t.rule).toEqual({ kind: 'topk', k: sweep.bestK });
+      ks[t.task] = sweep.bestK!;
+      expect(t.arms.updated.every((b) => b.space.length <= sweep.bestK!)).toBe(true);
+      expect(store.readUpdates(t.task)!.rule).toEqual({ kind: 'topk', k: sweep.bestK });
+      expect(c.out()).toContain(`${t.task}: budget K = ${sweep.bestK} from its sweep on batch 1`);
+      expect(c.out()).toContain(`${t.task} (arrives at step ${t.arrival}; K = ${sweep.bestK})`);
+    }
+    expect(c.out()).toContain("top-K at each family's budget, from a sweep of its first batch");
+
+    // Another stream takes the budgets of those sweeps, and sweeps nothing itself.
+    const reused = join(dir, 'reused');
+    const d = capture();
+    expect(await main([...base, '--out', reused, ...small, '--budgets-from', fitted], d.io), d.err()).toBe(0);
+    const again = ProjectStore.open(reused);
+    expect(again.readStream()!.options.budgets).toEqual({ source: 'project', from: fitted });
+    expect(Object.fromEntries(again.readStream()!.tasks.map((t) => [t.task, t.rule]))).toEqual(
+      Object.fromEntries(Object.entries(ks).map(([task, k]) => [task, { kind: 'topk', k }])),
+    );
+    expect(again.readSweep('compute_only')).toBeUndefined();
+    expect(d.out()).not.toContain('from its sweep on batch 1');
+
+    // A project without a sweep for a family is refused before any model is loaded.
+    const e = capture();
+    expect(await main([...base, '--out', join(dir, 'nobudget'), ...small, '--budgets-from', join(dir, 's')], e.io)).toBe(2);
+    expect(e.err()).toMatch(/has no budget sweep for compute_only, table_total .*lots sweep --project/);
+    const f = capture();
+    expect(await main([...base, '--out', join(dir, 'both'), '--k', '2', '--budgets-from', fitted], f.io)).toBe(2);
+    expect(f.err()).toMatch(/--budgets-from gives each family its top-K budget; it does not go with --k/);
+  });
 });
