@@ -74,6 +74,8 @@ export const StreamRecordSchema = z.object({
     budgets: z.object({ source: z.enum(['sweep', 'project']), from: z.string().optional() }).optional(),
     /** Steps between two families' arrivals. */
     arrivalEvery: z.number().int().positive(),
+    /** The preset the stream was started from (`--preset figure15`). */
+    preset: z.string().optional(),
     cap: z.number().int().positive().optional(),
     /** Exploration probability of the updated and capped arms (records before it applied uncapped: capped only). */
     epsilon: z.number().min(0).max(1).optional(),

@@ -9,7 +9,7 @@ import { alignColumns } from '../../../shared/benchmark/comparison-table';
 import { STREAM_ARMS, type StreamArm, type StreamRecord } from '../../../shared/project/streams';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import type { UpdateRule } from '../../../shared/project/updates';
-import { runBenchStream, STREAM_DEFAULTS, streamServingCost } from '../../engine/benchmark/stream';
+import { runBenchStream, STREAM_DEFAULTS, STREAM_PRESETS, streamServingCost, type StreamPreset } from '../../engine/benchmark/stream';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { FIXTURE_MODELS } from '../../engine/benchmark/model-arg';
 import { commandLine, ensureModel } from '../real-model';
@@ -22,7 +22,7 @@ export const command: Command = {
   name: 'bench stream',
   summary: 'serve the benchmark as a stream of batches: keep-all, frozen and updated spaces (and a capped cold start) batch by batch',
   usage:
-    'lots bench stream --out <dir> [--model default] [--families a,b] [--batches 4] [--batch-size 4] [--eval 8] [--epsilon 0.25] [--explore-size N] [--cap C] [--alpha 0.3] [--budgets-from P | --k K | --rule support]',
+    'lots bench stream --out <dir> [--preset figure15] [--model default] [--families a,b] [--batches 4] [--batch-size 4] [--eval 8] [--epsilon 0.25] [--explore-size N] [--cap C] [--alpha 0.3] [--budgets-from P | --k K | --rule support]',
   flags: {
     ...modelFlags(),
     model: {
@@ -44,7 +44,16 @@ export const command: Command = {
       type: 'string',
       description: "a project whose sweeps give each family's budget (its bestK; e.g. a lots demo folder); default: a sweep of each family's first batch",
     },
-    phi: { type: 'string', description: `support rule: minimum running share of requests with I > 0 (default ${DEFAULT_PHI})` },
+    phi: { type: 'string', description: `support rule: minimum running share of requests with I > tau (default ${DEFAULT_PHI})` },
+    tau: {
+      type: 'string',
+      description: `support rule: a request supports a tool when I > tau (default ${DEFAULT_SUPPORT_TAU}; "threshold 5%", see the README)`,
+    },
+    preset: {
+      type: 'string',
+      description:
+        "figure15: the paper's Figure 15 (D.5) scaled to a 2-core CPU — all ten families, 8 batches of 4, 8 evaluation requests, 15 tools, support rule, α = 0.2, ε = 0; flags override",
+    },
     cap: { type: 'string', description: 'serving cap C: adds the capped arm (first batch on a random C-sample, then ε-exploration)' },
     epsilon: {
       type: 'string',
@@ -71,6 +80,11 @@ export const command: Command = {
     "explored requests counted (the paper's Table 12). Stored: stream.json and updates/<task>.json (the",
     'Studio plots them).',
     '',
+    "--preset figure15: the paper's Figure 15 (D.5) as far as this machine allows — all ten families, eight",
+    'batches of 4 requests (the paper: 40), 8 evaluation requests per family, 15 tools, the support rule',
+    '(I > tau on a share ≥ phi of the requests: "threshold 5%" read as tau = 0.05, phi = 0.05; see the README),',
+    'α = 0.2, no exploration; any flag overrides.',
+    '',
     "Budgets (paper D.4): each family's top-K uses its own K — the bestK of its sweep in --budgets-from P,",
     "else of a budget sweep the stream runs on the family's first batch (K = 1…|A_t| served on those",
     'requests, the smallest K with the best accuracy; stored as the sweep of the task). --k K gives every',
@@ -88,14 +102,18 @@ export const command: Command = {
       throw new UsageError(
         `unknown famil${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((f) => `"${f}"`).join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`,
       );
-    const ruleName = choice(args, 'rule', ['topk', 'support'] as const, 'topk');
+    const presetName = choice(args, 'preset', Object.keys(STREAM_PRESETS) as StreamPreset[], undefined);
+    const preset = presetName ? STREAM_PRESETS[presetName] : undefined;
+    const ruleName = choice(args, 'rule', ['topk', 'support'] as const, preset ? preset.rule.kind : 'topk');
     const k = flagInt(args, 'k', { min: 1 });
+    if (ruleName === 'support' && k !== undefined)
+      throw new UsageError(`--k is the budget of the top-K rule; the support rule${preset ? ` (the ${presetName} preset's)` : ''} has none: add --rule topk`);
     const budgetsFrom = flagString(args, 'budgets-from');
     if (budgetsFrom !== undefined && (k !== undefined || ruleName === 'support'))
       throw new UsageError('--budgets-from gives each family its top-K budget; it does not go with --k or --rule support');
     const rule: UpdateRule | undefined =
       ruleName === 'support'
-        ? { kind: 'support', tau: DEFAULT_SUPPORT_TAU, phi: flagNumber(args, 'phi') ?? DEFAULT_PHI }
+        ? { kind: 'support', tau: flagNumber(args, 'tau') ?? DEFAULT_SUPPORT_TAU, phi: flagNumber(args, 'phi') ?? DEFAULT_PHI }
         : k !== undefined
           ? { kind: 'topk', k }
           : undefined;
@@ -108,17 +126,18 @@ export const command: Command = {
         ...serverOptions(args),
         modelPath,
         out,
-        families: families.length ? (families as FamilyName[]) : DEFAULT_FAMILIES,
-        batches: flagInt(args, 'batches', { min: 1 }),
-        batchSize: flagInt(args, 'batch-size', { min: 1 }),
-        eval: flagInt(args, 'eval', { min: 1 }),
-        registry: flagInt(args, 'registry', { min: 15 }),
+        families: families.length ? (families as FamilyName[]) : preset ? [...preset.families] : DEFAULT_FAMILIES,
+        batches: flagInt(args, 'batches', { min: 1 }) ?? preset?.batches,
+        batchSize: flagInt(args, 'batch-size', { min: 1 }) ?? preset?.batchSize,
+        eval: flagInt(args, 'eval', { min: 1 }) ?? preset?.eval,
+        registry: flagInt(args, 'registry', { min: 15 }) ?? preset?.registry,
         seed: flagString(args, 'seed'),
-        alpha: flagNumber(args, 'alpha'),
+        alpha: flagNumber(args, 'alpha') ?? preset?.alpha,
+        ...(presetName ? { preset: presetName } : {}),
         rule,
         budgetsFrom,
         cap: flagInt(args, 'cap', { min: 1 }),
-        epsilon: flagNumber(args, 'epsilon'),
+        epsilon: flagNumber(args, 'epsilon') ?? preset?.epsilon,
         exploreSize: flagInt(args, 'explore-size', { min: 1 }),
         arrivalEvery: flagInt(args, 'arrival-every', { min: 1 }),
         threads: flagInt(args, 'threads', { min: 1 }) ?? availableParallelism(),
@@ -139,7 +158,7 @@ export const command: Command = {
 
 function ruleText(record: StreamRecord): string {
   const rule = record.options.rule;
-  if (rule) return rule.kind === 'topk' ? `top-${rule.k}` : `support ≥ ${rule.phi}`;
+  if (rule) return rule.kind === 'topk' ? `top-${rule.k}` : `support: share of requests with I > ${rule.tau} ≥ ${rule.phi}`;
   const b = record.options.budgets;
   return `top-K at each family's budget, from ${b?.source === 'project' ? `the sweeps in ${b.from}` : 'a sweep of its first batch'}`;
 }

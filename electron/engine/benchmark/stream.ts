@@ -18,7 +18,8 @@
 // The record goes to stream.json; the updated arm's history to updates/<task>.json (the Space view's timeline).
 import { resolve } from 'node:path';
 import { chooseServingMenu } from '../../../shared/benchmark/exploration';
-import type { FamilyName } from '../../../shared/benchmark/family';
+import { FAMILY_NAMES, type FamilyName } from '../../../shared/benchmark/family';
+import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import { canonicalOrder, registryNames } from '../../../shared/benchmark/registry';
 import { rngFor } from '../../../shared/benchmark/rng';
 import type { MenuEvaluation } from '../../../shared/benchmark/sweep';
@@ -38,6 +39,27 @@ import { openServing, type BenchServer, type ServingOptions } from './server';
 
 export const STREAM_DEFAULTS = { batches: 4, batchSize: 4, eval: 8, alpha: 0.3, epsilon: 0.25, arrivalEvery: 1 } as const;
 
+/**
+ * Figure 15's protocol (paper D.5: every family, eight batches of 40 requests, the 15-tool registry, the
+ * support-frequency rule at α = 0.2 and "threshold 5%", read as DEFAULT_SUPPORT_TAU/DEFAULT_PHI in
+ * shared/lots/fit.ts), with the batches scaled to this project's 2-core CPU machine: 4 requests a batch
+ * instead of 40 and 8 evaluation requests a family. D.5's stationary comparison names no exploration, so
+ * ε = 0. Explicit flags override any of these.
+ */
+export const STREAM_PRESETS = {
+  figure15: {
+    families: FAMILY_NAMES,
+    batches: 8,
+    batchSize: 4,
+    eval: 8,
+    registry: 15,
+    alpha: 0.2,
+    epsilon: 0,
+    rule: { kind: 'support', tau: DEFAULT_SUPPORT_TAU, phi: DEFAULT_PHI },
+  },
+} as const satisfies Record<string, Partial<Omit<StreamOptions, 'rule' | 'families'>> & { families: readonly FamilyName[]; rule: UpdateRule }>;
+export type StreamPreset = keyof typeof STREAM_PRESETS;
+
 export interface StreamOptions extends ServingOptions {
   out: string;
   families: readonly FamilyName[];
@@ -54,6 +76,8 @@ export interface StreamOptions extends ServingOptions {
   arrivalEvery?: number;
   cap?: number;
   epsilon?: number;
+  /** Recorded with the stream: the preset the caller started from (its values are in the other options). */
+  preset?: StreamPreset;
   /** Menu size of an explored request of the updated arm (no cap); default the registry. */
   exploreSize?: number;
   command?: string;
@@ -126,6 +150,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
           ? { rule: fixedRule }
           : { budgets: fittedFrom ? { source: 'project' as const, from: resolve(options.budgetsFrom!) } : { source: 'sweep' as const } }),
         arrivalEvery,
+        ...(options.preset ? { preset: options.preset } : {}),
         epsilon,
         ...(options.exploreSize !== undefined ? { exploreSize: Math.min(options.exploreSize, registry.length) } : {}),
         ...(options.cap !== undefined ? { cap: options.cap } : {}),

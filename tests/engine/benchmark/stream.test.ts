@@ -170,4 +170,32 @@ describe('lots bench stream', () => {
     expect(await main([...base, '--out', join(dir, 'both'), '--k', '2', '--budgets-from', fitted], f.io)).toBe(2);
     expect(f.err()).toMatch(/--budgets-from gives each family its top-K budget; it does not go with --k/);
   });
+
+  it("--preset figure15 runs D.5's protocol: eight batches, the support rule at α = 0.2 and threshold 5%, no exploration", async () => {
+    const out = join(dir, 'fig15');
+    const c = capture();
+    const args = ['bench', 'stream', '--preset', 'figure15', '--model', 'fixture:evidence-copy', '--gpu', 'cpu', '--max-tokens', '4', '--threads', '1'];
+    // Families and batch sizes overridden to keep the test short; everything else is the preset's.
+    expect(await main([...args, '--out', out, '--families', 'compute_only', '--batch-size', '1', '--eval', '1'], c.io), c.err()).toBe(0);
+    const record = ProjectStore.open(out).readStream()!;
+    expect(record.options).toMatchObject({
+      preset: 'figure15',
+      families: ['compute_only'],
+      batches: 8,
+      batchSize: 1,
+      registry: 15,
+      alpha: 0.2,
+      epsilon: 0,
+      rule: { kind: 'support', tau: 0.05, phi: 0.05 },
+    });
+    expect(record.options.budgets).toBeUndefined();
+    const t = record.tasks[0]!;
+    expect(t.arms.updated).toHaveLength(8);
+    expect(t.arms.updated.every((b) => b.explored === 0)).toBe(true);
+    expect(ProjectStore.open(out).readUpdates('compute_only')!).toMatchObject({ alpha: 0.2, rule: { kind: 'support', tau: 0.05, phi: 0.05 } });
+    expect(c.out()).toContain('α = 0.2, support: share of requests with I > 0.05 ≥ 0.05');
+    const d = capture();
+    expect(await main([...args, '--out', join(dir, 'fig15k'), '--k', '2'], d.io)).toBe(2);
+    expect(d.err()).toMatch(/--k is the budget of the top-K rule; the support rule \(the figure15 preset's\) has none: add --rule topk/);
+  });
 });
