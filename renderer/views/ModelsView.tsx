@@ -269,7 +269,23 @@ function PullCard() {
                     <strong>{m.file}</strong>
                     <div className="muted tiny">
                       {m.architecture ?? '?'} · context {m.contextLength ? fmtInt(m.contextLength) : '?'} · template {m.chatTemplate ?? 'none'}
+                      {m.thinking && m.thinking.state !== 'none' && (
+                        <>
+                          {' '}
+                          ·{' '}
+                          {m.thinking.state === 'off' ? (
+                            <span title={m.thinking.note}>thinking off</span>
+                          ) : (
+                            <span className="pill warn" data-testid="thinking-cannot" title={m.thinking.note}>
+                              thinking cannot be turned off
+                            </span>
+                          )}
+                        </>
+                      )}
                     </div>
+                    {m.thinking?.state === 'cannot' && (
+                      <div className="tiny text-2">{m.thinking.note}; its scores and answers include reasoning (the paper scores with thinking off).</div>
+                    )}
                   </td>
                   <td className="num">{fmtBytes(m.sizeBytes)}</td>
                   <td className="muted tiny mono ellipsis">{m.source ?? 'copied here'}</td>

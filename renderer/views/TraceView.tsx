@@ -2,8 +2,9 @@
 // tokens; pick a tool to see which evidence its intervention removes and the per-token log-prob change.
 import { useEffect, useMemo } from 'react';
 import { applyIntervention, scoreableTools, type RemovedStep } from '../../shared/trace/interventions';
-import type { StoredScore, TurnScoreDetail } from '../../shared/project/scores';
-import type { Step, Trace } from '../../shared/trace/schema';
+import { UNSCORED_REASON_TEXT, type StoredScore, type TurnScoreDetail, type UnscoredReason } from '../../shared/project/scores';
+import type { CallStep, Step, Trace } from '../../shared/trace/schema';
+import { stepsBeforeTarget, targetCall } from '../../shared/trace/target';
 import { Empty } from '../components/Empty';
 import { fmtScore, fmtSigned, runLabel } from '../format';
 import { useStudio } from '../store/react';
@@ -166,10 +167,10 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
             <Block title={`Request${trace.turns.length > 1 ? ` · turn ${ti + 1}` : ''}`} tone="request">
               <div className="msg-text">{t.request}</div>
             </Block>
-            {t.steps.map((step, si) => (
+            {(ti === turn ? t.steps.slice(0, stepsBeforeTarget(t)) : t.steps).map((step, si) => (
               <StepView key={si} step={step} turn={ti} index={si} removedKey={removedKey} tool={tool} />
             ))}
-            {ti < turn && (
+            {ti < turn && t.target !== 'call' && (
               <Block title="Answer (earlier turn, context)">
                 <div className="msg-text">{t.answer}</div>
               </Block>
@@ -178,6 +179,8 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
         ))}
         <AnswerView
           answer={trace.turns[turn]!.answer}
+          call={targetCall(trace.turns[turn]!)?.step}
+          unscored={score?.unscoredTurns?.find((u) => u.turn === turn)?.reason}
           gold={trace.turns[turn]!.gold}
           detail={turnDetail}
           tool={tool}
@@ -220,15 +223,7 @@ function StepView({ step, turn, index, removedKey, tool }: { step: Step; turn: n
               {step.text}
             </div>
           )}
-          {step.calls.map((c) => (
-            <div key={c.id} className={`call${c.name === tool ? ' focus' : ''}`}>
-              <span className="mono">
-                <strong>{c.name}</strong>
-              </span>{' '}
-              <span className="muted tiny">{c.id}</span>
-              {c.arguments !== undefined && <pre className="args">{typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments, null, 2)}</pre>}
-            </div>
-          ))}
+          <CallList step={step} tool={tool} />
         </Block>
       );
     case 'observation':
@@ -269,8 +264,26 @@ function StepView({ step, turn, index, removedKey, tool }: { step: Step; turn: n
   }
 }
 
+function CallList({ step, tool }: { step: CallStep; tool: string | null }) {
+  return (
+    <>
+      {step.calls.map((c) => (
+        <div key={c.id} className={`call${c.name === tool ? ' focus' : ''}`}>
+          <span className="mono">
+            <strong>{c.name}</strong>
+          </span>{' '}
+          <span className="muted tiny">{c.id}</span>
+          {c.arguments !== undefined && <pre className="args">{typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments, null, 2)}</pre>}
+        </div>
+      ))}
+    </>
+  );
+}
+
 function AnswerView({
   answer,
+  call,
+  unscored,
   gold,
   detail,
   tool,
@@ -278,6 +291,9 @@ function AnswerView({
   scored,
 }: {
   answer: string;
+  /** The call step that is the frozen target, when the turn ends in a call. */
+  call?: CallStep;
+  unscored?: UnscoredReason;
   gold?: string;
   detail: TurnScoreDetail | null;
   tool: string | null;
@@ -292,8 +308,22 @@ function AnswerView({
   return (
     <div className="block answer" data-testid="frozen-answer">
       <div className="block-title">
-        Frozen answer <span className="muted tiny">(teacher-forced, never regenerated{span ? ` · scored span: ${span}` : ''})</span>
+        Frozen answer{call ? ': a call' : ''}{' '}
+        <span className="muted tiny">
+          (teacher-forced, never regenerated{call ? ', scored in the model’s own tool-call format' : span ? ` · scored span: ${span}` : ''})
+        </span>
       </div>
+      {unscored && (
+        <div className="callout warn small" data-testid="turn-unscored" style={{ marginBottom: 6 }}>
+          This turn is not scored: {UNSCORED_REASON_TEXT[unscored]}.
+        </div>
+      )}
+      {call && (
+        <div style={{ marginBottom: 6 }}>
+          {call.text && <div className="msg-text">{call.text}</div>}
+          <CallList step={call} tool={tool} />
+        </div>
+      )}
       {gold !== undefined && (
         <div className="muted small" style={{ marginBottom: 4 }}>
           gold answer: <span className="mono">{gold}</span>
@@ -340,11 +370,13 @@ function AnswerView({
           )}
           {deltas && <TokenStrip tokens={tokens} deltas={deltas} maxAbs={maxAbs} />}
         </>
-      ) : (
+      ) : unscored ? null : (
         <>
-          <div className="msg-text answer-text">
-            <span className="tok scored">{answer}</span>
-          </div>
+          {!call && (
+            <div className="msg-text answer-text">
+              <span className="tok scored">{answer}</span>
+            </div>
+          )}
           <div className="muted tiny" style={{ marginTop: 6 }}>
             {detail ? (
               <>

@@ -396,6 +396,9 @@ export interface PulledModel {
   name: string | null;
   contextLength: number | null;
   chatTemplate: string | null;
+  /** Whether its rendering thinks (paper B.2 scores with thinking off): 'none' (the format has no thinking),
+   * 'off' (turned off), 'cannot' (no off switch); with how, or why not. Null without a chat template. */
+  thinking: { state: 'none' | 'off' | 'cannot'; note: string } | null;
   source: string | null;
   sha256: string | null;
 }

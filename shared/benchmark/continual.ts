@@ -27,9 +27,9 @@ export interface ContinualOptions<R, T> {
   k: number;
   /** EMA weight α ∈ (0, 1]. */
   alpha: number;
-  /** Serving cap C; absent: the registry can be served in full and nothing is explored. */
+  /** Serving cap C; absent: the registry can be served in full (explored requests then see all of it). */
   cap?: number;
-  /** Exploration probability ε (used only under a cap). */
+  /** Exploration probability ε (default 0: nothing explored). */
   epsilon?: number;
   seed: string;
   /** Serve each request under its menu; returns what the scorer reads (traces) in the same order. */

@@ -170,18 +170,35 @@ class Assembler {
   }
 }
 
+/**
+ * The frozen target is the turn's last assistant message (paper B.2): a final text becomes `answer`; a
+ * turn whose last assistant message is a call keeps that call step as its target (`target: 'call'`),
+ * unless the format records the final answer elsewhere (GTA's prediction).
+ */
 function finishTurn(t: TurnBuild, extra: { gold?: string; answer?: string; correct?: boolean } | undefined): Turn {
   const steps = t.steps.filter((s, i) => !(s.kind === 'message' && s.role === 'assistant' && s.content === '' && i < t.steps.length - 1));
   let answer = '';
+  let callTarget = false;
   const last = steps[steps.length - 1];
   if (last && last.kind === 'message' && last.role === 'assistant') {
     steps.pop();
     answer = last.content;
   } else if (extra?.answer !== undefined) answer = extra.answer;
-  const turn: Turn = { request: t.request, steps, answer };
+  else callTarget = endsInCall(steps);
+  const turn: Turn = { request: t.request, steps, answer, ...(callTarget ? { target: 'call' as const } : {}) };
   if (extra?.gold !== undefined) turn.gold = extra.gold;
   if (extra?.correct !== undefined) turn.correct = extra.correct;
   return turn;
+}
+
+/** Whether the last assistant message among `steps` is a call step (only tool output or user/system text after it). */
+function endsInCall(steps: readonly Step[]): boolean {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i]!;
+    if (s.kind === 'call') return true;
+    if (s.kind === 'message' && s.role === 'assistant') return false;
+  }
+  return false;
 }
 
 /** The first definition of a name wins: a menu lists each tool once. */

@@ -31,12 +31,22 @@ export interface ImportStats {
   pairing: Record<Pairing, number>;
   /** Traces per task label; unlabelled traces are counted under the empty string. */
   tasks: Map<string, number>;
-  /** Turns whose frozen answer is empty (no final assistant text): not scoreable. */
+  /** Turns with no frozen target (no final assistant text, no final call): not scoreable. */
   unansweredTurns: number;
+  /** Turns whose last assistant message is a call: the serialized call is their frozen target (paper B.2). */
+  callTargetTurns: number;
 }
 
 export class ImportSession {
-  readonly stats: ImportStats = { records: 0, traces: 0, rejected: 0, pairing: { id: 0, position: 0, 'name-order': 0 }, tasks: new Map(), unansweredTurns: 0 };
+  readonly stats: ImportStats = {
+    records: 0,
+    traces: 0,
+    rejected: 0,
+    pairing: { id: 0, position: 0, 'name-order': 0 },
+    tasks: new Map(),
+    unansweredTurns: 0,
+    callTargetTurns: 0,
+  };
   private fmt: TraceFormat | undefined;
   /** Records (and read errors, to keep line order) held back until the format is known. */
   private sniffed: Array<SourceRecord | { error: LineError }> = [];
@@ -177,7 +187,8 @@ export class ImportSession {
     const task = trace.task ?? '';
     this.stats.tasks.set(task, (this.stats.tasks.get(task) ?? 0) + 1);
     for (const turn of trace.turns) {
-      if (turn.answer === '') this.stats.unansweredTurns++;
+      if (turn.target === 'call') this.stats.callTargetTurns++;
+      else if (turn.answer === '') this.stats.unansweredTurns++;
       for (const s of turn.steps) if (s.kind === 'observation') this.stats.pairing[s.pairing]++;
     }
   }

@@ -8,10 +8,16 @@ import { selectByThreshold, selectBySupport, selectTopK, supportFrequencies } fr
 
 export type FitRuleKind = 'topk' | 'threshold' | 'support';
 
-/** Defaults of the alternative rules: keep tools with a positive mean; support frequency keeps a tool
- * when ≥ 5% of its scored requests have I_x(s) > 0 (our reading of the paper's "threshold 5%"). */
+/**
+ * Defaults of the alternative rules: keep tools with a positive mean; support frequency keeps a tool
+ * when ≥ 5% of its scored requests have I_x(s) > 0.05. That is our reading of the paper's "threshold
+ * 5%" (D.5, Figures 15 and 18), which it does not define: the threshold acts on the scores (§E: the
+ * rule keeps fewer tools when the scores are smaller, where top-K would not change — a cut at I > 0
+ * would not change either), 0.05 nats per token being a 5% change of the answer's per-token
+ * likelihood (e^0.05 ≈ 1.05); the share cut φ stays at 5% of the requests (README, "where it differs").
+ */
 export const DEFAULT_TAU = 0;
-export const DEFAULT_SUPPORT_TAU = 0;
+export const DEFAULT_SUPPORT_TAU = 0.05;
 export const DEFAULT_PHI = 0.05;
 
 export interface FitOptions {

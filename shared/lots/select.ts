@@ -31,8 +31,8 @@ export function supportFrequencies(stats: readonly ToolScoreStats[], tauS: numbe
 
 /**
  * Support-frequency retention — our reading of the paper's rule (Appendix D.5/E: "support-frequency
- * retention, threshold 5%"): keep a tool when the share of its scored requests with I_x(s) > tauS is at
- * least phi. Returned in ranking order (mean desc, name).
+ * retention, threshold 5%"; defaults in fit.ts): keep a tool when the share of its scored requests with
+ * I_x(s) > tauS is at least phi. Returned in ranking order (mean desc, name).
  */
 export function selectBySupport(stats: readonly ToolScoreStats[], tauS: number, phi: number): string[] {
   if (!(phi >= 0 && phi <= 1)) throw new RangeError(`phi is a share between 0 and 1, got ${phi}`);

@@ -32,6 +32,27 @@ export const TurnScoreDetailSchema = z.object({
 });
 export type TurnScoreDetail = z.infer<typeof TurnScoreDetailSchema>;
 
+/** Why a turn could not be scored (it contributes nothing; paper B.2: only empty final messages are excluded). */
+export const UNSCORED_REASONS = ['empty-answer', 'no-expression', 'no-tokens'] as const;
+export type UnscoredReason = (typeof UNSCORED_REASONS)[number];
+export const UNSCORED_REASON_TEXT: Readonly<Record<UnscoredReason, string>> = {
+  'empty-answer': 'the turn has no final assistant message (empty answer, no final call)',
+  'no-expression': 'the answer holds no number-like expression or non-empty line (span "expression")',
+  'no-tokens': 'the answer renders to no tokens after its context',
+};
+/** "2 turns scored as calls; 3 turns not scored (2 empty answer, 1 no number-like expression)", or '' when there is nothing to say. */
+export function turnNotes(callTurns: number, unscored: Partial<Record<UnscoredReason, number>>): string {
+  const parts: string[] = [];
+  if (callTurns > 0) parts.push(`${callTurns} ${callTurns === 1 ? 'turn' : 'turns'} ending in a call scored as the serialized call`);
+  const reasons = UNSCORED_REASONS.filter((r) => (unscored[r] ?? 0) > 0);
+  const n = reasons.reduce((sum, r) => sum + unscored[r]!, 0);
+  if (n > 0) parts.push(`${n} ${n === 1 ? 'turn' : 'turns'} not scored (${reasons.map((r) => `${unscored[r]}: ${UNSCORED_REASON_TEXT[r]}`).join('; ')})`);
+  return parts.join('; ');
+}
+
+export const UnscoredTurnSchema = z.object({ turn: z.number().int().nonnegative(), reason: z.enum(UNSCORED_REASONS) });
+export type UnscoredTurn = z.infer<typeof UnscoredTurnSchema>;
+
 /** A score row as stored in a project: keyed so nothing is computed twice. */
 export const StoredScoreSchema = ScoreRowSchema.extend({
   /** Unique key: run + trace hash. A record with a key already present is never appended again. */
@@ -49,6 +70,8 @@ export const StoredScoreSchema = ScoreRowSchema.extend({
   /** Tools whose score was shared with co-called tools (a removed message called several). */
   shared: ownRecord(z.string(), z.array(z.string())).optional(),
   turns: z.array(TurnScoreDetailSchema).optional(),
+  /** Turns of the record that could not be scored, and why (absent when every turn was scored). */
+  unscoredTurns: z.array(UnscoredTurnSchema).optional(),
   createdAt: z.string().optional(),
 });
 export type StoredScore = z.infer<typeof StoredScoreSchema>;

@@ -1,7 +1,8 @@
 // The benchmark stream (paper §3, Figures 3 and 15; Appendix B.3, D.5): batches of each family's request
 // stream arrive in turn; the arms share the request order and the evaluation set. `keep-all` serves the
 // registry; `frozen` keeps the space of its first update; `updated` folds every batch into its running
-// scores; `capped` is the cold start under a serving cap C with ε-exploration. Stored as stream.json.
+// scores, exploring with probability ε; `capped` is the cold start under a serving cap C with
+// ε-exploration. Stored as stream.json.
 import { z } from 'zod';
 import { ownRecord } from '../trace/own-record';
 import { UpdateRuleSchema } from './updates';
@@ -25,7 +26,7 @@ export const StreamArmBatchSchema = z.object({
   step: z.number().int().positive(),
   /** The batch's own requests, served under the arm's menus. */
   served: Measure,
-  /** Mean menu size over the batch, and how many requests were explored (capped arm). */
+  /** Mean menu size over the batch, and how many requests were explored (updated and capped arms). */
   menuSize: z.number().nonnegative(),
   explored: z.number().int().nonnegative().default(0),
   /** The arm's space after the batch (the registry for keep-all), and its accuracy on the evaluation set. */
@@ -39,6 +40,8 @@ export const StreamTaskSchema = z.object({
   task: z.string(),
   /** The step the family arrived at. */
   arrival: z.number().int().positive(),
+  /** The family's own rule (top-K at its fitted budget), when the stream has no one rule for all. */
+  rule: UpdateRuleSchema.optional(),
   arms: z.object({
     'keep-all': z.array(StreamArmBatchSchema),
     frozen: z.array(StreamArmBatchSchema),
@@ -58,11 +61,19 @@ export const StreamRecordSchema = RunHeaderSchema.extend({
     registry: z.number().int().positive(),
     seed: z.string(),
     alpha: z.number(),
-    rule: UpdateRuleSchema,
+    /** One rule for every family (--k, --rule support); absent: each family's top-K at its own budget (tasks[].rule). */
+    rule: UpdateRuleSchema.optional(),
+    /** Where the per-family budgets came from: a sweep of each family's first batch, or another project's sweeps. */
+    budgets: z.object({ source: z.enum(['sweep', 'project']), from: z.string().optional() }).optional(),
     /** Steps between two families' arrivals. */
     arrivalEvery: z.number().int().positive(),
+    /** The preset the stream was started from (`--preset figure15`). */
+    preset: z.string().optional(),
     cap: z.number().int().positive().optional(),
+    /** Exploration probability of the updated and capped arms (records before it applied uncapped: capped only). */
     epsilon: z.number().min(0).max(1).optional(),
+    /** Menu size of an updated arm's explored request; absent: the whole registry. */
+    exploreSize: z.number().int().positive().optional(),
   }),
   tasks: z.array(StreamTaskSchema),
   /** Credited accuracy after each step (paper §3): (1/T)·Σ over arrived families of their arm's eval accuracy. */

@@ -139,3 +139,19 @@ export function thresholdRoute(vectors: readonly Float64Array[], tau: number): C
   });
   return { k: centroids.length, assignment, centroids: centroids.map((c) => c.unit), silhouette: silhouette(vectors, assignment) };
 }
+
+/** Each vector's nearest centroid (cosine): how requests that arrive after the router was fitted are routed. */
+export function assignToCentroids(vectors: readonly Float64Array[], centroids: readonly Float64Array[]): number[] {
+  return vectors.map((v) => {
+    let best = 0;
+    let bestD = Infinity;
+    centroids.forEach((c, j) => {
+      const d = distance(v, c);
+      if (d < bestD - 1e-12) {
+        bestD = d;
+        best = j;
+      }
+    });
+    return best;
+  });
+}

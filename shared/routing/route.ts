@@ -42,9 +42,12 @@ export function routeRequests(
   method: RoutingMethod = { kind: 'silhouette' },
   seed = 1,
   taken: Iterable<string> = [],
+  /** One unit vector per request (a dense encoder's); default the hashed TF-IDF of the texts. */
+  embedded?: readonly Float64Array[],
 ): RoutingResult {
   if (unlabelled.length === 0) return { routes: {}, clusters: 0, silhouette: 0, examples: {} };
-  const vectors = embedRequests(unlabelled.map((r) => r.text));
+  if (embedded && embedded.length !== unlabelled.length) throw new RangeError(`${embedded.length} embeddings for ${unlabelled.length} requests`);
+  const vectors = embedded ?? embedRequests(unlabelled.map((r) => r.text));
   let c: Clustering;
   if (method.kind === 'kmeans') c = kMeans(vectors, method.k, seed);
   else if (method.kind === 'threshold') c = thresholdRoute(vectors, method.tau);

@@ -1,10 +1,12 @@
 // Interventions h^{-s} (paper B.2) as pure functions over the trace model.
 // Turn k of a trace is scored with the context: system + menu + turns 0..k-1 in full + turn k's
-// request and steps; the frozen target is turn k's answer, which no intervention removes.
+// request and the steps before its frozen target; the target is turn k's answer, or its last call step
+// where the turn ends in a call (shared/trace/target.ts), and no intervention removes it.
 // Evidence of s is removed from every step that precedes that target (earlier turns included),
 // so a tool called in turn 0 and relied on in turn 2 is scoreable there. Tool documentation
 // (the menu) is never changed by an intervention.
 import type { Step, Trace, Turn } from './schema';
+import { stepsBeforeTarget } from './target';
 
 export type InterventionKind = 'evidence' | 'line' | 'reexecute';
 export const INTERVENTION_KINDS: readonly InterventionKind[] = ['evidence', 'line', 'reexecute'];
@@ -199,10 +201,22 @@ function dropLines(step: Extract<Step, { kind: 'lines' }>, tools: ReadonlySet<st
   return { ...step, lines };
 }
 
+/** Apply `fn` to the steps that precede turn `turnIndex`'s target (earlier turns whole); the target
+ * call of turn `turnIndex` and what follows it stay as they are. */
 function mapTurns(trace: Trace, turnIndex: number, fn: (turn: Turn, t: number) => Step[]): Turn[] {
-  return trace.turns.map((turn, t) => (t <= turnIndex ? { ...turn, steps: fn(turn, t) } : turn));
+  return trace.turns.map((turn, t) => {
+    if (t > turnIndex) return turn;
+    if (t < turnIndex) return { ...turn, steps: fn(turn, t) };
+    const cut = stepsBeforeTarget(turn);
+    if (cut === turn.steps.length) return { ...turn, steps: fn(turn, t) };
+    return { ...turn, steps: [...fn({ ...turn, steps: turn.steps.slice(0, cut) }, t), ...turn.steps.slice(cut)] };
+  });
 }
 
 function forEachStep(trace: Trace, turnIndex: number, fn: (step: Step) => void): void {
-  for (let t = 0; t <= turnIndex && t < trace.turns.length; t++) for (const step of trace.turns[t]!.steps) fn(step);
+  for (let t = 0; t <= turnIndex && t < trace.turns.length; t++) {
+    const turn = trace.turns[t]!;
+    const n = t === turnIndex ? stepsBeforeTarget(turn) : turn.steps.length;
+    for (let s = 0; s < n; s++) fn(turn.steps[s]!);
+  }
 }

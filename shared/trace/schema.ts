@@ -69,8 +69,14 @@ export type Step = z.infer<typeof StepSchema>;
 export const TurnSchema = z.object({
   request: z.string(),
   steps: z.array(StepSchema).default([]),
-  /** The frozen final answer y_x (teacher-forced, never regenerated). */
+  /** The frozen final answer y_x (teacher-forced, never regenerated). '' when the target is a call. */
   answer: z.string(),
+  /**
+   * 'call': the turn's last assistant message is a function call, and that call step (its text and calls,
+   * the last call step of `steps`) is the frozen target (paper B.2), scored in the model's own tool-call
+   * format; `answer` is then ''. Steps after it (its observations) are context for later turns only.
+   */
+  target: z.literal('call').optional(),
   gold: z.string().optional(),
   correct: z.boolean().optional(),
 });

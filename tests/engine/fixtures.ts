@@ -1,7 +1,7 @@
 // Fixture models for engine tests, generated once into the git-ignored tests/.fixtures/ and reused
 // by every test file (the file names carry the generator version, so stale files are never reused).
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureFixtureModel, type FixtureModelSpec } from '../../electron/engine/gguf/fixture-cache';
 import { llamaGguf } from '../../electron/engine/gguf/llama-gguf';
@@ -50,4 +50,24 @@ export function readScoreLines<T = Record<string, unknown>>(dir: string): T[] {
         return [];
       }
     });
+}
+
+const OFF = 'enable_thinking is defined and enable_thinking is false';
+/** ChatML with Qwen 3's kind of switch: enable_thinking=false puts an empty think block before the last answer. */
+export const THINKING_CHATML_TEMPLATE =
+  "{% for m in messages %}{{ '<|im_start|>' + m['role'] + '\\n' }}" +
+  `{% if m['role'] == 'assistant' and loop.last and ${OFF} %}{{ '<think>\\n\\n</think>\\n\\n' }}{% endif %}` +
+  "{{ m['content'] + '<|im_end|>\\n' }}{% endfor %}" +
+  `{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% if ${OFF} %}{{ '<think>\\n\\n</think>\\n\\n' }}{% endif %}{% endif %}`;
+
+/** A tiny GGUF (zero weights) with a byte vocabulary, the ChatML markers and `chatTemplate`: enough to
+ * resolve its chat wrapper, render with it and list it. */
+export function templatedModel(path: string, chatTemplate: string): string {
+  const vocabulary = byteVocabulary({ specials: ['<|bos|>', '<|im_start|>', '<|im_end|>'], eos: '<|im_end|>' });
+  const shape = { name: basename(path, '.gguf'), vocabulary, embedding: 8, layers: 1, heads: 2, headsKv: 2, feedForward: 8, contextLength: 256, chatTemplate };
+  writeGguf(
+    path,
+    llamaGguf(shape, (_name, dims) => new Float32Array(dims.reduce((a, b) => a * b, 1))),
+  );
+  return path;
 }

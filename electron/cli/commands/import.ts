@@ -148,7 +148,9 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
       `  tasks found: ${labelled.length}${labelled.length ? ` — ${shown}${labelled.length > 8 ? ', …' : ''}` : ''}${unlabelled ? `; ${unlabelled} trace(s) without a task, left for routing` : ''}`,
     );
   }
-  if (s.unansweredTurns > 0) lines.push(`  note: ${s.unansweredTurns} turn(s) end without assistant text (empty frozen answer, not scoreable)`);
+  if (s.callTargetTurns > 0)
+    lines.push(`  note: ${s.callTargetTurns} turn(s) end in a function call: the call is their frozen answer, scored in the model's tool-call format`);
+  if (s.unansweredTurns > 0) lines.push(`  note: ${s.unansweredTurns} turn(s) end without assistant text or call (empty frozen answer, not scoreable)`);
   return lines.join('\n');
 }
 

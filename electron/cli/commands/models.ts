@@ -8,6 +8,7 @@ import { pullModel } from '../../engine/models/pull';
 import { pullProgressLine } from '../pull-progress';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { alignColumns } from '../../../shared/benchmark/comparison-table';
+import type { PulledModel } from '../../../shared/api/types';
 
 export const pullCommand: Command = {
   name: 'models pull',
@@ -53,9 +54,15 @@ export const pullCommand: Command = {
   },
 };
 
+/** The thinking column: 'off', "can't turn off", or '–' (the format does not think, or no template). */
+export function thinkingLabel(thinking: PulledModel['thinking']): string {
+  if (!thinking || thinking.state === 'none') return '–';
+  return thinking.state === 'off' ? 'off' : "can't turn off";
+}
+
 export const listCommand: Command = {
   name: 'models list',
-  summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, source',
+  summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, thinking, source',
   usage: 'lots models list [--json] [--dir <models folder>]',
   flags: {
     json: { type: 'boolean', description: 'print JSON (one array of objects)' },
@@ -78,11 +85,18 @@ export const listCommand: Command = {
       formatBytes(m.sizeBytes),
       m.contextLength?.toLocaleString('en-US') ?? '?',
       m.chatTemplate ?? 'none',
+      thinkingLabel(m.thinking),
       m.source ?? 'local',
     ]);
-    const head = ['file', 'architecture', 'size', 'context', 'chat template', 'source'];
+    const head = ['file', 'architecture', 'size', 'context', 'chat template', 'thinking', 'source'];
     io.out(`models in ${dir}:`);
     for (const line of alignColumns([head, ...rows])) io.out(line);
+    const cannot = models.filter((m) => m.thinking?.state === 'cannot');
+    if (cannot.length > 0) {
+      io.out('');
+      io.out('thinking cannot be turned off for these (the paper scores with thinking disabled; their scores include reasoning):');
+      for (const m of cannot) io.out(`  ${m.file}: ${m.thinking!.note}`);
+    }
     return EXIT_OK;
   },
 };

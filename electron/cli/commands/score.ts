@@ -12,7 +12,7 @@ import type { JobProgress, ScoreJobSpec } from '../../engine/jobs/protocol';
 import type { RenderFormat } from '../../engine/scoring/chat-template';
 import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS } from '../../../shared/trace/interventions';
-import type { ScoreSpan } from '../../../shared/project/scores';
+import { turnNotes, type ScoreSpan } from '../../../shared/project/scores';
 import { resolveModelArg } from '../../engine/benchmark/model-arg';
 import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteScoringSpec } from '../../engine/scoring/remote/client';
 import { MAX_SLOTS } from '../../engine/scoring/remote/slots';
@@ -103,7 +103,8 @@ export function scoreSummary(p: JobProgress): string {
   if (p.total === 0 && p.unanswered)
     return `nothing to score: ${p.unanswered} ${p.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet (serve them first with \`lots serve\`)`;
   const unanswered = p.unanswered ? `, ${p.unanswered} skipped (no answer yet: serve them first)` : '';
-  return `${p.scoredNow} scored now, ${p.skipped} already scored${unanswered}, ${p.done}/${p.total} in the project`;
+  const turns = turnNotes(p.callTurns ?? 0, p.unscoredTurns ?? {});
+  return `${p.scoredNow} scored now, ${p.skipped} already scored${unanswered}, ${p.done}/${p.total} in the project${turns ? `; ${turns}` : ''}`;
 }
 
 function buildSpec(args: ParsedArgs): ScoreJobSpec {

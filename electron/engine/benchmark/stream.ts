@@ -4,15 +4,22 @@
 // order and evaluation set:
 //   keep-all  every request served under the registry;
 //   frozen    the space of the first update, kept;
-//   updated   every batch served under the current space, scored (re-execution), folded into the running
-//             scores (EMA α), and the rule proposes the next space — applied at once (this is the experiment);
+//   updated   the first batch under the registry, later ones under the current space, each request explored
+//             with probability ε (the space plus other registry tools: the whole registry, or up to
+//             --explore-size; paper Figure 3, D.4); scored (re-execution), folded into the running scores
+//             (EMA α), and the rule proposes the next space — applied at once (this is the experiment);
 //   capped    (with --cap C) the cold start: the first batch on a random C-sample of the registry, later
 //             requests explored with probability ε (the space plus other tools up to C), updated as above.
+// Prompt tokens are averaged over the served requests, explored ones included (paper Table 12).
+// The budget K of the top-K rule is each family's own (D.4: "the budget from its fit"): the bestK of its
+// sweep in another project (--budgets-from), else of a budget sweep the stream runs on the family's first
+// batch (served under the registry and scored: its fitting requests so far); --k gives every family one K.
 // After each batch every arm's space is measured on the family's evaluation requests (memoised by menu).
 // The record goes to stream.json; the updated arm's history to updates/<task>.json (the Space view's timeline).
 import { resolve } from 'node:path';
 import { chooseServingMenu } from '../../../shared/benchmark/exploration';
-import type { FamilyName } from '../../../shared/benchmark/family';
+import { FAMILY_NAMES, type FamilyName } from '../../../shared/benchmark/family';
+import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import { canonicalOrder, registryNames } from '../../../shared/benchmark/registry';
 import { rngFor } from '../../../shared/benchmark/rng';
 import type { MenuEvaluation } from '../../../shared/benchmark/sweep';
@@ -20,15 +27,38 @@ import { foldBatch } from '../../../shared/lots/update';
 import { STREAM_ARMS, type StreamArm, type StreamArmBatch, type StreamMeasure, type StreamRecord, type StreamTask } from '../../../shared/project/streams';
 import type { TaskUpdates, UpdateRule } from '../../../shared/project/updates';
 import type { Trace } from '../../../shared/trace/schema';
+import type { StoredScore } from '../../../shared/project/scores';
+import { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
-import { menuEvaluator } from './evaluate';
+import { menuEvaluator, sweepTask } from './evaluate';
 import { machineDescription } from './demo';
 import { makeBenchProject } from './make';
-import { benchRequests } from './project';
+import { benchRequests, taskRanking } from './project';
 import { scoreBenchRows } from './score';
 import { openServing, type BenchServer, type ServingOptions } from './server';
 
-export const STREAM_DEFAULTS = { batches: 4, batchSize: 4, eval: 8, alpha: 0.3, k: 3, epsilon: 0.25, arrivalEvery: 1 } as const;
+export const STREAM_DEFAULTS = { batches: 4, batchSize: 4, eval: 8, alpha: 0.3, epsilon: 0.25, arrivalEvery: 1 } as const;
+
+/**
+ * Figure 15's protocol (paper D.5: every family, eight batches of 40 requests, the 15-tool registry, the
+ * support-frequency rule at α = 0.2 and "threshold 5%", read as DEFAULT_SUPPORT_TAU/DEFAULT_PHI in
+ * shared/lots/fit.ts), with the batches scaled to this project's 2-core CPU machine: 4 requests a batch
+ * instead of 40 and 8 evaluation requests a family. D.5's stationary comparison names no exploration, so
+ * ε = 0. Explicit flags override any of these.
+ */
+export const STREAM_PRESETS = {
+  figure15: {
+    families: FAMILY_NAMES,
+    batches: 8,
+    batchSize: 4,
+    eval: 8,
+    registry: 15,
+    alpha: 0.2,
+    epsilon: 0,
+    rule: { kind: 'support', tau: DEFAULT_SUPPORT_TAU, phi: DEFAULT_PHI },
+  },
+} as const satisfies Record<string, Partial<Omit<StreamOptions, 'rule' | 'families'>> & { families: readonly FamilyName[]; rule: UpdateRule }>;
+export type StreamPreset = keyof typeof STREAM_PRESETS;
 
 export interface StreamOptions extends ServingOptions {
   out: string;
@@ -39,10 +69,17 @@ export interface StreamOptions extends ServingOptions {
   registry?: number;
   seed?: string;
   alpha?: number;
+  /** One rule for every family (--k N, --rule support); absent: top-K at each family's fitted budget. */
   rule?: UpdateRule;
+  /** A project whose sweeps give each family's budget (its bestK); absent: the stream sweeps each family's first batch. */
+  budgetsFrom?: string;
   arrivalEvery?: number;
   cap?: number;
   epsilon?: number;
+  /** Recorded with the stream: the preset the caller started from (its values are in the other options). */
+  preset?: StreamPreset;
+  /** Menu size of an explored request of the updated arm (no cap); default the registry. */
+  exploreSize?: number;
   command?: string;
   signal?: AbortSignal;
   log: (line: string) => void;
@@ -61,7 +98,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
   const batchSize = options.batchSize ?? STREAM_DEFAULTS.batchSize;
   const evalCount = options.eval ?? STREAM_DEFAULTS.eval;
   const alpha = options.alpha ?? STREAM_DEFAULTS.alpha;
-  const rule: UpdateRule = options.rule ?? { kind: 'topk', k: STREAM_DEFAULTS.k };
+  const fixedRule = options.rule;
   const arrivalEvery = options.arrivalEvery ?? STREAM_DEFAULTS.arrivalEvery;
   const epsilon = options.epsilon ?? STREAM_DEFAULTS.epsilon;
   for (const [name, n] of [
@@ -74,7 +111,10 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
   }
   if (!(alpha > 0 && alpha <= 1)) throw new ExpectedError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
   if (!(epsilon >= 0 && epsilon <= 1)) throw new ExpectedError('INVALID_INPUT', `--epsilon must be in [0, 1], got ${epsilon}`);
+  if (options.exploreSize !== undefined && !(Number.isInteger(options.exploreSize) && options.exploreSize >= 1))
+    throw new ExpectedError('INVALID_INPUT', `--explore-size must be a positive integer, got ${options.exploreSize}`);
   if (options.families.length === 0) throw new ExpectedError('INVALID_INPUT', 'choose at least one family (--families a,b)');
+  const fittedFrom = fixedRule === undefined && options.budgetsFrom !== undefined ? readBudgets(options.budgetsFrom, options.families) : undefined;
 
   const out = resolve(options.out);
   const made = makeBenchProject(out, { seed: options.seed, families: options.families, registry: options.registry, fit: batches * batchSize, eval: evalCount });
@@ -106,9 +146,14 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
         registry: made.plan.registry,
         seed,
         alpha,
-        rule,
+        ...(fixedRule
+          ? { rule: fixedRule }
+          : { budgets: fittedFrom ? { source: 'project' as const, from: resolve(options.budgetsFrom!) } : { source: 'sweep' as const } }),
         arrivalEvery,
-        ...(options.cap !== undefined ? { cap: options.cap, epsilon } : {}),
+        ...(options.preset ? { preset: options.preset } : {}),
+        epsilon,
+        ...(options.exploreSize !== undefined ? { exploreSize: Math.min(options.exploreSize, registry.length) } : {}),
+        ...(options.cap !== undefined ? { cap: options.cap } : {}),
       },
       tasks: [],
       credited: [],
@@ -118,13 +163,20 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
     const tasks = new Map<string, StreamTask>();
     const arms = new Map<string, { updated: ArmState; capped?: ArmState; frozen?: string[] }>();
     const evaluators = new Map<string, (menu: readonly string[]) => Promise<MenuEvaluation>>();
+    // Families whose budget the stream fits on their first batch (no --k, no --budgets-from).
+    const toFit = new Set<string>();
     families.forEach((family, j) => {
       const requests = byTask.get(family)!;
+      const known: UpdateRule | undefined = fixedRule ?? (fittedFrom ? { kind: 'topk', k: fittedFrom.get(family)! } : undefined);
+      if (!known) toFit.add(family);
       tasks.set(family, {
         task: family,
         arrival: 1 + j * arrivalEvery,
+        ...(known && !fixedRule ? { rule: known } : {}),
         arms: { 'keep-all': [], frozen: [], updated: [], ...(options.cap !== undefined ? { capped: [] } : {}) },
       });
+      // Until its sweep, a family to fit holds a placeholder rule that no fold uses.
+      const rule: UpdateRule = known ?? { kind: 'topk', k: 1 };
       const fresh = (): ArmState => ({ space: [], updates: { task: family, alpha, rule, run: '', batches: [] } });
       arms.set(family, { updated: fresh(), ...(options.cap !== undefined ? { capped: fresh() } : {}) });
       const evaluate = menuEvaluator(server, requests);
@@ -167,8 +219,27 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
         eval: measure(await evaluate(registry)),
       };
 
-      // updated: first batch under the registry, later ones under its current space
-      const updated = await updateArm(server, family, state.updated, requests, b, step, { registry, rule, seed, signal: options.signal, evaluate });
+      // updated: first batch under the registry, later ones under its current space, explored with probability ε
+      const fitBudget = toFit.has(family)
+        ? async (rows: readonly StoredScore[], served: readonly Trace[]): Promise<UpdateRule> => {
+            const k = await sweepFirstBatch(server, store, family, rows, served, options.signal);
+            toFit.delete(family);
+            const fitted: UpdateRule = { kind: 'topk', k: k.bestK };
+            task.rule = fitted;
+            if (state.capped) state.capped.updates = { ...state.capped.updates, rule: fitted };
+            options.log(`  ${family}: budget K = ${k.bestK} from its sweep on batch 1 (fitting accuracy ${k.curve}) [${elapsed(started)}]`);
+            return fitted;
+          }
+        : undefined;
+      const updated = await updateArm(server, family, state.updated, requests, b, step, {
+        registry,
+        seed,
+        signal: options.signal,
+        evaluate,
+        epsilon,
+        exploreSize: options.exploreSize,
+        fitBudget,
+      });
       result.updated = updated;
       if (b === 0) state.frozen = [...updated.space];
       const frozenSpace = state.frozen!;
@@ -193,7 +264,6 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       if (state.capped)
         result.capped = await updateArm(server, family, state.capped, requests, b, step, {
           registry,
-          rule,
           seed,
           signal: options.signal,
           evaluate,
@@ -214,7 +284,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       store.writeUpdates({ ...u, run: u.run || 'stream' });
       options.onBatch?.(family, b + 1, result);
       options.log(
-        `step ${step}: ${family} batch ${b + 1}/${batches} — eval accuracy keep-all ${fmt(result['keep-all'].eval.accuracy)}, frozen ${fmt(result.frozen.eval.accuracy)}, updated ${fmt(updated.eval.accuracy)}${result.capped ? `, capped ${fmt(result.capped.eval.accuracy)}` : ''}; updated space ${updated.space.join(', ') || '(none)'} [${elapsed(started)}]`,
+        `step ${step}: ${family} batch ${b + 1}/${batches} — eval accuracy keep-all ${fmt(result['keep-all'].eval.accuracy)}, frozen ${fmt(result.frozen.eval.accuracy)}, updated ${fmt(updated.eval.accuracy)}${result.capped ? `, capped ${fmt(result.capped.eval.accuracy)}` : ''}; updated space ${updated.space.join(', ') || '(none)'}${updated.explored ? ` (${updated.explored} explored)` : ''} [${elapsed(started)}]`,
       );
     }
     record.finishedAt = new Date().toISOString();
@@ -228,12 +298,14 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
 
 interface ArmContext {
   registry: readonly string[];
-  rule: UpdateRule;
   seed: string;
   signal?: AbortSignal;
   evaluate: (menu: readonly string[]) => Promise<MenuEvaluation>;
   cap?: number;
   epsilon?: number;
+  exploreSize?: number;
+  /** The family's budget is not known yet: fit it on this (first) batch's scores and served requests. */
+  fitBudget?: (rows: readonly StoredScore[], requests: readonly Trace[]) => Promise<UpdateRule>;
 }
 
 /** Serve a batch under the arm's menus, score it with re-execution, fold it, move to the proposal. */
@@ -254,6 +326,7 @@ async function updateArm(
       registry: ctx.registry,
       cap: ctx.cap,
       epsilon: ctx.epsilon ?? 0,
+      exploreSize: ctx.exploreSize,
       rng: rngFor(ctx.seed, 'stream', arm, family, b, i),
     }),
   );
@@ -273,6 +346,7 @@ async function updateArm(
   });
   ctx.signal?.throwIfAborted();
   if (!state.updates.run && rows[0]) state.updates.run = rows[0].run;
+  if (ctx.fitBudget && rows.some((r) => Object.keys(r.scores).length > 0)) state.updates = { ...state.updates, rule: await ctx.fitBudget(rows, requests) };
   const figures = {
     batch: b + 1,
     step,
@@ -313,6 +387,57 @@ async function serveBatch(
     traces: served.map((s) => s.trace),
     measure: { accuracy: served.filter((s) => s.correct).length / served.length, n: served.length, promptTokens: mean(served.map((s) => s.promptTokens)) },
   };
+}
+
+/**
+ * The family's budget from its first batch (paper B.3: the smallest K with the best fitting accuracy):
+ * the batch's requests served under the top-K of the batch's scores for K = 1…|A_t|, stored as the
+ * project's sweep of the task (the Budget view shows it).
+ */
+async function sweepFirstBatch(
+  server: BenchServer,
+  store: ProjectStore,
+  family: string,
+  rows: readonly StoredScore[],
+  requests: readonly Trace[],
+  signal: AbortSignal | undefined,
+): Promise<{ bestK: number; curve: string }> {
+  const ranking = taskRanking(rows, family);
+  const sweep = await sweepTask(store, server, family, { fit: [...requests], eval: [] }, ranking, { run: rows[0]!.run, ...(signal ? { signal } : {}) });
+  const bestK = sweep.bestK ?? ranking.length;
+  return { bestK, curve: sweep.points.map((p) => `K=${p.k}: ${p.accuracy.toFixed(2)}`).join(', ') };
+}
+
+/** The bestK of each family's sweep in the project at `dir` (paper D.4: each family keeps the budget of its own fit). */
+export function readBudgets(dir: string, families: readonly string[]): Map<string, number> {
+  const store = ProjectStore.open(resolve(dir));
+  const out = new Map<string, number>();
+  const missing: string[] = [];
+  for (const f of families) {
+    const k = store.readSweep(f)?.bestK;
+    if (k === undefined) missing.push(f);
+    else out.set(f, k);
+  }
+  if (missing.length > 0)
+    throw new ExpectedError(
+      'NOT_FOUND',
+      `${store.dir} has no budget sweep for ${missing.join(', ')} (--budgets-from takes each family's bestK from its sweep); run \`lots sweep --project ${dir}\` there, or give every family one budget with --k`,
+    );
+  return out;
+}
+
+/** Per arm over the whole stream (paper Table 12): prompt tokens averaged over the served requests,
+ * explored ones included and update scoring excluded; how many requests were served and explored. */
+export function streamServingCost(record: StreamRecord): Partial<Record<StreamArm, { requests: number; explored: number; promptTokens: number }>> {
+  const out: Partial<Record<StreamArm, { requests: number; explored: number; promptTokens: number }>> = {};
+  for (const arm of STREAM_ARMS) {
+    const batches = record.tasks.flatMap((t) => t.arms[arm] ?? []);
+    if (batches.length === 0) continue;
+    const requests = batches.reduce((n, b) => n + b.served.n, 0);
+    const tokens = batches.reduce((n, b) => n + b.served.promptTokens * b.served.n, 0);
+    out[arm] = { requests, explored: batches.reduce((n, b) => n + b.explored, 0), promptTokens: requests > 0 ? tokens / requests : 0 };
+  }
+  return out;
 }
 
 /** A_t = (1/T)·Σ over arrived families of their arm's latest eval accuracy (families not yet arrived count 0). */

@@ -52,6 +52,7 @@ export interface ReadSummary {
   /** Traces per task label, most frequent first; '' counts traces left without a label. */
   tasks: Record<string, number>;
   unansweredTurns: number;
+  callTargetTurns: number;
   elapsedMs: number;
   /** Why nothing (more) could be imported, when that happened. */
   fatal?: string;
@@ -195,6 +196,7 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
       pairing: { ...s.pairing },
       tasks: Object.fromEntries([...s.tasks.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
       unansweredTurns: s.unansweredTurns,
+      callTargetTurns: s.callTargetTurns,
       elapsedMs: Date.now() - started,
       fatal,
       ...(encoding ? { encoding } : {}),

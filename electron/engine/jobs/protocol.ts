@@ -5,7 +5,7 @@
 import type { JobStatus, JobStep } from '../../../shared/api/types';
 import type { FamilyName } from '../../../shared/benchmark/family';
 import type { InterventionKind } from '../../../shared/trace/interventions';
-import type { ScoreSpan } from '../../../shared/project/scores';
+import type { ScoreSpan, UnscoredReason } from '../../../shared/project/scores';
 import type { GpuChoice } from '../llama/runtime';
 import type { RenderFormat } from '../scoring/chat-template';
 import type { RemoteScoringSpec } from '../scoring/remote/client';
@@ -117,6 +117,10 @@ export interface JobProgress extends BaseProgress {
   /** Traces left out because no turn has an answer yet (requests not served): scoring them would only
    * add rows that count the tools as exposed with nothing measured. Not part of `total`. */
   unanswered?: number;
+  /** Of the traces scored now: turns whose frozen target is a call (scored as the serialized call). */
+  callTurns?: number;
+  /** Of the traces scored now: turns that could not be scored, by reason. */
+  unscoredTurns?: Partial<Record<UnscoredReason, number>>;
   tokensPerSecond?: number;
   etaSeconds?: number;
 }

@@ -14,6 +14,8 @@ import { fitContextSize, scoreTraces } from '../scoring/scorer';
 import { toStoredScore } from '../scoring/trace-scores';
 import { scoreKey, scoreRun } from '../scoring/keys';
 import { benchExecutor } from '../../../shared/benchmark/trace';
+import { hasTarget } from '../../../shared/trace/target';
+import { turnNotes } from '../../../shared/project/scores';
 import { holdWhilePaused, type JobControl } from './control';
 import { reportFailure } from './failure';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
@@ -90,6 +92,7 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
         await store.appendScoresAsync([record], { onWait: (wait) => emit({ type: 'status', status: 'running', message: wait.message }) });
         progress.done++;
         progress.scoredNow++;
+        countTurns(progress, result);
         tokens += result.stats.tokensEvaluated;
         const elapsed = scoringSeconds + (performance.now() - started) / 1000;
         progress.tokensPerSecond = elapsed > 0 ? tokens / elapsed : undefined;
@@ -122,7 +125,8 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
       return;
     }
     const where = scorer.summary?.();
-    progress.message = `scored ${progress.scoredNow} traces (${progress.skipped} were already scored${unanswered ? `; ${unanswered}` : ''})${where ? `; ${where}` : ''}`;
+    const turns = turnNotes(progress.callTurns ?? 0, progress.unscoredTurns ?? {});
+    progress.message = `scored ${progress.scoredNow} traces (${progress.skipped} were already scored${unanswered ? `; ${unanswered}` : ''})${turns ? `; ${turns}` : ''}${where ? `; ${where}` : ''}`;
     progress.etaSeconds = 0;
     persist('done');
     store.logActivity({
@@ -179,9 +183,20 @@ async function openLocalScorer(spec: ScoreJobSpec, note: (message: string) => vo
   };
 }
 
-/** A trace is worth scoring when at least one turn has a frozen answer to score. */
+/** Call-valued turns scored, and turns that could not be scored by reason (shown when the job ends). */
+function countTurns(progress: JobProgress, result: TraceResult): void {
+  const { trace, turns, unscored } = result.plan;
+  const calls = turns.filter((t) => trace.turns[t.turn]?.target === 'call').length;
+  if (calls > 0) progress.callTurns = (progress.callTurns ?? 0) + calls;
+  for (const u of unscored ?? []) {
+    const counts = (progress.unscoredTurns ??= {});
+    counts[u.reason] = (counts[u.reason] ?? 0) + 1;
+  }
+}
+
+/** A trace is worth scoring when at least one turn has a frozen target to score (a text answer or a final call). */
 export function hasAnswer(trace: Trace): boolean {
-  return trace.turns.some((turn) => turn.answer !== '');
+  return trace.turns.some(hasTarget);
 }
 
 /**

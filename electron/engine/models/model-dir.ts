@@ -7,6 +7,7 @@ import type { PulledModel } from '../../../shared/api/types';
 import { writeJsonAtomic } from '../store/atomic';
 import { processAlive } from '../store/lock';
 import { defaultConfigDir } from '../user-data/config-dir';
+import { scoringWrapperSettings, thinkingState } from '../scoring/chat-template';
 
 export interface ModelManifest {
   v: 1;
@@ -96,6 +97,7 @@ export async function listModels(dir: string): Promise<ListedModel[]> {
       name: null,
       contextLength: null,
       chatTemplate: null,
+      thinking: null,
       source: manifest?.source ?? null,
       sha256: manifest?.sha256 ?? null,
     };
@@ -105,7 +107,9 @@ export async function listModels(dir: string): Promise<ListedModel[]> {
       base.architecture = info.metadata.general?.architecture ?? null;
       base.name = typeof info.metadata.general?.name === 'string' ? info.metadata.general.name : null;
       base.contextLength = arch.context_length ?? null;
-      base.chatTemplate = chatTemplateName(info);
+      const rendering = chatRendering(info);
+      base.chatTemplate = rendering?.wrapper ?? null;
+      base.thinking = rendering?.thinking ?? null;
     } catch {
       // not a readable GGUF: listed with its size, the rest unknown
     }
@@ -114,12 +118,16 @@ export async function listModels(dir: string): Promise<ListedModel[]> {
   return out;
 }
 
-/** The chat wrapper node-llama-cpp picks for the model's template (what scoring renders with). */
-export function chatTemplateName(info: GgufFileInfo): string | null {
-  if (typeof info.metadata.tokenizer?.chat_template !== 'string') return null;
+/** The chat wrapper node-llama-cpp picks for the model's template, with the settings scoring renders
+ * with, and what it does about thinking; null for a model without a template (plain transcript). */
+export function chatRendering(info: GgufFileInfo): { wrapper: string; thinking: PulledModel['thinking'] } | null {
+  const template = info.metadata.tokenizer?.chat_template;
+  if (typeof template !== 'string') return null;
   try {
-    return resolveChatWrapper({ fileInfo: info, warningLogs: false })?.wrapperName ?? 'jinja';
+    const wrapper = resolveChatWrapper({ fileInfo: info, warningLogs: false, customWrapperSettings: scoringWrapperSettings(template) });
+    if (!wrapper) return { wrapper: 'jinja', thinking: null };
+    return { wrapper: wrapper.wrapperName, thinking: thinkingState(wrapper, template) };
   } catch {
-    return 'jinja';
+    return { wrapper: 'jinja', thinking: null };
   }
 }

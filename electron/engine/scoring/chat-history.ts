@@ -1,10 +1,12 @@
 // Trace turn → node-llama-cpp chat history, so the model's own chat wrapper (or Jinja template)
 // renders it exactly as the agent saw it: tool menu as available functions, calls with their
 // observations as functionCall items, `lines` steps as `<Tool>: <output>` text in the user part.
-// The turn being scored ends with an open model response holding the (possibly partial) answer.
+// The turn being scored ends with an open model response holding the (possibly partial) answer; where
+// its target is a call, its steps stop before that call (chat-template.ts appends the call itself).
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, ChatModelResponse } from 'node-llama-cpp';
 import { menuIsInline, systemWithInlineMenu } from '../../../shared/trace/render-hints';
 import type { Step, Trace, Turn } from '../../../shared/trace/schema';
+import { stepsBeforeTarget } from '../../../shared/trace/target';
 
 export interface RenderedChat {
   history: ChatHistoryItem[];
@@ -19,7 +21,8 @@ export function turnChatHistory(trace: Trace, turnIndex: number, answerText: str
   if (system) history.push({ type: 'system', text: system });
   for (let t = 0; t <= turnIndex; t++) {
     const turn = trace.turns[t]!;
-    appendTurn(history, turn, t === turnIndex ? answerText : turn.answer);
+    if (t === turnIndex) appendTurn(history, { ...turn, steps: turn.steps.slice(0, stepsBeforeTarget(turn)) }, answerText);
+    else appendTurn(history, turn, turn.answer);
   }
   return { history, functions: inline ? undefined : toolFunctions(trace) };
 }

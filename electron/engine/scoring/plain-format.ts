@@ -12,7 +12,11 @@
 //   Call: name(<arguments JSON>)
 //   Result name: <content>
 //   Assistant: <answer>
-import type { Trace, Turn } from '../../../shared/trace/schema';
+//
+// A turn whose target is a call ends, when scored, with "Assistant: " and then the call
+// (`plainCallTarget`); as an earlier turn, its call is a step like any other and no answer line follows.
+import type { ToolCall, Trace, Turn } from '../../../shared/trace/schema';
+import { stepsBeforeTarget, targetCall } from '../../../shared/trace/target';
 import { formatLines } from './chat-history';
 
 export function plainTranscript(trace: Trace, turnIndex: number, answerText: string): string {
@@ -24,10 +28,27 @@ export function plainTranscript(trace: Trace, turnIndex: number, answerText: str
   }
   for (let t = 0; t <= turnIndex; t++) {
     const turn = trace.turns[t]!;
-    parts.push(turnText(turn));
-    parts.push(`Assistant: ${t === turnIndex ? answerText : `${turn.answer}\n`}`);
+    if (t === turnIndex) {
+      parts.push(turnText({ ...turn, steps: turn.steps.slice(0, stepsBeforeTarget(turn)) }));
+      parts.push(`Assistant: ${answerText}`);
+    } else {
+      parts.push(turnText(turn));
+      if (turn.target !== 'call') parts.push(`Assistant: ${turn.answer}\n`);
+    }
   }
   return parts.join('');
+}
+
+/** The transcript of turn `turnIndex` followed by its target call: its text, then one `Call:` line per call. */
+export function plainCallTarget(trace: Trace, turnIndex: number): string {
+  const step = targetCall(trace.turns[turnIndex]!)?.step;
+  if (!step) throw new Error(`trace "${trace.id}" turn ${turnIndex} has no call target`);
+  const text = step.text ? `${step.text}\n` : '';
+  return plainTranscript(trace, turnIndex, text + step.calls.map(callLine).join('\n'));
+}
+
+function callLine(c: ToolCall): string {
+  return `Call: ${c.name}(${c.arguments === undefined ? '' : JSON.stringify(c.arguments)})`;
 }
 
 function turnText(turn: Turn): string {
@@ -39,7 +60,7 @@ function turnText(turn: Turn): string {
         break;
       case 'call':
         if (step.text) out += `Assistant: ${step.text}\n`;
-        for (const c of step.calls) out += `Call: ${c.name}(${c.arguments === undefined ? '' : JSON.stringify(c.arguments)})\n`;
+        for (const c of step.calls) out += `${callLine(c)}\n`;
         break;
       case 'observation':
         out += `Result ${step.name}: ${step.content}\n`;

@@ -1,6 +1,6 @@
 // What to evaluate for one trace: per scoreable turn, the full context h and one context h^{-s} per
 // scoreable tool s (shared/trace/interventions.ts), each rendered and with its frozen tokens located.
-import type { ScoreSpan } from '../../../shared/project/scores';
+import type { ScoreSpan, UnscoredTurn } from '../../../shared/project/scores';
 import {
   applyIntervention,
   exposedTools,
@@ -12,7 +12,7 @@ import {
 } from '../../../shared/trace/interventions';
 import type { Trace } from '../../../shared/trace/schema';
 import type { TraceRenderer } from './chat-template';
-import { commonPrefixLength, locateScoredTokens, type ScoringSequence } from './span';
+import { commonPrefixLength, locateScoredTokens, locateTarget, type ScoringSequence } from './span';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface PlanOptions {
@@ -41,13 +41,20 @@ export interface TracePlan {
   trace: Trace;
   exposed: string[];
   turns: TurnPlan[];
+  /** Turns with nothing to score, and why (they contribute nothing; the record keeps the count). */
+  unscored?: UnscoredTurn[];
 }
 
 export async function planTrace(trace: Trace, renderer: TraceRenderer, options: PlanOptions): Promise<TracePlan> {
   const turns: TurnPlan[] = [];
+  const unscored: UnscoredTurn[] = [];
   for (let t = 0; t < trace.turns.length; t++) {
-    const base = locateScoredTokens(renderer, trace, t, options.span);
-    if (!base) continue;
+    const located = locateTarget(renderer, trace, t, options.span);
+    if ('unscored' in located) {
+      unscored.push({ turn: t, reason: located.unscored });
+      continue;
+    }
+    const base = located.sequence;
     const tools = scoreableTools(trace, t, options.intervention === 'line' ? 'line' : 'evidence');
     const interventions: InterventionPlan[] = [];
     for (const tool of tools) {
@@ -59,7 +66,7 @@ export async function planTrace(trace: Trace, renderer: TraceRenderer, options: 
     interventions.sort((a, b) => b.firstChanged - a.firstChanged || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
     turns.push({ turn: t, base, interventions });
   }
-  return { trace, exposed: exposedTools(trace), turns };
+  return { trace, exposed: exposedTools(trace), turns, ...(unscored.length > 0 ? { unscored } : {}) };
 }
 
 async function intervene(trace: Trace, turn: number, tool: string, options: PlanOptions): Promise<InterventionResult> {

@@ -1,8 +1,10 @@
 // Where the scored tokens are inside the full sequence (paper B.2). The answer is never tokenized on
 // its own: its first token is the first position where "context + answer" and "context alone" differ
 // (longest common token prefix), so a token that merges across the boundary is scored, not lost.
+// A turn whose target is a call (shared/trace/target.ts) scores the serialized call: its text and calls
+// in the model's own tool-call format, the same string under every context.
 import type { Token } from 'node-llama-cpp';
-import type { ScoreSpan } from '../../../shared/project/scores';
+import type { ScoreSpan, UnscoredReason } from '../../../shared/project/scores';
 import type { Trace } from '../../../shared/trace/schema';
 import type { TraceRenderer } from './chat-template';
 
@@ -12,6 +14,8 @@ export interface ScoringSequence {
   start: number;
   end: number;
 }
+
+export type LocatedTarget = { sequence: ScoringSequence } | { unscored: UnscoredReason };
 
 export function commonPrefixLength(a: readonly Token[], b: readonly Token[]): number {
   const n = Math.min(a.length, b.length);
@@ -43,26 +47,38 @@ export function findExpression(answer: string): [number, number] | undefined {
 }
 
 /**
- * Render turn `turnIndex` with its frozen answer and locate the scored tokens. Returns undefined when
- * there is nothing to score (empty answer or span). The sequence is cut after the last scored token:
- * what follows it cannot change its probability.
+ * Render turn `turnIndex` with its frozen target and locate the scored tokens, or say why there is
+ * nothing to score. The sequence is cut after the last scored token: what follows it cannot change
+ * its probability. A call target is scored whole under either span (it has no answer expression).
  */
-export function locateScoredTokens(renderer: TraceRenderer, trace: Trace, turnIndex: number, span: ScoreSpan): ScoringSequence | undefined {
-  const answer = trace.turns[turnIndex]!.answer;
-  if (!answer) return undefined;
+export function locateTarget(renderer: TraceRenderer, trace: Trace, turnIndex: number, span: ScoreSpan): LocatedTarget {
+  const turn = trace.turns[turnIndex]!;
+  const contextOnly = (): Token[] => renderer.render(trace, turnIndex, '');
+  if (turn.target === 'call') {
+    const full = renderer.renderCallTarget(trace, turnIndex);
+    const start = commonPrefixLength(full, contextOnly());
+    return start < full.length ? { sequence: { tokens: full, start, end: full.length } } : { unscored: 'no-tokens' };
+  }
+  const answer = turn.answer;
+  if (!answer) return { unscored: 'empty-answer' };
   const full = renderer.render(trace, turnIndex, answer);
-  const contextOnly = renderer.render(trace, turnIndex, '');
-  const answerStart = commonPrefixLength(full, contextOnly);
-  if (span === 'answer') return answerStart < full.length ? { tokens: full, start: answerStart, end: full.length } : undefined;
+  const answerStart = commonPrefixLength(full, contextOnly());
+  if (span === 'answer') return answerStart < full.length ? { sequence: { tokens: full, start: answerStart, end: full.length } } : { unscored: 'no-tokens' };
 
   const expr = findExpression(answer);
-  if (!expr) return undefined;
+  if (!expr) return { unscored: 'no-expression' };
   const before = renderer.render(trace, turnIndex, answer.slice(0, expr[0]));
   const through = renderer.render(trace, turnIndex, answer.slice(0, expr[1]));
   const start = Math.max(answerStart, commonPrefixLength(full, before));
   let end = commonPrefixLength(full, through);
   // A token that straddles the end of the expression belongs to it (it carries its last characters).
   if (end < through.length && end < full.length) end++;
-  if (end <= start) return undefined;
-  return { tokens: full.slice(0, end), start, end };
+  if (end <= start) return { unscored: 'no-tokens' };
+  return { sequence: { tokens: full.slice(0, end), start, end } };
+}
+
+/** locateTarget's sequence, or undefined when the turn has nothing to score. */
+export function locateScoredTokens(renderer: TraceRenderer, trace: Trace, turnIndex: number, span: ScoreSpan): ScoringSequence | undefined {
+  const located = locateTarget(renderer, trace, turnIndex, span);
+  return 'sequence' in located ? located.sequence : undefined;
 }

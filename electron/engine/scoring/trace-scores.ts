@@ -126,6 +126,7 @@ export function toStoredScore(plan: TracePlan, logprobs: readonly TurnLogprobs[]
     ...(meta.format !== undefined ? { format: meta.format } : {}),
     ...(shared.size > 0 ? { shared: Object.fromEntries([...shared].map(([k, v]) => [k, [...v].sort()])) } : {}),
     turns,
+    ...(plan.unscored && plan.unscored.length > 0 ? { unscoredTurns: plan.unscored } : {}),
     createdAt: new Date().toISOString(),
   };
 }

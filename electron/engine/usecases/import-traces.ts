@@ -146,6 +146,7 @@ export async function importSource(store: ProjectStore, source: TraceSource, opt
     pairing: { id: 0, position: 0, 'name-order': 0 },
     tasks: {},
     unansweredTurns: 0,
+    callTargetTurns: 0,
     elapsedMs: 0,
   };
   if (s.fatal) reject(0, s.fatal);

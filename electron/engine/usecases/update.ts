@@ -172,7 +172,7 @@ function resolveRule(
 /** True when no trace of the file (of these ids) has an answer: requests waiting to be served. */
 function unanswered(store: ProjectStore, file: string, ids: ReadonlySet<string>): boolean {
   for (const trace of store.iterTraces((info) => info.file === file && ids.has(info.id))) {
-    if (trace.turns.some((t) => t.answer.trim() !== '')) return false;
+    if (trace.turns.some((t) => t.answer.trim() !== '' || t.target === 'call')) return false;
   }
   return true;
 }

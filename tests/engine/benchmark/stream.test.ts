@@ -44,6 +44,8 @@ describe('lots bench stream', () => {
         '4',
         '--epsilon',
         '1',
+        '--explore-size',
+        '6',
         '--arrival-every',
         '2',
         '--k',
@@ -63,6 +65,7 @@ describe('lots bench stream', () => {
       batchSize: 1,
       cap: 4,
       epsilon: 1,
+      exploreSize: 6,
       arrivalEvery: 2,
       rule: { kind: 'topk', k: 2 },
     });
@@ -87,7 +90,9 @@ describe('lots bench stream', () => {
       expect(first.menuSize).toBe(15);
       expect(first.space.length).toBeLessThanOrEqual(2);
       expect(t.arms.frozen.every((x) => JSON.stringify(x.space) === JSON.stringify(first.space))).toBe(true);
-      expect(t.arms.updated.slice(1).every((x, i) => x.menuSize === t.arms.updated[i]!.space.length)).toBe(true);
+      // Later batches of the updated arm explore without a cap (ε = 1): its space plus other tools, up to 6.
+      expect(t.arms.updated.slice(1).every((x) => x.explored === 1 && x.menuSize === 6)).toBe(true);
+      expect(t.arms.frozen.slice(1).every((x) => x.explored === 0)).toBe(true);
       // The capped arm's first batch sees 4 registry tools; later requests explore (ε = 1) up to the cap.
       const capped = t.arms.capped!;
       expect(capped[0]!.menuSize).toBe(4);
@@ -101,8 +106,14 @@ describe('lots bench stream', () => {
     const history = ProjectStore.open(out).readUpdates('compute_only')!;
     expect(history.batches.map((x) => x.label)).toEqual(['updated batch 1', 'updated batch 2', 'updated batch 3']);
     expect(history.batches.every((x) => x.accuracy !== undefined)).toBe(true);
-    expect(c.out()).toMatch(/compute_only \(arrives at step 1\)\nbatch +step +keep-all +frozen +updated +capped C=4 ε=1 +updated space/);
+    expect(c.out()).toMatch(/compute_only \(arrives at step 1\)\nbatch +step +keep-all +frozen +updated ε=1 +capped C=4 ε=1 +updated space/);
     expect(c.out()).toContain('credited accuracy A_t');
+    // Table 12's prompt tokens: every served request, the explored ones included (2 later batches × 2 families).
+    const cost = c.out().split('paper Table 12):\n')[1]!;
+    expect(cost).toMatch(/^updated ε=1 +6 +4 +\d+$/m);
+    expect(cost).toMatch(/^keep-all +6 +0 +\d+$/m);
+    const tokens = (arm: string) => Number(new RegExp(`^${arm} .* (\\d+)$`, 'm').exec(cost)![1]);
+    expect(tokens('updated ε=1')).toBeLessThan(tokens('keep-all'));
   });
 
   it('refuses a folder that is not new and a cap the registry does not allow', async () => {
@@ -112,5 +123,79 @@ describe('lots bench stream', () => {
     const d = capture();
     expect(await main(['bench', 'stream', '--model', 'fixture:random', '--out', join(dir, 'capbad'), '--gpu', 'cpu', '--cap', '15'], d.io)).toBe(2);
     expect(d.err()).toMatch(/--cap must be an integer between 1 and 14/);
+  });
+
+  it("gives each family its own budget: a sweep of its first batch by default, another project's sweeps with --budgets-from", async () => {
+    const base = ['bench', 'stream', '--model', 'fixture:evidence-copy', '--gpu', 'cpu', '--families', 'compute_only,table_total'];
+    const small = ['--batches', '2', '--batch-size', '2', '--eval', '1', '--epsilon', '0', '--max-tokens', '4', '--threads', '1'];
+    const fitted = join(dir, 'fitted');
+    const c = capture();
+    expect(await main([...base, '--out', fitted, ...small], c.io), c.err()).toBe(0);
+    const store = ProjectStore.open(fitted);
+    const record = store.readStream()!;
+    expect(record.options.rule).toBeUndefined();
+    expect(record.options.budgets).toEqual({ source: 'sweep' });
+    const ks: Record<string, number> = {};
+    for (const t of record.tasks) {
+      // The family's sweep on its first batch (K = 1…|A_t| on those 2 requests) is stored; its bestK is the rule.
+      const sweep = store.readSweep(t.task)!;
+      expect(sweep.points.map((p) => p.k)).toEqual(sweep.points.map((_, i) => i + 1));
+      expect(sweep.points.every((p) => p.n === 2)).toBe(true);
+      expect(t.rule).toEqual({ kind: 'topk', k: sweep.bestK });
+      ks[t.task] = sweep.bestK!;
+      expect(t.arms.updated.every((b) => b.space.length <= sweep.bestK!)).toBe(true);
+      expect(store.readUpdates(t.task)!.rule).toEqual({ kind: 'topk', k: sweep.bestK });
+      expect(c.out()).toContain(`${t.task}: budget K = ${sweep.bestK} from its sweep on batch 1`);
+      expect(c.out()).toContain(`${t.task} (arrives at step ${t.arrival}; K = ${sweep.bestK})`);
+    }
+    expect(c.out()).toContain("top-K at each family's budget, from a sweep of its first batch");
+
+    // Another stream takes the budgets of those sweeps, and sweeps nothing itself.
+    const reused = join(dir, 'reused');
+    const d = capture();
+    expect(await main([...base, '--out', reused, ...small, '--budgets-from', fitted], d.io), d.err()).toBe(0);
+    const again = ProjectStore.open(reused);
+    expect(again.readStream()!.options.budgets).toEqual({ source: 'project', from: fitted });
+    expect(Object.fromEntries(again.readStream()!.tasks.map((t) => [t.task, t.rule]))).toEqual(
+      Object.fromEntries(Object.entries(ks).map(([task, k]) => [task, { kind: 'topk', k }])),
+    );
+    expect(again.readSweep('compute_only')).toBeUndefined();
+    expect(d.out()).not.toContain('from its sweep on batch 1');
+
+    // A project without a sweep for a family is refused before any model is loaded.
+    const e = capture();
+    expect(await main([...base, '--out', join(dir, 'nobudget'), ...small, '--budgets-from', join(dir, 's')], e.io)).toBe(2);
+    expect(e.err()).toMatch(/has no budget sweep for compute_only, table_total .*lots sweep --project/);
+    const f = capture();
+    expect(await main([...base, '--out', join(dir, 'both'), '--k', '2', '--budgets-from', fitted], f.io)).toBe(2);
+    expect(f.err()).toMatch(/--budgets-from gives each family its top-K budget; it does not go with --k/);
+  });
+
+  it("--preset figure15 runs D.5's protocol: eight batches, the support rule at α = 0.2 and threshold 5%, no exploration", async () => {
+    const out = join(dir, 'fig15');
+    const c = capture();
+    const args = ['bench', 'stream', '--preset', 'figure15', '--model', 'fixture:evidence-copy', '--gpu', 'cpu', '--max-tokens', '4', '--threads', '1'];
+    // Families and batch sizes overridden to keep the test short; everything else is the preset's.
+    expect(await main([...args, '--out', out, '--families', 'compute_only', '--batch-size', '1', '--eval', '1'], c.io), c.err()).toBe(0);
+    const record = ProjectStore.open(out).readStream()!;
+    expect(record.options).toMatchObject({
+      preset: 'figure15',
+      families: ['compute_only'],
+      batches: 8,
+      batchSize: 1,
+      registry: 15,
+      alpha: 0.2,
+      epsilon: 0,
+      rule: { kind: 'support', tau: 0.05, phi: 0.05 },
+    });
+    expect(record.options.budgets).toBeUndefined();
+    const t = record.tasks[0]!;
+    expect(t.arms.updated).toHaveLength(8);
+    expect(t.arms.updated.every((b) => b.explored === 0)).toBe(true);
+    expect(ProjectStore.open(out).readUpdates('compute_only')!).toMatchObject({ alpha: 0.2, rule: { kind: 'support', tau: 0.05, phi: 0.05 } });
+    expect(c.out()).toContain('α = 0.2, support: share of requests with I > 0.05 ≥ 0.05');
+    const d = capture();
+    expect(await main([...args, '--out', join(dir, 'fig15k'), '--k', '2'], d.io)).toBe(2);
+    expect(d.err()).toMatch(/--k is the budget of the top-K rule; the support rule \(the figure15 preset's\) has none: add --rule topk/);
   });
 });

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getLlama, type LlamaModel } from 'node-llama-cpp';
 import { createRenderer, type TraceRenderer } from '../../../electron/engine/scoring/chat-template';
-import { findExpression, locateScoredTokens } from '../../../electron/engine/scoring/span';
+import { findExpression, locateScoredTokens, locateTarget, type ScoringSequence } from '../../../electron/engine/scoring/span';
+import { planTrace } from '../../../electron/engine/scoring/plan';
 import type { Trace } from '../../../shared/trace/schema';
 import { fixtureModel } from '../fixtures';
 
@@ -150,5 +151,81 @@ describe('findExpression', () => {
   it('has no expression in an empty answer', () => {
     expect(findExpression('')).toBeUndefined();
     expect(findExpression('  \n ')).toBeUndefined();
+  });
+});
+
+/** Turn 1 ends in a call (paper B.2): its last call step is the frozen target, its observation after it. */
+const callTrace: Trace = {
+  ...trace,
+  id: 'call-target',
+  turns: [
+    trace.turns[0]!,
+    {
+      request: 'Sum?',
+      steps: [
+        { kind: 'call', calls: [{ id: 'b', name: 'Calc', arguments: { x: '1+1' } }] },
+        { kind: 'observation', callId: 'b', name: 'Calc', content: '2', pairing: 'id' },
+        { kind: 'call', text: 'Then search.', calls: [{ id: 'c', name: 'Search', arguments: { q: 'y' } }] },
+        { kind: 'observation', callId: 'c', name: 'Search', content: '{"hits": 3}', pairing: 'id' },
+      ],
+      answer: '',
+      target: 'call',
+    },
+  ],
+};
+
+describe('a turn whose target is a call', () => {
+  it('plain: scores the call text and its Call line after the context that stops before it', () => {
+    const s = locateScoredTokens(plain.renderer, callTrace, 1, 'answer')!;
+    expect(plain.model.detokenize(s.tokens.slice(s.start, s.end))).toBe('Then search.\nCall: Search({"q":"y"})');
+    expect(plain.model.detokenize(s.tokens.slice(0, s.start))).toMatch(/User: Sum\?\nCall: Calc\(\{"x":"1\+1"\}\)\nResult Calc: 2\nAssistant: $/);
+    // The expression span has nothing narrower in a call: the call is scored whole.
+    expect(locateScoredTokens(plain.renderer, callTrace, 1, 'expression')).toEqual(s);
+  });
+
+  it("chat template: scores the call in the wrapper's own tool-call format, exactly as generation continues", () => {
+    const s = locateScoredTokens(chat.renderer, callTrace, 1, 'answer')!;
+    expect(chat.model.detokenize(s.tokens.slice(s.start, s.end), true)).toBe('Then search.||call: Search({"q": "y"})');
+    expect(
+      chat.model
+        .detokenize(s.tokens.slice(0, s.start), true)
+        .endsWith('<|im_start|>user\nSum?<|im_end|>\n<|im_start|>assistant\n||call: Calc({"x": "1+1"})\n||result: "2"\n'),
+    ).toBe(true);
+  });
+
+  it('an earlier turn that ended in a call is context like any call, with its result and no answer line', () => {
+    const three: Trace = { ...callTrace, turns: [...callTrace.turns, { request: 'Thanks', steps: [], answer: 'Bye.' }] };
+    const s = locateScoredTokens(plain.renderer, three, 2, 'answer')!;
+    expect(plain.model.detokenize(s.tokens.slice(0, s.start))).toContain(
+      'Assistant: Then search.\nCall: Search({"q":"y"})\nResult Search: {"hits": 3}\nUser: Thanks\nAssistant: ',
+    );
+  });
+
+  it('no intervention removes the target: removing Search takes turn 0 evidence and leaves the scored call as it was', async () => {
+    const plan = await planTrace(callTrace, chat.renderer, { intervention: 'evidence', span: 'answer' });
+    const turn1 = plan.turns.find((t) => t.turn === 1)!;
+    expect(turn1.interventions.map((i) => i.tool).sort()).toEqual(['Calc', 'Search']);
+    const text = (q: ScoringSequence) => chat.model.detokenize(q.tokens.slice(q.start, q.end), true);
+    for (const iv of turn1.interventions) expect(text(iv.sequence)).toBe(text(turn1.base));
+    expect(plan.unscored).toBeUndefined();
+  });
+
+  it('turns with nothing to score are reported with their reason, not skipped silently', async () => {
+    const empty: Trace = {
+      ...trace,
+      turns: [
+        { ...trace.turns[0]!, answer: '' },
+        { ...trace.turns[1]!, answer: 'no digits' },
+      ],
+    };
+    expect(locateTarget(plain.renderer, empty, 0, 'answer')).toEqual({ unscored: 'empty-answer' });
+    const plan = await planTrace({ ...empty, turns: [empty.turns[0]!, { ...empty.turns[1]!, answer: '   ' }] }, plain.renderer, {
+      intervention: 'evidence',
+      span: 'expression',
+    });
+    expect(plan.unscored).toEqual([
+      { turn: 0, reason: 'empty-answer' },
+      { turn: 1, reason: 'no-expression' },
+    ]);
   });
 });

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../../electron/engine/store';
-import { routeProject } from '../../../electron/engine/usecases/route';
+import { routeProject, routeProjectWith } from '../../../electron/engine/usecases/route';
+import { resolveModelArg } from '../../../electron/engine/benchmark/model-arg';
 import { makeLineTraces } from '../../e2e/fixtures';
 
 const dirs: string[] = [];
@@ -52,5 +53,21 @@ describe('routing a project again', () => {
     // A third run with nothing new routes nothing and keeps everything.
     expect(routeProject(store, { method: { kind: 'kmeans', k: 2 }, seed: 1 }).saved).toBe(false);
     expect(Object.keys(store.readRoutes())).toHaveLength(24);
+  });
+
+  it("routes the unlabelled requests with a GGUF's own embeddings when asked (a generated fixture here)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lots-route-'));
+    dirs.push(dir);
+    const store = ProjectStore.create(dir);
+    store.addTraces([...unlabelled(1, 'a', 'Book a flight to'), ...unlabelled(2, 'b', 'Settle the invoice of')], 'one.jsonl');
+    const r = await routeProjectWith(store, {
+      method: { kind: 'kmeans', k: 2 },
+      seed: 1,
+      embedding: { kind: 'model', path: resolveModelArg('fixture:random'), gpu: 'cpu', threads: 1 },
+    });
+    expect(r.saved).toBe(true);
+    expect(Object.keys(r.routes)).toHaveLength(12);
+    expect(new Set(Object.values(r.routes))).toEqual(new Set(['cluster-01', 'cluster-02']));
+    expect(Object.keys(store.readRoutes())).toHaveLength(12);
   });
 });

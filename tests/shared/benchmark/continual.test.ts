@@ -14,8 +14,24 @@ describe('serving menus under a cap', () => {
     expect(new Set(capped.menu).size).toBe(3);
   });
 
-  it('later: the space; under a cap, explored with probability ε up to C tools', () => {
-    expect(chooseServingMenu({ firstBatch: false, space: ['A'], registry, epsilon: 1, rng: new Rng(1) })).toEqual({ menu: ['A'], explored: false });
+  it('later, without a cap: the space, explored with probability ε: the space plus the rest of the registry, or up to a stated size', () => {
+    expect(chooseServingMenu({ firstBatch: false, space: ['A'], registry, epsilon: 0, rng: new Rng(1) })).toEqual({ menu: ['A'], explored: false });
+    const all = chooseServingMenu({ firstBatch: false, space: ['C', 'A'], registry, epsilon: 1, rng: new Rng(1) });
+    expect(all.explored).toBe(true);
+    expect(all.menu.slice(0, 2)).toEqual(['C', 'A']);
+    expect([...all.menu].sort()).toEqual(registry);
+    const sized = chooseServingMenu({ firstBatch: false, space: ['C', 'A'], registry, epsilon: 1, exploreSize: 4, rng: new Rng(1) });
+    expect(sized.menu).toHaveLength(4);
+    expect(new Set(sized.menu).size).toBe(4);
+    expect(sized.menu.slice(0, 2)).toEqual(['C', 'A']);
+    let explored = 0;
+    const rng = new Rng(3);
+    for (let i = 0; i < 400; i++) if (chooseServingMenu({ firstBatch: false, space: ['A'], registry, epsilon: 0.25, rng }).explored) explored++;
+    expect(explored).toBeGreaterThan(60);
+    expect(explored).toBeLessThan(140);
+  });
+
+  it('later, under a cap: explored with probability ε up to C tools', () => {
     let explored = 0;
     const rng = new Rng(7);
     for (let i = 0; i < 400; i++) {

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BFCL_FUNC_DOC_FILES } from '../../../shared/importers';
 import type { BfclJoin } from '../../../shared/importers';
+import { removeEvidence, scoreableTools } from '../../../shared/trace/interventions';
+import { targetCall } from '../../../shared/trace/target';
 import { expectConsistent, fixturePath, importFixture, pairs, shape, traces } from './helpers';
 
 const RESULT = 'bfcl/result/demo-model-FC/multi_turn/BFCL_v4_multi_turn_base_result.json';
@@ -106,5 +108,42 @@ describe('BFCL multi-turn result files', () => {
     expect(d.format).toBe('bfcl');
     expect(d.traces).toHaveLength(0);
     expect(d.errors[0]!.message).toMatch(/dataset entry \(no model outputs\)/);
+  });
+});
+
+describe('BFCL turns whose last assistant message is a call (paper B.2)', () => {
+  const LONG = 'bfcl/result/demo-model-FC/multi_turn/BFCL_v4_multi_turn_long_context_result.json';
+  const r = importFixture(LONG);
+  const [t] = traces(r);
+
+  it('keep the final call as the frozen target instead of an empty answer', () => {
+    expect(r.errors).toEqual([]);
+    expectConsistent(t!);
+    expect(t!.turns.map((x) => x.target ?? 'text')).toEqual(['call', 'call', 'text']);
+    expect(t!.turns.map((x) => x.answer)).toEqual(['', '', '']);
+    // The target is the last call step; its observations stay after it (context for later turns).
+    expect(shape(t!.turns[0]!.steps)).toEqual(['call ls', 'obs ls', 'call cat', 'obs cat']);
+    expect(targetCall(t!.turns[0]!)).toMatchObject({ index: 2, step: { calls: [{ name: 'cat', arguments: { file_name: 'log.txt' } }] } });
+    expect(targetCall(t!.turns[1]!)!.step.calls.map((c) => c.name)).toEqual(['mv', 'wc']);
+    expect(targetCall(t!.turns[2]!)).toBeUndefined();
+  });
+
+  it('count the call-valued turns apart from the turns with nothing to score', () => {
+    expect(r.stats.callTargetTurns).toBe(2);
+    expect(r.stats.unansweredTurns).toBe(1);
+  });
+
+  it('leave the target out of the evidence of its own turn, and in the evidence of later turns', () => {
+    expect(scoreableTools(t!, 0)).toEqual(['ls']);
+    expect(scoreableTools(t!, 1)).toEqual(['cat', 'cd', 'ls']);
+    // Removing cat for turn 1 removes turn 0's target call (a step of the earlier turn) but never turn 1's own target.
+    const removed = removeEvidence(t!, 1, 'cat');
+    expect(removed.removed).toEqual([
+      { turn: 0, step: 2 },
+      { turn: 0, step: 3 },
+    ]);
+    const own = removeEvidence(t!, 0, 'cat');
+    expect(own.removed).toEqual([]);
+    expect(own.trace.turns[0]!.steps).toEqual(t!.turns[0]!.steps);
   });
 });

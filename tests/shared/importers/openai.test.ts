@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { importText } from '../../../shared/importers';
+import { targetCall } from '../../../shared/trace/target';
 import { expectConsistent, importFixture, pairs, shape, traces } from './helpers';
 
 describe('OpenAI Chat Completions', () => {
@@ -106,5 +108,43 @@ describe('OpenAI Responses API', () => {
     expect(builtin!.turns[0]!.request).toBe('Any news about the Lyon metro strike?');
     expect(shape(builtin!.turns[0]!.steps)).toEqual(['call web_search']);
     expect(builtin!.turns[0]!.answer).toBe('The strike ended on Monday.');
+  });
+});
+
+describe('a logged call whose response is a tool call (paper B.2: the call is the frozen target)', () => {
+  const record = {
+    request: {
+      model: 'gpt-4o-mini',
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      messages: [
+        { role: 'user', content: 'Weather in Oslo, then in Bergen?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"temp_c":6}' },
+      ],
+    },
+    response: {
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: 'Now Bergen.',
+            tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Bergen"}' } }],
+          },
+        },
+      ],
+    },
+  };
+  const [t] = traces(importText(JSON.stringify(record) + '\n', { file: 'calls.jsonl' }));
+
+  it('keeps the response call (with its text) as the target, after the evidence of the first call', () => {
+    expectConsistent(t!);
+    const turn = t!.turns[0]!;
+    expect(turn.target).toBe('call');
+    expect(turn.answer).toBe('');
+    expect(shape(turn.steps)).toEqual(['call get_weather', 'obs get_weather', 'call get_weather']);
+    expect(targetCall(turn)!.step).toMatchObject({ text: 'Now Bergen.', calls: [{ id: 'call_2', arguments: { city: 'Bergen' } }] });
   });
 });

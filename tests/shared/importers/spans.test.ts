@@ -47,8 +47,11 @@ describe('OpenTelemetry GenAI (OTLP file exporter, camelCase)', () => {
 
   it('builds a trace from tool spans alone when message content was not captured', () => {
     expect(pairs(bare!)).toEqual([{ turn: 0, call: 'get_weather', args: { city: 'Nice' }, content: '{"temp_c":24}', pairing: 'id' }]);
+    // The one assistant message is the call: it is the turn's frozen target (paper B.2), not an empty answer.
     expect(bare!.turns[0]!.answer).toBe('');
-    expect(r.stats.unansweredTurns).toBe(1);
+    expect(bare!.turns[0]!.target).toBe('call');
+    expect(r.stats.callTargetTurns).toBe(1);
+    expect(r.stats.unansweredTurns).toBe(0);
   });
 
   it('reads a task label from a span attribute', () => {
