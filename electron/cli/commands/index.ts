@@ -18,7 +18,7 @@ export const commandIndex: CommandEntry[] = [
   },
   {
     name: 'route',
-    summary: 'assign tasks to requests that have no task label, by clustering their text',
+    summary: 'assign tasks to requests that have no task label, by clustering their text; --evaluate measures it against known labels',
     load: () => import('./route').then((m) => m.command),
   },
   {
@@ -50,7 +50,7 @@ export const commandIndex: CommandEntry[] = [
   },
   {
     name: 'models list',
-    summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, source',
+    summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, thinking, source',
     load: () => import('./models').then((m) => m.listCommand),
   },
   {

@@ -115,6 +115,28 @@ describe('whole-project scoring in batches', () => {
     return events;
   }
 
+  /** The first path where two JSON values differ (numbers: by more than `tolerance`); undefined if none. */
+  function differenceBeyond(a: unknown, b: unknown, tolerance: number, path = ''): string | undefined {
+    if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= tolerance ? undefined : `${path}: ${a} vs ${b}`;
+    if (Array.isArray(a) && Array.isArray(b)) {
+      if (a.length !== b.length) return `${path}: ${a.length} items vs ${b.length}`;
+      for (let i = 0; i < a.length; i++) {
+        const d = differenceBeyond(a[i], b[i], tolerance, `${path}[${i}]`);
+        if (d) return d;
+      }
+      return undefined;
+    }
+    if (a && b && typeof a === 'object' && typeof b === 'object') {
+      const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+      for (const k of keys) {
+        const d = differenceBeyond((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tolerance, `${path}.${k}`);
+        if (d) return d;
+      }
+      return undefined;
+    }
+    return Object.is(a, b) ? undefined : `${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+  }
+
   const rows = (dir: string) =>
     readScoreLines<{ key: string; createdAt?: string }>(dir)
       .map(({ createdAt: _, ...r }) => r)
@@ -134,7 +156,10 @@ describe('whole-project scoring in batches', () => {
       const dir = project();
       const done = await score(dir, { batch });
       expect(done.at(-1), JSON.stringify(batch)).toMatchObject({ type: 'finished', status: 'done', progress: { done: 11, total: 11, scoredNow: 11 } });
-      expect(rows(dir), JSON.stringify(batch)).toEqual(expected);
+      // The same rows; log-probs within 1e-4: the fast read decodes a trace's interventions side by side,
+      // and a context that starts empty (a new batch) cuts the base's evaluation at other batch shapes
+      // than one that still holds the previous trace's prefix (seen: 3e-6; README "Scoring speed").
+      expect(differenceBeyond(rows(dir), expected, 1e-4), JSON.stringify(batch)).toBeUndefined();
     }
   });
 
