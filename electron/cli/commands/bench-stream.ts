@@ -52,7 +52,7 @@ export const command: Command = {
     preset: {
       type: 'string',
       description:
-        "figure15: the paper's Figure 15 (D.5) scaled to a 2-core CPU — all ten families, 8 batches of 4, 8 evaluation requests, 15 tools, support rule, α = 0.2, ε = 0; flags override",
+        "figure15: the paper's Figure 15 (D.5) scaled to a 2-core CPU — all ten families, 8 batches of 2, 8 evaluation requests, 15 tools, support rule, α = 0.2, ε = 0; flags override",
     },
     cap: { type: 'string', description: 'serving cap C: adds the capped arm (first batch on a random C-sample, then ε-exploration)' },
     epsilon: {
@@ -81,7 +81,7 @@ export const command: Command = {
     'Studio plots them).',
     '',
     "--preset figure15: the paper's Figure 15 (D.5) as far as this machine allows — all ten families, eight",
-    'batches of 4 requests (the paper: 40), 8 evaluation requests per family, 15 tools, the support rule',
+    'batches of 2 requests (the paper: 40), 8 evaluation requests per family, 15 tools, the support rule',
     '(I > tau on a share ≥ phi of the requests: "threshold 5%" read as tau = 0.05, phi = 0.05; see the README),',
     'α = 0.2, no exploration; any flag overrides.',
     '',

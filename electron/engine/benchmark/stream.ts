@@ -42,15 +42,15 @@ export const STREAM_DEFAULTS = { batches: 4, batchSize: 4, eval: 8, alpha: 0.3, 
 /**
  * Figure 15's protocol (paper D.5: every family, eight batches of 40 requests, the 15-tool registry, the
  * support-frequency rule at α = 0.2 and "threshold 5%", read as DEFAULT_SUPPORT_TAU/DEFAULT_PHI in
- * shared/lots/fit.ts), with the batches scaled to this project's 2-core CPU machine: 4 requests a batch
- * instead of 40 and 8 evaluation requests a family. D.5's stationary comparison names no exploration, so
+ * shared/lots/fit.ts), with the batches scaled to this project's 2-core CPU machine: 2 requests a batch
+ * instead of 40 and 8 evaluation requests a family (4-request batches measured 8–25 min each on it, README). D.5's stationary comparison names no exploration, so
  * ε = 0. Explicit flags override any of these.
  */
 export const STREAM_PRESETS = {
   figure15: {
     families: FAMILY_NAMES,
     batches: 8,
-    batchSize: 4,
+    batchSize: 2,
     eval: 8,
     registry: 15,
     alpha: 0.2,
