@@ -5,9 +5,9 @@
 // without it, F16 rounding turns the batch shapes' tiny differences into ~1e-4 noise). (On a large,
 // flat vocabulary the naive path's float32 softmax sums 152k terms with a relative error near 1e-2;
 // the fast read sums in double. Against it only the ratios of probabilities are exact: see the last case.)
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { getLlama, type LlamaModel } from 'node-llama-cpp';
-import { createRenderer, type TraceRenderer } from '../../../electron/engine/scoring/chat-template';
+import { beforeAll, expect, it } from 'vitest';
+import type { LlamaModel } from 'node-llama-cpp';
+import type { TraceRenderer } from '../../../electron/engine/scoring/chat-template';
 import { scoreTraces, type TraceResult } from '../../../electron/engine/scoring/scorer';
 import { withGreedyAnswers } from '../../../electron/engine/scoring/greedy-answer';
 import { createScoringContext } from '../../../electron/engine/llama/load';
@@ -16,19 +16,9 @@ import { meanLogprob } from '../../../electron/engine/scoring/trace-scores';
 import { multiStepTraces, multiTurnTraces, singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';
 import type { Trace } from '../../../shared/trace/schema';
 import { describeRequiring } from '../../describe-requiring';
-import { fixtureModel } from '../fixtures';
+import { fixtureOpener } from './open-fixture';
 
-const models: LlamaModel[] = [];
-afterAll(async () => {
-  for (const m of models) await m.dispose();
-});
-
-async function open(spec: Parameters<typeof fixtureModel>[0]): Promise<{ model: LlamaModel; renderer: TraceRenderer }> {
-  const llama = await getLlama({ gpu: false, build: 'never' });
-  const model = await llama.loadModel({ modelPath: fixtureModel(spec) });
-  models.push(model);
-  return { model, renderer: createRenderer(model) };
-}
+const open = fixtureOpener();
 
 async function score(model: LlamaModel, renderer: TraceRenderer, traces: Trace[], mode: 'naive' | 'optimized', lanes?: number) {
   const results = new Map<string, TraceResult>();

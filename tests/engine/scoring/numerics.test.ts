@@ -3,9 +3,9 @@
 // path's scores to 1e-4 on every fixture trace: single-step lines, multi-step with parallel calls,
 // multi-turn; plain transcript and chat template; frozen answers that are the model's own greedy
 // output (confidence path) and recorded ones the model would not produce (top-K and full paths).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getLlama, type LlamaModel } from 'node-llama-cpp';
-import { createRenderer, type TraceRenderer } from '../../../electron/engine/scoring/chat-template';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LlamaModel } from 'node-llama-cpp';
+import type { TraceRenderer } from '../../../electron/engine/scoring/chat-template';
 import { scoreTraces, type TraceResult } from '../../../electron/engine/scoring/scorer';
 import { withGreedyAnswers } from '../../../electron/engine/scoring/greedy-answer';
 import { emptyStats, addStats } from '../../../electron/engine/scoring/sequence-runner';
@@ -13,20 +13,10 @@ import { meanLogprob } from '../../../electron/engine/scoring/trace-scores';
 import { multiStepTraces, multiTurnTraces, singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';
 
 import type { Trace } from '../../../shared/trace/schema';
-import { fixtureModel } from '../fixtures';
+import { fixtureOpener } from './open-fixture';
 import { ExpectedError } from '../../../shared/api/errors';
 
-const models: LlamaModel[] = [];
-afterAll(async () => {
-  for (const m of models) await m.dispose();
-});
-
-async function open(spec: Parameters<typeof fixtureModel>[0]): Promise<{ model: LlamaModel; renderer: TraceRenderer }> {
-  const llama = await getLlama({ gpu: false, build: 'never' });
-  const model = await llama.loadModel({ modelPath: fixtureModel(spec) });
-  models.push(model);
-  return { model, renderer: createRenderer(model) };
-}
+const open = fixtureOpener();
 
 function mixedTraces(): Trace[] {
   return [
