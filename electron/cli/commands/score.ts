@@ -13,7 +13,7 @@ import type { RenderFormat } from '../../engine/scoring/chat-template';
 import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS } from '../../../shared/trace/interventions';
 import { turnNotes, type ScoreSpan } from '../../../shared/project/scores';
-import { resolveModelArg } from '../../engine/benchmark/model-arg';
+import { resolveModelArg } from '../../engine/models/model-arg';
 import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteScoringSpec } from '../../engine/scoring/remote/client';
 import { MAX_SLOTS } from '../../engine/scoring/remote/slots';
 

@@ -60,7 +60,7 @@ import { remoteSpecOf, ScoringServerSettingsFile, scoringServerSettings } from '
 import { checkScoringServers } from '../scoring/remote/check';
 import { buildSummary } from '../views/summary';
 import { checkScoringRequest } from '../usecases/score';
-import { ProjectIndex } from '../views/task-data';
+import { ProjectIndex } from '../read-model/project-index';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
 import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';

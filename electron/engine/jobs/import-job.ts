@@ -6,7 +6,7 @@
 import { startingJobInfo } from './ids';
 import type { JobInfo } from '../../../shared/api/types';
 import type { ReadProgress } from '../import';
-import { importCancelled } from '../api/imports';
+import { importCancelled } from '../import/cancelled';
 import type { JobHandle, JobOutcome } from './handle';
 import { newJobId } from './ids';
 import type { BaseProgress, RunStatus } from './protocol';

@@ -10,7 +10,7 @@ import { checkModelPath, type GpuChoice } from '../llama';
 import { DEFAULT_FAITHFULNESS_DRAWS, DEFAULT_FAITHFULNESS_SEED } from '../jobs/faithfulness-job';
 import type { FaithfulnessJobSpec } from '../jobs/protocol';
 import { invalid } from '../../../shared/api/errors';
-import type { TaskData } from './task-data';
+import type { TaskData } from '../read-model/project-index';
 
 export function faithfulnessPoints(record: TaskFaithfulness, data: TaskData): FaithfulnessPoint[] {
   const check = data.run ? record.checks.find((c) => c.run === data.run) : undefined;
