@@ -6,6 +6,7 @@ import type { StoredScore } from '../project/scores';
 import type { SelectionRule, SpaceVersion } from '../project/spaces';
 import type { BaselineResult } from '../project/sweeps';
 import type { DemoRecord } from '../project/demo';
+import type { ScoringServerBackend } from '../scoring/backends';
 
 export type Transport = 'electron' | 'web';
 
@@ -411,10 +412,6 @@ export interface ModelsState {
   network: { online: boolean; detail: string };
   downloadDir: string;
 }
-
-/** The scoring-server protocols the Studio can score on (the engine's REMOTE_BACKENDS). */
-export const SCORING_SERVER_BACKENDS = ['llama-server'] as const;
-export type ScoringServerBackend = (typeof SCORING_SERVER_BACKENDS)[number];
 
 /**
  * The scoring server(s) a score job started in the Studio can use instead of this machine, kept per user

@@ -59,7 +59,7 @@ import { RecentProjects } from '../user-data/recent';
 import { remoteSpecOf, ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
 import { checkScoringServers } from '../scoring/remote/check';
 import { buildSummary } from '../views/summary';
-import { checkScoringRequest } from '../usecases/score';
+import { checkScoringRequest, scoreJobSpec } from '../usecases/score';
 import { ProjectIndex } from '../read-model/project-index';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
@@ -371,16 +371,10 @@ export class StudioService implements ApiMethods {
     if (input.backend === 'server' && !server) {
       throw invalid('no scoring server is set: enter its URL on the Models view (Scoring server) and press Check, or score on this machine');
     }
-    this.models.remember(resolve(input.model), basename(input.model));
-    return this.jobs.startScoring({
-      project: store.dir,
-      model: resolve(input.model),
-      intervention: input.intervention ?? 'evidence',
-      span: input.span ?? 'answer',
-      gpu: input.gpu ?? 'auto',
-      ...(input.tasks ? { tasks: input.tasks } : {}),
-      ...(server ? { remote: remoteSpecOf(server) } : {}),
-    });
+    const { backend: _backend, ...request } = input;
+    const spec = scoreJobSpec(store, { ...request, ...(server ? { remote: remoteSpecOf(server) } : {}) });
+    this.models.remember(spec.model, basename(input.model));
+    return this.jobs.startScoring(spec);
   }
 
   async startSweep(input: ApiParsedInput<'startSweep'>): Promise<JobInfo> {
