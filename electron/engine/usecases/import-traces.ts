@@ -11,7 +11,7 @@ import type { LineError } from '../../../shared/trace/validate';
 import { assertRegularFile, importCancelled, readTraceFile, type ReadProgress, type ReadSummary } from '../import';
 import type { LockWait } from '../store/lock';
 import { ExpectedError } from '../../../shared/api/errors';
-import { traceIdConflictMessage, type ProjectStore, type TraceImport } from '../store/project-store';
+import { traceIdConflictMessage, type ProjectStore, type TraceImport } from '../store';
 
 /** Rejected lines listed per file in the report; the rest are counted (a 1 GB file of bad lines must not flood the UI). */
 const MAX_LISTED = 200;
