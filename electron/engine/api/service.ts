@@ -10,23 +10,19 @@ import type {
   DemoData,
   DemoSetup,
   ExportText,
-  GpuInfo,
   HeatmapData,
   ImportFileReport,
   ImportReport,
   JobInfo,
-  ModelInfo,
-  ModelsState,
   ProjectSummary,
   RankingData,
   RecentProject,
   ReferenceModel,
-  ScoringServerCheck,
-  ScoringServerState,
   SpaceState,
   TraceDetail,
   Transport,
 } from '../../../shared/api/types';
+import type { GpuInfo, ModelInfo, ModelsState, ScoringServerCheck, ScoringServerState } from '../../../shared/api/model-types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import { ProjectStore } from '../store';
 import { buildDemoData } from '../views/demo';

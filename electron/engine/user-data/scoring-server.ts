@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ScoringServerSettings } from '../../../shared/api/types';
+import type { ScoringServerSettings } from '../../../shared/api/model-types';
 import { SCORING_SERVER_BACKENDS } from '../../../shared/scoring/backends';
 import { writeJsonAtomic } from '../store/atomic';
 import { invalid } from '../../../shared/api/errors';

@@ -2,7 +2,7 @@
 // would (its model list and properties, then its tokenizer), with a short retry policy so an unreachable
 // URL is reported in seconds rather than after a job's ten-minute patience. Each endpoint answers for
 // itself (reachable, or the exact error); the endpoints together must serve one model for a job to use them.
-import type { ScoringEndpointCheck, ScoringServerCheck, ScoringServerSettings } from '../../../../shared/api/types';
+import type { ScoringEndpointCheck, ScoringServerCheck, ScoringServerSettings } from '../../../../shared/api/model-types';
 import { ExpectedError, serializeError } from '../../../../shared/api/errors';
 import type { RetryPolicy } from './http';
 import { createClient, runIdentity } from './client';
