@@ -51,3 +51,6 @@ export interface SelectionMethod<Id extends string = string> {
   baseline: boolean;
   select(ctx: SelectionContext): Promise<Selection>;
 }
+
+/** The flags of a pure per-task baseline: no model call, no labels, one menu (or one per draw) per task. */
+export const PER_TASK_BASELINE = { needsModel: false, needsLabels: false, perRequest: false, baseline: true } as const;

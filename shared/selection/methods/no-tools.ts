@@ -1,14 +1,11 @@
 // No tools: an empty menu (paper B.1).
-import type { SelectionMethod } from '../method';
+import { PER_TASK_BASELINE, type SelectionMethod } from '../method';
 
 export const noTools: SelectionMethod<'no-tools'> = {
   id: 'no-tools',
   label: 'No tools',
   definition: 'an empty menu',
-  needsModel: false,
-  needsLabels: false,
-  perRequest: false,
-  baseline: true,
+  ...PER_TASK_BASELINE,
   async select() {
     return { k: 0, menus: [[]] };
   },
