@@ -43,11 +43,12 @@ export function checkScoringRequest(store: ProjectStore, model: string): void {
 
 /** The checked spec of a score job on `store` (the caller gives it its id, or the queue does). */
 export function scoreJobSpec(store: ProjectStore, request: ScoreRequest): Omit<ScoreJobSpec, 'jobId'> {
-  checkScoringRequest(store, request.model);
+  const model = resolve(request.model);
+  checkScoringRequest(store, model);
   const format = request.format ?? SCORE_DEFAULTS.format;
   return {
     project: store.dir,
-    model: resolve(request.model),
+    model,
     intervention: request.intervention ?? SCORE_DEFAULTS.intervention,
     span: request.span ?? SCORE_DEFAULTS.span,
     gpu: request.gpu ?? SCORE_DEFAULTS.gpu,
