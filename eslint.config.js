@@ -1,5 +1,6 @@
 // Layering rules (docs/CONVENTIONS.md §1): shared/ is pure, the engine never imports electron,
-// the renderer only imports shared/. A violation fails `npm test`.
+// the renderer only imports shared/; inside the engine, each folder imports only the layers below it
+// (docs/ARCHITECTURE.md). A violation fails `npm test`.
 // Besides the layers: typescript-eslint's type-checked recommended set, the React hooks rules, no import
 // cycles, and raw ipcMain/ipcRenderer only inside the IPC wrapper (electron/ipc/handlers.ts) and the preload.
 import tseslint from 'typescript-eslint';
@@ -39,6 +40,49 @@ const rawIpcUse = {
   message: 'Raw ipcMain/ipcRenderer only in the IPC wrapper (electron/ipc/handlers.ts) and the preload (electron/preload.ts).',
 };
 const ipcWrapper = ['electron/ipc/handlers.ts', 'electron/preload.ts'];
+
+// The engine's folders in layers, lowest first (docs/ARCHITECTURE.md): a folder imports only from layers
+// below its own, never from its own layer's other folders or from above (views and usecases never import
+// each other). electron/cli/ and electron/host/ sit above the engine and may use any of it.
+const ENGINE_LAYERS = [
+  ['store', 'llama', 'gguf', 'import'],
+  ['read-model', 'scoring'],
+  ['user-data'],
+  ['models'],
+  ['benchmark', 'routing'],
+  ['jobs'],
+  ['views', 'usecases'],
+  ['api'],
+];
+const enginePatterns = [
+  { group: ['electron', 'electron/*'], message: 'The engine runs in plain Node: never import electron here.' },
+  { group: ['../../renderer/*', '../../../renderer/*', '../renderer/*'], message: 'The engine does not import the renderer.' },
+];
+/** One zone per engine folder: the layer rule's patterns plus a ban on every folder at or above its layer. */
+const engineFolderZones = ENGINE_LAYERS.flatMap((layer, i) =>
+  layer.map((folder) => {
+    const banned = ENGINE_LAYERS.slice(i)
+      .flat()
+      .filter((f) => f !== folder);
+    return {
+      files: [`electron/engine/${folder}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...enginePatterns,
+              ...banned.map((f) => ({
+                group: [`../${f}`, `../${f}/*`, `../../${f}`, `../../${f}/*`],
+                message: `electron/engine/${folder}/ may not import electron/engine/${f}/: the arrows point down (docs/ARCHITECTURE.md).`,
+              })),
+            ],
+          },
+        ],
+      },
+    };
+  }),
+);
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'artifacts/**', 'tests/.fixtures/**'] },
@@ -139,18 +183,10 @@ export default tseslint.config(
   },
   {
     files: ['electron/engine/**/*.ts', 'electron/cli/**/*.ts', 'electron/host/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['electron', 'electron/*'], message: 'The engine runs in plain Node: never import electron here.' },
-            { group: ['../../renderer/*', '../../../renderer/*', '../renderer/*'], message: 'The engine does not import the renderer.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: enginePatterns }] },
   },
+  // After the engine's rule: each folder's zone repeats its patterns (a later no-restricted-imports replaces an earlier one).
+  ...engineFolderZones,
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: {

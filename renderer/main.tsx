@@ -10,6 +10,9 @@ import { makeCommands } from './app/commands';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/components.css';
+import './styles/views-inspect.css';
+import './styles/views-curate.css';
+import './styles/views-story.css';
 
 const THEME_KEY = 'lots-theme';
 const saved = localStorage.getItem(THEME_KEY);

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pulledDefaultModel } from '../electron/engine/benchmark/model-arg';
+import { pulledDefaultModel } from '../electron/engine/models/model-arg';
 import { modelsDir } from '../electron/engine/models/model-dir';
 import { DEFAULT_MODEL_SOURCE } from '../electron/engine/models/sources';
 

@@ -3,7 +3,7 @@
 import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../shared/benchmark/family';
 import type { BenchOptions } from '../../shared/benchmark/generate';
 import { MAX_REGISTRY } from '../../shared/benchmark/registry';
-import { FIXTURE_MODELS, resolveModelArg } from '../engine/benchmark/model-arg';
+import { FIXTURE_MODELS, resolveModelArg } from '../engine/models/model-arg';
 import { BenchServer, DEFAULT_MAX_TOKENS, DEFAULT_PARALLEL, type BenchServerOptions } from '../engine/benchmark/server';
 import { GPU_CHOICES } from '../engine/llama/runtime';
 import { choice, flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from './args';

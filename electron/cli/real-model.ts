@@ -2,7 +2,7 @@
 // missing, and the command line as typed (recorded with the results).
 import type { ParsedArgs } from './args';
 import type { CliIO } from './command';
-import { resolveModelArg } from '../engine/benchmark/model-arg';
+import { resolveModelArg } from '../engine/models/model-arg';
 import { ExpectedError } from '../../shared/api/errors';
 import { modelsDir } from '../engine/models/model-dir';
 import { pullModel } from '../engine/models/pull';

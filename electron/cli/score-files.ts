@@ -7,9 +7,8 @@ import type { ProjectStore } from '../engine/store';
 import type { ScoreRow, StoredScore } from '../../shared/project/scores';
 import { parseScoreFile, type ParsedScoreFile } from '../../shared/lots/score-file';
 import { formatLineError } from '../../shared/trace/validate';
-import type { RunChoice } from '../engine/usecases/choose-run';
-import { projectRunRows } from '../engine/usecases/fit';
-import { runRows } from '../engine/usecases/task-rows';
+import type { RunChoice } from '../engine/read-model/choose-run';
+import { projectRunRows, runRows } from '../engine/read-model/task-rows';
 
 export const SCORE_FORMAT_HELP = [
   'Score format (JSONL, one request per line):',
@@ -50,7 +49,7 @@ export function noteLatestRun(choice: RunChoice & { run: string }, io: CliIO): v
     io.err(`note: using the latest scoring run "${run}" (${runs.length} runs: ${runs.map((r) => `"${r}"`).join(', ')}); choose another with --run`);
 }
 
-/** Score rows of a run in the exchange format, each under its task (engine/usecases/task-rows.ts). */
+/** Score rows of a run in the exchange format, each under its task (engine/read-model/task-rows.ts). */
 export function projectRows(store: ProjectStore, run: string): ScoreRow[] {
   return runRows(store, run).map(toScoreRow);
 }

@@ -13,6 +13,9 @@ export interface DemoSlice {
   demoJob: string | null;
   buildDemo(options?: { dir?: string; families?: string[] }): Promise<boolean>;
   markDemo(step: DemoStep): void;
+  /** Run one step of the walk for real: build (into `dir`, one family when `size` is quick), score and
+   * sweep on the reference model, rank, approve the recommended space, export. */
+  runDemoStep(step: DemoStep, options?: { dir?: string; size?: 'quick' | 'full' }): Promise<void>;
   setDemoJob(id: string | null): void;
   /** The open project's demo story; null until loaded (or without a project). */
   demoData: DemoData | null;
@@ -119,6 +122,56 @@ export const createDemoSlice =
         set({ demoBusy: false }, false, 'demo/build-failed');
         get().fail(e, 'The demo project was not built');
         return false;
+      }
+    },
+
+    async runDemoStep(step, options = {}) {
+      const state = get();
+      const task = state.route.task;
+      switch (step) {
+        case 'build': {
+          const dir = options.dir?.trim();
+          await state.buildDemo({ ...(dir ? { dir } : {}), ...(options.size !== 'full' ? { families: [DEMO_TASK] } : {}) });
+          return;
+        }
+        case 'score': {
+          const model = await state.useReferenceModel();
+          if (!model) return;
+          const job = await get().startScoring({ model, intervention: 'reexecute' });
+          if (job) {
+            get().setDemoJob(job.id);
+            get().markDemo('score');
+          }
+          return;
+        }
+        case 'rank':
+          state.markDemo('rank');
+          state.navigate({ view: 'ranking' });
+          return;
+        case 'sweep': {
+          const model = await state.useReferenceModel();
+          if (!model || !task) return;
+          const job = await get().startSweep({ task, model, baselines: true });
+          if (job) {
+            get().setDemoJob(job.id);
+            get().markDemo('sweep');
+          }
+          return;
+        }
+        case 'approve': {
+          if (!task) return;
+          await Promise.all([state.loadBudget(task), state.loadSpaces(task)]);
+          get().ensureDraft(task);
+          // Read after loading: the freshly loaded recommended K.
+          const rec = get().budgets[task]?.value.recommendedK;
+          if (rec !== null && rec !== undefined) get().setK(task, rec);
+          if (await get().acceptDraft(task)) get().markDemo('approve');
+          return;
+        }
+        case 'export':
+          state.markDemo('export');
+          state.navigate({ view: 'export' });
+          return;
       }
     },
 

@@ -33,19 +33,34 @@ export function useStudio<T>(selector: (state: StudioState) => T): T {
   return useStore(useStudioStore(), selector);
 }
 
-type CacheKind = 'heatmaps' | 'rankings' | 'budgets' | 'spaces';
-const loaders = { heatmaps: 'loadHeatmap', rankings: 'loadRanking', budgets: 'loadBudget', spaces: 'loadSpaces' } as const;
+type CacheKind = 'heatmaps' | 'rankings' | 'budgets' | 'spaces' | 'histories';
+const loaders = { heatmaps: 'loadHeatmap', rankings: 'loadRanking', budgets: 'loadBudget', spaces: 'loadSpaces', histories: 'loadHistory' } as const;
 
-/** The cached value of a task view, (re)fetched whenever it is missing or stale. */
-export function useTaskView<K extends CacheKind>(kind: K, task: string | undefined): StudioState[K][string]['value'] | undefined {
+export interface TaskViewOptions<V> {
+  /** Passed to the loader after the task (the ranking's K). */
+  arg?: number;
+  /** False when the cached value no longer answers what is asked (another K), though of this data version. */
+  isCurrent?: (value: V) => boolean;
+}
+
+/** The one "fetch if stale" hook: the cached value of a task view, (re)fetched whenever it is missing,
+ * older than the data version, or not `isCurrent`. */
+export function useTaskView<K extends CacheKind>(
+  kind: K,
+  task: string | undefined,
+  options: TaskViewOptions<StudioState[K][string]['value']> = {},
+): StudioState[K][string]['value'] | undefined {
   const entry = useStudio((s) => (task ? s[kind][task] : undefined));
   const version = useStudio((s) => s.dataVersion);
   const store = useStudioStore();
+  const { arg } = options;
+  // Evaluated while rendering, so the effect depends on a boolean rather than on the caller's function.
+  const current = !entry || !options.isCurrent || options.isCurrent(entry.value);
   useEffect(() => {
-    if (!task || !isStale(entry as Cached<unknown> | undefined, version)) return;
+    if (!task || (!isStale(entry as Cached<unknown> | undefined, version) && current)) return;
     const load = store.getState()[loaders[kind]];
-    void load(task);
-  }, [task, version, entry, kind, store]);
+    void load(task, arg);
+  }, [task, version, entry, kind, store, current, arg]);
   return entry?.value;
 }
 

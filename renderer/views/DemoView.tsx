@@ -7,7 +7,7 @@ import { accuracyChart, growthChart, meanKept, methodLabel, tokensChart } from '
 import { downloadText } from '../api/files';
 import { DEMO_STEPS, DEMO_TASK, type DemoStep } from '../store/demo-slice';
 import { fmtInt } from '../format';
-import { useApi, useStudio, useStudioStore } from '../store/react';
+import { useApi, useStudio } from '../store/react';
 import { DemoRunCard } from './DemoRunCard';
 
 const TEXT: Record<DemoStep, [string, string]> = {
@@ -193,64 +193,11 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
   const project = useStudio((s) => s.project);
   const task = useStudio((s) => s.route.task);
   const demoJob = useStudio(useShallow((s) => s.jobs.find((j) => j.id === s.demoJob) ?? null));
-  const buildDemo = useStudio((s) => s.buildDemo);
-  const markDemo = useStudio((s) => s.markDemo);
-  const setDemoJob = useStudio((s) => s.setDemoJob);
-  const chooseReference = useStudio((s) => s.useReferenceModel);
-  const startScoring = useStudio((s) => s.startScoring);
-  const startSweep = useStudio((s) => s.startSweep);
-  const navigate = useStudio((s) => s.navigate);
+  const runDemoStep = useStudio((s) => s.runDemoStep);
   const setTask = useStudio((s) => s.setTask);
-  const setK = useStudio((s) => s.setK);
-  const acceptDraft = useStudio((s) => s.acceptDraft);
-  const loadBudget = useStudio((s) => s.loadBudget);
-  const loadSpaces = useStudio((s) => s.loadSpaces);
-  const ensureDraft = useStudio((s) => s.ensureDraft);
   const [dir, setDir] = useState('');
   const [size, setSize] = useState<'quick' | 'full'>('quick');
-  // Read at click time (not subscribed): the approve step needs the freshly loaded recommended K.
-  const store = useStudioStore();
   const jobRunning = demoJob !== null && (demoJob.status === 'running' || demoJob.status === 'queued');
-
-  const run: Record<DemoStep, () => Promise<void>> = {
-    build: async () => {
-      await buildDemo({ ...(dir.trim() ? { dir: dir.trim() } : {}), ...(size === 'quick' ? { families: [DEMO_TASK] } : {}) });
-    },
-    score: async () => {
-      const model = await chooseReference();
-      if (!model) return;
-      const job = await startScoring({ model, intervention: 'reexecute' });
-      if (job) {
-        setDemoJob(job.id);
-        markDemo('score');
-      }
-    },
-    rank: async () => {
-      markDemo('rank');
-      navigate({ view: 'ranking' });
-    },
-    sweep: async () => {
-      const model = await chooseReference();
-      if (!model || !task) return;
-      const job = await startSweep({ task, model, baselines: true });
-      if (job) {
-        setDemoJob(job.id);
-        markDemo('sweep');
-      }
-    },
-    approve: async () => {
-      if (!task) return;
-      await Promise.all([loadBudget(task), loadSpaces(task)]);
-      ensureDraft(task);
-      const rec = store.getState().budgets[task]?.value.recommendedK;
-      if (rec !== null && rec !== undefined) setK(task, rec);
-      if (await acceptDraft(task)) markDemo('approve');
-    },
-    export: async () => {
-      markDemo('export');
-      navigate({ view: 'export' });
-    },
-  };
 
   const enabled = (step: DemoStep, i: number): boolean => {
     if (busy || jobRunning) return false;
@@ -328,7 +275,7 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
             <button
               className={`btn${enabled(step, i) && !done[step] ? ' primary' : ''}`}
               disabled={!enabled(step, i)}
-              onClick={() => void run[step]()}
+              onClick={() => void runDemoStep(step, { dir, size })}
               data-testid={`demo-${step}`}
             >
               {busy && step === 'build' ? <span className="spinner" /> : null}

@@ -3,7 +3,7 @@
 // crossing the cut) — the running-score trajectories, accuracy per batch where measured, the approved
 // versions, and for a benchmark stream every arm's accuracy and prompt tokens batch by batch. "Fold new
 // batches" runs the update on the task's new scored imports; the proposal is approved on the Space view.
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HistoryData } from '../../shared/api';
 import { diffSpaces } from '../../shared/project/spaces';
@@ -11,23 +11,12 @@ import { describeUpdateRule as describeRule, type Crossing, type TaskUpdates, ty
 import type { StreamArm } from '../../shared/project/streams';
 import { Empty } from '../components/Empty';
 import { fmtInt, fmtPercent, fmtSigned, fmtTime } from '../format';
-import { isStale } from '../store/data-slice';
-import { useStudio, useStudioStore } from '../store/react';
+import { useStudio, useTaskView } from '../store/react';
 import { useChartColors } from './chart-colors';
-
-function useHistory(task: string | undefined): HistoryData | undefined {
-  const entry = useStudio((s) => (task ? s.histories[task] : undefined));
-  const version = useStudio((s) => s.dataVersion);
-  const store = useStudioStore();
-  useEffect(() => {
-    if (task && isStale(entry, version)) void store.getState().loadHistory(task);
-  }, [task, entry, version, store]);
-  return entry?.value;
-}
 
 export function HistoryView() {
   const task = useStudio((s) => s.route.task);
-  const history = useHistory(task);
+  const history = useTaskView('histories', task);
   if (!task) return <Empty title="No task selected">Pick a task on the project view.</Empty>;
   if (!history) return <p className="muted">Loading the history of {task}…</p>;
   const updates = history.updates;

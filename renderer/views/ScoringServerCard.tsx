@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { ScoringEndpointCheck, ScoringServerCheck } from '../../shared/api';
 import { fmtInt, fmtTime } from '../format';
 import { useStudio } from '../store/react';
+import { DEFAULT_SCORING_BACKEND } from '../../shared/scoring/backends';
 
 /** URLs as typed: one per line (commas and spaces separate them too). */
 export function parseEndpoints(text: string): string[] {
@@ -63,7 +64,8 @@ export function ScoringServerCard() {
       <div className="card-head">
         <h2>Scoring server</h2>
         <span className="sub">
-          llama.cpp's <span className="mono">llama-server</span> on other machines: a score job shards its traces across the endpoints
+          {DEFAULT_SCORING_BACKEND.project}'s <span className="mono">{DEFAULT_SCORING_BACKEND.program}</span> on other machines: a score job shards its traces
+          across the endpoints
         </span>
       </div>
       <form onSubmit={submit} aria-label="Scoring server settings">
@@ -134,8 +136,8 @@ export function ScoringServerCard() {
         <CheckResult check={lastCheck} edited={touched} onJobs={() => navigate({ view: 'jobs' })} />
       ) : (
         <p className="muted small" style={{ marginTop: 10 }}>
-          Start a server with <span className="mono">llama-server -m model.gguf --alias NAME --parallel 4 --port 8080</span> on each machine, list them here and
-          press Check (Ctrl+Enter in the list).
+          Start a server with <span className="mono">{DEFAULT_SCORING_BACKEND.startAliased}</span> on each machine, list them here and press Check (Ctrl+Enter
+          in the list).
           {saved ? ' The saved servers have not been checked in this session.' : ''}
         </p>
       )}

@@ -10,22 +10,19 @@ import type {
   DemoData,
   DemoSetup,
   ExportText,
-  GpuInfo,
   HeatmapData,
   ImportReport,
   JobInfo,
   MenuCommand,
-  ModelInfo,
-  ModelsState,
   ProjectChange,
   ProjectSummary,
   RankingData,
   RecentProject,
   ReferenceModel,
-  ScoringServerState,
   SpaceState,
   TraceDetail,
 } from './types';
+import type { GpuInfo, ModelInfo, ModelsState, ScoringServerState } from './model-types';
 
 export type Unsubscribe = () => void;
 

@@ -6,6 +6,7 @@ export { API_METHOD_NAMES, API_EVENT_NAMES, methodChannel, eventChannel, methodP
 export { ApiError, ERROR_HINTS, serializeError, rebuildError, isSerializedError, TRANSPORT_ERRORS } from './errors';
 export type { SerializedError, Envelope } from './errors';
 export * from './types';
+export * from './model-types';
 export type { HistoryData, UpdateResult, RunComparison } from './history';
 export { encodeFloat32, decodeFloat32, encodeUint8, decodeUint8 } from './matrix';
 export { createApiClient } from './client';

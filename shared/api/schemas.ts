@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { SelectionRuleSchema } from '../project/spaces';
 import { FAMILY_NAMES } from '../benchmark/family';
-import { EXPORT_FORMATS, SCORING_SERVER_BACKENDS } from './types';
+import { EXPORT_FORMATS } from './types';
+import { DEFAULT_SCORING_BACKEND, SCORING_SERVER_BACKENDS } from '../scoring/backends';
 import { filePath } from './path-fields';
 
 const none = z.undefined().or(z.null()).or(z.object({}).strict()).optional();
@@ -117,7 +118,7 @@ export const apiInputSchemas = {
   /** Save these settings (per user) and ask each endpoint what it serves. */
   checkScoringServer: z
     .object({
-      backend: z.enum(SCORING_SERVER_BACKENDS).default('llama-server'),
+      backend: z.enum(SCORING_SERVER_BACKENDS).default(DEFAULT_SCORING_BACKEND.id),
       endpoints: z.array(z.string().trim().min(1, 'an endpoint URL is empty').max(2048)).min(1, 'give at least one endpoint URL').max(64),
       apiKeyEnv: z
         .string()

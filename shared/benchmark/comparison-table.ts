@@ -1,6 +1,7 @@
 // The per-task comparison table of `lots evaluate` and `lots demo`: kept tools, K, and fitting /
 // evaluation accuracy of LOTS against the baselines, with prompt tokens per request.
 import type { BaselineResult, SweepResult } from '../project/sweeps';
+import { SELECTION_METHOD_IDS } from '../selection/registry';
 
 export interface ComparisonRow {
   task: string;
@@ -10,7 +11,8 @@ export interface ComparisonRow {
   results: Map<string, Partial<Record<'fit' | 'eval', BaselineResult>>>;
 }
 
-export const TABLE_COLUMNS = ['lots', 'keep-all', 'no-tools', 'random', 'bm25'] as const;
+/** One column per selection method, in the registry's order. */
+export const TABLE_COLUMNS = SELECTION_METHOD_IDS;
 
 export function comparisonRow(sweep: SweepResult): ComparisonRow | undefined {
   if (sweep.bestK === undefined) return undefined;

@@ -21,6 +21,9 @@ export interface MenuEvaluation {
 
 export type MenuEvaluator = (menu: readonly string[], split: Split, signal?: AbortSignal) => Promise<MenuEvaluation>;
 
+/** Serves each request of a split with its own menu (`menus[i]` for request i), for a per-request method. */
+export type RequestMenuEvaluator = (menus: readonly (readonly string[])[], split: Split, signal?: AbortSignal) => Promise<MenuEvaluation>;
+
 export interface SweepProgress {
   done: number;
   total: number;
@@ -98,17 +101,21 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
   return final;
 }
 
-/** A space compared on the task: one menu, or one per draw (Random). */
+/** A space compared on the task: one menu, or one per draw (Random), or with `perRequest` the index in
+ * `menus` of each request's menu, per split (selection/method.ts). */
 export interface ComparedSpace {
   name: string;
   k: number;
   menus: string[][];
+  perRequest?: Record<Split, number[]>;
 }
 
 export interface CompareOptions {
   spaces: readonly ComparedSpace[];
   splits: readonly Split[];
   evaluate: MenuEvaluator;
+  /** Needed when a space has per-request menus. */
+  evaluateRequests?: RequestMenuEvaluator;
   /** Results measured before; an entry with the same name, split, K, tools and draws is reused. */
   previous?: readonly BaselineResult[];
   save?: (results: BaselineResult[]) => void | Promise<void>;
@@ -123,13 +130,26 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
   for (const space of options.spaces) {
     for (const split of options.splits) {
       options.signal?.throwIfAborted();
-      const draws = space.menus.length;
-      const tools = space.menus[0] ?? [];
+      const perRequest = space.perRequest?.[split];
+      const draws = perRequest ? 1 : space.menus.length;
+      // A per-request space is recorded with every tool any request was served.
+      const tools = perRequest ? [...new Set(space.menus.flat())].sort() : (space.menus[0] ?? []);
       const match = (r: BaselineResult) => r.name === space.name && r.split === split && r.k === space.k && sameSet(r.tools, tools) && (r.draws ?? 1) === draws;
       const cached = results.some(match);
       if (!cached) {
         const measured: MenuEvaluation[] = [];
-        for (const menu of space.menus) measured.push(await options.evaluate(menu, split, options.signal));
+        if (perRequest) {
+          if (!options.evaluateRequests) throw new Error(`${space.name} serves one menu per request: compareSpaces needs evaluateRequests`);
+          measured.push(
+            await options.evaluateRequests(
+              perRequest.map((i) => space.menus[i] ?? []),
+              split,
+              options.signal,
+            ),
+          );
+        } else {
+          for (const menu of space.menus) measured.push(await options.evaluate(menu, split, options.signal));
+        }
         const acc = meanStd(measured.map((m) => m.accuracy));
         const entry: BaselineResult = {
           name: space.name,

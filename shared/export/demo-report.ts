@@ -5,14 +5,9 @@
 import type { DemoCell, DemoData } from '../api/types';
 import type { GrowthPoint } from '../project/demo';
 import { escapeHtml, px } from './html';
+import { SELECTION_METHODS } from '../selection/registry';
 
-export const METHOD_LABELS: Readonly<Record<string, string>> = {
-  lots: 'LOTS',
-  'keep-all': 'Keep-all',
-  'no-tools': 'No tools',
-  random: 'Random',
-  bm25: 'BM25',
-};
+export const METHOD_LABELS: Readonly<Record<string, string>> = Object.fromEntries(SELECTION_METHODS.map((m) => [m.id, m.label]));
 
 /** Colours that read on white and on the Studio's dark theme; LOTS stands out. */
 const COLOURS = { lots: '#2f8f4e', other: '#8a96a3', fit: '#b7c6d6', eval: '#44607d', keepAll: '#c0533a' } as const;

@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { DEFAULT_SAMPLE_PROJECT_DIR } from '../../electron/engine/api/service';
+import { DEFAULT_SAMPLE_PROJECT_DIR } from '../../electron/engine/usecases/demo';
 import { ProjectStore } from '../../electron/engine/store';
 import { describeRequiring } from '../describe-requiring';
 import { useStudioPage } from './studio';

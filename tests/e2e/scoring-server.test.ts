@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { describeRequiring } from '../describe-requiring';
-import { pulledDefaultModel } from '../../electron/engine/benchmark/model-arg';
+import { pulledDefaultModel } from '../../electron/engine/models/model-arg';
 import { freePort, startLlamaServer, type LlamaServerProcess } from '../engine/scoring/remote/llama-server-process';
 import { ensureRendererBuilt, launchChromium, openStudioPage, ROOT, SHOTS, startStudio, type Studio, type StudioPage } from './studio';
 

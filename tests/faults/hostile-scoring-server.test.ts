@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LlamaModel } from 'node-llama-cpp';
 import { ProjectStore } from '../../electron/engine/store';
 import { ensureFixtureModel } from '../../electron/engine/gguf/fixture-cache';
-import { loadVocabulary } from '../../electron/engine/scoring/remote/remote-job';
+import { loadVocabulary } from '../../electron/engine/jobs/remote-job';
 import type { RetryPolicy } from '../../electron/engine/scoring/remote/http';
 import type { JobEvent } from '../../electron/engine/jobs/protocol';
 import { runScoreJob } from '../../electron/engine/jobs/score-job';

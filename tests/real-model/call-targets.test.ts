@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LlamaModel } from 'node-llama-cpp';
 import { describeRequiring } from '../describe-requiring';
-import { pulledDefaultModel } from '../../electron/engine/benchmark/model-arg';
+import { pulledDefaultModel } from '../../electron/engine/models/model-arg';
 import { loadModel } from '../../electron/engine/llama/load';
 import { createRenderer, type TraceRenderer } from '../../electron/engine/scoring/chat-template';
 import { scoreTraces, type TraceResult } from '../../electron/engine/scoring/scorer';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LlamaModel } from 'node-llama-cpp';
 import { describeRequiring } from '../describe-requiring';
-import { pulledDefaultModel } from '../../electron/engine/benchmark/model-arg';
+import { pulledDefaultModel } from '../../electron/engine/models/model-arg';
 import { BenchServer } from '../../electron/engine/benchmark/server';
 import { createScoringContext, loadModel } from '../../electron/engine/llama/load';
 import { planTrace } from '../../electron/engine/scoring/plan';

@@ -3,7 +3,7 @@
 // router clusters. The quality figures on the whole benchmark are measured in the README, not asserted.
 import { expect, it } from 'vitest';
 import { describeRequiring } from '../describe-requiring';
-import { pulledDefaultModel } from '../../electron/engine/benchmark/model-arg';
+import { pulledDefaultModel } from '../../electron/engine/models/model-arg';
 import { embedWithModel } from '../../electron/engine/routing/model-embeddings';
 import { evaluateRouting } from '../../shared/routing/evaluate';
 import { generateBenchmark } from '../../shared/benchmark/generate';

@@ -26,11 +26,24 @@ describe('layer rules', () => {
     ).toEqual([]);
   });
 
-  it('the engine may not import electron', async () => {
+  it('the engine may not import electron, and its folders import only downward', async () => {
     expect(await errorsFor('electron/engine/store/x.ts', "import { app } from 'electron';\nexport const a = app;")).toEqual([
       expect.stringMatching(/never import electron/),
     ]);
     expect(await errorsFor('electron/engine/store/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toEqual([]);
+    // Inside the engine the arrows point down (docs/ARCHITECTURE.md): views and use cases never import each other.
+    expect(await errorsFor('electron/engine/views/x.ts', "import { fitProject } from '../usecases/fit';\nexport const a = fitProject;")).toEqual([
+      expect.stringMatching(/may not import electron\/engine\/usecases/),
+    ]);
+    expect(await errorsFor('electron/engine/jobs/x.ts', "import type { StudioService } from '../api/service';\nexport type A = StudioService;")).not.toEqual(
+      [],
+    );
+    expect(
+      await errorsFor('electron/engine/scoring/remote/x.ts', "import type { ScoreJobSpec } from '../../jobs/protocol';\nexport type A = ScoreJobSpec;"),
+    ).not.toEqual([]);
+    expect(
+      await errorsFor('electron/engine/views/x.ts', "import { ProjectIndex } from '../read-model/project-index';\nexport const a = ProjectIndex;"),
+    ).toEqual([]);
   });
 
   it('the renderer may not import Node or the engine', async () => {

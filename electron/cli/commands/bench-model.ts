@@ -2,7 +2,7 @@
 import { choice, flagInt, flagList, flagString, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
 import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../../shared/benchmark/family';
-import { resolveModelArg } from '../../engine/benchmark/model-arg';
+import { resolveModelArg } from '../../engine/models/model-arg';
 import { runModelBench, type ModelBenchReport } from '../../engine/benchmark/models';
 import { formatBytes } from '../../engine/llama/model-file';
 import { GPU_CHOICES, type GpuChoice } from '../../engine/llama/runtime';

@@ -4,7 +4,7 @@ import { choice, flagInt, flagString, requireFlag } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import { GPU_CHOICES } from '../../engine/llama';
 import { runScoringBench, type ScoringBenchReport, type TimeSplit } from '../../engine/scoring/speed';
-import { resolveModelArg } from '../../engine/benchmark/model-arg';
+import { resolveModelArg } from '../../engine/models/model-arg';
 
 export const command: Command = {
   name: 'bench scoring',

@@ -11,7 +11,7 @@ import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import type { UpdateRule } from '../../../shared/project/updates';
 import { runBenchStream, STREAM_DEFAULTS, STREAM_PRESETS, streamServingCost, type StreamPreset } from '../../engine/benchmark/stream';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
-import { FIXTURE_MODELS } from '../../engine/benchmark/model-arg';
+import { FIXTURE_MODELS } from '../../engine/models/model-arg';
 import { commandLine, ensureModel } from '../real-model';
 import { modelFlags, serverOptions } from '../bench-flags';
 

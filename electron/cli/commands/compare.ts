@@ -2,7 +2,7 @@
 import { flagInt, flagList, flagString, requireFlag, UsageError } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
-import { ProjectIndex } from '../../engine/views/task-data';
+import { ProjectIndex } from '../../engine/read-model/project-index';
 import { compareRuns, listRunInfos, type TaskComparison } from '../../engine/usecases/compare';
 
 export const command: Command = {

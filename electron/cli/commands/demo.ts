@@ -7,7 +7,7 @@ import { alignColumns, formatComparisonTable } from '../../../shared/benchmark/c
 import { MAX_REGISTRY } from '../../../shared/benchmark/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESETS, runDemo } from '../../engine/benchmark/demo';
-import { FIXTURE_MODELS } from '../../engine/benchmark/model-arg';
+import { FIXTURE_MODELS } from '../../engine/models/model-arg';
 
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { commandLine, ensureModel } from '../real-model';

@@ -1,7 +1,8 @@
 // `lots evaluate`: LOTS at each task's budget against Keep all, No tools, Random and BM25.
 import { flagInt, flagList, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
-import { BASELINE_NAMES, DEFAULT_RANDOM_DRAWS, type BaselineName } from '../../../shared/benchmark/baselines';
+import { DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
+import { BASELINE_NAMES, type BaselineName } from '../../../shared/selection/registry';
 import { comparisonRow, formatComparisonTable, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { benchRequests } from '../../engine/benchmark/project';
 import { ProjectStore } from '../../engine/store';

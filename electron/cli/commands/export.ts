@@ -5,8 +5,8 @@ import { choice, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { writeFileAtomic } from '../../engine/store/atomic';
-import { ProjectIndex } from '../../engine/views/task-data';
-import { exportTaskSpace } from '../../engine/usecases/export-space';
+import { ProjectIndex } from '../../engine/read-model/project-index';
+import { exportTaskSpace } from '../../engine/views/export-space';
 import { SPACE_EXPORT_FORMATS } from '../../../shared/export/export';
 
 export const command: Command = {

@@ -16,7 +16,7 @@ import { faithfulnessVerdict } from '../../../shared/lots/faithfulness';
 import { fitTask } from '../../../shared/lots/fit';
 import type { FaithfulnessCheck } from '../../../shared/project/faithfulness';
 import { parseRunKey } from '../../../shared/project/scores';
-import { resolveModelArg } from '../../engine/benchmark/model-arg';
+import { resolveModelArg } from '../../engine/models/model-arg';
 
 const DEFAULT_KS = [1, 2, 3];
 

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { flagList, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
-import { traceIdConflictMessage } from '../../engine/store/project-store';
+import { traceIdConflictMessage } from '../../engine/store';
 import { assertRegularFile, loadBfclJoin, type ReadProgress, type ReadSummary } from '../../engine/import';
 import { importTraces, type ImportTracesResult } from '../../engine/usecases/import-traces';
 import { formatNames, resolveFormatName, TRACE_FORMATS } from '../../../shared/importers/formats';

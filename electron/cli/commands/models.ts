@@ -8,7 +8,7 @@ import { pullModel } from '../../engine/models/pull';
 import { pullProgressLine } from '../pull-progress';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { alignColumns } from '../../../shared/benchmark/comparison-table';
-import type { PulledModel } from '../../../shared/api/types';
+import type { PulledModel } from '../../../shared/api/model-types';
 
 export const pullCommand: Command = {
   name: 'models pull',

@@ -6,16 +6,17 @@ import { choice, flagInt, flagList, flagString, requireFlag, UsageError, type Pa
 import { EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { GPU_CHOICES, readModelHeader } from '../../engine/llama';
-import { checkScoringRequest } from '../../engine/usecases/score';
+import { SCORE_DEFAULTS, scoreJobSpec, type ScoreRequest } from '../../engine/usecases/score';
 import { newJobId } from '../../engine/jobs/ids';
 import type { JobProgress, ScoreJobSpec } from '../../engine/jobs/protocol';
 import type { RenderFormat } from '../../engine/scoring/chat-template';
 import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS } from '../../../shared/trace/interventions';
 import { turnNotes, type ScoreSpan } from '../../../shared/project/scores';
-import { resolveModelArg } from '../../engine/benchmark/model-arg';
+import { resolveModelArg } from '../../engine/models/model-arg';
 import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteScoringSpec } from '../../engine/scoring/remote/client';
 import { MAX_SLOTS } from '../../engine/scoring/remote/slots';
+import { DEFAULT_SCORING_BACKEND } from '../../../shared/scoring/backends';
 
 const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];
 const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
@@ -25,24 +26,24 @@ export const command: Command = {
   summary: "score tool evidence in a project's traces with a local GGUF model or on llama.cpp scoring servers (resumable)",
   usage:
     'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]\n' +
-    '       lots score --project <dir> --model <file.gguf> --backend llama-server --endpoint URL [--endpoint URL2 …] [--api-key-env VAR] [--served-model NAME] [--concurrency N]',
+    `       lots score --project <dir> --model <file.gguf> --backend ${DEFAULT_SCORING_BACKEND.id} --endpoint URL [--endpoint URL2 …] [--api-key-env VAR] [--served-model NAME] [--concurrency N]`,
   flags: {
     project: { type: 'string', description: 'the project folder' },
     model: { type: 'string', description: 'the GGUF model file to score with (or default, or a pulled source such as pypi:…)' },
-    span: { type: 'string', description: 'scored tokens: the whole answer, or its first number-like expression', default: 'answer' },
+    span: { type: 'string', description: 'scored tokens: the whole answer, or its first number-like expression', default: SCORE_DEFAULTS.span },
     intervention: {
       type: 'string',
       description: "evidence (remove calls + observations) | line (remove a tool's output line) | reexecute (benchmark traces)",
-      default: 'evidence',
+      default: SCORE_DEFAULTS.intervention,
     },
-    gpu: { type: 'string', description: 'llama.cpp backend', default: 'auto' },
+    gpu: { type: 'string', description: 'llama.cpp backend', default: SCORE_DEFAULTS.gpu },
     task: { type: 'string', multi: true, description: 'only traces of these tasks (repeat or comma-separate)' },
     parallel: { type: 'string', description: 'traces scored at once on parallel sequences of one context (default 1)' },
     context: { type: 'string', description: 'tokens per sequence (default: fitted to the longest trace)' },
     format: {
       type: 'string',
       description: "rendering: the model's chat template, a plain transcript, or auto (template when the model has one)",
-      default: 'auto',
+      default: SCORE_DEFAULTS.format,
     },
     backend: {
       type: 'string',
@@ -64,7 +65,7 @@ export const command: Command = {
     'it continues where it stopped; nothing is computed twice. The rendering format (plain or the chat',
     "template's name) is part of the run: a template and a plain transcript of one model never mix.",
     '',
-    'With --backend llama-server the log-probs come from llama.cpp servers (`llama-server -m model.gguf`):',
+    `With --backend ${DEFAULT_SCORING_BACKEND.id} the log-probs come from ${DEFAULT_SCORING_BACKEND.project} servers (\`${DEFAULT_SCORING_BACKEND.program} -m model.gguf\`):`,
     'the frozen answer tokens are forced by a token-id grammar and read from the raw logits. --model is then',
     'read only for its chat template and builtin tokens (no weights are loaded); token ids come from the',
     "server's /tokenize. The run is keyed by the served model's name and a hash of what the server reports",
@@ -78,9 +79,9 @@ export const command: Command = {
     'Exit codes: 0 done; 1 cancelled (partial scores kept); 2 failure (bad model, project, options).',
   ].join('\n'),
   async run(args, io) {
-    const spec = buildSpec(args);
-    const store = ProjectStore.open(spec.project);
-    checkScoringRequest(store, spec.model);
+    const { project, request } = scoreRequest(args);
+    const store = ProjectStore.open(project);
+    const spec: ScoreJobSpec = { jobId: newJobId('score'), ...scoreJobSpec(store, request) };
     await readModelHeader(spec.model);
     const where = spec.remote ? `${spec.remote.backend} at ${spec.remote.endpoints.join(', ')}` : `gpu ${spec.gpu}`;
     io.out(`scoring ${store.traceCount} traces of ${store.dir} with ${spec.model} (${spec.intervention}, ${spec.span}, ${where})`);
@@ -107,24 +108,30 @@ export function scoreSummary(p: JobProgress): string {
   return `${p.scoredNow} scored now, ${p.skipped} already scored${unanswered}, ${p.done}/${p.total} in the project${turns ? `; ${turns}` : ''}`;
 }
 
-function buildSpec(args: ParsedArgs): ScoreJobSpec {
+/** The flags as the score use case's request (usecases/score.ts builds and checks the spec). */
+function scoreRequest(args: ParsedArgs): { project: string; request: ScoreRequest } {
   const span = choice(args, 'span', SPANS);
   const intervention = choice(args, 'intervention', INTERVENTION_KINDS);
   const gpu = choice(args, 'gpu', GPU_CHOICES);
   const tasks = flagList(args, 'task');
   const format = choice(args, 'format', FORMATS);
+  const project = resolve(requireFlag(args, 'project'));
+  const model = resolveModelArg(requireFlag(args, 'model'));
+  const parallel = flagInt(args, 'parallel', { min: 1 });
+  const contextSize = flagInt(args, 'context', { min: 64 });
   return {
-    jobId: newJobId('score'),
-    project: resolve(requireFlag(args, 'project')),
-    model: resolve(resolveModelArg(requireFlag(args, 'model'))),
-    span,
-    intervention,
-    gpu,
-    ...(tasks.length ? { tasks } : {}),
-    parallel: flagInt(args, 'parallel', { min: 1 }),
-    contextSize: flagInt(args, 'context', { min: 64 }),
-    ...(format !== 'auto' ? { format } : {}),
-    ...remoteSpec(args),
+    project,
+    request: {
+      model,
+      span,
+      intervention,
+      gpu,
+      tasks,
+      ...(parallel !== undefined ? { parallel } : {}),
+      ...(contextSize !== undefined ? { contextSize } : {}),
+      format,
+      ...remoteSpec(args),
+    },
   };
 }
 

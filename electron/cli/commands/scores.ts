@@ -8,7 +8,7 @@ import { ProjectStore } from '../../engine/store';
 import { writeFileAtomic } from '../../engine/store/atomic';
 import type { StoredScore } from '../../../shared/project/scores';
 import { formatScoreLine } from '../../../shared/lots/score-file';
-import { rowTaskLabel } from '../../engine/usecases/task-rows';
+import { rowTaskLabel } from '../../engine/read-model/task-rows';
 import { chooseRun, projectRows, readScoreFile, SCORE_FORMAT_HELP } from '../score-files';
 
 export const importCommand: Command = {

@@ -3,7 +3,7 @@
 import { choice, flagInt, flagNumber, flagString, requireFlag } from '../args';
 import { EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
-import { ProjectIndex } from '../../engine/views/task-data';
+import { ProjectIndex } from '../../engine/read-model/project-index';
 import { updateSpaces, type TaskUpdateResult } from '../../engine/usecases/update';
 import { describeUpdateRule as describeRule, type Crossing } from '../../../shared/project/updates';
 

@@ -1,10 +1,10 @@
-// The API's exports: the use case of engine/usecases/export-space.ts in the API's shapes, and writing a
+// The API's exports: the use case of engine/views/export-space.ts in the API's shapes, and writing a
 // rendered export where the user chose.
 import { writeFileSync } from 'node:fs';
 import type { ExportFormat, ExportText } from '../../../shared/api/types';
 import type { ProjectStore } from '../store';
-import { exportTaskSpace } from '../usecases/export-space';
-import type { ProjectIndex } from '../views/task-data';
+import { exportTaskSpace } from '../views/export-space';
+import type { ProjectIndex } from '../read-model/project-index';
 
 export function renderExport(store: ProjectStore, index: ProjectIndex, task: string, format: ExportFormat, version?: number): ExportText {
   const out = exportTaskSpace(store, index, { task, format, ...(version !== undefined ? { version } : {}) });

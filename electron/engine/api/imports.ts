@@ -4,7 +4,8 @@ import type { ImportFileReport } from '../../../shared/api/types';
 import type { ProjectStore } from '../store';
 import { importSource as importOne, type ImportSourceOptions, type TraceSource } from '../usecases/import-traces';
 
-export { importCancelled, safeUploadName, sourcesOf, type ImportSourceOptions, type TraceSource } from '../usecases/import-traces';
+export { importCancelled } from '../import';
+export { safeUploadName, sourcesOf, type ImportSourceOptions, type TraceSource } from '../usecases/import-traces';
 
 export async function importSource(store: ProjectStore, source: TraceSource, options: ImportSourceOptions = {}): Promise<ImportFileReport> {
   return (await importOne(store, source, options)).report;

@@ -1,7 +1,6 @@
 // The engine side of the API contract, shared by the Electron main process and the web host. It owns
 // the open project and composes the store, the LOTS math, the exporters, jobs, models and the benchmark.
-import { existsSync, readdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ApiMethods, StudioApi } from '../../../shared/api/contract';
 import type { ApiParsedInput } from '../../../shared/api/schemas';
@@ -11,34 +10,33 @@ import type {
   DemoData,
   DemoSetup,
   ExportText,
-  GpuInfo,
   HeatmapData,
   ImportFileReport,
   ImportReport,
   JobInfo,
-  ModelInfo,
-  ModelsState,
   ProjectSummary,
   RankingData,
   RecentProject,
   ReferenceModel,
-  ScoringServerCheck,
-  ScoringServerState,
   SpaceState,
   TraceDetail,
   Transport,
 } from '../../../shared/api/types';
+import type { GpuInfo, ModelInfo, ModelsState, ScoringServerCheck, ScoringServerState } from '../../../shared/api/model-types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import { ProjectStore } from '../store';
-import { fileURLToPath } from 'node:url';
-import { DEMO_DEFAULTS, DEMO_PRESETS } from '../benchmark/demo';
-import { AUTHORED_COUNT, MAX_REGISTRY } from '../../../shared/benchmark/registry';
-import { findPulled } from '../models/model-dir';
-import { DEFAULT_MODEL_SOURCE, sourceKey } from '../models/sources';
-import { buildDemoData, copySampleProject, DEMO_PROJECTS, DEMO_RUNS, SAMPLE_PROJECTS } from '../views/demo';
+import { buildDemoData } from '../views/demo';
+import {
+  buildDemoProject,
+  copySampleProject,
+  DEFAULT_SAMPLE_PROJECT_DIR,
+  DEMO_PROJECTS,
+  DEMO_RUNS,
+  demoJobSpec,
+  demoSetup,
+  SAMPLE_PROJECTS,
+} from '../usecases/demo';
 import { renderDemoReport } from '../../../shared/export/demo-report';
-import { makeBenchProject } from '../benchmark/make';
-import { FAMILY_NAMES, type FamilyName } from '../../../shared/benchmark/family';
 import { buildBudget } from '../views/budget';
 import { ExpectedError, invalid, noProject, notFound, serializeError, unavailable } from '../../../shared/api/errors';
 import { STUDIO_VERSION } from '../version';
@@ -50,17 +48,18 @@ import { ModelCatalog } from '../views/models';
 import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
-import type { DemoOptionsSpec } from '../jobs/protocol';
 import { checkModelPath } from '../llama';
 import { importTraces, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
 import { buildRanking } from '../views/ranking';
-import { checkModelOf, faithfulnessJobSpec, faithfulnessPoints } from '../views/faithfulness';
+import { faithfulnessPoints } from '../views/faithfulness';
+import { faithfulnessJobSpec } from '../usecases/faithfulness';
+import { checkModelOf } from '../read-model/run-model';
 import { RecentProjects } from '../user-data/recent';
 import { remoteSpecOf, ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
 import { checkScoringServers } from '../scoring/remote/check';
 import { buildSummary } from '../views/summary';
-import { checkScoringRequest } from '../usecases/score';
-import { ProjectIndex } from '../views/task-data';
+import { checkScoringRequest, scoreJobSpec } from '../usecases/score';
+import { ProjectIndex } from '../read-model/project-index';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
 import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';
@@ -90,31 +89,6 @@ export interface StudioServiceOptions {
    */
   root?: string;
 }
-
-/** The `lots demo` command that runs (and resumes) the same demo in a terminal; recorded in demo.json. */
-export function demoCommandLine(spec: Omit<DemoOptionsSpec, 'modelPath'>, model: string): string {
-  const quote = (v: string) => (/^[\w.,/:@=+-]+$/.test(v) ? v : JSON.stringify(v));
-  const flags: Array<[string, string | number | undefined]> = [
-    ['out', spec.out],
-    ['model', model],
-    ['families', spec.families?.join(',')],
-    ['registry', spec.registries?.join(',')],
-    ['seed', spec.seed],
-    ['fit', spec.fit],
-    ['eval', spec.eval],
-    ['draws', spec.draws],
-    ['k-max', spec.kMax],
-    ['max-tokens', spec.maxTokens],
-    ['threads', spec.threads],
-    ['gpu', spec.gpu],
-  ];
-  const parts = ['lots', 'demo', ...flags.flatMap(([name, value]) => (value === undefined ? [] : [`--${name}`, quote(String(value))]))];
-  if (spec.preset === 'full') parts.push('--full');
-  return parts.join(' ');
-}
-
-/** assets/sample-project beside the sources (the CLI and web host run from a checkout). */
-export const DEFAULT_SAMPLE_PROJECT_DIR = fileURLToPath(new URL('../../../assets/sample-project', import.meta.url));
 
 /** How often a running job's new results are announced to the views. */
 const CHANGE_INTERVAL_MS = 3000;
@@ -371,16 +345,10 @@ export class StudioService implements ApiMethods {
     if (input.backend === 'server' && !server) {
       throw invalid('no scoring server is set: enter its URL on the Models view (Scoring server) and press Check, or score on this machine');
     }
-    this.models.remember(resolve(input.model), basename(input.model));
-    return this.jobs.startScoring({
-      project: store.dir,
-      model: resolve(input.model),
-      intervention: input.intervention ?? 'evidence',
-      span: input.span ?? 'answer',
-      gpu: input.gpu ?? 'auto',
-      ...(input.tasks ? { tasks: input.tasks } : {}),
-      ...(server ? { remote: remoteSpecOf(server) } : {}),
-    });
+    const { backend: _backend, ...request } = input;
+    const spec = scoreJobSpec(store, { ...request, ...(server ? { remote: remoteSpecOf(server) } : {}) });
+    this.models.remember(spec.model, basename(input.model));
+    return this.jobs.startScoring(spec);
   }
 
   async startSweep(input: ApiParsedInput<'startSweep'>): Promise<JobInfo> {
@@ -472,101 +440,22 @@ export class StudioService implements ApiMethods {
   }
 
   async buildDemo(input: ApiParsedInput<'buildDemo'>): Promise<ProjectSummary> {
-    const dir = input.dir ?? join(this.options.configDir, DEMO_PROJECTS, new Date().toISOString().replace(/[:.]/g, '-'));
-    // Gold answers as the frozen answers: the requests can be scored at once (re-execute), without serving first.
-    const unknown = (input.families ?? []).filter((f) => !(FAMILY_NAMES as readonly string[]).includes(f));
-    if (unknown.length > 0) throw invalid(`unknown benchmark families: ${unknown.join(', ')}; choose from ${FAMILY_NAMES.join(', ')}`);
-    const made = makeBenchProject(dir, {
-      fit: DEMO_DEFAULTS.fit,
-      eval: DEMO_DEFAULTS.eval,
-      answers: 'gold',
-      ...(input.families ? { families: input.families as FamilyName[] } : {}),
-      ...(input.registry ? { registry: input.registry } : {}),
-      ...(input.seed !== undefined ? { seed: String(input.seed) } : {}),
-    });
-    return this.setProject(made.store);
+    return this.setProject(buildDemoProject(input, this.options.configDir));
   }
 
   async getDemoSetup(): Promise<DemoSetup> {
-    const preset = (p: (typeof DEMO_PRESETS)[keyof typeof DEMO_PRESETS]) => ({ fit: p.fit, eval: p.eval, draws: p.draws, kMax: p.kMax ?? null });
-    return {
-      defaultDir: this.newDemoRunDir(),
-      defaultModel: { source: DEFAULT_MODEL_SOURCE, path: this.pulledDefaultModel(), pullCommand: `npx lots models pull ${DEFAULT_MODEL_SOURCE}` },
-      presets: { quick: preset(DEMO_PRESETS.quick), full: preset(DEMO_PRESETS.full) },
-      families: [...FAMILY_NAMES],
-      registry: { min: AUTHORED_COUNT, max: MAX_REGISTRY, default: AUTHORED_COUNT },
-    };
+    return demoSetup(this.options.configDir, this.models.modelsDir);
   }
 
-  private newDemoRunDir(): string {
-    return join(this.options.configDir, DEMO_RUNS, new Date().toISOString().replace(/[:.]/g, '-'));
-  }
-
-  /** `lots demo` as a job: the folder and the model are checked here, runDemo runs in the job worker. */
+  /** `lots demo` as a job (usecases/demo.ts builds and checks the spec). */
   async startDemo(input: ApiParsedInput<'startDemo'>): Promise<JobInfo> {
-    const out = resolve(input.dir ?? this.newDemoRunDir());
-    if (existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'project.json'))) {
-      throw invalid(
-        `${out} already exists and is not a demo project; choose a new output folder (or the folder of an earlier demo, with its options, to resume it)`,
-      );
-    }
-    const bad = (input.registry ?? []).filter((r) => r > MAX_REGISTRY);
-    if (bad.length > 0) throw invalid(`a registry has between ${AUTHORED_COUNT} and ${MAX_REGISTRY} tools, got ${bad.join(', ')}`);
-    const modelPath = this.demoModel(input.model);
-    this.models.remember(modelPath, basename(modelPath));
-    const preset = input.preset ?? 'quick';
-    const registries = [...new Set(input.registry ?? [])].sort((a, b) => a - b);
-    const threads = input.threads ?? availableParallelism();
-    const spec: DemoOptionsSpec = {
-      out,
-      modelPath,
-      preset,
-      ...(input.families ? { families: input.families } : {}),
-      ...(registries.length ? { registries } : {}),
-      ...(input.seed !== undefined ? { seed: input.seed } : {}),
-      ...(input.fit !== undefined ? { fit: input.fit } : {}),
-      ...(input.eval !== undefined ? { eval: input.eval } : {}),
-      ...(input.draws !== undefined ? { draws: input.draws } : {}),
-      ...(input.kMax !== undefined ? { kMax: input.kMax } : {}),
-      ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}),
-      ...(input.gpu ? { gpu: input.gpu } : {}),
-      threads,
-    };
-    return this.jobs.startDemo({ ...spec, command: demoCommandLine(spec, input.model === 'default' ? 'default' : modelPath) });
-  }
-
-  /** "default": the default real model once pulled; "reference": the generated reference model; else a pulled source or a GGUF file. */
-  private demoModel(model: string): string {
-    if (model === 'reference') return this.models.reference().path;
-    if (model === 'default' || model === DEFAULT_MODEL_SOURCE) {
-      const path = this.pulledDefaultModel();
-      if (path) return path;
-      throw new ExpectedError(
-        'MODEL_NOT_PULLED',
-        `the default model (${DEFAULT_MODEL_SOURCE}) is not in the models folder (${this.models.modelsDir}) yet: pull it on the Models view or with \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\`, or run the demo with the reference model (its results are noise)`,
-      );
-    }
-    let source;
-    try {
-      source = parseModelSource(model);
-    } catch (e) {
-      throw new ExpectedError('INVALID_INPUT', (e as Error).message);
-    }
-    if (source.kind === 'path') {
-      this.paths.check(source.path, 'startDemo: model');
-      return checkModelPath(source.path).path;
-    }
-    const pulled = findPulled(this.models.modelsDir, sourceKey(source));
-    if (!pulled)
-      throw new ExpectedError(
-        'MODEL_NOT_PULLED',
-        `${model} is not in the models folder (${this.models.modelsDir}) yet: pull it on the Models view or with \`npx lots models pull ${model}\``,
-      );
-    return pulled.path;
-  }
-
-  private pulledDefaultModel(): string | null {
-    return findPulled(this.models.modelsDir, sourceKey(parseModelSource(DEFAULT_MODEL_SOURCE)))?.path ?? null;
+    const spec = demoJobSpec(input, this.options.configDir, {
+      modelsDir: this.models.modelsDir,
+      reference: () => this.models.reference(),
+      checkPath: (path, what) => this.paths.check(path, what),
+    });
+    this.models.remember(spec.modelPath, basename(spec.modelPath));
+    return this.jobs.startDemo(spec);
   }
 
   async getDemo(): Promise<DemoData> {

@@ -24,6 +24,7 @@ import { scoreBenchTraces } from './score';
 import { serveProject } from './serve-project';
 import { openServing, type BenchServer, type ServingOptions } from './server';
 import { ExpectedError } from '../../../shared/api/errors';
+import { SELECTION_METHOD_IDS } from '../../../shared/selection/registry';
 
 /**
  * Split sizes. `quick` runs all ten families in about 27 minutes on a 2-core AMD EPYC (two llama.cpp
@@ -288,7 +289,7 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
 /** Mean over families of each method's accuracy (fit and eval), prompt tokens and served tools. */
 export function growthPoint(result: DemoProjectResult, project: string, families: readonly string[]): GrowthPoint {
   const methods: Record<string, MethodPoint> = {};
-  for (const name of ['lots', 'keep-all', 'no-tools', 'random', 'bm25']) {
+  for (const name of SELECTION_METHOD_IDS) {
     const evals = result.rows.map((r) => r.results.get(name)?.eval).filter((b) => b !== undefined);
     if (evals.length === 0) continue;
     const fits = result.rows.map((r) => r.results.get(name)?.fit).filter((b) => b !== undefined);

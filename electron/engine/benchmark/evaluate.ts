@@ -1,13 +1,14 @@
 // The budget sweep and the side-by-side evaluation of one task, served by a local model and stored
 // with the project: the sweep curve and bestK (the UI's K slider reads them), the baselines on the same
 // budget, and the LOTS space at bestK as a new accepted space version.
-import { baselineSpaces, DEFAULT_RANDOM_DRAWS, type BaselineName } from '../../../shared/benchmark/baselines';
+import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
+import { BASELINE_NAMES, type BaselineName } from '../../../shared/selection/registry';
 import {
   compareSpaces,
   runBudgetSweep,
   sameSet,
-  type ComparedSpace,
   type MenuEvaluator,
+  type RequestMenuEvaluator,
   type Split,
   type SweepProgress,
 } from '../../../shared/benchmark/sweep';
@@ -26,20 +27,36 @@ export interface TaskRequests {
 
 /** Serves a task's requests of a split under a menu and reports accuracy and mean prompt tokens. */
 export function menuEvaluator(server: BenchServer, requests: TaskRequests, onServed?: (done: number, total: number) => void): MenuEvaluator {
-  return async (menu, split, signal) => {
+  const each = requestMenuEvaluator(server, requests, onServed);
+  return (menu, split, signal) =>
+    each(
+      requests[split].map(() => menu),
+      split,
+      signal,
+    );
+}
+
+/** The same with one menu per request (`menus[i]` serves request i of the split): a per-request method. */
+export function requestMenuEvaluator(server: BenchServer, requests: TaskRequests, onServed?: (done: number, total: number) => void): RequestMenuEvaluator {
+  return async (menus, split, signal) => {
     const list = requests[split];
     if (list.length === 0) return { accuracy: 0, n: 0, promptTokens: 0 };
     const served = await server.serve(
-      list.map((base) => ({ base, menu })),
+      list.map((base, i) => ({ base, menu: menus[i] ?? [] })),
       { signal, onProgress: onServed },
     );
     return {
       accuracy: served.filter((s) => s.correct).length / served.length,
       n: served.length,
       promptTokens: served.reduce((a, s) => a + s.promptTokens, 0) / served.length,
-      schemaTokens: server.schemaTokens(list[0]!, menu),
+      schemaTokens: server.schemaTokens(list[0]!, menus[0] ?? []),
     };
   };
+}
+
+/** The texts a selection method sees of a task's requests: each request's first turn, by split. */
+export function requestTexts(requests: TaskRequests): { fittingRequests: string[]; evalRequests: string[] } {
+  return { fittingRequests: requests.fit.map((t) => t.turns[0]!.request), evalRequests: requests.eval.map((t) => t.turns[0]!.request) };
 }
 
 export interface SweepTaskOptions {
@@ -112,23 +129,25 @@ export async function evaluateTask(
   }
   const k = sweep.bestK;
   const space = sweep.points.find((p) => p.k === k)!.tools;
-  const spaces: ComparedSpace[] = [
-    { name: 'lots', k, menus: [space] },
-    ...baselineSpaces({
-      task,
-      registry,
-      k,
-      fittingRequests: requests.fit.map((t) => t.turns[0]!.request),
-      seed: options.seed,
-      draws: options.draws ?? DEFAULT_RANDOM_DRAWS,
-      names: options.baselines,
-    }),
-  ];
+  // LOTS first, then the baselines: every method of the registry runs through the same provider interface.
+  const spaces = await baselineSpaces({
+    task,
+    registry,
+    k,
+    space,
+    ...requestTexts(requests),
+    seed: options.seed,
+    draws: options.draws ?? DEFAULT_RANDOM_DRAWS,
+    names: ['lots', ...(options.baselines ?? BASELINE_NAMES)],
+    generate: (prompt, o) => server.generate(prompt, o),
+    signal: options.signal,
+  });
   let current = sweep;
   const baselines = await compareSpaces({
     spaces,
     splits: options.splits ?? ['fit', 'eval'],
     evaluate: menuEvaluator(server, requests, options.onServed),
+    evaluateRequests: requestMenuEvaluator(server, requests, options.onServed),
     previous: sweep.baselines,
     save: (results) => {
       current = { ...current, baselines: results };

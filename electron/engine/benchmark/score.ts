@@ -9,7 +9,7 @@ import { scoreKey, scoreRun } from '../scoring/keys';
 import type { TraceRenderer } from '../scoring/chat-template';
 import { scoreTraces } from '../scoring/scorer';
 import { toStoredScore } from '../scoring/trace-scores';
-import { traceHash, type ProjectStore } from '../store/project-store';
+import { traceHash, type ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface ScoreBenchOptions {

@@ -196,6 +196,16 @@ export class BenchServer {
     return results;
   }
 
+  /** One greedy completion of a raw prompt, for a selection method that asks the serving model
+   * (shared/selection/method.ts `generate`); not memoised, never graded. */
+  async generate(prompt: string, options: { maxTokens?: number; signal?: AbortSignal } = {}): Promise<string> {
+    options.signal?.throwIfAborted();
+    const tokens = this.model.tokenize(prompt, true);
+    const maxTokens = options.maxTokens ?? this.maxTokens;
+    await this.ensureContext(tokens.length + maxTokens + 8);
+    return generateGreedy(this.model, this.sequences[0]!, tokens, { maxTokens, stopAtNewline: false });
+  }
+
   async close(): Promise<void> {
     for (const s of this.sequences) void s.dispose();
     this.sequences = [];

@@ -9,7 +9,7 @@ import { DemoRuns } from './demo-runs';
 import { startDownload } from './download-job';
 import { withHint } from './failure';
 import type { JobHandle } from './handle';
-import { newJobId, startingJobInfo } from './ids';
+import { newJobId, patchJobInfo, startingJobInfo } from './ids';
 import { startImportJob, type ImportJobHandle } from './import-job';
 import { forkLauncher, type WorkerLauncher } from './launcher';
 import { startJob, type WorkerJob } from './process';
@@ -178,7 +178,7 @@ export class JobCenter {
     this.sweeps.set(id, run);
     const rate = new Rate();
     const update = (patch: Partial<JobInfo>) => {
-      run.info = { ...run.info, ...patch, updatedAt: new Date().toISOString() };
+      run.info = patchJobInfo(run.info, patch);
       this.emit(run.info);
     };
     job.on('event', (e) => {

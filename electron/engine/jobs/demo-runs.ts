@@ -11,7 +11,7 @@ import { ExpectedError } from '../../../shared/api/errors';
 import { JobStateSchema, type JobState } from '../store';
 import { writeJsonAtomic } from '../store/atomic';
 import { withHint } from './failure';
-import { newJobId, startingJobInfo } from './ids';
+import { newJobId, patchJobInfo, startingJobInfo } from './ids';
 import type { WorkerLauncher, WorkerStdio } from './launcher';
 import { startJob, type WorkerJob } from './process';
 import type { DemoJobSpec, DemoProgress } from './protocol';
@@ -142,7 +142,7 @@ export class DemoRuns {
   }
 
   private update(run: DemoRun, patch: Partial<JobInfo>): JobInfo {
-    run.info = { ...run.info, ...patch, updatedAt: new Date().toISOString() };
+    run.info = patchJobInfo(run.info, patch);
     if (run.info.status !== 'failed') delete run.info.error;
     this.emit(run.info);
     return run.info;

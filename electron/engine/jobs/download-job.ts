@@ -5,7 +5,7 @@
 import type { JobInfo } from '../../../shared/api/types';
 
 import { pullModel } from '../models/pull';
-import { startingJobInfo } from './ids';
+import { patchJobInfo, startingJobInfo } from './ids';
 import type { JobHandle, JobOutcome } from './handle';
 import type { BaseProgress, RunStatus } from './protocol';
 import { ERROR_HINTS, ExpectedError, type ErrorCode } from '../../../shared/api/errors';
@@ -17,7 +17,7 @@ export interface DownloadHandle extends JobHandle {
 export function startDownload(id: string, source: string, dirPath: string, emit: (job: JobInfo) => void, onDone?: () => void): DownloadHandle {
   let info = startingJobInfo(id, 'download', `Pull ${source}`, 'bytes');
   const update = (patch: Partial<JobInfo>) => {
-    info = { ...info, ...patch, updatedAt: new Date().toISOString() };
+    info = patchJobInfo(info, patch);
     handle.info = info;
     emit(info);
   };

@@ -10,6 +10,11 @@ export function newJobId(kind: JobKind): string {
     .slice(0, 14)}-${randomBytes(3).toString('hex')}`;
 }
 
+/** A job's record with `patch` applied, stamped now: the one way a running job's JobInfo changes. */
+export function patchJobInfo(info: JobInfo, patch: Partial<JobInfo>): JobInfo {
+  return { ...info, ...patch, updatedAt: new Date().toISOString() };
+}
+
 /** The state a job starts in: running, nothing done yet, cancellable (not pausable). */
 export function startingJobInfo(id: string, kind: JobKind, title: string, unit: string, message = 'starting', createdAt = new Date().toISOString()): JobInfo {
   return {

@@ -3,12 +3,11 @@
 // or the import button's Cancel, through the same cancelJob as every other job.
 // It runs in this process (file I/O, no model), with the same handle, statuses and cancellation (an
 // AbortSignal) as a job in the worker.
-import { startingJobInfo } from './ids';
+import { newJobId, patchJobInfo, startingJobInfo } from './ids';
 import type { JobInfo } from '../../../shared/api/types';
 import type { ReadProgress } from '../import';
-import { importCancelled } from '../api/imports';
+import { importCancelled } from '../import/cancelled';
 import type { JobHandle, JobOutcome } from './handle';
-import { newJobId } from './ids';
 import type { BaseProgress, RunStatus } from './protocol';
 
 export interface ImportJobHandle extends JobHandle {
@@ -72,7 +71,7 @@ export function startImportJob(names: readonly string[], emit: (job: JobInfo) =>
     return names.length > 1 ? `${current.name} (file ${current.index + 1} of ${names.length})` : current.name;
   }
   function update(patch: Partial<JobInfo>): void {
-    handle.info = { ...handle.info, ...patch, updatedAt: new Date().toISOString() };
+    handle.info = patchJobInfo(handle.info, patch);
     emit(handle.info);
   }
   emit(handle.info);

@@ -1,5 +1,5 @@
 // What a scoring job scores with: the local llama.cpp model (score-job.ts) or scoring servers
-// (../scoring/remote/remote-job.ts). The job itself — which traces are pending, the store, progress, pause and
+// (remote-job.ts). The job itself — which traces are pending, the store, progress, pause and
 // cancel — is the same for both.
 import type { Token } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';

@@ -23,7 +23,7 @@ export interface ScoreJobSpec {
   gpu: GpuChoice;
   /** Only these tasks (default: every trace of the project). */
   tasks?: string[];
-  /** Traces scored in parallel on one context (default 4). */
+  /** Traces scored in parallel on one context (default 1: scoring/scorer.ts). */
   parallel?: number;
   /** Tokens per sequence (default: fitted to the longest trace). */
   contextSize?: number;

@@ -21,7 +21,7 @@ import { reportFailure } from './failure';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
 import type { JobScorer } from './job-scorer';
 import type { TraceResult } from '../scoring/scorer';
-import { openRemoteScorer } from '../scoring/remote/remote-job';
+import { openRemoteScorer } from './remote-job';
 import { ExpectedError } from '../../../shared/api/errors';
 import { jobStateWriter } from './job-state';
 

@@ -4,7 +4,8 @@
 // `lots demo`, no space is accepted here: approval stays with the operator.
 import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
 import { compareSpaces } from '../../../shared/benchmark/sweep';
-import { menuEvaluator, sweepTask } from '../benchmark/evaluate';
+import { menuEvaluator, requestMenuEvaluator, requestTexts, sweepTask } from '../benchmark/evaluate';
+import { BASELINE_NAMES } from '../../../shared/selection/registry';
 import { benchRequests, chooseRun, taskRanking } from '../benchmark/project';
 import { BenchServer } from '../benchmark/server';
 import { ProjectStore } from '../store';
@@ -55,7 +56,7 @@ async function measureSweep(
     const run = chooseRun(store, server.modelHash, spec.run);
     const ranking = taskRanking(store.listScores(run), spec.task);
     // One progress bar over both stages: the budgets, then the baselines.
-    const baselineCount = spec.baselines ? 4 : 0;
+    const baselineCount = spec.baselines ? BASELINE_NAMES.length : 0;
     let budgets = ranking.length;
     const sweep = await sweepTask(store, server, spec.task, requests, ranking, {
       run,
@@ -67,19 +68,22 @@ async function measureSweep(
     });
     if (spec.baselines && sweep.bestK !== undefined) {
       const k = sweep.bestK;
-      const spaces = baselineSpaces({
+      const spaces = await baselineSpaces({
         task: spec.task,
         registry,
         k,
-        fittingRequests: requests.fit.map((t) => t.turns[0]!.request),
+        ...requestTexts(requests),
         seed,
         draws: DEFAULT_RANDOM_DRAWS,
+        generate: (prompt, o) => server.generate(prompt, o),
+        signal,
       });
       let current = sweep;
       const baselines = await compareSpaces({
         spaces,
         splits: ['fit'],
         evaluate: menuEvaluator(server, requests),
+        evaluateRequests: requestMenuEvaluator(server, requests),
         previous: sweep.baselines,
         save: (results) => {
           current = { ...current, baselines: results };

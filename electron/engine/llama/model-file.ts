@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { GgufFileType, GgufInsights, readGgufFileInfo, type GgufFileInfo, type Llama } from 'node-llama-cpp';
-import type { ModelFit, ModelInfo } from '../../../shared/api/types';
+import type { ModelFit, ModelInfo } from '../../../shared/api/model-types';
 
 import { getRuntime, type GpuChoice } from './runtime';
 import { ExpectedError } from '../../../shared/api/errors';

@@ -1,7 +1,7 @@
 // One llama.cpp runtime per process and GPU choice. node-llama-cpp picks its prebuilt binary
 // (CPU, CUDA, Vulkan, Metal); we never build from source at run time.
 import { getLlama, getLlamaGpuTypes, LlamaLogLevel, type Llama } from 'node-llama-cpp';
-import type { GpuInfo } from '../../../shared/api/types';
+import type { GpuInfo } from '../../../shared/api/model-types';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export type GpuChoice = 'auto' | 'cuda' | 'vulkan' | 'metal' | 'cpu';

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGgufFileInfo, resolveChatWrapper, type GgufFileInfo } from 'node-llama-cpp';
-import type { PulledModel } from '../../../shared/api/types';
+import type { PulledModel } from '../../../shared/api/model-types';
 import { writeJsonAtomic } from '../store/atomic';
 import { processAlive } from '../store/lock';
 import { defaultConfigDir } from '../user-data/config-dir';

@@ -1,5 +1,10 @@
-export { ProjectStore, TraceImport, traceHash, taskFileName, PROJECT_FORMAT, PROJECT_VERSION } from './project-store';
-export type { ImportSummary, ProjectInfo, ActivityEntry, StoreWarning } from './project-store';
+export { ProjectStore, PROJECT_FORMAT, PROJECT_VERSION } from './project-store';
+export type { ImportSummary, ProjectInfo, StoreOptions } from './project-store';
+export { TraceImport, traceIdConflictMessage } from './trace-import';
+export { traceHash } from './trace-index';
+export { taskFileName } from './project-file';
+export type { ActivityEntry, StoreWarning } from './project-file';
+export type { TraceInfo } from './trace-records';
 export { JobStateSchema, JobStatusSchema } from './jobs';
 export type { JobState, JobStatus } from './jobs';
 export { ProjectLock, defaultLockWaitMs, setLockWaitReporter } from './lock';

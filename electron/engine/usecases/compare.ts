@@ -4,7 +4,7 @@
 import { compareRankings, type RankingComparison } from '../../../shared/lots/compare';
 import type { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
-import type { ProjectIndex } from '../views/task-data';
+import type { ProjectIndex } from '../read-model/project-index';
 
 export interface RunInfo {
   run: string;

@@ -8,10 +8,10 @@ import { join, resolve } from 'node:path';
 import type { ImportFileReport } from '../../../shared/api/types';
 import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import type { LineError } from '../../../shared/trace/validate';
-import { assertRegularFile, readTraceFile, type ReadProgress, type ReadSummary } from '../import';
+import { assertRegularFile, importCancelled, readTraceFile, type ReadProgress, type ReadSummary } from '../import';
 import type { LockWait } from '../store/lock';
 import { ExpectedError } from '../../../shared/api/errors';
-import { traceIdConflictMessage, type ProjectStore, type TraceImport } from '../store/project-store';
+import { traceIdConflictMessage, type ProjectStore, type TraceImport } from '../store';
 
 /** Rejected lines listed per file in the report; the rest are counted (a 1 GB file of bad lines must not flood the UI). */
 const MAX_LISTED = 200;
@@ -80,11 +80,6 @@ export interface ImportSourceOptions {
 export interface ImportedFile {
   report: ImportFileReport;
   summary: ReadSummary;
-}
-
-/** The error a cancelled import rejects with. */
-export function importCancelled(what: string): ExpectedError {
-  return new ExpectedError('CANCELLED', `import cancelled: nothing of ${what} was imported`);
 }
 
 export async function importSource(store: ProjectStore, source: TraceSource, options: ImportSourceOptions = {}): Promise<ImportedFile> {

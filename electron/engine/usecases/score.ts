@@ -1,9 +1,37 @@
-// Use case "score": the checks made before a scoring job starts, the same for `lots score` and the API's
-// startScoring (the job itself runs in a worker: engine/scoring/jobs). A wrong path or an empty project
-// is an error where the user asked, not a failed job later.
-import { checkModelPath } from '../llama';
+// Use case "score": the one place a scoring job's spec is built and checked, for `lots score` and the
+// API's startScoring alike (the job itself runs in a worker: engine/jobs/score-job.ts). One set of
+// defaults; a wrong path or an empty project is an error where the user asked, not a failed job later.
+import { resolve } from 'node:path';
+import type { InterventionKind } from '../../../shared/trace/interventions';
+import type { ScoreSpan } from '../../../shared/project/scores';
+import { checkModelPath, type GpuChoice } from '../llama';
 import type { ProjectStore } from '../store';
+import type { ScoreJobSpec } from '../jobs/protocol';
+import type { RenderFormat } from '../scoring/chat-template';
+import type { RemoteScoringSpec } from '../scoring/remote/client';
 import { invalid } from '../../../shared/api/errors';
+
+/** What a score job does when the request does not say. */
+export const SCORE_DEFAULTS = { intervention: 'evidence', span: 'answer', gpu: 'auto', format: 'auto' } as const satisfies {
+  intervention: InterventionKind;
+  span: ScoreSpan;
+  gpu: GpuChoice;
+  format: RenderFormat;
+};
+
+export interface ScoreRequest {
+  /** The GGUF file (resolved against the working folder). */
+  model: string;
+  intervention?: InterventionKind;
+  span?: ScoreSpan;
+  gpu?: GpuChoice;
+  /** Only traces of these tasks; none or empty: every trace. */
+  tasks?: readonly string[];
+  parallel?: number;
+  contextSize?: number;
+  format?: RenderFormat;
+  remote?: RemoteScoringSpec;
+}
 
 export function checkScoringRequest(store: ProjectStore, model: string): void {
   if (store.traceCount === 0)
@@ -11,4 +39,23 @@ export function checkScoringRequest(store: ProjectStore, model: string): void {
       `the project ${store.dir} has no traces to score: import trace files first (the Studio's Import, or \`lots import <file> --project ${store.dir}\`)`,
     );
   checkModelPath(model);
+}
+
+/** The checked spec of a score job on `store` (the caller gives it its id, or the queue does). */
+export function scoreJobSpec(store: ProjectStore, request: ScoreRequest): Omit<ScoreJobSpec, 'jobId'> {
+  const model = resolve(request.model);
+  checkScoringRequest(store, model);
+  const format = request.format ?? SCORE_DEFAULTS.format;
+  return {
+    project: store.dir,
+    model,
+    intervention: request.intervention ?? SCORE_DEFAULTS.intervention,
+    span: request.span ?? SCORE_DEFAULTS.span,
+    gpu: request.gpu ?? SCORE_DEFAULTS.gpu,
+    ...(request.tasks?.length ? { tasks: [...request.tasks] } : {}),
+    ...(request.parallel !== undefined ? { parallel: request.parallel } : {}),
+    ...(request.contextSize !== undefined ? { contextSize: request.contextSize } : {}),
+    ...(format !== 'auto' ? { format } : {}),
+    ...(request.remote ? { remote: request.remote } : {}),
+  };
 }

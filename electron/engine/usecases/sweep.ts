@@ -3,7 +3,7 @@
 // the baselines. `lots sweep` and `lots evaluate` call these; the Studio's sweep job runs one task of the
 // same steps in a worker (engine/jobs/sweep-job.ts). Progress goes through callbacks, cancellation
 // through the signal; what is printed is the caller's.
-import type { BaselineName } from '../../../shared/benchmark/baselines';
+import type { BaselineName } from '../../../shared/selection/registry';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import { evaluateTask, sweepTask } from '../benchmark/evaluate';
 import { benchRequests, chooseRun, taskRanking, type BenchRequests } from '../benchmark/project';

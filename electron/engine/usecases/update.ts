@@ -11,7 +11,8 @@ import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import type { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
-import type { ProjectIndex } from '../views/task-data';
+import type { ProjectIndex } from '../read-model/project-index';
+import { withEdits } from '../read-model/proposal';
 import type { HistoryData } from '../../../shared/api/history';
 
 export interface UpdateOptions {
@@ -175,14 +176,6 @@ function unanswered(store: ProjectStore, file: string, ids: ReadonlySet<string>)
     if (trace.turns.some((t) => t.answer.trim() !== '' || t.target === 'call')) return false;
   }
   return true;
-}
-
-/** The operator's edits outlive updates: pinned tools stay in, banned ones stay out. */
-export function withEdits(proposed: readonly string[], approved: SpaceVersion | undefined): string[] {
-  if (!approved) return [...proposed];
-  const banned = new Set(approved.banned);
-  const kept = proposed.filter((t) => !banned.has(t));
-  return [...kept, ...approved.pinned.filter((t) => !kept.includes(t) && !banned.has(t))];
 }
 
 function positive(n: number | undefined): number | undefined {

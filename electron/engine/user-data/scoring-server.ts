@@ -7,14 +7,11 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SCORING_SERVER_BACKENDS, type ScoringServerSettings } from '../../../shared/api/types';
+import type { ScoringServerSettings } from '../../../shared/api/model-types';
+import { SCORING_SERVER_BACKENDS } from '../../../shared/scoring/backends';
 import { writeJsonAtomic } from '../store/atomic';
 import { invalid } from '../../../shared/api/errors';
-import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteScoringSpec } from '../scoring/remote/client';
-
-// The API's backends are the engine's remote backends, both ways.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-export const backendsAgree: Same<(typeof SCORING_SERVER_BACKENDS)[number], (typeof REMOTE_BACKENDS)[number]> = true;
+import { normalizeEndpoint, type RemoteScoringSpec } from '../scoring/remote/client';
 
 const FileSchema = z
   .object({

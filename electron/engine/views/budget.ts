@@ -4,9 +4,9 @@ import { fullContextLikelihood, surrogateCurve } from '../../../shared/lots/surr
 import type { BudgetData, BudgetPoint } from '../../../shared/api/types';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import type { ToolDef } from '../../../shared/trace/schema';
-import type { TaskData } from './task-data';
+import type { TaskData } from '../read-model/project-index';
 import { ownValue } from '../../../shared/trace/own-record';
-import { sweepBudget } from '../usecases/fit';
+import { sweepBudget } from '../read-model/sweep-budget';
 
 /** Without the scoring model's tokenizer at hand, ~4 characters of JSON per token (stated in the UI). */
 export function estimateSchemaTokens(def: ToolDef): number {

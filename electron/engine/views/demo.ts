@@ -1,14 +1,11 @@
 // The Demo view's data: the demo record (how it was run, registry growth) and, per task, the LOTS space
 // next to the family's gold chain with every method's fitting and evaluation results, read from the
-// project's sweeps. The sample project: a real `lots demo` run bundled in assets/, opened as a copy.
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// project's sweeps.
 import { FAMILIES } from '../../../shared/benchmark/families/index';
 import { isFamilyName } from '../../../shared/benchmark/family';
 import { comparisonRow, TABLE_COLUMNS } from '../../../shared/benchmark/comparison-table';
 import type { DemoCell, DemoData, DemoTask } from '../../../shared/api/types';
 import type { BaselineResult } from '../../../shared/project/sweeps';
-import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectStore } from '../store/project-store';
 
 export function buildDemoData(store: ProjectStore): DemoData {
@@ -48,26 +45,4 @@ function cell(b: BaselineResult): DemoCell {
 
 function avg(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
-}
-
-/** The config folder's subfolders where the Studio makes demo projects and copies of the sample project. */
-export const DEMO_PROJECTS = 'demo-projects';
-export const SAMPLE_PROJECTS = 'sample-projects';
-/** Where the Studio's demo runs go by default (one folder per start, named by its time). */
-export const DEMO_RUNS = 'demo-runs';
-
-/** Copy the bundled sample project to `<configDir>/sample-projects/<stamp>`; the bundle is never written. */
-export function copySampleProject(sampleDir: string, configDir: string, now = new Date()): string {
-  if (!existsSync(join(sampleDir, 'project.json'))) {
-    throw new ExpectedError(
-      'NOT_FOUND',
-      `the sample project is missing from this installation (${sampleDir}); reinstall, or regenerate it with \`npm run sample\``,
-    );
-  }
-  const parent = join(configDir, SAMPLE_PROJECTS);
-  mkdirSync(parent, { recursive: true });
-  const dest = join(parent, now.toISOString().replace(/[:.]/g, '-'));
-  // Leftovers of the run that made it (locks, job files) are not part of the sample.
-  cpSync(sampleDir, dest, { recursive: true, filter: (src) => !/[\\/](jobs|\.lock)$|\.tmp$/.test(src) });
-  return dest;
 }

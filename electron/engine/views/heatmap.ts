@@ -4,7 +4,7 @@ import { encodeFloat32, encodeUint8 } from '../../../shared/api/matrix';
 import { CELL_EXPOSED, CELL_SCORED, CELL_UNEXPOSED, type HeatmapData, type HeatmapRequest } from '../../../shared/api/types';
 import type { Trace } from '../../../shared/trace/schema';
 import { correctness } from '../../../shared/trace/correctness';
-import type { TaskData } from './task-data';
+import type { TaskData } from '../read-model/project-index';
 
 const REQUEST_TEXT_CHARS = 400;
 

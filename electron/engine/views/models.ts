@@ -3,7 +3,8 @@
 import { lookup } from 'node:dns/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { GpuInfo, ModelInfo, ModelsState, RecommendedModel, ReferenceModel } from '../../../shared/api/types';
+import type { ReferenceModel } from '../../../shared/api/types';
+import type { GpuInfo, ModelInfo, ModelsState, RecommendedModel } from '../../../shared/api/model-types';
 import { ensureFixtureModel } from '../gguf/fixture-cache';
 import { describeModel, getRuntime, gpuInfo, type GpuChoice } from '../llama';
 import { writeJsonAtomic } from '../store/atomic';

@@ -2,7 +2,7 @@
 // the faithfulness checks of the run (views/faithfulness.ts).
 import { fitTask } from '../../../shared/lots/fit';
 import type { FaithfulnessPoint, RankingData } from '../../../shared/api/types';
-import type { TaskData } from './task-data';
+import type { TaskData } from '../read-model/project-index';
 
 /** Bootstrap work is resamples × stored scores; keep one ranking request to about a second of CPU. */
 const BOOTSTRAP_BUDGET = 60_000_000;

@@ -5,11 +5,11 @@ import { selectTopK } from '../../../shared/lots/select';
 import type { ApiParsedInput } from '../../../shared/api/schemas';
 import type { SpaceCandidate, SpaceState } from '../../../shared/api/types';
 import type { SelectionRule, SpaceVersion } from '../../../shared/project/spaces';
-import { withEdits } from '../usecases/update';
+import { withEdits } from '../read-model/proposal';
 import type { ProjectStore } from '../store';
 import { buildBudget } from './budget';
 import { invalid } from '../../../shared/api/errors';
-import type { TaskData } from './task-data';
+import type { TaskData } from '../read-model/project-index';
 import { sameSet } from '../../../shared/benchmark/sweep';
 
 export function buildSpaceState(store: ProjectStore, data: TaskData): SpaceState {

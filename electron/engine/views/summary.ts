@@ -2,7 +2,7 @@
 import type { ProjectSummary, RunInfo, TaskSummary } from '../../../shared/api/types';
 import { type ProjectStore } from '../store';
 import { changedSince } from './spaces';
-import type { ProjectIndex } from './task-data';
+import type { ProjectIndex } from '../read-model/project-index';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectSummary {

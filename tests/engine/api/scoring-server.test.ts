@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type JobInfo, type StudioApi } from '../../../shared/api';
 import { dispatch, StudioService } from '../../../electron/engine/api';
 import { ProjectStore } from '../../../electron/engine/store';
-import { pulledDefaultModel } from '../../../electron/engine/benchmark/model-arg';
+import { pulledDefaultModel } from '../../../electron/engine/models/model-arg';
 import { FAMILIES } from '../../../shared/benchmark/families';
 import { generateBenchmark } from '../../../shared/benchmark/generate';
 import { buildBenchTrace, instanceOfTrace } from '../../../shared/benchmark/trace';

@@ -3,7 +3,8 @@
 // (counts, consistency, the ratio's definition): timings on a shared machine are never asserted.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getLlama, type LlamaModel } from 'node-llama-cpp';
-import { measureRawThroughput, runScoringBench, throughputReport, type ScoringBenchReport } from '../../../electron/engine/scoring/speed';
+import { runScoringBench, type ScoringBenchReport } from '../../../electron/engine/scoring/speed';
+import { measureRawThroughput, throughputReport } from '../../../electron/engine/scoring/speed-meters';
 import { formatReport } from '../../../electron/cli/commands/bench-scoring';
 import { createRenderer } from '../../../electron/engine/scoring/chat-template';
 import { planTrace } from '../../../electron/engine/scoring/plan';

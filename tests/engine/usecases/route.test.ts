@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../../electron/engine/store';
 import { routeProject, routeProjectWith } from '../../../electron/engine/usecases/route';
-import { resolveModelArg } from '../../../electron/engine/benchmark/model-arg';
+import { resolveModelArg } from '../../../electron/engine/models/model-arg';
 import { makeLineTraces } from '../../e2e/fixtures';
 
 const dirs: string[] = [];

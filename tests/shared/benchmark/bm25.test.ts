@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, bm25TaskRanking, bm25Tokens, toolDocument } from '../../../shared/benchmark/bm25';
-import { baselineSpaces, meanStd, randomSpaces } from '../../../shared/benchmark/baselines';
+import { baselineSpaces, meanStd } from '../../../shared/benchmark/baselines';
+import { randomSpaces } from '../../../shared/selection/methods/random';
 import { registryDefs } from '../../../shared/benchmark/registry';
 import { generateBenchmark } from '../../../shared/benchmark/generate';
 
@@ -45,8 +46,8 @@ describe('BM25', () => {
 
 describe('baseline spaces', () => {
   const registry = registryDefs('b', 15);
-  it('keep-all, no-tools, random draws of size K, BM25 top-K', () => {
-    const spaces = baselineSpaces({
+  it('keep-all, no-tools, random draws of size K, BM25 top-K', async () => {
+    const spaces = await baselineSpaces({
       task: 'fx_settle',
       registry,
       k: 3,

@@ -2,10 +2,11 @@
 // would (its model list and properties, then its tokenizer), with a short retry policy so an unreachable
 // URL is reported in seconds rather than after a job's ten-minute patience. Each endpoint answers for
 // itself (reachable, or the exact error); the endpoints together must serve one model for a job to use them.
-import type { ScoringEndpointCheck, ScoringServerCheck, ScoringServerSettings } from '../../../../shared/api/types';
+import type { ScoringEndpointCheck, ScoringServerCheck, ScoringServerSettings } from '../../../../shared/api/model-types';
 import { ExpectedError, serializeError } from '../../../../shared/api/errors';
 import type { RetryPolicy } from './http';
 import { createClient, runIdentity } from './client';
+import { scoringBackend } from '../../../../shared/scoring/backends';
 
 /** Two tries, five seconds each: a check should answer while the user waits. */
 export const CHECK_RETRY: Partial<RetryPolicy> = { attempts: 2, baseDelayMs: 200, maxDelayMs: 500, timeoutMs: 5000 };
@@ -26,7 +27,7 @@ export async function checkScoringServers(
   if (settings.apiKeyEnv && !apiKey)
     problem = `the environment variable ${settings.apiKeyEnv} is not set in the engine's process: set it where the Studio (or \`lots ui\`) is started, or leave the API key variable empty`;
   else if (reachable.length === 0)
-    problem = `no endpoint answered: a job would fail at once. Start a server (\`llama-server -m model.gguf --parallel 2 --port 8080\`) or correct the URL${settings.endpoints.length === 1 ? '' : 's'}`;
+    problem = `no endpoint answered: a job would fail at once. Start a server (\`${scoringBackend(settings.backend).start}\`) or correct the URL${settings.endpoints.length === 1 ? '' : 's'}`;
   else if (identities.length > 1)
     problem = `the endpoints serve different models (${identities.join(', ')}): every endpoint of a job must serve the same model; remove the others or restart them with one model`;
   else if (reachable.length < endpoints.length)

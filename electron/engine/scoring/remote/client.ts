@@ -3,6 +3,7 @@
 // context (teacher-forced, never regenerated).
 import type { HttpTarget, RetryPolicy } from './http';
 import { LlamaServerClient } from './llama-server';
+import { SCORING_SERVER_BACKENDS, type ScoringServerBackend } from '../../../../shared/scoring/backends';
 
 export interface ServedModel {
   /** The served model's name (`--served-model` must match it when given). */
@@ -34,9 +35,10 @@ export interface PromptScoringClient {
   scoredLogprobs(tokens: readonly number[], start: number, end: number, signal?: AbortSignal): Promise<number[]>;
 }
 
-/** The backends `lots score --backend` knows, named after the server they talk to. */
-export const REMOTE_BACKENDS = ['llama-server'] as const;
-export type RemoteBackend = (typeof REMOTE_BACKENDS)[number];
+/** The backends `lots score --backend` knows, named after the server they talk to: the registry's
+ * (shared/scoring/backends.ts), each with its client in createClient below. */
+export const REMOTE_BACKENDS = SCORING_SERVER_BACKENDS;
+export type RemoteBackend = ScoringServerBackend;
 
 /** A job's remote backend, as stored in its state file (the API key itself never is: only the
  * variable that holds it). */

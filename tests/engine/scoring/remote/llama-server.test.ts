@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LlamaModel } from 'node-llama-cpp';
 import { describeRequiring } from '../../../describe-requiring';
-import { pulledDefaultModel } from '../../../../electron/engine/benchmark/model-arg';
+import { pulledDefaultModel } from '../../../../electron/engine/models/model-arg';
 import { loadModel } from '../../../../electron/engine/llama/load';
 import { planTrace, type TracePlan } from '../../../../electron/engine/scoring/plan';
 import { createRenderer, type TraceRenderer } from '../../../../electron/engine/scoring/chat-template';
@@ -21,7 +21,7 @@ import { multiStepTraces, multiTurnTraces } from '../../../../electron/engine/sc
 import { LlamaServerClient } from '../../../../electron/engine/scoring/remote/llama-server';
 import { planWithServerTokens, scoreTracesRemote, type RemoteTraceResult } from '../../../../electron/engine/scoring/remote/remote-scorer';
 import { ServerTokenizer } from '../../../../electron/engine/scoring/remote/server-tokenizer';
-import { loadVocabulary, vocabularyFacts } from '../../../../electron/engine/scoring/remote/remote-job';
+import { loadVocabulary, vocabularyFacts } from '../../../../electron/engine/jobs/remote-job';
 import { ProjectStore } from '../../../../electron/engine/store';
 import { FAMILIES } from '../../../../shared/benchmark/families';
 import { generateBenchmark } from '../../../../shared/benchmark/generate';

@@ -2,11 +2,11 @@
 // sharded across them), in one run, on the same benchmark traces and the default real model.
 //   npx tsx tests/engine/scoring/remote/throughput.ts [traces per family, default 4]
 // Needs what the scoring-server tests need (tests/requirements.ts).
-import { pulledDefaultModel } from '../../../../electron/engine/benchmark/model-arg';
+import { pulledDefaultModel } from '../../../../electron/engine/models/model-arg';
 import { createRenderer } from '../../../../electron/engine/scoring/chat-template';
 import { LlamaServerClient } from '../../../../electron/engine/scoring/remote/llama-server';
 import { scoreTracesRemote } from '../../../../electron/engine/scoring/remote/remote-scorer';
-import { loadVocabulary, vocabularyFacts } from '../../../../electron/engine/scoring/remote/remote-job';
+import { loadVocabulary, vocabularyFacts } from '../../../../electron/engine/jobs/remote-job';
 import { ServerTokenizer } from '../../../../electron/engine/scoring/remote/server-tokenizer';
 import { FAMILIES } from '../../../../shared/benchmark/families';
 import { generateBenchmark } from '../../../../shared/benchmark/generate';

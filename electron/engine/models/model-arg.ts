@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureFixtureModel } from '../gguf/fixture-cache';
 
-import { findPulled, modelsDir } from '../models/model-dir';
-import { DEFAULT_MODEL_SOURCE, parseModelSource, sourceKey } from '../models/sources';
+import { findPulled, modelsDir } from './model-dir';
+import { DEFAULT_MODEL_SOURCE, parseModelSource, sourceKey } from './sources';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export const FIXTURE_MODELS = ['fixture:random', 'fixture:evidence-copy'] as const;

@@ -1,22 +1,22 @@
-// Use case "export": a task's space — a given version, else the latest approved one, else the proposal
+// The export view: a task's space — a given version, else the latest approved one, else the proposal
 // the space editor shows (top-K at the recommended budget) — in one of the export formats or as the
 // one-page report. The CLI (`lots export`) and the API (renderExport, saveExport, renderReport,
 // saveReport) both call exportTaskSpace, so the same project gives the same bytes.
 //
 // The rules, one each:
 // - run: the one asked for, else the run the exported version was accepted from while it still holds the
-//   task's scores, else the task's latest run (choose-run.ts);
+//   task's scores, else the task's latest run (read-model/choose-run.ts);
 // - tool definitions: from the task's own traces, the latest definition seen for each name (a tool that
 //   only another task's menu defines is missing: that task's definition need not be the one served here);
 // - the proposal: top-K at the budget view's recommended K (the sweep's best K, else the surrogate's).
 import { collectToolDefinitions, exportSpace, type ExportableSpace, type SpaceExportFormat } from '../../../shared/export';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import type { ProjectStore } from '../store';
-import { buildBudget } from '../views/budget';
+import { buildBudget } from './budget';
 import { notFound } from '../../../shared/api/errors';
-import { buildRanking } from '../views/ranking';
-import { buildSpaceState } from '../views/spaces';
-import type { ProjectIndex, TaskData } from '../views/task-data';
+import { buildRanking } from './ranking';
+import { buildSpaceState } from './spaces';
+import type { ProjectIndex, TaskData } from '../read-model/project-index';
 
 export interface ExportSpaceRequest {
   task: string;

@@ -5,20 +5,20 @@
 // so local and remote runs never mix and endpoints serving different models are refused.
 import { basename } from 'node:path';
 import type { LlamaModel } from 'node-llama-cpp';
-import { benchExecutor } from '../../../../shared/benchmark/trace';
-import { checkModelPath } from '../../llama/model-file';
-import { getRuntime } from '../../llama/runtime';
-import type { JobScorer } from '../../jobs/job-scorer';
-import type { ScoreJobSpec } from '../../jobs/protocol';
-import { scoreRun } from '../keys';
-import { createRenderer } from '../chat-template';
-import { MAX_SLOTS } from './slots';
-import { createClient, normalizeEndpoint, type PromptScoringClient, type RemoteScoringSpec, type ServedModel } from './client';
-import { ServedModelGuard } from './model-guard';
+import { benchExecutor } from '../../../shared/benchmark/trace';
+import { checkModelPath } from '../llama/model-file';
+import { getRuntime } from '../llama/runtime';
+import type { JobScorer } from './job-scorer';
+import type { ScoreJobSpec } from './protocol';
+import { scoreRun } from '../scoring/keys';
+import { createRenderer } from '../scoring/chat-template';
+import { MAX_SLOTS } from '../scoring/remote/slots';
+import { createClient, normalizeEndpoint, type PromptScoringClient, type RemoteScoringSpec, type ServedModel } from '../scoring/remote/client';
+import { ServedModelGuard } from '../scoring/remote/model-guard';
 
-import { endpointFailure, scoreTracesRemote } from './remote-scorer';
-import { ServerTokenizer, type VocabularyFacts } from './server-tokenizer';
-import { ExpectedError } from '../../../../shared/api/errors';
+import { endpointFailure, scoreTracesRemote } from '../scoring/remote/remote-scorer';
+import { ServerTokenizer, type VocabularyFacts } from '../scoring/remote/server-tokenizer';
+import { ExpectedError } from '../../../shared/api/errors';
 
 /**
  * `note` says a step of the start-up (the job's progress message); `status` says, for a while, what a

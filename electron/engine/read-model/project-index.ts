@@ -1,4 +1,4 @@
-// The per-task view of a project every service method starts from: the task's traces, its score rows in
+// The read model (the project index): the per-task data every view and use case starts from: the task's traces, its score rows in
 // one run, its menu. Rebuilt only when the store has changed (a new import or appended scores). Counts and
 // menus come from what the store knows of each trace without reading it; a task's traces themselves are
 // read only when a view needs them (the heatmap, an export), for the last few tasks asked for.
@@ -7,8 +7,8 @@ import { fitTask, type TaskFit } from '../../../shared/lots/fit';
 import type { StoredScore } from '../../../shared/project/scores';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
 import type { ProjectStore } from '../store';
-import { chooseRun } from '../usecases/choose-run';
-import { rowTask, runRows } from '../usecases/task-rows';
+import { chooseRun } from './choose-run';
+import { rowTask, runRows } from './task-rows';
 import { notFound } from '../../../shared/api/errors';
 
 export interface TaskData {
@@ -110,7 +110,7 @@ export class ProjectIndex {
   }
 
   /** The task's data in `run` (asked for), else in `preferred` while it holds scores of the task, else
-   * in the task's latest run (usecases/choose-run.ts). */
+   * in the task's latest run (choose-run.ts). */
   task(task: string, run?: string, preferred?: string): TaskData {
     this.sync();
     const choice = chooseRun(this.runsOf(task), { run, preferred, scope: `for task "${task}"` });
@@ -121,7 +121,7 @@ export class ProjectIndex {
     const traces = this.byTask.get(task);
     const runs = this.runsOf(task);
     if (!traces && runs.length === 0) throw notFound(unknownTask(this.store.dir, task, this.tasks()));
-    // One row per trace in a run, each under its task (usecases/task-rows.ts).
+    // One row per trace in a run, each under its task (task-rows.ts).
     const rows: StoredScore[] = chosen ? runRows(this.store, chosen, this.traceTasks).filter((r) => (r.task ?? UNROUTED) === task) : [];
     const rowByTrace = new Map(rows.map((r) => [r.trace, r]));
     const menu = new Map<string, ToolDef>(traces?.menu);

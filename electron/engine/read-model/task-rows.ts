@@ -5,6 +5,7 @@
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import type { StoredScore } from '../../../shared/project/scores';
 import type { ProjectStore } from '../store';
+import { chooseRun, type RunChoice } from './choose-run';
 
 /** Trace id → task (routed tasks included); from the store, without reading a trace. */
 export type TraceTasks = ReadonlyMap<string, string | undefined>;
@@ -35,4 +36,12 @@ export function runRows(store: ProjectStore, run: string, traceTasks: TraceTasks
 /** The rows of one task in one run. */
 export function taskRows(store: ProjectStore, run: string, task: string, traceTasks: TraceTasks = store.traceTasks()): StoredScore[] {
   return runRows(store, run, traceTasks).filter((r) => (r.task ?? UNROUTED) === task);
+}
+
+/** The project's rows in one run (the one asked for, else the latest), with their tasks filled in;
+ * undefined when the project holds no scores. */
+export function projectRunRows(store: ProjectStore, run?: string): { choice: RunChoice & { run: string }; rows: StoredScore[] } | undefined {
+  const choice = chooseRun(store.listRuns(), { ...(run !== undefined ? { run } : {}), scope: `in ${store.dir}` });
+  if (choice.run === undefined) return undefined;
+  return { choice: { ...choice, run: choice.run }, rows: runRows(store, choice.run) };
 }

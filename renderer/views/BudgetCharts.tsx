@@ -1,0 +1,384 @@
+// The Budget view's two charts, memoised so a slider move re-renders only the K marker: fitting accuracy
+// and the surrogate F̂ against K with the baselines' markers (FitChart), and tool-definition and prompt
+// tokens against K (CostChart), with their legends and swatches.
+import { memo, useMemo } from 'react';
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  DefaultZIndexes,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  ZIndexLayer,
+  usePlotArea,
+  useXAxisScale,
+  useYAxisScale,
+} from 'recharts';
+import type { BudgetData } from '../../shared/api';
+import { fmtInt, fmtPercent } from '../format';
+import { useStudio } from '../store/react';
+import { baselineLayout, baselineStyle, fmtAxisScore, tickDigits, type BaselineShape } from './budget-chart';
+import type { useChartColors } from './chart-colors';
+
+export type Colors = ReturnType<typeof useChartColors>;
+export type ChartPoint = BudgetData['points'][number];
+
+/**
+ * The current K, drawn by itself inside a chart: a slider move re-renders this marker only, never the
+ * curves (which are memoised), so the preview keeps up with the slider.
+ */
+function KMarker({ task, max, color, label }: { task: string; max: number; color: string; label: boolean }) {
+  const k = useStudio((s) => Math.min(s.drafts[task]?.k ?? max, max));
+  const x = useXAxisScale();
+  const area = usePlotArea();
+  if (!x || !area) return null;
+  const px = x(k);
+  if (px === undefined || !Number.isFinite(px)) return null;
+  const right = k < max / 2;
+  return (
+    <g className="k-marker" pointerEvents="none">
+      <line x1={px} x2={px} y1={area.y} y2={area.y + area.height} stroke={color} strokeWidth={2} />
+      {label && (
+        <text x={right ? px + 4 : px - 4} y={area.y + 12} textAnchor={right ? 'start' : 'end'} fontSize={11} fill={color}>
+          K = {k}
+        </text>
+      )}
+    </g>
+  );
+}
+
+interface ChartProps {
+  task: string;
+  budget: BudgetData;
+  data: ChartPoint[];
+  max: number;
+  colors: Colors;
+}
+
+export const FitChart = memo(function FitChart({
+  task,
+  budget,
+  data,
+  max,
+  swept,
+  baselines,
+  colors,
+}: ChartProps & { swept: boolean; baselines: BudgetData['baselines'] }) {
+  const rec = budget.recommendedK;
+  const marks = swept ? baselines : [];
+  const digits = useMemo(() => tickDigits(data.map((p) => p.surrogate)), [data]);
+  return (
+    <div className="card">
+      <div className="card-head">
+        <h2>Fit against K</h2>
+        <span className="sub">{swept ? 'measured on the fitting requests' : 'surrogate F̂ · no sweep yet'}</span>
+      </div>
+      <FitLegend swept={swept} rec={rec} baselines={marks} colors={colors} />
+      <div className="chart" data-testid="budget-fit-chart">
+        <ResponsiveContainer width="100%" height="100%">
+          <ComposedChart data={data} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
+            <CartesianGrid stroke={colors.grid} />
+            <XAxis
+              dataKey="k"
+              type="number"
+              domain={[0, max]}
+              allowDecimals={false}
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
+            />
+            <YAxis
+              yAxisId="s"
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              tickFormatter={(v: number) => fmtAxisScore(v, digits)}
+              width={56}
+              domain={['auto', 'auto']}
+              padding={Y_PADDING}
+            />
+            {swept && (
+              <YAxis
+                yAxisId="a"
+                orientation="right"
+                domain={[0, 1]}
+                tickFormatter={(v: number) => fmtPercent(v)}
+                tick={{ fontSize: 11, fill: colors.text }}
+                stroke={colors.axis}
+                width={44}
+                padding={Y_PADDING}
+              />
+            )}
+            <Tooltip
+              contentStyle={colors.tooltip}
+              labelFormatter={(v) => `K = ${Number(v)}`}
+              formatter={(v, name) => (name === 'accuracy' ? fmtPercent(Number(v), 1) : fmtAxisScore(Number(v), Math.max(4, digits)))}
+            />
+            <Line
+              yAxisId="s"
+              type="linear"
+              dataKey="surrogate"
+              name="F̂ (surrogate)"
+              stroke={colors.neg}
+              strokeDasharray="5 3"
+              dot={{ r: 2 }}
+              strokeWidth={2}
+              isAnimationActive={false}
+            />
+            {swept && (
+              <Line
+                yAxisId="a"
+                type="linear"
+                dataKey="accuracy"
+                name="accuracy"
+                stroke={colors.pos}
+                strokeWidth={2}
+                dot={{ r: 2.5 }}
+                connectNulls
+                isAnimationActive={false}
+              />
+            )}
+            {rec !== null && <ReferenceLine yAxisId="s" x={rec} stroke={colors.good} strokeDasharray="4 4" />}
+            <KMarker task={task} max={max} color={colors.accent} label />
+            {marks.length > 0 && <BaselineMarks baselines={marks} colors={colors} />}
+          </ComposedChart>
+        </ResponsiveContainer>
+      </div>
+    </div>
+  );
+});
+
+/** Room between the axes and a value at the end of the domain (a baseline at 0 % sits above the K axis). */
+const Y_PADDING = { top: 8, bottom: 10 };
+
+/**
+ * The fit chart's legend, outside the SVG so it wraps instead of overlapping: every line and reference
+ * drawn in the chart, each with its own stroke or marker, and the baselines by name (the chart itself
+ * carries no baseline text, so nothing can be drawn over anything else).
+ */
+function FitLegend({ swept, rec, baselines, colors }: { swept: boolean; rec: number | null; baselines: BudgetData['baselines']; colors: Colors }) {
+  return (
+    <div className="chart-legends" data-testid="budget-fit-legend">
+      <ul className="chart-legend" aria-label="Legend: curves">
+        <li>
+          <LineSwatch color={colors.neg} dash="5 3" dot />
+          F̂ (surrogate)
+        </li>
+        {swept && (
+          <li>
+            <LineSwatch color={colors.pos} dot />
+            accuracy
+          </li>
+        )}
+        {rec !== null && (
+          <li>
+            <RuleSwatch color={colors.good} dash="4 4" />
+            recommended K = {rec}
+          </li>
+        )}
+        <li>
+          <RuleSwatch color={colors.accent} />
+          current K
+        </li>
+      </ul>
+      {baselines.length > 0 && (
+        <ul className="chart-legend" aria-label="Legend: baselines">
+          <li className="legend-title">baselines</li>
+          {baselineNames(baselines).map(([name, list]) => {
+            const style = baselineStyle(name, colors);
+            const title = list
+              .map(
+                (b) =>
+                  `${b.name}: K = ${b.k}, accuracy ${fmtPercent(b.accuracy, 1)}${b.accuracyStd !== undefined ? ` ± ${fmtPercent(b.accuracyStd, 1)}` : ''} (n = ${b.n})`,
+              )
+              .join('\n');
+            return (
+              <li key={name} data-baseline={name} title={title}>
+                <svg className="legend-swatch" width={14} height={14} viewBox="-7 -7 14 14" aria-hidden="true">
+                  <Marker shape={style.shape} color={style.color} size={5} />
+                </svg>
+                {name}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Baselines grouped by name, in their first order (one legend entry each). */
+function baselineNames(baselines: BudgetData['baselines']): [string, BudgetData['baselines']][] {
+  const byName = new Map<string, BudgetData['baselines']>();
+  for (const b of baselines) byName.set(b.name, [...(byName.get(b.name) ?? []), b]);
+  return [...byName];
+}
+
+function LineSwatch({ color, dash, dot }: { color: string; dash?: string; dot?: boolean }) {
+  return (
+    <svg className="legend-swatch" width={22} height={10} viewBox="0 0 22 10" aria-hidden="true">
+      <line x1={1} x2={21} y1={5} y2={5} stroke={color} strokeWidth={2} strokeDasharray={dash} />
+      {dot && <circle cx={11} cy={5} r={2.5} fill={color} />}
+    </svg>
+  );
+}
+
+function RuleSwatch({ color, dash }: { color: string; dash?: string }) {
+  return (
+    <svg className="legend-swatch" width={10} height={14} viewBox="0 0 10 14" aria-hidden="true">
+      <line x1={5} x2={5} y1={0} y2={14} stroke={color} strokeWidth={2} strokeDasharray={dash} />
+    </svg>
+  );
+}
+
+/** A baseline's marker, centred on 0,0; `halo` outlines it in the background colour so it stands off lines. */
+function Marker({ shape, color, size, halo }: { shape: BaselineShape; color: string; size: number; halo?: string }) {
+  const r = size;
+  const edge = halo ? { stroke: halo, strokeWidth: 1.5, strokeLinejoin: 'round' as const, paintOrder: 'stroke' as const } : {};
+  switch (shape) {
+    case 'square':
+      return <rect x={-r * 0.85} y={-r * 0.85} width={r * 1.7} height={r * 1.7} fill={color} {...edge} />;
+    case 'ring':
+      return (
+        <>
+          {halo && <circle r={r * 0.8} fill="none" stroke={halo} strokeWidth={4} />}
+          <circle r={r * 0.8} fill={halo ?? 'none'} stroke={color} strokeWidth={2} />
+        </>
+      );
+    case 'triangle':
+      return <path d={`M0 ${-r} L${r * 0.95} ${r * 0.7} L${-r * 0.95} ${r * 0.7} Z`} fill={color} {...edge} />;
+    case 'diamond':
+      return <path d={`M0 ${-r} L${r} 0 L0 ${r} L${-r} 0 Z`} fill={color} {...edge} />;
+    case 'star': {
+      const pts: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const a = -Math.PI / 2 + (i * Math.PI) / 5;
+        const rr = i % 2 === 0 ? r * 1.15 : r * 0.5;
+        pts.push(`${(rr * Math.cos(a)).toFixed(2)},${(rr * Math.sin(a)).toFixed(2)}`);
+      }
+      return <polygon points={pts.join(' ')} fill={color} {...edge} />;
+    }
+    default:
+      return <circle r={r * 0.8} fill={color} {...edge} />;
+  }
+}
+
+/**
+ * The baselines as markers at (K, accuracy): one shape and colour each (as in the legend); markers that
+ * would land on one another (equal K and accuracy, which is common) are spread side by side.
+ */
+function BaselineMarks({ baselines, colors }: { baselines: BudgetData['baselines']; colors: Colors }) {
+  const x = useXAxisScale();
+  const y = useYAxisScale('a');
+  const area = usePlotArea();
+  if (!x || !y || !area) return null;
+  const points = baselines.map((b) => ({ b, px: x(b.k), py: y(b.accuracy) }));
+  if (points.some((p) => p.px === undefined || p.py === undefined || !Number.isFinite(p.px) || !Number.isFinite(p.py))) return null;
+  const placed = baselineLayout(
+    points.map((p) => ({ x: p.px!, y: p.py! })),
+    { gap: 14, minX: area.x + 6, maxX: area.x + area.width - 6 },
+  );
+  return (
+    // Above the lines and their dots (a marker at the current K would hide behind them), below the hover dot.
+    <ZIndexLayer zIndex={DefaultZIndexes.scatter + 50}>
+      <g className="baseline-marks">
+        {points.map((p, i) => {
+          const style = baselineStyle(p.b.name, colors);
+          const at = placed[i]!;
+          return (
+            <g key={`${p.b.name}-${p.b.k}`} transform={`translate(${at.x} ${at.y})`} data-baseline={p.b.name}>
+              <title>{`${p.b.name}: K = ${p.b.k}, accuracy ${fmtPercent(p.b.accuracy, 1)}`}</title>
+              <Marker shape={style.shape} color={style.color} size={5.5} halo={colors.tooltip.background} />
+            </g>
+          );
+        })}
+      </g>
+    </ZIndexLayer>
+  );
+}
+
+export const CostChart = memo(function CostChart({ task, budget, data, max, hasPrompt, colors }: ChartProps & { hasPrompt: boolean }) {
+  return (
+    <div className="card">
+      <div className="card-head">
+        <h2>Cost against K</h2>
+        <span className="sub">
+          {hasPrompt ? 'prompt and tool-definition tokens' : `tool-definition tokens${budget.schemaTokensEstimated ? ' (≈ 4 chars/token)' : ''}`}
+        </span>
+      </div>
+      <div className="chart-legends" data-testid="budget-cost-legend">
+        <ul className="chart-legend" aria-label="Legend">
+          <li>
+            <AreaSwatch color={colors.pos} />
+            tool-definition tokens
+          </li>
+          {hasPrompt && (
+            <li>
+              <LineSwatch color={colors.series3} />
+              prompt tokens / request
+            </li>
+          )}
+          <li>
+            <LineSwatch color={colors.axis} dash="3 3" />
+            keep all {budget.menuSize}: {fmtInt(budget.menuSchemaTokens)}
+          </li>
+          <li>
+            <RuleSwatch color={colors.accent} />
+            current K
+          </li>
+        </ul>
+      </div>
+      <div className="chart" data-testid="budget-cost-chart">
+        <ResponsiveContainer width="100%" height="100%">
+          <ComposedChart data={data} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
+            <CartesianGrid stroke={colors.grid} />
+            <XAxis
+              dataKey="k"
+              type="number"
+              domain={[0, max]}
+              allowDecimals={false}
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
+            />
+            <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={56} tickFormatter={(v: number) => fmtInt(v)} />
+            <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${Number(v)}`} formatter={(v) => fmtInt(Number(v))} />
+            <Area
+              type="stepAfter"
+              dataKey="schemaTokens"
+              name="tool-definition tokens"
+              stroke={colors.pos}
+              fill={colors.pos}
+              fillOpacity={0.15}
+              isAnimationActive={false}
+            />
+            {hasPrompt && (
+              <Line
+                type="linear"
+                dataKey="promptTokens"
+                name="prompt tokens / request"
+                stroke={colors.series3}
+                dot={false}
+                strokeWidth={2}
+                isAnimationActive={false}
+              />
+            )}
+            <ReferenceLine y={budget.menuSchemaTokens} stroke={colors.axis} strokeDasharray="3 3" />
+            <KMarker task={task} max={max} color={colors.accent} label={false} />
+          </ComposedChart>
+        </ResponsiveContainer>
+      </div>
+    </div>
+  );
+});
+
+function AreaSwatch({ color }: { color: string }) {
+  return (
+    <svg className="legend-swatch" width={22} height={10} viewBox="0 0 22 10" aria-hidden="true">
+      <rect x={1} y={1} width={20} height={8} fill={color} fillOpacity={0.15} stroke={color} strokeWidth={1.5} />
+    </svg>
+  );
+}
