@@ -36,3 +36,28 @@ export function embedRequests(texts: readonly string[]): Float64Array[] {
     return v;
   });
 }
+
+/**
+ * An embedder fitted on a corpus: new texts are weighted by the corpus' document frequencies, so one
+ * request arriving later (the gateway's) is embedded in the same space as the corpus without
+ * re-embedding it. `embed(text)` equals the last vector of `embedRequests([...corpus, text])` up to the
+ * one document the query adds to the counts.
+ */
+export function requestEmbedder(corpus: readonly string[]): (text: string) => Float64Array {
+  const df = new Float64Array(DIM);
+  for (const t of corpus) for (const b of new Set(tokens(t).map(bucket))) df[b]! += 1;
+  const n = corpus.length;
+  return (text) => {
+    const v = new Float64Array(DIM);
+    for (const b of tokens(text).map(bucket)) v[b]! += 1;
+    let norm = 0;
+    for (let i = 0; i < DIM; i++) {
+      if (v[i] === 0) continue;
+      v[i] = v[i]! * Math.log((1 + n) / (1 + df[i]!));
+      norm += v[i]! * v[i]!;
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (let i = 0; i < DIM; i++) v[i] = v[i]! / norm;
+    return v;
+  };
+}
