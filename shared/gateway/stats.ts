@@ -2,8 +2,8 @@
 // tokens the hidden tools would have cost (estimated), and what it could not serve. Printed as a summary
 // line by the CLI; pure so the Studio's Gateway view can show the same numbers later.
 
-/** How a request found its task: a header, its metadata, the project's router, or not at all. */
-export type TaskSource = 'header' | 'metadata' | 'router' | 'none';
+/** How a request found its task: a header, its metadata, the project's router, the gateway's own --task (MCP), or not at all. */
+export type TaskSource = 'header' | 'metadata' | 'router' | 'flag' | 'none';
 
 export interface TaskCounts {
   requests: number;
@@ -20,7 +20,7 @@ export const NO_TASK = '(no task)';
 
 export class GatewayStats {
   readonly tasks = new Map<string, TaskCounts>();
-  readonly bySource: Record<TaskSource, number> = { header: 0, metadata: 0, router: 0, none: 0 };
+  readonly bySource: Record<TaskSource, number> = { header: 0, metadata: 0, router: 0, flag: 0, none: 0 };
   /** Requests refused before they reached the upstream (bad JSON, unknown task, too large, no token). */
   refused = 0;
   recorded = 0;

@@ -4,10 +4,11 @@
 // secrets (from environment variables only, never from a flag), prints a line per request and a summary,
 // and stops cleanly on SIGINT/SIGTERM (the batch is committed before the process ends).
 import { flagInt, flagNumber, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
-import { EXIT_OK, type CliIO, type Command } from '../command';
+import { CliError, EXIT_OK, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
-import { isLoopbackHost } from '../../engine/gateway/http-guard';
+import { GatewayError, isLoopbackHost } from '../../engine/gateway/http-guard';
 import { startOpenAIGateway } from '../../engine/gateway/openai-gateway';
+import { McpGateway } from '../../engine/gateway/mcp-gateway';
 import type { GatewayStats } from '../../../shared/gateway/stats';
 
 const common = {
@@ -78,6 +79,61 @@ export const openaiCommand: Command = {
   },
 };
 
+export const mcpCommand: Command = {
+  name: 'gateway mcp',
+  summary: "an MCP server in front of an upstream MCP server that lists only the task's approved space, refuses the other tools and records each call",
+  usage: 'lots gateway mcp --project <dir> --task <name> [--http [--port N] [--host 127.0.0.1] [--token-env NAME]] -- <upstream MCP server command…>',
+  flags: {
+    ...common,
+    task: { type: 'string', description: 'the task whose approved space is served' },
+    http: { type: 'boolean', description: 'serve streamable HTTP at http://HOST:PORT/mcp (stateless) instead of stdio' },
+    port: { type: 'string', description: 'with --http: port to listen on (0: any free one)', default: '8809' },
+  },
+  details: [
+    'Starts the upstream MCP server (the command after --) and connects to it as a client. To the agent it is',
+    "an MCP server whose tools/list shows only the task's approved space (its latest accepted version; a",
+    'task without one gets every tool, and is counted); a tools/call of a hidden tool is refused with an MCP',
+    'error (-32602) naming the space; an allowed call is forwarded and its result returned unchanged.',
+    'Each forwarded call is recorded (the call, its result, the menu shown) as a native trace into a new',
+    'import batch of the project, committed every --batch-minutes and when the gateway stops.',
+    '',
+    'Over stdio (the default) stdout carries the protocol: every message of the gateway goes to stderr, and',
+    'it stops when its client closes stdin. With --http it serves POST /mcp (the same token, size and',
+    'loopback rules as `lots gateway openai`).',
+    '',
+    'Example (Claude Desktop or any MCP client config):',
+    '  lots gateway mcp --project ./proj --task files -- npx -y @modelcontextprotocol/server-filesystem /data',
+  ].join('\n'),
+  async run(args, io) {
+    const [command, ...commandArgs] = args.positionals;
+    if (command === undefined)
+      throw new UsageError('give the upstream MCP server command after --, e.g. `-- npx -y @modelcontextprotocol/server-filesystem /data`');
+    const task = requireFlag(args, 'task');
+    const { store, host, token, maxBodyBytes, batchMs, summaryMs } = commonSettings(args);
+    const log = (line: string): void => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line));
+    let gateway: McpGateway;
+    try {
+      gateway = await McpGateway.start({ store, task, upstream: { command, args: commandArgs }, commitEveryMs: batchMs, log });
+    } catch (e) {
+      if (e instanceof GatewayError) throw new CliError(e.message);
+      throw e;
+    }
+    const space = gateway.space();
+    const where = space
+      ? `space v${space.version} of task ${task} (${space.tools.length} tools)`
+      : `task ${task}, which has no approved space: every tool is shown`;
+    let ended: Promise<void> | undefined;
+    if (args.flags.http) {
+      const url = await gateway.serveHttp({ host, port: flagInt(args, 'port', { min: 0 }) ?? 8809, ...(token !== undefined ? { token } : {}), maxBodyBytes });
+      io.out(`lots gateway mcp: serving ${url} → ${command} for project ${store.dir}, ${where} (session ${gateway.session})`);
+    } else {
+      ended = gateway.serveStdio();
+      io.err(`lots gateway mcp: serving stdio → ${command} for project ${store.dir}, ${where} (session ${gateway.session})`);
+    }
+    return serveUntilStopped(io, 'gateway mcp', gateway.stats, summaryMs, () => gateway.close(), ended);
+  },
+};
+
 interface CommonSettings {
   store: ProjectStore;
   host: string;
@@ -128,6 +184,8 @@ async function serveUntilStopped(
   stats: GatewayStats,
   summaryMs: number,
   close: () => Promise<{ committed: number; leftIn?: string }>,
+  /** Resolves when serving ended by itself (the stdio client went away). */
+  ended?: Promise<void>,
 ): Promise<number> {
   const summary = (): void => {
     io.err(`lots ${name}: ${stats.requests} request(s) served, ${stats.refused} refused, ${stats.recorded} trace(s) recorded`);
@@ -147,6 +205,10 @@ async function serveUntilStopped(
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    void ended?.then(() => {
+      first ||= Date.now();
+      resolve();
+    });
   });
   if (timer) clearInterval(timer);
   io.err(`lots ${name}: stopping (finishing the requests in flight, committing the batch)…`);
