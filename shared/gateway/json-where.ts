@@ -63,18 +63,30 @@ export function jsonErrorOffset(text: string): number | undefined {
       } else i++;
     }
   };
+  /** An object's members or an array's elements: `item`s separated by commas up to `close`. */
+  const sequence = (close: string, item: () => void): void => {
+    i++;
+    ws();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      item();
+      ws();
+      if (text[i] === ',') i++;
+      else if (text[i] === close) {
+        i++;
+        return;
+      } else fail();
+    }
+  };
   const value = (depth: number): void => {
     if (depth > 1000) fail();
     ws();
     const ch = text[i];
-    if (ch === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
+    if (ch === '{')
+      return sequence('}', () => {
         ws();
         if (text[i] !== '"') fail();
         string();
@@ -82,31 +94,8 @@ export function jsonErrorOffset(text: string): number | undefined {
         if (text[i] !== ':') fail();
         i++;
         value(depth + 1);
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          return;
-        } else fail();
-      }
-    }
-    if (ch === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value(depth + 1);
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          return;
-        } else fail();
-      }
-    }
+      });
+    if (ch === '[') return sequence(']', () => value(depth + 1));
     if (ch === '"') return string();
     if (ch === 't') return literal('true');
     if (ch === 'f') return literal('false');

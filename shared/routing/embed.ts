@@ -21,20 +21,22 @@ export function embedRequests(texts: readonly string[]): Float64Array[] {
   const docs = texts.map((t) => tokens(t).map(bucket));
   const df = new Float64Array(DIM);
   for (const d of docs) for (const b of new Set(d)) df[b]! += 1;
-  const n = texts.length;
-  return docs.map((d) => {
-    const v = new Float64Array(DIM);
-    for (const b of d) v[b]! += 1;
-    let norm = 0;
-    for (let i = 0; i < DIM; i++) {
-      if (v[i] === 0) continue;
-      v[i] = v[i]! * Math.log((1 + n) / (1 + df[i]!));
-      norm += v[i]! * v[i]!;
-    }
-    norm = Math.sqrt(norm) || 1;
-    for (let i = 0; i < DIM; i++) v[i] = v[i]! / norm;
-    return v;
-  });
+  return docs.map((d) => weigh(d, df, texts.length));
+}
+
+/** A document's buckets as a unit TF-IDF vector, by the document frequencies of a corpus of `n` texts. */
+function weigh(doc: readonly number[], df: Float64Array, n: number): Float64Array {
+  const v = new Float64Array(DIM);
+  for (const b of doc) v[b]! += 1;
+  let norm = 0;
+  for (let i = 0; i < DIM; i++) {
+    if (v[i] === 0) continue;
+    v[i] = v[i]! * Math.log((1 + n) / (1 + df[i]!));
+    norm += v[i]! * v[i]!;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < DIM; i++) v[i] = v[i]! / norm;
+  return v;
 }
 
 /**
@@ -46,18 +48,5 @@ export function embedRequests(texts: readonly string[]): Float64Array[] {
 export function requestEmbedder(corpus: readonly string[]): (text: string) => Float64Array {
   const df = new Float64Array(DIM);
   for (const t of corpus) for (const b of new Set(tokens(t).map(bucket))) df[b]! += 1;
-  const n = corpus.length;
-  return (text) => {
-    const v = new Float64Array(DIM);
-    for (const b of tokens(text).map(bucket)) v[b]! += 1;
-    let norm = 0;
-    for (let i = 0; i < DIM; i++) {
-      if (v[i] === 0) continue;
-      v[i] = v[i]! * Math.log((1 + n) / (1 + df[i]!));
-      norm += v[i]! * v[i]!;
-    }
-    norm = Math.sqrt(norm) || 1;
-    for (let i = 0; i < DIM; i++) v[i] = v[i]! / norm;
-    return v;
-  };
+  return (text) => weigh(tokens(text).map(bucket), df, corpus.length);
 }

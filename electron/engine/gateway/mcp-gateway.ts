@@ -169,7 +169,7 @@ export class McpGateway {
       tools: menu.map((t) => ({
         name: t.name,
         ...(t.description ? { description: t.description } : {}),
-        parameters: t.inputSchema as Record<string, unknown>,
+        parameters: t.inputSchema,
       })),
       turns: [
         {
