@@ -96,6 +96,9 @@ describe('lots gateway mcp (stdio) in front of the npm filesystem server', () =>
     const r = await runCli(['gateway', 'mcp', '--project', project('unknown'), '--task', 'nope', '--', process.execPath, FS_SERVER, data]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/unknown task "nope": this project's tasks are "files"/);
+    // A --help after -- belongs to the upstream's command line, not to lots.
+    const upstreamHelp = await runCli(['gateway', 'mcp', '--project', project('help'), '--task', 'nope', '--', 'server', '--help']);
+    expect(upstreamHelp.err).toMatch(/unknown task "nope"/);
     const none = await runCli(['gateway', 'mcp', '--project', project('nocmd'), '--task', 'files']);
     expect(none.err).toMatch(/give the upstream MCP server command after --/);
   });

@@ -192,28 +192,38 @@ async function serveUntilStopped(
     for (const line of stats.summary()) io.err(line);
   };
   const timer = summaryMs > 0 ? setInterval(summary, summaryMs) : undefined;
+  // A second signal more than a second after the first ends the process at once (the first may come
+  // twice, from the terminal's process group and from npm); the handlers stay until the batch is committed.
   let first = 0;
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      if (!first) {
-        first = Date.now();
+  let stopped = (): void => undefined;
+  const stop = (): void => {
+    if (!first) {
+      first = Date.now();
+      stopped();
+    } else if (Date.now() - first > 1000) {
+      io.err(`lots ${name}: stopping now, without committing.`);
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    await new Promise<void>((resolve) => {
+      stopped = resolve;
+      void ended?.then(() => {
+        first ||= Date.now();
         resolve();
-      } else if (Date.now() - first > 1000) {
-        io.err(`lots ${name}: stopping now, without committing.`);
-        process.exit(130);
-      }
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    void ended?.then(() => {
-      first ||= Date.now();
-      resolve();
+      });
     });
-  });
-  if (timer) clearInterval(timer);
-  io.err(`lots ${name}: stopping (finishing the requests in flight, committing the batch)…`);
-  const closed = await close();
-  summary();
-  io.err(`lots ${name}: stopped; ${closed.committed} trace(s) recorded into the project${closed.leftIn ? `, the rest in ${closed.leftIn}` : ''}.`);
+    clearInterval(timer);
+    io.err(`lots ${name}: stopping (finishing the requests in flight, committing the batch)…`);
+    const closed = await close();
+    summary();
+    io.err(`lots ${name}: stopped; ${closed.committed} trace(s) recorded into the project${closed.leftIn ? `, the rest in ${closed.leftIn}` : ''}.`);
+  } finally {
+    clearInterval(timer);
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
   return EXIT_OK;
 }
