@@ -123,19 +123,9 @@ describeRequiring('real-model', 'the OpenAI gateway on the default real model', 
         expect(trace!.turns[0]!.answer.length).toBeGreaterThan(0);
         expect((trace!.meta!.gateway as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBeGreaterThan(0);
 
-        const scored = await lots([
-          'score',
-          '--project',
-          project,
-          '--model',
-          modelPath!,
-          '--backend',
-          'llama-server',
-          '--endpoint',
-          server.url,
-          '--concurrency',
-          '1',
-        ]);
+        // Scored on the same server (its slots set the concurrency), then folded.
+        const onServer = ['--backend', 'llama-server', '--endpoint', server.url];
+        const scored = await lots(['score', '--project', project, '--model', modelPath!, ...onServer]);
         expect(scored.code, scored.err + scored.out).toBe(0);
         const updated = await lots(['update', '--project', project, '--json']);
         expect(updated.code, updated.err + updated.out).toBe(0);
