@@ -55,11 +55,6 @@ function lots(args: string[]): Promise<{ code: number | null; out: string; err: 
   return new Promise((done) => child.on('exit', (code) => done({ code, out, err })));
 }
 
-type Answer = {
-  choices: { message: { content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] } }[];
-  usage: { prompt_tokens: number };
-};
-
 describeRequiring('real-model', 'the OpenAI gateway on the default real model', () => {
   describeRequiring('scoring-server', 'the OpenAI gateway in front of a real llama-server', () => {
     beforeAll(async () => {
