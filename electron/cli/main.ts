@@ -43,7 +43,9 @@ export async function main(argv: readonly string[], rawIO: CliIO = defaultIO): P
   }
   const { entry, rest } = match;
   const command = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // (What follows `--` is another program's command line: `lots gateway mcp -- server --help`.)
+  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (own.includes('--help') || own.includes('-h')) {
     io.out(commandHelp(command));
     return 0;
   }

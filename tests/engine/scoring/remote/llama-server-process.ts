@@ -25,6 +25,8 @@ export interface StartOptions {
   alias?: string;
   /** How long to wait for /health (default 180 s; a machine busy with other work needs longer). */
   readyTimeoutMs?: number;
+  /** More llama-server flags, after the ones above (e.g. `--jinja` for tool calls through Chat Completions). */
+  extraArgs?: string[];
 }
 
 export async function freePort(): Promise<number> {
@@ -59,6 +61,7 @@ export async function startLlamaServer(options: StartOptions): Promise<LlamaServ
     '--no-context-shift',
     '--no-webui',
     ...(options.alias ? ['--alias', options.alias] : []),
+    ...(options.extraArgs ?? []),
   ];
   const child: ChildProcess = spawn(llamaServerPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';

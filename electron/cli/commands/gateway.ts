@@ -1,0 +1,229 @@
+// `lots gateway openai` and `lots gateway mcp`: serve each task's approved space to live agents, in front
+// of an OpenAI-compatible upstream or an MCP server, and record the traffic as batches of the project for
+// `lots update`. The gateways themselves live in electron/engine/gateway/; this file reads the flags, the
+// secrets (from environment variables only, never from a flag), prints a line per request and a summary,
+// and stops cleanly on SIGINT/SIGTERM (the batch is committed before the process ends).
+import { flagInt, flagNumber, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { CliError, EXIT_OK, type CliIO, type Command } from '../command';
+import { ProjectStore } from '../../engine/store';
+import { GatewayError, isLoopbackHost } from '../../engine/gateway/http-guard';
+import { startOpenAIGateway } from '../../engine/gateway/openai-gateway';
+import { McpGateway } from '../../engine/gateway/mcp-gateway';
+import type { GatewayStats } from '../../../shared/gateway/stats';
+
+const common = {
+  project: { type: 'string', description: 'the project folder (its approved spaces are served; its traffic recorded into it)' },
+  host: { type: 'string', description: 'address to bind; anything but loopback needs --token-env', default: '127.0.0.1' },
+  'token-env': { type: 'string', description: 'environment variable holding the bearer token callers must send (required off loopback)' },
+  'max-body-mib': { type: 'string', description: 'largest request body accepted, in MiB (413 beyond)', default: '4' },
+  'batch-minutes': { type: 'string', description: 'commit the recorded traces as a new batch this often (and on exit)', default: '10' },
+  'summary-s': { type: 'string', description: 'print the per-task summary this often (0: only on exit)', default: '60' },
+  quiet: { type: 'boolean', description: 'no line per request (the summary only)' },
+} as const;
+
+export const openaiCommand: Command = {
+  name: 'gateway openai',
+  summary: "an OpenAI-compatible Chat Completions proxy that cuts each request's tools to its task's approved space and records the traffic",
+  usage: 'lots gateway openai --project <dir> --upstream URL [--port N] [--host 127.0.0.1] [--upstream-key-env NAME] [--token-env NAME]',
+  flags: {
+    ...common,
+    upstream: { type: 'string', description: 'the upstream that speaks Chat Completions: http://127.0.0.1:8080 (llama-server), https://api.openai.com/v1, …' },
+    port: { type: 'string', description: 'port to listen on (0: any free one)', default: '8808' },
+    'upstream-key-env': { type: 'string', description: "environment variable holding the upstream's API key (default: OPENAI_API_KEY when it is set)" },
+    'open-idle-s': {
+      type: 'string',
+      description: 'an answer that calls tools and that no request continues within this long is recorded as it is',
+      default: '120',
+    },
+  },
+  details: [
+    'Point an agent at http://HOST:PORT/v1 instead of its provider. For each POST /v1/chat/completions the',
+    'task is the `x-lots-task` header, else `metadata.lots_task` (removed before forwarding), else the',
+    "project's router (once `lots route` has routed the project: the nearest task by the request's text).",
+    "The request's `tools` are cut to the task's approved space (its latest accepted version; a tool the",
+    'request lacks is never added). A request without a task, or of a task without an approved space, is',
+    'passed through unchanged and counted. The answer (streamed or not) is returned as the upstream sent it.',
+    '',
+    'Every answered exchange is recorded as a native trace (the request, the menu shown, the calls, their',
+    'observations when the next request of the agent carries them, the answer): an answer that calls tools',
+    'waits for the request that continues it, and the chain becomes one trace. Traces are committed into',
+    'the project as a new import batch every --batch-minutes and when the gateway stops, so `lots score`',
+    'and `lots update` fold live traffic as they fold imports. Serving never waits for the project lock.',
+    '',
+    'Errors the gateway gives itself (OpenAI error shape): 400 malformed JSON (with line and column) or an',
+    'unknown task (naming the known ones), 401/403 without the token, 413 over --max-body-mib, 502 when the',
+    'upstream cannot be reached (with its error; nothing is recorded). Other paths (/v1/models, …) are',
+    'forwarded as they are. Keys are read from environment variables only and never recorded.',
+  ].join('\n'),
+  async run(args, io) {
+    const upstream = requireFlag(args, 'upstream');
+    if (!/^https?:\/\//.test(upstream)) throw new UsageError(`--upstream must be an http(s) URL, got "${upstream}"`);
+    const { store, host, token, maxBodyBytes, batchMs, summaryMs } = commonSettings(args);
+    const keyEnv = flagString(args, 'upstream-key-env') ?? (process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined);
+    const upstreamKey = keyEnv !== undefined ? secretFrom(keyEnv, '--upstream-key-env') : undefined;
+    const gateway = await startOpenAIGateway({
+      store,
+      upstream,
+      ...(upstreamKey !== undefined ? { upstreamKey } : {}),
+      host,
+      port: flagInt(args, 'port', { min: 0 }) ?? 8808,
+      ...(token !== undefined ? { token } : {}),
+      maxBodyBytes,
+      commitEveryMs: batchMs,
+      openIdleMs: seconds(args, 'open-idle-s', 120),
+      log: (line) => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line)),
+    });
+    io.out(`lots gateway openai: serving ${gateway.url}/v1 → ${upstream} for project ${store.dir} (session ${gateway.session})`);
+    io.out(`  recording into new batches of the project labelled gateway-openai-${gateway.session}; Ctrl-C stops and commits`);
+    return serveUntilStopped(io, 'gateway openai', gateway.stats, summaryMs, () => gateway.close());
+  },
+};
+
+export const mcpCommand: Command = {
+  name: 'gateway mcp',
+  summary: "an MCP server in front of an upstream MCP server that lists only the task's approved space, refuses the other tools and records each call",
+  usage: 'lots gateway mcp --project <dir> --task <name> [--http [--port N] [--host 127.0.0.1] [--token-env NAME]] -- <upstream MCP server command…>',
+  flags: {
+    ...common,
+    task: { type: 'string', description: 'the task whose approved space is served' },
+    http: { type: 'boolean', description: 'serve streamable HTTP at http://HOST:PORT/mcp (stateless) instead of stdio' },
+    port: { type: 'string', description: 'with --http: port to listen on (0: any free one)', default: '8809' },
+  },
+  details: [
+    'Starts the upstream MCP server (the command after --) and connects to it as a client. To the agent it is',
+    "an MCP server whose tools/list shows only the task's approved space (its latest accepted version; a",
+    'task without one gets every tool, and is counted); a tools/call of a hidden tool is refused with an MCP',
+    'error (-32602) naming the space; an allowed call is forwarded and its result returned unchanged.',
+    'Each forwarded call is recorded (the call, its result, the menu shown) as a native trace into a new',
+    'import batch of the project, committed every --batch-minutes and when the gateway stops.',
+    '',
+    'Over stdio (the default) stdout carries the protocol: every message of the gateway goes to stderr, and',
+    'it stops when its client closes stdin. With --http it serves POST /mcp (the same token, size and',
+    'loopback rules as `lots gateway openai`).',
+    '',
+    'Example (Claude Desktop or any MCP client config):',
+    '  lots gateway mcp --project ./proj --task files -- npx -y @modelcontextprotocol/server-filesystem /data',
+  ].join('\n'),
+  async run(args, io) {
+    const [command, ...commandArgs] = args.positionals;
+    if (command === undefined)
+      throw new UsageError('give the upstream MCP server command after --, e.g. `-- npx -y @modelcontextprotocol/server-filesystem /data`');
+    const task = requireFlag(args, 'task');
+    const { store, host, token, maxBodyBytes, batchMs, summaryMs } = commonSettings(args);
+    const log = (line: string): void => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line));
+    let gateway: McpGateway;
+    try {
+      gateway = await McpGateway.start({ store, task, upstream: { command, args: commandArgs }, commitEveryMs: batchMs, log });
+    } catch (e) {
+      if (e instanceof GatewayError) throw new CliError(e.message);
+      throw e;
+    }
+    const space = gateway.space();
+    const where = space
+      ? `space v${space.version} of task ${task} (${space.tools.length} tools)`
+      : `task ${task}, which has no approved space: every tool is shown`;
+    let ended: Promise<void> | undefined;
+    if (args.flags.http) {
+      const url = await gateway.serveHttp({ host, port: flagInt(args, 'port', { min: 0 }) ?? 8809, ...(token !== undefined ? { token } : {}), maxBodyBytes });
+      io.out(`lots gateway mcp: serving ${url} → ${command} for project ${store.dir}, ${where} (session ${gateway.session})`);
+    } else {
+      ended = gateway.serveStdio();
+      io.err(`lots gateway mcp: serving stdio → ${command} for project ${store.dir}, ${where} (session ${gateway.session})`);
+    }
+    return serveUntilStopped(io, 'gateway mcp', gateway.stats, summaryMs, () => gateway.close(), ended);
+  },
+};
+
+interface CommonSettings {
+  store: ProjectStore;
+  host: string;
+  token?: string;
+  maxBodyBytes: number;
+  batchMs: number;
+  summaryMs: number;
+}
+
+function commonSettings(args: ParsedArgs): CommonSettings {
+  const store = ProjectStore.open(requireFlag(args, 'project'));
+  const host = flagString(args, 'host') ?? '127.0.0.1';
+  const tokenEnv = flagString(args, 'token-env');
+  const token = tokenEnv !== undefined ? secretFrom(tokenEnv, '--token-env') : undefined;
+  if (token === undefined && !isLoopbackHost(host))
+    throw new UsageError(`--host ${host} is not loopback: give --token-env NAME (a variable holding the token callers must send)`);
+  const mib = flagNumber(args, 'max-body-mib') ?? 4;
+  if (!(mib > 0)) throw new UsageError(`--max-body-mib must be positive, got ${mib}`);
+  const batchMinutes = flagNumber(args, 'batch-minutes') ?? 10;
+  if (!(batchMinutes > 0)) throw new UsageError(`--batch-minutes must be positive, got ${batchMinutes}`);
+  return {
+    store,
+    host,
+    ...(token !== undefined ? { token } : {}),
+    maxBodyBytes: Math.round(mib * 1024 * 1024),
+    batchMs: batchMinutes * 60_000,
+    summaryMs: seconds(args, 'summary-s', 60),
+  };
+}
+
+function seconds(args: ParsedArgs, name: string, fallback: number): number {
+  const s = flagNumber(args, name) ?? fallback;
+  if (s < 0) throw new UsageError(`--${name} must be ≥ 0, got ${s}`);
+  return s * 1000;
+}
+
+/** A secret from the environment variable the flag names: never a flag's own value (it would sit in shell history and `ps`). */
+function secretFrom(name: string, flag: string): string {
+  const value = process.env[name];
+  if (!value) throw new UsageError(`${flag} ${name}: the environment variable ${name} is not set (or empty)`);
+  return value;
+}
+
+/** Runs until SIGINT or SIGTERM, printing the summary every `summaryMs`; then stops the gateway and prints it once more. */
+async function serveUntilStopped(
+  io: CliIO,
+  name: string,
+  stats: GatewayStats,
+  summaryMs: number,
+  close: () => Promise<{ committed: number; leftIn?: string }>,
+  /** Resolves when serving ended by itself (the stdio client went away). */
+  ended?: Promise<void>,
+): Promise<number> {
+  const summary = (): void => {
+    io.err(`lots ${name}: ${stats.requests} request(s) served, ${stats.refused} refused, ${stats.recorded} trace(s) recorded`);
+    for (const line of stats.summary()) io.err(line);
+  };
+  const timer = summaryMs > 0 ? setInterval(summary, summaryMs) : undefined;
+  // A second signal more than a second after the first ends the process at once (the first may come
+  // twice, from the terminal's process group and from npm); the handlers stay until the batch is committed.
+  let first = 0;
+  let stopped = (): void => undefined;
+  const stop = (): void => {
+    if (!first) {
+      first = Date.now();
+      stopped();
+    } else if (Date.now() - first > 1000) {
+      io.err(`lots ${name}: stopping now, without committing.`);
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    await new Promise<void>((resolve) => {
+      stopped = resolve;
+      void ended?.then(() => {
+        first ||= Date.now();
+        resolve();
+      });
+    });
+    clearInterval(timer);
+    io.err(`lots ${name}: stopping (finishing the requests in flight, committing the batch)…`);
+    const closed = await close();
+    summary();
+    io.err(`lots ${name}: stopped; ${closed.committed} trace(s) recorded into the project${closed.leftIn ? `, the rest in ${closed.leftIn}` : ''}.`);
+  } finally {
+    clearInterval(timer);
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,65 @@
+// What a running gateway counts, per task: requests, how they found their task, tools hidden, the prompt
+// tokens the hidden tools would have cost (estimated), and what it could not serve. Printed as a summary
+// line by the CLI; pure so the Studio's Gateway view can show the same numbers later.
+
+/** How a request found its task: a header, its metadata, the project's router, the gateway's own --task (MCP), or not at all. */
+export type TaskSource = 'header' | 'metadata' | 'router' | 'flag' | 'none';
+
+export interface TaskCounts {
+  requests: number;
+  /** Requests of a task with no approved space (passed through with their menu). */
+  noSpace: number;
+  toolsHidden: number;
+  tokensSaved: number;
+  /** Upstream prompt tokens, summed over the requests whose answer reported usage. */
+  promptTokens: number;
+  failed: number;
+}
+
+export const NO_TASK = '(no task)';
+
+export class GatewayStats {
+  readonly tasks = new Map<string, TaskCounts>();
+  readonly bySource: Record<TaskSource, number> = { header: 0, metadata: 0, router: 0, flag: 0, none: 0 };
+  /** Requests refused before they reached the upstream (bad JSON, unknown task, too large, no token). */
+  refused = 0;
+  recorded = 0;
+
+  private of(task: string | undefined): TaskCounts {
+    const key = task ?? NO_TASK;
+    let c = this.tasks.get(key);
+    if (!c) this.tasks.set(key, (c = { requests: 0, noSpace: 0, toolsHidden: 0, tokensSaved: 0, promptTokens: 0, failed: 0 }));
+    return c;
+  }
+
+  served(e: { task?: string; source: TaskSource; hasSpace: boolean; hidden: number; tokensSaved: number; promptTokens?: number }): void {
+    const c = this.of(e.task);
+    c.requests++;
+    if (e.task !== undefined && !e.hasSpace) c.noSpace++;
+    c.toolsHidden += e.hidden;
+    c.tokensSaved += e.tokensSaved;
+    c.promptTokens += e.promptTokens ?? 0;
+    this.bySource[e.source]++;
+  }
+
+  failed(task: string | undefined): void {
+    this.of(task).failed++;
+  }
+
+  get requests(): number {
+    let n = 0;
+    for (const c of this.tasks.values()) n += c.requests;
+    return n;
+  }
+
+  /** One line per task, most requests first. */
+  summary(): string[] {
+    return [...this.tasks]
+      .sort((a, b) => b[1].requests - a[1].requests || a[0].localeCompare(b[0]))
+      .map(
+        ([task, c]) =>
+          `  ${task}: ${c.requests} request(s)${c.noSpace ? ` (${c.noSpace} without an approved space, passed through)` : ''}, ` +
+          `${c.toolsHidden} tool(s) hidden, ~${c.tokensSaved} prompt tokens saved${c.failed ? `, ${c.failed} failed upstream` : ''}`,
+      );
+  }
+}

@@ -1,0 +1,126 @@
+// The MCP gateway in front of a real MCP server from npm (@modelcontextprotocol/server-filesystem), driven
+// by the SDK's real client: over stdio through `lots gateway mcp` as a process, and over streamable HTTP.
+// tools/list shows only the approved space, a hidden tool's call is refused with an MCP error, an allowed
+// call returns the upstream's own result, and each call lands in the project as a trace of a new batch.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpGateway } from '../../electron/engine/gateway/mcp-gateway';
+import { ProjectStore } from '../../electron/engine/store';
+import { runCli, tempDir } from '../cli/io';
+
+const tmp = tempDir('lots-gateway-mcp-');
+afterAll(() => tmp.cleanup());
+
+const FS_SERVER = resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const SPACE = ['list_directory', 'read_text_file'];
+let data: string;
+
+function project(name: string): string {
+  const dir = join(tmp.dir, name);
+  const store = ProjectStore.create(dir);
+  store.acceptSpace({ task: 'files', tools: SPACE, pinned: [], banned: [], rule: { kind: 'topk', k: 2 }, note: 'read-only file access' });
+  return dir;
+}
+
+const env = (): Record<string, string> => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+const text = (r: unknown): string => ((r as { content: { type: string; text: string }[] }).content[0]?.text ?? '').trim();
+
+async function connect(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+beforeAll(() => {
+  data = join(tmp.dir, 'data');
+  mkdirSync(data);
+  writeFileSync(join(data, 'notes.txt'), 'the gateway test file\n');
+});
+
+describe('lots gateway mcp (stdio) in front of the npm filesystem server', () => {
+  it('lists only the space, refuses a hidden tool, returns the upstream result of an allowed call, records the calls', async () => {
+    const dir = project('stdio');
+    const direct = await connect(new StdioClientTransport({ command: process.execPath, args: [FS_SERVER, data], stderr: 'ignore' }));
+    const all = (await direct.listTools()).tools.map((t) => t.name);
+    const upstreamResult = await direct.callTool({ name: 'read_text_file', arguments: { path: join(data, 'notes.txt') } });
+    await direct.close();
+    expect(all).toEqual(expect.arrayContaining([...SPACE, 'write_file']));
+
+    const stderr: string[] = [];
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['bin/lots.mjs', 'gateway', 'mcp', '--project', dir, '--task', 'files', '--summary-s', '0', '--', process.execPath, FS_SERVER, data],
+      env: env(),
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (d: Buffer) => void stderr.push(d.toString()));
+    const client = await connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(SPACE);
+      await expect(client.callTool({ name: 'write_file', arguments: { path: join(data, 'x.txt'), content: 'no' } })).rejects.toThrow(
+        /tool "write_file" is not in the approved space of task "files" \(v0: list_directory, read_text_file\)/,
+      );
+      const allowed = await client.callTool({ name: 'read_text_file', arguments: { path: join(data, 'notes.txt') } });
+      expect(allowed).toEqual(upstreamResult);
+      expect(text(await client.callTool({ name: 'list_directory', arguments: { path: data } }))).toContain('notes.txt');
+    } finally {
+      await client.close();
+    }
+    // The client went away: the gateway commits its batch and exits.
+    for (let i = 0; i < 100 && !stderr.join('').includes('stopped;'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(stderr.join('')).toMatch(/stopped; 2 trace\(s\) recorded into the project/);
+    const traces = ProjectStore.open(dir)
+      .listTraces()
+      .filter((t) => t.meta?.gateway !== undefined);
+    expect(traces).toHaveLength(2);
+    expect(traces[0]).toMatchObject({
+      task: 'files',
+      turns: [
+        {
+          steps: [
+            { kind: 'call', calls: [{ name: 'read_text_file' }] },
+            { kind: 'observation', content: 'the gateway test file\n' },
+          ],
+        },
+      ],
+    });
+    expect(traces[0]!.tools.map((t) => t.name).sort()).toEqual(SPACE);
+    expect((traces[0]!.meta!.gateway as { hidden: string[] }).hidden).toContain('write_file');
+  }, 60_000);
+
+  it('refuses a task the project does not know, naming the ones it does', async () => {
+    const r = await runCli(['gateway', 'mcp', '--project', project('unknown'), '--task', 'nope', '--', process.execPath, FS_SERVER, data]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown task "nope": this project's tasks are "files"/);
+    // A --help after -- belongs to the upstream's command line, not to lots.
+    const upstreamHelp = await runCli(['gateway', 'mcp', '--project', project('help'), '--task', 'nope', '--', 'server', '--help']);
+    expect(upstreamHelp.err).toMatch(/unknown task "nope"/);
+    const none = await runCli(['gateway', 'mcp', '--project', project('nocmd'), '--task', 'files']);
+    expect(none.err).toMatch(/give the upstream MCP server command after --/);
+  });
+});
+
+describe('the MCP gateway over streamable HTTP', () => {
+  it('serves the same cut menu and refusal to an HTTP client, with a token', async () => {
+    const dir = project('http');
+    const gateway = await McpGateway.start({ store: ProjectStore.open(dir), task: 'files', upstream: { command: process.execPath, args: [FS_SERVER, data] } });
+    try {
+      const url = await gateway.serveHttp({ token: 'tok' });
+      const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(refused.status).toBe(401);
+      const client = await connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer tok' } } }));
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(SPACE);
+      await expect(client.callTool({ name: 'write_file', arguments: { path: join(data, 'y.txt'), content: 'no' } })).rejects.toThrow(
+        /not in the approved space/,
+      );
+      expect(text(await client.callTool({ name: 'read_text_file', arguments: { path: join(data, 'notes.txt') } }))).toBe('the gateway test file');
+      await client.close();
+    } finally {
+      expect((await gateway.close()).committed).toBe(1);
+    }
+  }, 60_000);
+});
