@@ -51,7 +51,7 @@ const ENGINE_LAYERS = [
   ['models'],
   ['benchmark', 'routing'],
   ['jobs'],
-  ['views', 'usecases'],
+  ['views', 'usecases', 'gateway'],
   ['api'],
 ];
 const enginePatterns = [
