@@ -17,6 +17,15 @@ export interface MenuEvaluation {
   /** Mean prompt tokens per request. */
   promptTokens: number;
   schemaTokens?: number;
+  /** Each request's outcome, in the split's order (paired statistics compare menus request by request). */
+  outcomes?: RequestOutcome[];
+}
+
+/** One request served under a menu: its trace id, whether the answer was right, its prompt tokens. */
+export interface RequestOutcome {
+  request: string;
+  correct: boolean;
+  promptTokens: number;
 }
 
 export type MenuEvaluator = (menu: readonly string[], split: Split, signal?: AbortSignal) => Promise<MenuEvaluation>;
@@ -160,6 +169,7 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
           promptTokens: meanStd(measured.map((m) => m.promptTokens)).mean,
           split,
           ...(draws > 1 ? { draws, accuracyStd: acc.std } : {}),
+          ...recordedOutcomes(measured),
         };
         // A result for the same name and split but another space is stale: replace it.
         const stale = results.findIndex((r) => r.name === space.name && r.split === split);
@@ -171,6 +181,19 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
     }
   }
   return results;
+}
+
+/** Per-request outcomes over the draws (Random: the share of draws right), when every draw kept them. */
+function recordedOutcomes(measured: readonly MenuEvaluation[]): Pick<BaselineResult, 'outcomes'> {
+  const first = measured[0]?.outcomes;
+  if (!first || measured.some((m) => m.outcomes?.length !== first.length)) return {};
+  return {
+    outcomes: first.map((o, i) => ({
+      request: o.request,
+      correct: measured.reduce((a, m) => a + (m.outcomes![i]!.correct ? 1 : 0), 0) / measured.length,
+      promptTokens: measured.reduce((a, m) => a + m.outcomes![i]!.promptTokens, 0) / measured.length,
+    })),
+  };
 }
 
 export function sameSet(a: readonly string[], b: readonly string[]): boolean {

@@ -25,6 +25,9 @@ export const BaselineResultSchema = z.object({
   /** For Random: the spread over draws. */
   draws: z.number().int().positive().optional(),
   accuracyStd: z.number().nonnegative().optional(),
+  /** Each request's outcome (trace id, share of draws right, prompt tokens): what paired statistics compare.
+   * Absent in results written before they were kept. */
+  outcomes: z.array(z.object({ request: z.string(), correct: z.number().min(0).max(1), promptTokens: z.number().nonnegative() })).optional(),
 });
 export type BaselineResult = z.infer<typeof BaselineResultSchema>;
 

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import { alignColumns, formatComparisonTable } from '../../../shared/benchmark/comparison-table';
+import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import { MAX_REGISTRY } from '../../../shared/benchmark/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESETS, runDemo } from '../../engine/benchmark/demo';
@@ -96,6 +97,8 @@ export const command: Command = {
         io.out('');
         if (result.projects.length > 1) io.out(`registry of ${project.registry} tools (${project.dir}):`);
         io.out(formatComparisonTable(project.rows));
+        const paired = formatPairedTable(pairedTable(project.rows));
+        if (paired) io.out(`\n${paired}`);
       }
       if (result.record.growth.length > 1) {
         io.out('');

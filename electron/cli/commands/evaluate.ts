@@ -4,6 +4,7 @@ import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
 import { BASELINE_NAMES, type BaselineName } from '../../../shared/selection/registry';
 import { comparisonRow, formatComparisonTable, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
+import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import { benchRequests } from '../../engine/benchmark/project';
 import { ProjectStore } from '../../engine/store';
 import { modelFlags, openServer } from '../bench-flags';
@@ -68,6 +69,8 @@ export const command: Command = {
       const rows = sweeps.map(comparisonRow).filter((r): r is ComparisonRow => r !== undefined && r.results.size > 0);
       if (rows.length === 0) throw new CliError(`nothing evaluated yet in ${store.dir}; run \`lots evaluate --model <gguf>\` after \`lots sweep\``);
       io.out(formatComparisonTable(rows));
+      const paired = formatPairedTable(pairedTable(rows));
+      if (paired) io.out(`\n${paired}`);
     }
     return skipped > 0 ? EXIT_PARTIAL : EXIT_OK;
   },

@@ -50,6 +50,7 @@ export function requestMenuEvaluator(server: BenchServer, requests: TaskRequests
       n: served.length,
       promptTokens: served.reduce((a, s) => a + s.promptTokens, 0) / served.length,
       schemaTokens: server.schemaTokens(list[0]!, menus[0] ?? []),
+      outcomes: served.map((s, i) => ({ request: list[i]!.id, correct: s.correct, promptTokens: s.promptTokens })),
     };
   };
 }
