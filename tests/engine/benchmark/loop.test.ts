@@ -151,6 +151,14 @@ describe('benchmark loop with a real model', () => {
     const lots = result.sweep.baselines.find((b) => b.name === 'lots' && b.split === 'eval')!;
     expect(keepAll).toMatchObject({ k: 15, n: 2 });
     expect(lots.promptTokens).toBeLessThan(keepAll.promptTokens);
+    // Each evaluation request's outcome is kept, by trace id, for the paired statistics.
+    const evalIds = byTask.get('fx_settle')!.eval.map((t) => t.id);
+    for (const b of [keepAll, lots]) {
+      expect(b.outcomes!.map((o) => o.request)).toEqual(evalIds);
+      expect(b.outcomes!.filter((o) => o.correct === 1).length / b.n).toBeCloseTo(b.accuracy, 12);
+    }
+    const random = result.sweep.baselines.find((b) => b.name === 'random' && b.split === 'eval')!;
+    expect(random.outcomes!.every((o) => [0, 0.5, 1].includes(o.correct))).toBe(true);
     expect(result.sweep.baselines.find((b) => b.name === 'random' && b.split === 'fit')).toMatchObject({ draws: 2, k: 1 });
     const spaces = ProjectStore.open(project).readSpaces('fx_settle');
     expect(spaces.versions.at(-1)).toMatchObject({ tools: result.space, rule: { kind: 'topk', k: result.k } });
