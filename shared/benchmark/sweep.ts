@@ -127,6 +127,9 @@ export interface CompareOptions {
   evaluateRequests?: RequestMenuEvaluator;
   /** Results measured before; an entry with the same name, split, K, tools and draws is reused. */
   previous?: readonly BaselineResult[];
+  /** Reuse only results that kept their requests' outcomes (the evaluator gives them): older ones are
+   * measured again, so the paired statistics can be computed. */
+  requireOutcomes?: boolean;
   save?: (results: BaselineResult[]) => void | Promise<void>;
   onProgress?: (progress: SweepProgress) => void;
   signal?: AbortSignal;
@@ -143,7 +146,13 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
       const draws = perRequest ? 1 : space.menus.length;
       // A per-request space is recorded with every tool any request was served.
       const tools = perRequest ? [...new Set(space.menus.flat())].sort() : (space.menus[0] ?? []);
-      const match = (r: BaselineResult) => r.name === space.name && r.split === split && r.k === space.k && sameSet(r.tools, tools) && (r.draws ?? 1) === draws;
+      const match = (r: BaselineResult) =>
+        r.name === space.name &&
+        r.split === split &&
+        r.k === space.k &&
+        sameSet(r.tools, tools) &&
+        (r.draws ?? 1) === draws &&
+        (!options.requireOutcomes || r.outcomes !== undefined);
       const cached = results.some(match);
       if (!cached) {
         const measured: MenuEvaluation[] = [];

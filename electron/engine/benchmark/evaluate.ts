@@ -150,6 +150,7 @@ export async function evaluateTask(
     evaluate: menuEvaluator(server, requests, options.onServed),
     evaluateRequests: requestMenuEvaluator(server, requests, options.onServed),
     previous: sweep.baselines,
+    requireOutcomes: true,
     save: (results) => {
       current = { ...current, baselines: results };
       store.writeSweep(current);

@@ -167,6 +167,14 @@ describe('benchmark loop with a real model', () => {
     await evaluateTask(store, server, 'fx_settle', byTask.get('fx_settle')!, registry, { seed, draws: 2 });
     expect(server.generated).toBe(before);
     expect(ProjectStore.open(project).readSpaces('fx_settle').versions).toHaveLength(spaces.versions.length);
+    // A result written before outcomes were kept (keep-all's, here) is measured again, so the paired
+    // statistics can be had
+    const stored = store.readSweep('fx_settle')!;
+    store.writeSweep({ ...stored, baselines: stored.baselines.map(({ outcomes: _, ...b }) => (b.name === 'keep-all' ? b : { ...b, outcomes: _ })) });
+    const again = await evaluateTask(store, server, 'fx_settle', byTask.get('fx_settle')!, registry, { seed, draws: 2 });
+    // (from the server's answer cache: the same requests under the same menu are not generated twice)
+    expect(server.generated).toBe(before);
+    expect(again.sweep.baselines.every((b) => b.outcomes !== undefined)).toBe(true);
   });
 
   it('continual updates record a space version per batch with running scores', async () => {
