@@ -9,6 +9,7 @@ import {
   DEFAULT_MIN_FOR_INTERVAL,
   DEFAULT_PAIRED_RESAMPLES,
   formatP,
+  formatSigned as signed,
   pairedComparison,
   type PairedComparison,
   type PairedDifference,
@@ -101,9 +102,4 @@ export function formatPairedTable(table: PairedTable): string {
   }
   if (table.missing.length) lines.push(`left out (no per-request outcomes recorded): ${table.missing.join(', ')}`);
   return lines.join('\n');
-}
-
-function signed(x: number, digits = 2): string {
-  const v = Math.abs(x) < 0.5 * 10 ** -digits ? 0 : x;
-  return `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(digits)}`;
 }

@@ -159,10 +159,16 @@ function mean(values: ArrayLike<number>): number {
 
 /** "+0.12 [+0.05, +0.19], p = 0.003" — or the difference with why there is no interval. */
 export function formatPaired(d: PairedDifference, digits = 2): string {
-  const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(digits)}`;
+  const signed = (x: number) => formatSigned(x, digits);
   const interval = d.interval ? ` [${signed(d.interval.lo)}, ${signed(d.interval.hi)}]` : ' (n too small for an interval)';
   const p = d.p !== undefined ? `, p = ${formatP(d.p)}` : '';
   return `${signed(d.difference)}${interval}${p}`;
+}
+
+/** A signed number at `digits` places ("+0.25", "−350"); what rounds to zero prints as +0. */
+export function formatSigned(x: number, digits = 2): string {
+  const v = Math.abs(x) < 0.5 * 10 ** -digits ? 0 : x;
+  return `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(digits)}`;
 }
 
 export function formatP(p: number): string {
