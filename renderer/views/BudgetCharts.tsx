@@ -31,6 +31,21 @@ export type ChartPoint = BudgetData['points'][number];
  * The current K, drawn by itself inside a chart: a slider move re-renders this marker only, never the
  * curves (which are memoised), so the preview keeps up with the slider.
  */
+/** The K axis both charts share (an element, not a component: Recharts reads its children's types). */
+function kAxis(max: number, colors: Colors) {
+  return (
+    <XAxis
+      dataKey="k"
+      type="number"
+      domain={[0, max]}
+      allowDecimals={false}
+      tick={{ fontSize: 11, fill: colors.text }}
+      stroke={colors.axis}
+      label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
+    />
+  );
+}
+
 function KMarker({ task, max, color, label }: { task: string; max: number; color: string; label: boolean }) {
   const k = useStudio((s) => Math.min(s.drafts[task]?.k ?? max, max));
   const x = useXAxisScale();
@@ -82,15 +97,7 @@ export const FitChart = memo(function FitChart({
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={data} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
             <CartesianGrid stroke={colors.grid} />
-            <XAxis
-              dataKey="k"
-              type="number"
-              domain={[0, max]}
-              allowDecimals={false}
-              tick={{ fontSize: 11, fill: colors.text }}
-              stroke={colors.axis}
-              label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
-            />
+            {kAxis(max, colors)}
             <YAxis
               yAxisId="s"
               tick={{ fontSize: 11, fill: colors.text }}
@@ -335,15 +342,7 @@ export const CostChart = memo(function CostChart({ task, budget, data, max, hasP
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={data} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
             <CartesianGrid stroke={colors.grid} />
-            <XAxis
-              dataKey="k"
-              type="number"
-              domain={[0, max]}
-              allowDecimals={false}
-              tick={{ fontSize: 11, fill: colors.text }}
-              stroke={colors.axis}
-              label={{ value: 'K (tools kept)', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
-            />
+            {kAxis(max, colors)}
             <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={56} tickFormatter={(v: number) => fmtInt(v)} />
             <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${Number(v)}`} formatter={(v) => fmtInt(Number(v))} />
             <Area
