@@ -29,16 +29,21 @@ export function parseRegistrySizes(text: string, setup: DemoSetup): number[] | s
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
-function presetText(setup: DemoSetup, name: 'quick' | 'full'): string {
+type PresetName = 'quick' | 'standard' | 'full';
+const PRESET_TITLE: Record<PresetName, string> = { quick: 'Quick', standard: 'Standard', full: 'Full' };
+
+function presetText(setup: DemoSetup, name: PresetName): string {
   const p = setup.presets[name];
   const ks = p.kMax === null ? 'every budget K' : `budgets K = 1…${p.kMax}`;
-  return `${name === 'quick' ? 'Quick' : 'Full'}: ${p.fit} fitting + ${p.eval} evaluation requests per family, ${ks}, ${p.draws} Random draws`;
+  return `${PRESET_TITLE[name]}: ${p.fit} fitting + ${p.eval} evaluation requests per family, ${ks}, ${p.draws} Random draws`;
 }
 
-const PRESET_NOTE = {
-  quick: 'About 27 minutes for all ten families with the default model on a 2-core CPU; minutes with the reference model or one family.',
+const PRESET_NOTE: Record<PresetName, string> = {
+  quick:
+    'About 27 minutes for all ten families with the default model on a 2-core CPU, plus the model-asking baselines; minutes with the reference model or one family.',
+  standard: 'Sized for paired intervals over 400 evaluation requests: an overnight run on a laptop CPU. It resumes when stopped.',
   full: 'The paper’s protocol: hours to days on a CPU.',
-} as const;
+};
 
 export function DemoRunCard() {
   const setup = useStudio((s) => s.demoSetup);
@@ -77,7 +82,7 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
   const [dir, setDir] = useState(setup.defaultDir);
   const [model, setModel] = useState<ModelChoice | null>(pulled ? 'default' : null);
   const [file, setFile] = useState('');
-  const [preset, setPreset] = useState<'quick' | 'full'>('quick');
+  const [preset, setPreset] = useState<PresetName>('quick');
   const [families, setFamilies] = useState<string[]>(setup.families);
   const [registry, setRegistry] = useState(String(setup.registry.default));
   const [busy, setBusy] = useState(false);
@@ -181,14 +186,12 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
         )}
       </fieldset>
       <NotedField label="Preset" noteId="demo-run-preset-note" note={PRESET_NOTE[preset]}>
-        <select
-          value={preset}
-          onChange={(e) => setPreset(e.target.value as 'quick' | 'full')}
-          data-testid="demo-run-preset"
-          aria-describedby="demo-run-preset-note"
-        >
-          <option value="quick">{presetText(setup, 'quick')}</option>
-          <option value="full">{presetText(setup, 'full')}</option>
+        <select value={preset} onChange={(e) => setPreset(e.target.value as PresetName)} data-testid="demo-run-preset" aria-describedby="demo-run-preset-note">
+          {(['quick', 'standard', 'full'] as const).map((name) => (
+            <option key={name} value={name}>
+              {presetText(setup, name)}
+            </option>
+          ))}
         </select>
       </NotedField>
       <fieldset className="demo-run-families">

@@ -153,7 +153,7 @@ export const apiInputSchemas = {
       /** "default" (the default real model, pulled first on the Models view or with `lots models pull`),
        * "reference" (the built-in generated model: no real model, its results are noise), or a GGUF file. */
       model: z.string().min(1, 'a model is required: "default", "reference" or a GGUF file').max(4096),
-      preset: z.enum(['quick', 'full']).optional(),
+      preset: z.enum(['quick', 'standard', 'full']).optional(),
       families: z.array(z.enum(FAMILY_NAMES)).min(1).max(FAMILY_NAMES.length).optional(),
       /** Registry sizes; several run the families at each size (registry growth). */
       registry: z.array(z.number().int().min(15).max(100_000)).min(1).max(8).optional(),
@@ -167,8 +167,8 @@ export const apiInputSchemas = {
       gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
     })
     .strict()
-    .refine((v) => v.preset !== 'full' || (v.fit === undefined && v.eval === undefined), {
-      message: 'the full preset sets the fitting and evaluation sizes (80 / 320 per family); give the preset or fit/eval, not both',
+    .refine((v) => v.preset === undefined || v.preset === 'quick' || (v.fit === undefined && v.eval === undefined), {
+      message: 'the standard and full presets set the fitting and evaluation sizes (8 / 40 and 80 / 320 per family); give the preset or fit/eval, not both',
     }),
   /** The open project's demo story (null record when it was not made by `lots demo`). */
   getDemo: none,

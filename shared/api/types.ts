@@ -337,7 +337,7 @@ export interface DemoSetup {
   /** The default real model: its source, its file when pulled (else null), and how to pull it. */
   defaultModel: { source: string; path: string | null; pullCommand: string };
   /** The presets' sizes as `lots demo` defines them (DEMO_PRESETS); kMax null: every K. */
-  presets: Record<'quick' | 'full', { fit: number; eval: number; draws: number; kMax: number | null }>;
+  presets: Record<'quick' | 'standard' | 'full', { fit: number; eval: number; draws: number; kMax: number | null }>;
   /** Every family of the built-in benchmark (default: all). */
   families: string[];
   /** Registry sizes allowed. */

@@ -2,7 +2,7 @@
 // baselines of the selection-method registry (shared/selection/registry.ts) run on one task's context.
 import type { ToolDef } from '../trace/schema';
 import type { SelectionContext } from '../selection/method';
-import { BASELINE_NAMES } from '../selection/registry';
+import { DEFAULT_BASELINES } from '../selection/registry';
 import { selectSpaces } from '../selection/select';
 import type { ComparedSpace } from './sweep';
 
@@ -23,6 +23,10 @@ export interface BaselineOptions {
   /** The methods to run (default: every baseline; `lots` may be named too). */
   names?: readonly string[];
   generate?: SelectionContext['generate'];
+  serveFit?: SelectionContext['serveFit'];
+  embed?: SelectionContext['embed'];
+  embedder?: string;
+  memo?: SelectionContext['memo'];
   signal?: AbortSignal;
 }
 
@@ -36,9 +40,13 @@ export async function baselineSpaces(options: BaselineOptions): Promise<Compared
     seed: options.seed,
     draws: options.draws ?? DEFAULT_RANDOM_DRAWS,
     ...(options.generate ? { generate: options.generate } : {}),
+    ...(options.serveFit ? { serveFit: options.serveFit } : {}),
+    ...(options.embed ? { embed: options.embed } : {}),
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+    ...(options.memo ? { memo: options.memo } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  return selectSpaces(ctx, options.names ?? BASELINE_NAMES);
+  return selectSpaces(ctx, options.names ?? DEFAULT_BASELINES);
 }
 
 /** Mean and (population) standard deviation over draws. */

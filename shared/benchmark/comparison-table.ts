@@ -14,6 +14,11 @@ export interface ComparisonRow {
 /** One column per selection method, in the registry's order. */
 export const TABLE_COLUMNS = SELECTION_METHOD_IDS;
 
+/** The columns some row has a result for, in the registry's order (LOTS and keep-all always). */
+export function presentColumns(rows: readonly ComparisonRow[]): string[] {
+  return TABLE_COLUMNS.filter((c) => c === 'lots' || c === 'keep-all' || rows.some((r) => r.results.has(c)));
+}
+
 export function comparisonRow(sweep: SweepResult): ComparisonRow | undefined {
   if (sweep.bestK === undefined) return undefined;
   const results = new Map<string, Partial<Record<'fit' | 'eval', BaselineResult>>>();
@@ -28,7 +33,8 @@ export function comparisonRow(sweep: SweepResult): ComparisonRow | undefined {
 
 /** Plain-text table: one row per task, accuracy cells as fit/eval, Random with ± its std over draws. */
 export function formatComparisonTable(rows: readonly ComparisonRow[]): string {
-  const header = ['task', 'K', 'kept tools', ...TABLE_COLUMNS.map((c) => `${c} fit/eval`), 'prompt tok lots/all'];
+  const columns = presentColumns(rows);
+  const header = ['task', 'K', 'kept tools', ...columns.map((c) => `${c} fit/eval`), 'prompt tok lots/all'];
   const body = rows.map((r) => {
     const cell = (name: string) => {
       const e = r.results.get(name);
@@ -42,9 +48,9 @@ export function formatComparisonTable(rows: readonly ComparisonRow[]): string {
       const b = e?.eval ?? e?.fit;
       return b ? Math.round(b.promptTokens).toString() : '–';
     };
-    return [r.task, String(r.k), r.space.join(', ') || '(none)', ...TABLE_COLUMNS.map(cell), `${tokens('lots')}/${tokens('keep-all')}`];
+    return [r.task, String(r.k), r.space.join(', ') || '(none)', ...columns.map(cell), `${tokens('lots')}/${tokens('keep-all')}`];
   });
-  if (rows.length > 1) body.push(meanRow(rows));
+  if (rows.length > 1) body.push(meanRow(rows, columns));
   return alignColumns([header, ...body], { rule: true }).join('\n');
 }
 
@@ -62,7 +68,7 @@ export function alignColumns(rows: readonly (readonly string[])[], options: { ru
   return lines;
 }
 
-function meanRow(rows: readonly ComparisonRow[]): string[] {
+function meanRow(rows: readonly ComparisonRow[], columns: readonly string[]): string[] {
   const mean = (name: string, split: 'fit' | 'eval') => {
     const vals = rows.map((r) => r.results.get(name)?.[split]?.accuracy).filter((v): v is number => v !== undefined);
     return vals.length ? (vals.reduce((a, b) => a + b, 0) / vals.length).toFixed(2) : '–';
@@ -72,5 +78,19 @@ function meanRow(rows: readonly ComparisonRow[]): string[] {
     return vals.length ? Math.round(vals.reduce((a, b) => a + b, 0) / vals.length).toString() : '–';
   };
   const k = rows.reduce((a, r) => a + r.space.length, 0) / rows.length;
-  return ['mean', k.toFixed(1), '', ...TABLE_COLUMNS.map((c) => `${mean(c, 'fit')}/${mean(c, 'eval')}`), `${tokens('lots')}/${tokens('keep-all')}`];
+  return ['mean', k.toFixed(1), '', ...columns.map((c) => `${mean(c, 'fit')}/${mean(c, 'eval')}`), `${tokens('lots')}/${tokens('keep-all')}`];
+}
+
+/** What each model-asking method said about how it chose, per task (a search's stop, a router's
+ * unreadable replies), as lines under the tables; none when no method left a note. */
+export function methodNotes(rows: readonly ComparisonRow[], labels: Readonly<Record<string, string>> = {}): string[] {
+  const lines: string[] = [];
+  for (const row of rows) {
+    for (const name of TABLE_COLUMNS) {
+      const entry = row.results.get(name);
+      const note = entry?.eval?.note ?? entry?.fit?.note;
+      if (note) lines.push(`  ${row.task} · ${labels[name] ?? name}: ${note}`);
+    }
+  }
+  return lines.length ? ['', 'how each model-asking method chose:', ...lines] : [];
 }

@@ -6,6 +6,7 @@ import { selectBudget } from '../lots/budget';
 import type { Scored } from '../lots/rank';
 import { selectTopK } from '../lots/select';
 import type { BaselineResult, SweepPoint, SweepResult } from '../project/sweeps';
+import type { SelectionCost } from '../selection/method';
 import { meanStd } from './baselines';
 
 export type Split = 'fit' | 'eval';
@@ -117,6 +118,8 @@ export interface ComparedSpace {
   k: number;
   menus: string[][];
   perRequest?: Record<Split, number[]>;
+  cost?: SelectionCost;
+  note?: string;
 }
 
 export interface CompareOptions {
@@ -179,6 +182,8 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
           split,
           ...(draws > 1 ? { draws, accuracyStd: acc.std } : {}),
           ...recordedOutcomes(measured),
+          ...(space.cost ? { selection: space.cost } : {}),
+          ...(space.note ? { note: space.note } : {}),
         };
         // A result for the same name and split but another space is stale: replace it.
         const stale = results.findIndex((r) => r.name === space.name && r.split === split);

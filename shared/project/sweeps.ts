@@ -28,6 +28,21 @@ export const BaselineResultSchema = z.object({
   /** Each request's outcome (trace id, share of draws right, prompt tokens): what paired statistics compare.
    * Absent in results written before they were kept. */
   outcomes: z.array(z.object({ request: z.string(), correct: z.number().min(0).max(1), promptTokens: z.number().nonnegative() })).optional(),
+  /** What choosing the space cost (shared/selection/method.ts SelectionCost); absent for a method that
+   * calls no model. */
+  selection: z
+    .object({
+      per: z.enum(['fit', 'request']),
+      promptTokens: z.number().nonnegative(),
+      calls: z.number().int().nonnegative(),
+      candidates: z.number().int().nonnegative().optional(),
+      failures: z.number().int().nonnegative().optional(),
+      seconds: z.number().nonnegative().optional(),
+      budget: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  /** One line on how the method ended (a search's stop, a router's unreadable replies). */
+  note: z.string().optional(),
 });
 export type BaselineResult = z.infer<typeof BaselineResultSchema>;
 

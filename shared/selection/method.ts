@@ -7,6 +7,28 @@ import type { ToolDef } from '../trace/schema';
 
 export type SelectionSplit = 'fit' | 'eval';
 
+/** One greedy completion by the serving model, with the prompt's length in the model's tokens. */
+export interface Generation {
+  text: string;
+  promptTokens: number;
+}
+
+/** One fitting request served under a candidate menu: the tool lines the model read, its answer, and
+ * whether the answer matched the request's gold answer. */
+export interface ServedRequest {
+  request: string;
+  lines: readonly { tool: string; output: string }[];
+  answer: string;
+  correct: boolean;
+  promptTokens: number;
+}
+
+/** The fitting requests served under one menu (in `SelectionContext.requests.fit` order). */
+export interface ServedFit {
+  accuracy: number;
+  requests: ServedRequest[];
+}
+
 export interface SelectionContext {
   task: string;
   /** The task's whole registry A_t (keep-all's menu). */
@@ -20,9 +42,39 @@ export interface SelectionContext {
   seed: string;
   /** Draws of a randomised method. */
   draws: number;
-  /** The serving model, for a method that needs one (`needsModel`): one greedy completion of a prompt. */
-  generate?: (prompt: string, options?: { maxTokens?: number; signal?: AbortSignal }) => Promise<string>;
+  /** The serving model, for a method that needs one (`needsModel`): one greedy completion of a user
+   * message, rendered in the model's chat format as serving renders a request. */
+  generate?: (prompt: string, options?: { maxTokens?: number; signal?: AbortSignal }) => Promise<Generation>;
+  /** Serves the task's fitting requests under a menu, executing its tools, and grades each answer against
+   * its gold answer. Label-using methods (TTO†, Beam†) read `accuracy`; the trace judge reads the lines and
+   * answers only. Served (request, menu) pairs are remembered, so a candidate measured twice costs once. */
+  serveFit?: (menu: readonly string[], signal?: AbortSignal) => Promise<ServedFit>;
+  /** Unit-length embeddings of texts by a local model (Dense, Tool2Vec), one vector per text, and the
+   * tokens the model read. */
+  embed?: (texts: readonly string[], signal?: AbortSignal) => Promise<{ vectors: Float64Array[]; tokens: number }>;
+  /** Where the embeddings come from, as the report names it (e.g. "qwen2.5-coder-0.5b's own embeddings"). */
+  embedder?: string;
+  /** Kept by the caller for a whole run across tasks: work that depends only on the registry (Tool2Vec's
+   * tool vectors) is done once. */
+  memo?: Map<string, unknown>;
   signal?: AbortSignal;
+}
+
+/** What choosing cost (paper Table 20): the model's prompt tokens spent selecting, its calls, and whether it is paid once per task (`fit`) or again for every request served (`request`). */
+export interface SelectionCost {
+  per: 'fit' | 'request';
+  /** Prompt tokens read by the model while selecting (serving candidate menus, router or judge prompts). */
+  promptTokens: number;
+  /** Model calls: generations, or requests served under candidate menus. */
+  calls: number;
+  /** Candidate menus measured (TTO†, Beam†). */
+  candidates?: number;
+  /** Model replies that could not be read as a tool list (router, trace judge): each is counted, never guessed. */
+  failures?: number;
+  /** Wall time of choosing; absent where it was not measured with the choice (LOTS: its scoring ran before). */
+  seconds?: number;
+  /** The budget K it was asked to choose at (LOTS's K), recorded so a stored choice is reused only at the same K. */
+  budget?: number;
 }
 
 /** A method's pick. Per task: `menus` is one menu served to every request (several for a randomised
@@ -32,6 +84,10 @@ export interface Selection {
   k: number;
   menus: string[][];
   perRequest?: Record<SelectionSplit, number[]>;
+  /** Absent for a method that costs no model tokens (keep-all, no tools, Random, BM25). */
+  cost?: SelectionCost;
+  /** One line on how it ended, when there is something to say (TTO†'s stop, the router's failures). */
+  note?: string;
 }
 
 export interface SelectionMethod<Id extends string = string> {
@@ -40,9 +96,10 @@ export interface SelectionMethod<Id extends string = string> {
   label: string;
   /** One sentence: what it keeps. */
   definition: string;
-  /** Asks the serving model when it chooses (gets `SelectionContext.generate`); LOTS's scores come from
-   * the scoring run before, so LOTS does not. */
+  /** Asks a model when it chooses: which of `SelectionContext.generate`, `serveFit`, `embed` it calls.
+   * LOTS's scores come from the scoring run before, so LOTS needs none. */
   needsModel: boolean;
+  uses?: readonly ('generate' | 'serveFit' | 'embed')[];
   /** Needs requests labelled correct or wrong to choose (LOTS: its budget sweep grades fitting requests). */
   needsLabels: boolean;
   /** Chooses one menu per request rather than one per task. */

@@ -2,20 +2,30 @@
 // evaluate step's baselines are all read from here; a new method is one file under methods/ and one
 // entry below (docs/ARCHITECTURE.md).
 import type { SelectionMethod } from './method';
+import { beam } from './methods/beam';
 import { bm25 } from './methods/bm25';
+import { dense } from './methods/dense';
 import { keepAll } from './methods/keep-all';
 import { lots } from './methods/lots';
 import { noTools } from './methods/no-tools';
 import { random } from './methods/random';
+import { router } from './methods/router';
+import { tool2vec } from './methods/tool2vec';
+import { traceJudge } from './methods/trace-judge';
+import { tto } from './methods/tto';
 
-/** In table order: LOTS first, then the baselines. */
-export const SELECTION_METHODS = [lots, keepAll, noTools, random, bm25] as const;
+/** In table order: LOTS first, then the baselines as the paper's Table 1 groups them (no selection,
+ * search-based, LLM-based, label-using†). */
+export const SELECTION_METHODS = [lots, keepAll, noTools, random, bm25, dense, tool2vec, router, traceJudge, tto, beam] as const;
 
 export type SelectionMethodId = (typeof SELECTION_METHODS)[number]['id'];
 export type BaselineName = Exclude<SelectionMethodId, 'lots'>;
 
 export const SELECTION_METHOD_IDS: readonly SelectionMethodId[] = SELECTION_METHODS.map((m) => m.id);
 export const BASELINE_NAMES: readonly BaselineName[] = SELECTION_METHODS.filter((m) => m.baseline).map((m) => m.id as BaselineName);
+/** What `lots evaluate` runs when no baseline is named: the baselines that call no model (seconds, not
+ * hours, on a large project). `--baselines all` (and `lots demo`) runs every one. */
+export const DEFAULT_BASELINES: readonly BaselineName[] = SELECTION_METHODS.filter((m) => m.baseline && !m.needsModel).map((m) => m.id as BaselineName);
 
 export function selectionMethod(id: string): SelectionMethod | undefined {
   return SELECTION_METHODS.find((m) => m.id === id);

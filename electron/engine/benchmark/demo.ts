@@ -24,18 +24,21 @@ import { scoreBenchTraces } from './score';
 import { serveProject } from './serve-project';
 import { openServing, type BenchServer, type ServingOptions } from './server';
 import { ExpectedError } from '../../../shared/api/errors';
-import { SELECTION_METHOD_IDS } from '../../../shared/selection/registry';
+import { BASELINE_NAMES, SELECTION_METHOD_IDS, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
 
 /**
  * Split sizes. `quick` runs all ten families in about 27 minutes on a 2-core AMD EPYC (two llama.cpp
  * threads, 52 CPU-minutes) with the 0.5B default model: 2 fitting and 4 evaluation requests per family,
- * 2 Random draws, budgets K = 1…4 (the longest gold chain has three tools). `full` is the paper's
- * protocol: 80 / 320, K = 1…|A_t|.
+ * 2 Random draws, budgets K = 1…4 (the longest gold chain has three tools). `standard` is sized for an
+ * overnight run on a laptop CPU: 8 / 40 per family, so the paired intervals over 400 evaluation
+ * requests mean something. `full` is the paper's protocol: 80 / 320, K = 1…|A_t|.
  */
 export const DEMO_PRESETS = {
   quick: { fit: 2, eval: 4, draws: 2, kMax: 4 as number | undefined },
+  standard: { fit: 8, eval: 40, draws: 3, kMax: 4 as number | undefined },
   full: { fit: 80, eval: 320, draws: 3, kMax: undefined as number | undefined },
 } as const;
+export const DEMO_PRESET_NAMES = Object.keys(DEMO_PRESETS) as DemoPresetName[];
 export type DemoPresetName = keyof typeof DEMO_PRESETS;
 /** The quick preset's sizes (the Studio's demo project uses them too). */
 export const DEMO_DEFAULTS = DEMO_PRESETS.quick;
@@ -47,6 +50,8 @@ export interface DemoOptions extends Omit<BenchOptions, 'registry'>, ServingOpti
   registries?: readonly number[];
   kMax?: number;
   draws?: number;
+  /** The baselines LOTS is compared with (default: every one of the registry, paper Table 1). */
+  baselines?: readonly BaselineName[];
   /** Recorded in the demo record. */
   command?: string;
   signal?: AbortSignal;
@@ -206,7 +211,7 @@ function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
   return store;
 }
 
-interface ProjectRunOptions extends Pick<DemoOptions, 'parallel' | 'signal' | 'log' | 'progress'> {
+interface ProjectRunOptions extends Pick<DemoOptions, 'parallel' | 'signal' | 'log' | 'progress' | 'baselines'> {
   kMax: number | undefined;
   draws: number;
   started: number;
@@ -249,6 +254,9 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   const scores = store.listScores(scored.run);
   const rows: ComparisonRow[] = [];
   const families = byTask.size;
+  const baselines = options.baselines ?? BASELINE_NAMES;
+  // Kept across the families: Tool2Vec's tool vectors depend on the registry only.
+  const memo = new Map<string, unknown>();
   const stageProgress = (name: 'sweep' | 'evaluate', task: string, index: number) => (p: SweepProgress) => {
     options.progress?.(`${name} ${task}`, p.done, p.total);
     stage({ stage: name, done: index, total: families, task, inner: { done: p.done, total: p.total, cached: p.cached } });
@@ -275,6 +283,8 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
     const evaluation = await evaluateTask(store, server, task, requests, registry, {
       seed,
       draws: options.draws,
+      baselines,
+      memo,
       signal: options.signal,
       onProgress: stageProgress('evaluate', task, index),
     });
@@ -282,7 +292,7 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
     const row = comparisonRow(evaluation.sweep);
     if (row) rows.push(row);
   }
-  log(`5/5 evaluated LOTS against keep-all, no-tools, random and BM25 ${at()}`);
+  log(`5/5 evaluated LOTS against ${baselines.map((b) => selectionMethod(b)!.label).join(', ')} ${at()}`);
   return { registry: plan.registry, dir: store.dir, rows, seconds: (performance.now() - started) / 1000 };
 }
 

@@ -2,7 +2,8 @@
 // with the project: the sweep curve and bestK (the UI's K slider reads them), the baselines on the same
 // budget, and the LOTS space at bestK as a new accepted space version.
 import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
-import { BASELINE_NAMES, type BaselineName } from '../../../shared/selection/registry';
+import { DEFAULT_BASELINES, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
+import type { SelectionContext, ServedFit } from '../../../shared/selection/method';
 import {
   compareSpaces,
   runBudgetSweep,
@@ -18,6 +19,7 @@ import type { ToolDef, Trace } from '../../../shared/trace/schema';
 
 import type { ProjectStore } from '../store/project-store';
 import type { BenchServer } from './server';
+import { lotsSelectionCost } from './selection-cost';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface TaskRequests {
@@ -94,10 +96,40 @@ export async function sweepTask(
   });
 }
 
+/** The serving model as a selection method sees it (shared/selection/method.ts): completions, the task's
+ * fitting requests served under a candidate menu, and the model's own embeddings. */
+export function modelCapabilities(
+  server: BenchServer,
+  requests: TaskRequests,
+): Required<Pick<SelectionContext, 'generate' | 'serveFit' | 'embed' | 'embedder'>> {
+  return {
+    generate: (prompt, o) => server.generate(prompt, o),
+    serveFit: async (menu, signal): Promise<ServedFit> => {
+      const served = await server.serve(
+        requests.fit.map((base) => ({ base, menu })),
+        signal ? { signal } : {},
+      );
+      return {
+        accuracy: served.length ? served.filter((s) => s.correct).length / served.length : 0,
+        requests: served.map((s) => {
+          const turn = s.trace.turns[0]!;
+          const lines = turn.steps.flatMap((step) => (step.kind === 'lines' ? step.lines : []));
+          return { request: turn.request, lines, answer: turn.answer, correct: s.correct, promptTokens: s.promptTokens };
+        }),
+      };
+    },
+    embed: (texts, signal) => server.embed(texts, signal),
+    embedder: server.embedder,
+  };
+}
+
 export interface EvaluateTaskOptions {
   seed: string;
   draws?: number;
+  /** Default: DEFAULT_BASELINES (those that call no model). */
   baselines?: readonly BaselineName[];
+  /** Kept across the tasks of one run (Tool2Vec's tool vectors are computed once per registry). */
+  memo?: Map<string, unknown>;
   splits?: readonly Split[];
   signal?: AbortSignal;
   onProgress?: (p: SweepProgress) => void;
@@ -130,6 +162,13 @@ export async function evaluateTask(
   }
   const k = sweep.bestK;
   const space = sweep.points.find((p) => p.k === k)!.tools;
+  const splits = options.splits ?? ['fit', 'eval'];
+  // A method that asks the model is not asked again when its results on every split are stored with
+  // what it chose at this budget: a resumed run goes on from there.
+  const names = ['lots', ...(options.baselines ?? DEFAULT_BASELINES)].filter((name) => {
+    if (!selectionMethod(name)?.needsModel) return true;
+    return !splits.every((split) => sweep.baselines.some((b) => b.name === name && b.split === split && b.outcomes !== undefined && b.selection?.budget === k));
+  });
   // LOTS first, then the baselines: every method of the registry runs through the same provider interface.
   const spaces = await baselineSpaces({
     task,
@@ -139,14 +178,15 @@ export async function evaluateTask(
     ...requestTexts(requests),
     seed: options.seed,
     draws: options.draws ?? DEFAULT_RANDOM_DRAWS,
-    names: ['lots', ...(options.baselines ?? BASELINE_NAMES)],
-    generate: (prompt, o) => server.generate(prompt, o),
+    names,
+    ...modelCapabilities(server, requests),
+    ...(options.memo ? { memo: options.memo } : {}),
     signal: options.signal,
   });
   let current = sweep;
   const baselines = await compareSpaces({
     spaces,
-    splits: options.splits ?? ['fit', 'eval'],
+    splits,
     evaluate: menuEvaluator(server, requests, options.onServed),
     evaluateRequests: requestMenuEvaluator(server, requests, options.onServed),
     previous: sweep.baselines,
@@ -158,7 +198,9 @@ export async function evaluateTask(
     onProgress: options.onProgress,
     signal: options.signal,
   });
-  current = { ...current, baselines };
+  // LOTS's own selection cost (its scoring and the sweep's serving), beside the baselines' (Table 20).
+  const lotsCost = await lotsSelectionCost(store, server, task, sweep);
+  current = { ...current, baselines: lotsCost ? baselines.map((b) => (b.name === 'lots' ? { ...b, selection: { ...lotsCost, budget: k } } : b)) : baselines };
   store.writeSweep(current);
   const latest = store.readSpaces(task).versions.at(-1);
   if (!latest || !sameSet(latest.tools, space) || latest.rule.kind !== 'topk' || latest.rule.k !== k) {

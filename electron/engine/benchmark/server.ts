@@ -2,13 +2,15 @@
 // executed under the given menu, rendered exactly as the scorer renders it (same renderer, so a served
 // answer is scored against the context it was generated from), answered greedily, and graded against
 // its gold answer. Deterministic: greedy decoding, and one result per (request, menu) per server.
-import type { LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
+import type { LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
 import { basename } from 'node:path';
 import { gradeAnswer } from '../../../shared/benchmark/grade';
 import { canonicalOrder } from '../../../shared/benchmark/registry';
 import { buildBenchTrace, instanceOfTrace, readBenchMeta } from '../../../shared/benchmark/trace';
-import type { Trace } from '../../../shared/trace/schema';
+import { TRACE_FORMAT_VERSION, type Trace } from '../../../shared/trace/schema';
+import type { Generation } from '../../../shared/selection/method';
 
+import { createEmbeddings, embedTexts } from '../llama/embed';
 import { createScoringContext, loadModel, type LoadedModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import type { GpuChoice } from '../llama/runtime';
@@ -79,6 +81,9 @@ export class BenchServer {
   private sequences: LlamaContextSequence[] = [];
   private contextTokens = 0;
   private readonly memo = new Map<string, { answer: string; promptTokens: number }>();
+  private readonly generations = new Map<string, Generation>();
+  private embeddings: LlamaEmbeddingContext | undefined;
+  private embeddingTokens = 0;
   private readonly maxTokens: number;
   private readonly parallel: number;
   /** Requests answered by the model (not from the memo). */
@@ -196,17 +201,46 @@ export class BenchServer {
     return results;
   }
 
-  /** One greedy completion of a raw prompt, for a selection method that asks the serving model
-   * (shared/selection/method.ts `generate`); not memoised, never graded. */
-  async generate(prompt: string, options: { maxTokens?: number; signal?: AbortSignal } = {}): Promise<string> {
+  /** One greedy completion of a user message, for a selection method that asks the serving model
+   * (shared/selection/method.ts `generate`): rendered as serving renders a request (the chat template, or
+   * the plain transcript), with no system text and no tools; never graded. Greedy, so the same message
+   * gets the same reply: it is remembered for this server's life. */
+  async generate(prompt: string, options: { maxTokens?: number; signal?: AbortSignal } = {}): Promise<Generation> {
     options.signal?.throwIfAborted();
-    const tokens = this.model.tokenize(prompt, true);
     const maxTokens = options.maxTokens ?? this.maxTokens;
+    const key = `${maxTokens}\u0000${prompt}`;
+    const hit = this.generations.get(key);
+    if (hit) return hit;
+    const message: Trace = { v: TRACE_FORMAT_VERSION, id: 'selection-prompt', tools: [], turns: [{ request: prompt, steps: [], answer: '' }] };
+    const tokens = this.renderer.render(message, 0, '');
     await this.ensureContext(tokens.length + maxTokens + 8);
-    return generateGreedy(this.model, this.sequences[0]!, tokens, { maxTokens, stopAtNewline: false });
+    const text = await generateGreedy(this.model, this.sequences[0]!, tokens, { maxTokens, stopAtNewline: false });
+    this.generated++;
+    const out = { text, promptTokens: tokens.length };
+    this.generations.set(key, out);
+    return out;
+  }
+
+  /** Unit-length embeddings of texts by this model's own embedding context (the Dense and Tool2Vec
+   * baselines): a decoder LLM's embeddings, not a sentence encoder's (`embedder` says so). */
+  async embed(texts: readonly string[], signal?: AbortSignal): Promise<{ vectors: Float64Array[]; tokens: number }> {
+    const longest = Math.max(1, ...texts.map((t) => this.model.tokenize(t).length));
+    if (!this.embeddings || this.embeddingTokens < longest) {
+      await this.embeddings?.dispose();
+      this.embeddings = await createEmbeddings(this.model, { longestTokens: longest, threads: this.threads });
+      this.embeddingTokens = longest;
+    }
+    return embedTexts(this.model, this.embeddings, texts, signal ? { signal } : {});
+  }
+
+  /** How reports name the embeddings `embed` gives. */
+  get embedder(): string {
+    return `${this.modelName}'s own embeddings (a decoder LLM, not a sentence encoder)`;
   }
 
   async close(): Promise<void> {
+    await this.embeddings?.dispose();
+    this.embeddings = undefined;
     for (const s of this.sequences) void s.dispose();
     this.sequences = [];
     await this.context?.dispose();

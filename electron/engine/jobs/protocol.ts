@@ -71,7 +71,7 @@ export interface DemoJobSpec {
   jobId: string;
   out: string;
   modelPath: string;
-  preset: 'quick' | 'full';
+  preset: 'quick' | 'standard' | 'full';
   families?: FamilyName[];
   registries?: number[];
   seed?: string;

@@ -4,8 +4,8 @@
 // `lots demo`, no space is accepted here: approval stays with the operator.
 import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
 import { compareSpaces } from '../../../shared/benchmark/sweep';
-import { menuEvaluator, requestMenuEvaluator, requestTexts, sweepTask } from '../benchmark/evaluate';
-import { BASELINE_NAMES } from '../../../shared/selection/registry';
+import { menuEvaluator, modelCapabilities, requestMenuEvaluator, requestTexts, sweepTask } from '../benchmark/evaluate';
+import { DEFAULT_BASELINES } from '../../../shared/selection/registry';
 import { benchRequests, chooseRun, taskRanking } from '../benchmark/project';
 import { BenchServer } from '../benchmark/server';
 import { ProjectStore } from '../store';
@@ -56,7 +56,7 @@ async function measureSweep(
     const run = chooseRun(store, server.modelHash, spec.run);
     const ranking = taskRanking(store.listScores(run), spec.task);
     // One progress bar over both stages: the budgets, then the baselines.
-    const baselineCount = spec.baselines ? BASELINE_NAMES.length : 0;
+    const baselineCount = spec.baselines ? DEFAULT_BASELINES.length : 0;
     let budgets = ranking.length;
     const sweep = await sweepTask(store, server, spec.task, requests, ranking, {
       run,
@@ -75,7 +75,7 @@ async function measureSweep(
         ...requestTexts(requests),
         seed,
         draws: DEFAULT_RANDOM_DRAWS,
-        generate: (prompt, o) => server.generate(prompt, o),
+        ...modelCapabilities(server, requests),
         signal,
       });
       let current = sweep;

@@ -37,7 +37,7 @@ export function demoCommandLine(spec: Omit<DemoOptionsSpec, 'modelPath'>, model:
     ['gpu', spec.gpu],
   ];
   const parts = ['lots', 'demo', ...flags.flatMap(([name, value]) => (value === undefined ? [] : [`--${name}`, quote(String(value))]))];
-  if (spec.preset === 'full') parts.push('--full');
+  if (spec.preset && spec.preset !== 'quick') parts.push('--preset', spec.preset);
   return parts.join(' ');
 }
 
@@ -95,7 +95,7 @@ export function demoSetup(configDir: string, modelsDir: string): DemoSetup {
   return {
     defaultDir: newDemoRunDir(configDir),
     defaultModel: { source: DEFAULT_MODEL_SOURCE, path: pulledDefaultModel(modelsDir), pullCommand: `npx lots models pull ${DEFAULT_MODEL_SOURCE}` },
-    presets: { quick: preset(DEMO_PRESETS.quick), full: preset(DEMO_PRESETS.full) },
+    presets: { quick: preset(DEMO_PRESETS.quick), standard: preset(DEMO_PRESETS.standard), full: preset(DEMO_PRESETS.full) },
     families: [...FAMILY_NAMES],
     registry: { min: AUTHORED_COUNT, max: MAX_REGISTRY, default: AUTHORED_COUNT },
   };

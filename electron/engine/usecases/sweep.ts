@@ -92,6 +92,8 @@ export async function evaluateBenchTasks(store: ProjectStore, server: BenchServe
     out.push(outcome);
     options.onDone?.(outcome);
   };
+  // Kept across the tasks: Tool2Vec's tool vectors depend on the registry only.
+  const memo = new Map<string, unknown>();
   for (const task of tasks) {
     const sweep = store.readSweep(task);
     if (!sweep || sweep.bestK === undefined) {
@@ -104,6 +106,7 @@ export async function evaluateBenchTasks(store: ProjectStore, server: BenchServe
       ...(options.draws !== undefined ? { draws: options.draws } : {}),
       ...(options.baselines && options.baselines.length > 0 ? { baselines: options.baselines } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      memo,
       onProgress: (p) => options.onProgress?.(task, p.done, p.total),
     });
     done({ task, result: true });
