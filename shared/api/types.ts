@@ -6,6 +6,8 @@ import type { StoredScore } from '../project/scores';
 import type { SelectionRule, SpaceVersion } from '../project/spaces';
 import type { BaselineResult } from '../project/sweeps';
 import type { DemoRecord } from '../project/demo';
+import type { PairedTable } from '../benchmark/paired-table';
+import type { CostRow } from '../benchmark/cost-table';
 
 export type Transport = 'electron' | 'web';
 
@@ -250,6 +252,10 @@ export interface DemoData {
   tasks: DemoTask[];
   /** Mean over tasks per method and split (n summed). */
   mean: Record<string, { fit?: DemoCell; eval?: DemoCell }>;
+  /** LOTS − each baseline on the same evaluation requests (absent without per-request outcomes). */
+  paired?: PairedTable;
+  /** The cost of selection per method (paper Table 20). */
+  cost?: CostRow[];
 }
 
 export interface SpaceCandidate {

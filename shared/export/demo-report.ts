@@ -6,6 +6,7 @@ import type { DemoCell, DemoData } from '../api/types';
 import type { GrowthPoint } from '../project/demo';
 import { escapeHtml, px } from './html';
 import { SELECTION_METHODS } from '../selection/registry';
+import { costHtml, pairedHtml } from './demo-statistics';
 
 export const METHOD_LABELS: Readonly<Record<string, string>> = Object.fromEntries(SELECTION_METHODS.map((m) => [m.id, m.label]));
 
@@ -189,6 +190,8 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
       .join('') +
     '</tr>';
   const growth = r && r.growth.length > 1 ? growthChart(r.growth) : '';
+  const paired = pairedHtml(data.paired, METHOD_LABELS);
+  const cost = costHtml(data.cost, METHOD_LABELS);
   const provenance = r
     ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''}<br><code>${escapeHtml(r.command)}</code><br>` +
       `${r.preset.families.length === 1 ? '1 family' : `${r.preset.families.length} families`} × (${r.preset.fit} fitting + ${r.preset.eval} evaluation requests), registry of ${r.preset.registry} tools, budgets K = 1…${r.preset.kMax ?? 'all'}, ${r.preset.draws} Random draws, seed ${escapeHtml(r.preset.seed)}`
@@ -206,7 +209,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   .charts { display: flex; flex-wrap: wrap; gap: 18px; } .charts > div { flex: 1 1 420px; }
   table { border-collapse: collapse; width: 100%; } th, td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
   th { font-weight: 600; border-bottom: 2px solid #999; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-  tr.mean td { font-weight: 600; border-top: 2px solid #999; }
+  tr.mean td { font-weight: 600; border-top: 2px solid #999; } td.strong { font-weight: 700; } .muted { color: #666; } .small { font-size: 11px; }
   .tools { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 11px; } .hit { color: #2f7a43; font-weight: 600; } .miss { color: #9a3b2b; }
   svg { display: block; max-width: 100%; height: auto; } svg text { font: 10px system-ui, sans-serif; fill: #333; }
   footer { color: #777; margin-top: 18px; font-size: 10px; }
@@ -231,6 +234,8 @@ ${rows}
 ${data.tasks.length > 1 ? meanRow : ''}
 </tbody>
 </table>
+${paired ? `<h2>Is the difference real? LOTS minus each baseline</h2>\n${paired}` : ''}
+${cost ? `<h2>The cost of selection</h2>\n${cost}` : ''}
 <footer>LOTS Studio${options.generatedAt ? ` · ${escapeHtml(options.generatedAt)}` : ''}</footer>
 </body>
 </html>

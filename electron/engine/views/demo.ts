@@ -3,16 +3,20 @@
 // project's sweeps.
 import { FAMILIES } from '../../../shared/benchmark/families/index';
 import { isFamilyName } from '../../../shared/benchmark/family';
-import { comparisonRow, TABLE_COLUMNS } from '../../../shared/benchmark/comparison-table';
+import { comparisonRow, TABLE_COLUMNS, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
+import { costTable } from '../../../shared/benchmark/cost-table';
+import { pairedTable } from '../../../shared/benchmark/paired-table';
 import type { DemoCell, DemoData, DemoTask } from '../../../shared/api/types';
 import type { BaselineResult } from '../../../shared/project/sweeps';
 import type { ProjectStore } from '../store/project-store';
 
 export function buildDemoData(store: ProjectStore): DemoData {
   const tasks: DemoTask[] = [];
+  const rows: ComparisonRow[] = [];
   for (const sweep of store.listSweeps().sort((a, b) => (a.task < b.task ? -1 : 1))) {
     const row = comparisonRow(sweep);
     if (!row) continue;
+    rows.push(row);
     const methods: DemoTask['methods'] = {};
     for (const [name, splits] of row.results) {
       methods[name] = { ...(splits.fit ? { fit: cell(splits.fit) } : {}), ...(splits.eval ? { eval: cell(splits.eval) } : {}) };
@@ -36,7 +40,16 @@ export function buildDemoData(store: ProjectStore): DemoData {
     }
     mean[m] = entry;
   }
-  return { record: store.readDemo() ?? null, methods, tasks, mean };
+  const paired = pairedTable(rows);
+  const cost = costTable(rows);
+  return {
+    record: store.readDemo() ?? null,
+    methods,
+    tasks,
+    mean,
+    ...(paired.against.length || paired.missing.length ? { paired } : {}),
+    ...(cost.some((c) => c.per !== 'none') ? { cost } : {}),
+  };
 }
 
 function cell(b: BaselineResult): DemoCell {

@@ -1,0 +1,76 @@
+// The two tables under the demo's comparison, as HTML the Demo view and the report both show: LOTS minus
+// each baseline with its paired interval and McNemar p (shared/benchmark/paired-table.ts), and the cost
+// of selection (shared/benchmark/cost-table.ts). Plain <table> markup with a caller's class, no scripts.
+import type { CostRow } from '../benchmark/cost-table';
+import { formatP, formatSigned, type PairedDifference } from '../benchmark/paired';
+import type { PairedTable } from '../benchmark/paired-table';
+import { DEFAULT_MIN_FOR_INTERVAL, DEFAULT_PAIRED_RESAMPLES } from '../benchmark/paired';
+import { escapeHtml } from './html';
+
+function label(labels: Readonly<Record<string, string>>, id: string): string {
+  return escapeHtml(labels[id] ?? id);
+}
+
+function differenceCell(d: PairedDifference | undefined): string {
+  if (!d) return '<td class="num">—</td>';
+  const interval = d.interval ? ` [${formatSigned(d.interval.lo)}, ${formatSigned(d.interval.hi)}]` : '';
+  const p = d.p !== undefined ? ` <span class="muted">p=${formatP(d.p)}</span>` : '';
+  const excludesZero = d.interval && (d.interval.lo > 0 || d.interval.hi < 0);
+  return `<td class="num${excludesZero ? ' strong' : ''}">${formatSigned(d.difference)}${interval}${p}</td>`;
+}
+
+/** LOTS − each baseline on the evaluation requests, a row per family and the pooled row; '' without outcomes. */
+export function pairedHtml(table: PairedTable | undefined, labels: Readonly<Record<string, string>>, className = ''): string {
+  if (!table || table.against.length === 0) return '';
+  const families = table.against[0]!.accuracy.families.map((f) => f.stratum);
+  const head = `<tr><th>LOTS −</th>${table.against.map((a) => `<th class="num">${label(labels, a.baseline)}</th>`).join('')}</tr>`;
+  const body = families
+    .map(
+      (f) => `<tr><td>${escapeHtml(f)}</td>${table.against.map((a) => differenceCell(a.accuracy.families.find((x) => x.stratum === f)?.result)).join('')}</tr>`,
+    )
+    .join('');
+  const pooled = `<tr class="mean"><td>pooled</td>${table.against.map((a) => differenceCell(a.accuracy.pooled)).join('')}</tr>`;
+  const n = table.against[0]!.accuracy.pooled.n;
+  const smallest = Math.min(...table.against[0]!.accuracy.families.map((f) => f.result.n));
+  const notes = [
+    `Accuracy difference on the same ${n} evaluation requests, 95% family-stratified paired bootstrap interval (${DEFAULT_PAIRED_RESAMPLES.toLocaleString('en-US')} resamples), McNemar exact p. Bold: the interval excludes zero.`,
+    ...(smallest < DEFAULT_MIN_FOR_INTERVAL
+      ? [
+          `No interval where a family has fewer than ${DEFAULT_MIN_FOR_INTERVAL} requests (here as few as ${smallest}): one request moves a cell by ${formatSigned(1 / smallest)}.`,
+        ]
+      : []),
+    ...(table.missing.length ? [`Left out (measured before per-request outcomes were kept): ${table.missing.map(escapeHtml).join(', ')}.`] : []),
+  ];
+  return `<table class="${className}" data-testid="demo-paired"><thead>${head}</thead><tbody>${body}${pooled}</tbody></table><p class="small muted">${notes.join(' ')}</p>`;
+}
+
+function thousands(x: number): string {
+  return Math.round(x).toLocaleString('en-US');
+}
+
+/** Per method: selection tokens, serving tokens per request with its space and with the full menu, break-even N. */
+export function costHtml(rows: readonly CostRow[] | undefined, labels: Readonly<Record<string, string>>, className = ''): string {
+  if (!rows || !rows.some((r) => r.per !== 'none')) return '';
+  const head =
+    '<tr><th>Method</th><th class="num">Selection tokens</th><th class="num">Serving tokens / request</th><th class="num">Full menu / request</th><th class="num">Pays back after</th><th class="num">Selection time</th></tr>';
+  const body = rows
+    .map((r) => {
+      const selection = r.per === 'none' ? '0' : `${thousands(r.selectionTokens)} ${r.per === 'request' ? 'per request' : 'per fit'}`;
+      const payback =
+        r.per === 'none'
+          ? '—'
+          : r.per === 'request'
+            ? r.fullTokens - r.servingTokens - r.selectionTokens > 0
+              ? 'at once'
+              : 'never'
+            : r.breakEven === undefined
+              ? 'never'
+              : `${thousands(Math.ceil(r.breakEven))} requests`;
+      const time = r.seconds === undefined ? '—' : r.seconds < 120 ? `${r.seconds.toFixed(1)} s` : `${(r.seconds / 60).toFixed(1)} min`;
+      return `<tr><td>${label(labels, r.method)}</td><td class="num">${selection}</td><td class="num">${thousands(r.servingTokens)}</td><td class="num">${thousands(r.fullTokens)}</td><td class="num">${payback}</td><td class="num">${time}</td></tr>`;
+    })
+    .join('');
+  const note =
+    'Prompt tokens the model read to choose (LOTS: teacher-forced scoring of the fitting traces and the budget sweep’s serving; router: per request; TTO†/Beam†: every candidate menu served on the fitting requests). Pays back after: N = C<sub>fit</sub> / (c<sub>full</sub> − c<sub>space</sub>) served requests (paper eq. 17).';
+  return `<table class="${className}" data-testid="demo-cost"><thead>${head}</thead><tbody>${body}</tbody></table><p class="small muted">${note}</p>`;
+}
