@@ -367,6 +367,7 @@ export type MenuCommand =
   | 'view/space'
   | 'view/export'
   | 'view/jobs'
+  | 'view/gateway'
   | 'view/models'
   | 'view/demo'
   | 'help/shortcuts';
