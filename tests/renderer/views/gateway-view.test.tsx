@@ -75,7 +75,7 @@ describe('GatewayView', () => {
     expect(empty.getByText('No gateway has served this project yet')).toBeTruthy();
     const commands = screen.getByTestId('gateway-commands').textContent;
     expect(commands).toContain(`lots gateway openai --project ${PROJECT_DIR} --upstream http://127.0.0.1:8080`);
-    expect(commands).toContain(`lots gateway mcp --project ${PROJECT_DIR} --task T -- `);
+    expect(commands).toContain(`lots gateway mcp --project ${PROJECT_DIR} --task T \\\n    -- npx`);
   });
 
   it("shows a running gateway's requests per task, tools hidden, tokens saved and batch; a killed one as stopped since last seen", async () => {
