@@ -48,6 +48,7 @@ export function buildMenuTemplate(
       label: 'View',
       submenu: [
         ...views.map(([label, command], i) => item(label, command, `CmdOrCtrl+${i + 1}`)),
+        item('Gateways', 'view/gateway'),
         { type: 'separator' },
         item('Find in Heatmap', 'view/find', 'CmdOrCtrl+F'),
         item('Toggle Dark Theme', 'view/toggle-theme', 'CmdOrCtrl+Shift+D'),

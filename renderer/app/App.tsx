@@ -7,6 +7,7 @@ import { BudgetView } from '../views/BudgetView';
 import { DemoView } from '../views/DemoView';
 import { ExportView } from '../views/ExportView';
 import { HeatmapView } from '../views/HeatmapView';
+import { GatewayView } from '../views/GatewayView';
 import { HistoryView } from '../views/HistoryView';
 import { HomeView } from '../views/HomeView';
 import { JobsView } from '../views/JobsView';
@@ -34,6 +35,7 @@ const VIEWS: Record<ViewName, () => ReactNode> = {
   history: () => <HistoryView />,
   export: () => <ExportView />,
   jobs: () => <JobsView />,
+  gateway: () => <GatewayView />,
   models: () => <ModelsView />,
   demo: () => <DemoView />,
 };

@@ -18,6 +18,7 @@ export const VIEW_DEFS: ViewDef[] = [
   { name: 'history', label: 'History', group: 'task', needsTask: true },
   { name: 'export', label: 'Export', group: 'task', needsTask: true },
   { name: 'jobs', label: 'Jobs', group: 'engine', needsTask: false },
+  { name: 'gateway', label: 'Gateway', group: 'engine', needsTask: false },
   { name: 'models', label: 'Models', group: 'engine', needsTask: false },
   { name: 'demo', label: 'Demo', group: 'engine', needsTask: false },
 ];

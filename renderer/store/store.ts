@@ -8,6 +8,7 @@ import { createDataSlice } from './data-slice';
 import { createDemoSlice } from './demo-slice';
 import { createDraftSlice } from './draft-slice';
 import { createHistorySlice } from './history-slice';
+import { createGatewaySlice } from './gateway-slice';
 import { createExportSlice } from './export-slice';
 import { createHeatmapViewSlice } from './heatmap-view-slice';
 import { createJobsSlice } from './jobs-slice';
@@ -41,6 +42,7 @@ export function createStudioStore(api: StudioApi, options: StoreOptions = {}): S
         ...createExportSlice(api)(...a),
         ...createDemoSlice(api)(...a),
         ...createHistorySlice(api)(...a),
+        ...createGatewaySlice(api)(...a),
       }),
       { name: 'lots-studio', enabled: options.devtools ?? false },
     ),

@@ -12,6 +12,7 @@ import type { ScoringServerSlice } from './scoring-server-slice';
 import type { ExportSlice } from './export-slice';
 import type { DemoSlice } from './demo-slice';
 import type { HistorySlice } from './history-slice';
+import type { GatewaySlice } from './gateway-slice';
 
 export type StudioState = AppSlice &
   ProjectSlice &
@@ -24,11 +25,12 @@ export type StudioState = AppSlice &
   ScoringServerSlice &
   ExportSlice &
   DemoSlice &
-  HistorySlice;
+  HistorySlice &
+  GatewaySlice;
 
 export type SliceCreator<T> = StateCreator<StudioState, [['zustand/devtools', never]], [], T>;
 
-export const VIEWS = ['home', 'heatmap', 'trace', 'ranking', 'budget', 'space', 'history', 'export', 'jobs', 'models', 'demo'] as const;
+export const VIEWS = ['home', 'heatmap', 'trace', 'ranking', 'budget', 'space', 'history', 'export', 'jobs', 'gateway', 'models', 'demo'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 /** Views that show one task (the task picker and K slider appear in the top bar). */

@@ -18,6 +18,7 @@ export const API_METHOD_NAMES = [
   'acceptSpace',
   'getHistory',
   'updateSpace',
+  'getGateways',
   'compareRuns',
   'renderExport',
   'saveExport',

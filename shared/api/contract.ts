@@ -4,6 +4,7 @@
 import type { SpaceVersion } from '../project/spaces';
 import type { ApiInput, ApiMethodName } from './schemas';
 import type { HistoryData, RunComparison, UpdateResult } from './history';
+import type { GatewayViewData } from './gateways';
 import type {
   AppInfo,
   BudgetData,
@@ -49,6 +50,8 @@ export interface StudioApi {
   getHistory(input: ApiInput<'getHistory'>): Promise<HistoryData>;
   updateSpace(input: ApiInput<'updateSpace'>): Promise<UpdateResult>;
   compareRuns(input: ApiInput<'compareRuns'>): Promise<RunComparison>;
+  /** The gateways (`lots gateway`) that served the project, running or not, and the batches they recorded. */
+  getGateways(): Promise<GatewayViewData>;
 
   renderExport(input: ApiInput<'renderExport'>): Promise<ExportText>;
   saveExport(input: ApiInput<'saveExport'>): Promise<{ path: string }>;

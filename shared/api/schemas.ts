@@ -70,6 +70,8 @@ export const apiInputSchemas = {
       refold: z.boolean().optional(),
     })
     .strict(),
+  /** The gateways that served the open project (their status records) and the batches they recorded. */
+  getGateways: none,
   compareRuns: z.object({ task, runA: z.string().min(1), runB: z.string().min(1), k: z.number().int().positive().optional() }).strict(),
 
   renderExport: z.object({ task, format: z.enum(EXPORT_FORMATS), version: z.number().int().nonnegative().optional() }).strict(),

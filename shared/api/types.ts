@@ -373,6 +373,7 @@ export type MenuCommand =
   | 'view/space'
   | 'view/export'
   | 'view/jobs'
+  | 'view/gateway'
   | 'view/models'
   | 'view/demo'
   | 'help/shortcuts';

@@ -1,6 +1,7 @@
 // What a running gateway counts, per task: requests, how they found their task, tools hidden, the prompt
 // tokens the hidden tools would have cost (estimated), and what it could not serve. Printed as a summary
-// line by the CLI; pure so the Studio's Gateway view can show the same numbers later.
+// line by the CLI, and written into the gateway's status record (electron/engine/gateway/status.ts) for
+// the Studio's Gateway view; pure, so both show the same numbers.
 
 /** How a request found its task: a header, its metadata, the project's router, the gateway's own --task (MCP), or not at all. */
 export type TaskSource = 'header' | 'metadata' | 'router' | 'flag' | 'none';
@@ -14,6 +15,8 @@ export interface TaskCounts {
   /** Upstream prompt tokens, summed over the requests whose answer reported usage. */
   promptTokens: number;
   failed: number;
+  /** The approved space version the task's latest request was served with. */
+  spaceVersion?: number;
 }
 
 export const NO_TASK = '(no task)';
@@ -24,6 +27,8 @@ export class GatewayStats {
   /** Requests refused before they reached the upstream (bad JSON, unknown task, too large, no token). */
   refused = 0;
   recorded = 0;
+  /** Called after each request counted (the status record is rewritten soon after). */
+  onChange?: () => void;
 
   private of(task: string | undefined): TaskCounts {
     const key = task ?? NO_TASK;
@@ -32,18 +37,21 @@ export class GatewayStats {
     return c;
   }
 
-  served(e: { task?: string; source: TaskSource; hasSpace: boolean; hidden: number; tokensSaved: number; promptTokens?: number }): void {
+  served(e: { task?: string; source: TaskSource; hasSpace: boolean; hidden: number; tokensSaved: number; promptTokens?: number; spaceVersion?: number }): void {
     const c = this.of(e.task);
     c.requests++;
+    if (e.spaceVersion !== undefined) c.spaceVersion = e.spaceVersion;
     if (e.task !== undefined && !e.hasSpace) c.noSpace++;
     c.toolsHidden += e.hidden;
     c.tokensSaved += e.tokensSaved;
     c.promptTokens += e.promptTokens ?? 0;
     this.bySource[e.source]++;
+    this.onChange?.();
   }
 
   failed(task: string | undefined): void {
     this.of(task).failed++;
+    this.onChange?.();
   }
 
   get requests(): number {

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpGateway } from '../../electron/engine/gateway/mcp-gateway';
 import { ProjectStore } from '../../electron/engine/store';
+import type { GatewayStatus } from '../../shared/project/gateways';
 import { runCli, tempDir } from '../cli/io';
 
 const tmp = tempDir('lots-gateway-mcp-');
@@ -33,6 +34,17 @@ async function connect(transport: StdioClientTransport | StreamableHTTPClientTra
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   await client.connect(transport);
   return client;
+}
+
+/** The project's one gateway status record, once it shows what `ready` waits for (it is rewritten soon after each request). */
+async function statusOf(dir: string, ready: (r: GatewayStatus) => boolean): Promise<GatewayStatus> {
+  let last: GatewayStatus | undefined;
+  for (let i = 0; i < 100; i++) {
+    last = ProjectStore.open(dir).listGateways()[0];
+    if (last && ready(last)) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the gateway's status record never showed it: ${JSON.stringify(last)}`);
 }
 
 beforeAll(() => {
@@ -67,6 +79,32 @@ describe('lots gateway mcp (stdio) in front of the npm filesystem server', () =>
       const allowed = await client.callTool({ name: 'read_text_file', arguments: { path: join(data, 'notes.txt') } });
       expect(allowed).toEqual(upstreamResult);
       expect(text(await client.callTool({ name: 'list_directory', arguments: { path: data } }))).toContain('notes.txt');
+      // The gateway says in the project what it serves and counts (the Studio's Gateway view reads it):
+      // one tools/list and two forwarded calls of task files, the hidden tools, the refused call, the batch.
+      const live = await statusOf(dir, (r) => r.tasks[0]?.requests === 3);
+      expect(live).toMatchObject({
+        kind: 'mcp',
+        transport: 'stdio',
+        url: 'stdio',
+        upstream: 'node index.js',
+        task: 'files',
+        state: 'running',
+        refused: 1,
+        batch: { source: `gateway-mcp-${live.id}`, recorded: 2, committed: 0, files: [] },
+      });
+      expect(live.tasks).toEqual([
+        {
+          task: 'files',
+          requests: 3,
+          noSpace: 0,
+          toolsHidden: all.length - SPACE.length,
+          tokensSaved: expect.any(Number),
+          promptTokens: 0,
+          failed: 0,
+          spaceVersion: 0,
+        },
+      ]);
+      expect(live.tasks[0]!.tokensSaved).toBeGreaterThan(50);
     } finally {
       await client.close();
     }
@@ -90,6 +128,10 @@ describe('lots gateway mcp (stdio) in front of the npm filesystem server', () =>
     });
     expect(traces[0]!.tools.map((t) => t.name).sort()).toEqual(SPACE);
     expect((traces[0]!.meta!.gateway as { hidden: string[] }).hidden).toContain('write_file');
+    // Stopped: the record says so, with the batch it committed.
+    const [stopped] = ProjectStore.open(dir).listGateways();
+    expect(stopped).toMatchObject({ state: 'stopped', batch: { recorded: 2, queued: 0, committed: 2, files: ['0001.jsonl'] } });
+    expect(stopped!.stoppedAt).toBeDefined();
   }, 60_000);
 
   it('refuses a task the project does not know, naming the ones it does', async () => {
@@ -112,6 +154,8 @@ describe('the MCP gateway over streamable HTTP', () => {
       const url = await gateway.serveHttp({ token: 'tok' });
       const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(refused.status).toBe(401);
+      expect(ProjectStore.open(dir).listGateways()).toMatchObject([{ kind: 'mcp', transport: 'http', url, state: 'running' }]);
+      expect(JSON.stringify(ProjectStore.open(dir).listGateways())).not.toContain('tok"'); // never the token
       const client = await connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer tok' } } }));
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(SPACE);
       await expect(client.callTool({ name: 'write_file', arguments: { path: join(data, 'y.txt'), content: 'no' } })).rejects.toThrow(

@@ -56,6 +56,18 @@ describe('the OpenAI gateway', () => {
     expect(t!.meta!.gateway).toMatchObject({ kind: 'openai', taskFrom: 'header', hidden: ['DocRetrieve', 'WebSearch'], spaceVersion: 0, requestedTools: 4 });
     const store = ProjectStore.open(project);
     expect(store.importSource(gateway.recorder.files[0]!.split('/').pop()!)).toBe(`gateway-openai-${gateway.session}`);
+    // Its status record, as the Studio's Gateway view reads it: stopped, with what it counted and committed.
+    const [status] = store.listGateways();
+    expect(status).toMatchObject({
+      id: gateway.session,
+      kind: 'openai',
+      url: `${gateway.url}/v1`,
+      upstream: upstream.url,
+      state: 'stopped',
+      tasks: [{ task: 'fx', requests: 1, noSpace: 0, toolsHidden: 2, promptTokens: 11, spaceVersion: 0 }],
+      batch: { source: `gateway-openai-${gateway.session}`, recorded: 1, queued: 0, committed: 1, files: ['0002.jsonl'] },
+    });
+    expect(status!.tasks[0]!.tokensSaved).toBe(gateway.stats.tasks.get('fx')!.tokensSaved);
   });
 
   it('takes the task from metadata.lots_task and does not forward that field', async () => {

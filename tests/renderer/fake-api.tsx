@@ -277,6 +277,7 @@ export function fakeApi(overrides: Partial<StudioApi> = {}): Fake {
     getRanking: answer(ranking),
     getBudget: answer(budget),
     getSpaces: answer(spaces),
+    getGateways: answer({ checkedAt: AT, gateways: [], fold: [] }),
     acceptSpace: vi.fn(async (input: Parameters<StudioApi['acceptSpace']>[0]) => ({
       version: 0,
       task: input.task,

@@ -3,6 +3,7 @@
 // `lots update`. The gateways themselves live in electron/engine/gateway/; this file reads the flags, the
 // secrets (from environment variables only, never from a flag), prints a line per request and a summary,
 // and stops cleanly on SIGINT/SIGTERM (the batch is committed before the process ends).
+import { join } from 'node:path';
 import { flagInt, flagNumber, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { CliError, EXIT_OK, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
@@ -75,6 +76,7 @@ export const openaiCommand: Command = {
     });
     io.out(`lots gateway openai: serving ${gateway.url}/v1 → ${upstream} for project ${store.dir} (session ${gateway.session})`);
     io.out(`  recording into new batches of the project labelled gateway-openai-${gateway.session}; Ctrl-C stops and commits`);
+    io.out(`  the Studio's Gateway view shows it (its status: ${join(store.dir, 'gateways', `${gateway.session}.json`)})`);
     return serveUntilStopped(io, 'gateway openai', gateway.stats, summaryMs, () => gateway.close());
   },
 };
@@ -130,6 +132,7 @@ export const mcpCommand: Command = {
       ended = gateway.serveStdio();
       io.err(`lots gateway mcp: serving stdio → ${command} for project ${store.dir}, ${where} (session ${gateway.session})`);
     }
+    io.err(`  the Studio's Gateway view shows it (its status: ${join(store.dir, 'gateways', `${gateway.session}.json`)})`);
     return serveUntilStopped(io, 'gateway mcp', gateway.stats, summaryMs, () => gateway.close(), ended);
   },
 };

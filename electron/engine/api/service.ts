@@ -44,6 +44,7 @@ import { ServiceEvents } from './events';
 import { acceptSpace, buildSpaceState } from '../views/spaces';
 import { renderExport, renderReport, writeText } from './exports';
 import { buildHeatmap } from '../views/heatmap';
+import { buildGatewayView } from '../views/gateways';
 import { ModelCatalog } from '../views/models';
 import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
@@ -63,6 +64,7 @@ import { ProjectIndex } from '../read-model/project-index';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
 import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';
+import type { GatewayViewData } from '../../../shared/api/gateways';
 import { PathPolicy } from './path-policy';
 
 /** Native dialogs, supplied by the Electron main process (the engine never imports electron). */
@@ -289,6 +291,11 @@ export class StudioService implements ApiMethods {
     );
     this.events.emit('projectChanged', { reason: 'space' });
     return { ...taskHistory(store, input.task), folded: result!.folded.length, refoldReason: result!.refoldReason ?? null };
+  }
+
+  async getGateways(): Promise<GatewayViewData> {
+    const { store, index } = this.requireProject();
+    return buildGatewayView(store, index);
   }
 
   async compareRuns(input: ApiParsedInput<'compareRuns'>): Promise<RunComparison> {

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -24,6 +25,7 @@ import type { ProjectStore } from '../store';
 import { checkCaller, DEFAULT_MAX_BODY_BYTES, GatewayError, parseJsonBody, readBody, sendError, sendJson } from './http-guard';
 import { ProjectView } from './project-view';
 import { TraceRecorder } from './recorder';
+import { GatewayStatusWriter } from './status';
 
 export interface McpUpstream {
   command: string;
@@ -37,6 +39,8 @@ export interface McpGatewayOptions {
   task: string;
   upstream: McpUpstream;
   commitEveryMs?: number;
+  /** How often the gateway's status record in the project is rewritten while serving (default 5 s; status.ts). */
+  statusHeartbeatMs?: number;
   log?: (line: string) => void;
 }
 
@@ -56,6 +60,8 @@ export class McpGateway {
   private seq = 0;
   private tools: Tool[] = [];
   private http?: HttpServer;
+  /** Its status record in the project (gateways/<session>.json), written once it serves. */
+  status?: GatewayStatusWriter;
   private closing?: Promise<{ committed: number; leftIn?: string }>;
 
   private constructor(
@@ -131,7 +137,14 @@ export class McpGateway {
       const shown = tools.filter((t) => this.allowed(t.name, space));
       const hidden = tools.filter((t) => !this.allowed(t.name, space));
       const saved = estimateTokens(hidden.reduce((n, t) => n + JSON.stringify(t).length, 0));
-      this.stats.served({ task: this.task, source: 'flag', hasSpace: space !== undefined, hidden: hidden.length, tokensSaved: saved });
+      this.stats.served({
+        task: this.task,
+        source: 'flag',
+        hasSpace: space !== undefined,
+        hidden: hidden.length,
+        tokensSaved: saved,
+        ...(space ? { spaceVersion: space.version } : {}),
+      });
       this.log(
         `tools/list task=${this.task} ${tools.length}→${shown.length} tools${space ? ` (space v${space.version})` : ' (no approved space: all shown)'}${hidden.length ? `, ~${saved} tokens saved` : ''}`,
       );
@@ -150,7 +163,14 @@ export class McpGateway {
       }
       const started = Date.now();
       const result = await this.client.callTool(request.params);
-      this.stats.served({ task: this.task, source: 'flag', hasSpace: space !== undefined, hidden: 0, tokensSaved: 0 });
+      this.stats.served({
+        task: this.task,
+        source: 'flag',
+        hasSpace: space !== undefined,
+        hidden: 0,
+        tokensSaved: 0,
+        ...(space ? { spaceVersion: space.version } : {}),
+      });
       this.log(`tools/call ${name} task=${this.task} → ${result.isError ? 'error result' : 'ok'} in ${Date.now() - started} ms`);
       this.record(name, request.params.arguments, result, space);
       return result;
@@ -197,8 +217,22 @@ export class McpGateway {
     this.stats.recorded++;
   }
 
+  /** Start the status record: the Studio's Gateway view shows this gateway from now on. */
+  private announce(transport: 'http' | 'stdio', url: string): void {
+    this.status = new GatewayStatusWriter(
+      this.options.store,
+      { id: this.session, kind: 'mcp', transport, url, upstream: shownCommand(this.options.upstream), task: this.task },
+      { stats: this.stats, recorder: this.recorder },
+      { log: this.log, ...(this.options.statusHeartbeatMs !== undefined ? { heartbeatMs: this.options.statusHeartbeatMs } : {}) },
+    );
+    const status = this.status;
+    this.recorder.onCommit = () => status.beat();
+    status.start();
+  }
+
   /** Serve one client over this process's stdin/stdout; resolves when that client goes away. */
   async serveStdio(): Promise<void> {
+    this.announce('stdio', 'stdio');
     const transport = new StdioServerTransport();
     const ended = new Promise<void>((done) => {
       transport.onclose = () => done();
@@ -243,12 +277,15 @@ export class McpGateway {
     });
     this.http = http;
     const a = http.address() as AddressInfo;
-    return `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}/mcp`;
+    const url = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}/mcp`;
+    this.announce('http', url);
+    return url;
   }
 
   /** Stop serving, close the upstream, commit the batch. */
   close(): Promise<{ committed: number; leftIn?: string }> {
     return (this.closing ??= (async () => {
+      this.status?.stopping();
       if (this.http) {
         const http = this.http;
         await new Promise<void>((done) => {
@@ -257,7 +294,20 @@ export class McpGateway {
         });
       }
       await this.client.close().catch(() => undefined);
-      return this.recorder.close();
+      try {
+        return await this.recorder.close();
+      } finally {
+        this.status?.stopped();
+      }
     })());
   }
+}
+
+/**
+ * The upstream MCP server as the status record shows it: its command's name and its first argument's
+ * (`npx server-filesystem`, `node index.js`); the rest of the command line may carry secrets and is left out.
+ */
+function shownCommand(upstream: McpUpstream): string {
+  const first = upstream.args.find((a) => !a.startsWith('-'));
+  return [basename(upstream.command), ...(first !== undefined ? [basename(first)] : [])].join(' ');
 }

@@ -24,10 +24,12 @@ import { exchangeTrace, type Exchange } from '../../../shared/gateway/exchange-t
 import { SseAssembler } from '../../../shared/gateway/sse';
 import { GatewayStats, type TaskSource } from '../../../shared/gateway/stats';
 import { isObj, type Obj } from '../../../shared/importers/values';
+import { publicUpstream } from '../../../shared/project/gateways';
 import type { ProjectStore } from '../store';
 import { checkCaller, DEFAULT_MAX_BODY_BYTES, GatewayError, parseJsonBody, readBody, sendError, sendJson } from './http-guard';
 import { ProjectView } from './project-view';
 import { TraceRecorder } from './recorder';
+import { GatewayStatusWriter } from './status';
 
 export interface OpenAIGatewayOptions {
   store: ProjectStore;
@@ -46,6 +48,8 @@ export interface OpenAIGatewayOptions {
   /** The recorder's batch settings. */
   commitEveryMs?: number;
   commitAtTraces?: number;
+  /** How often the gateway's status record in the project is rewritten (default 5 s; status.ts). */
+  statusHeartbeatMs?: number;
   /** A line per request, and the recorder's lines. */
   log?: (line: string) => void;
 }
@@ -54,6 +58,8 @@ export interface RunningGateway {
   url: string;
   stats: GatewayStats;
   recorder: TraceRecorder;
+  /** Its status record in the project (gateways/<session>.json), read by the Studio's Gateway view. */
+  status: GatewayStatusWriter;
   session: string;
   /** Stop accepting, finish the requests in flight, record what is open and commit the batch. */
   close(): Promise<{ committed: number; leftIn?: string }>;
@@ -204,6 +210,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       hidden: cut.hidden.length,
       tokensSaved: saved,
       ...(promptTokens !== undefined ? { promptTokens } : {}),
+      ...(space ? { spaceVersion: space.version } : {}),
     });
     line(upstreamRes.status, promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : '');
     const messages = cut.body.messages as unknown[];
@@ -273,15 +280,26 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  const status = new GatewayStatusWriter(
+    options.store,
+    { id: session, kind: 'openai', transport: 'http', url: `${url}/v1`, upstream: publicUpstream(upstream) },
+    { stats, recorder, open: () => open.size },
+    { log, ...(options.statusHeartbeatMs !== undefined ? { heartbeatMs: options.statusHeartbeatMs } : {}) },
+  );
+  recorder.onCommit = () => status.beat();
+  status.start();
 
   let closing: Promise<{ committed: number; leftIn?: string }> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
     stats,
     recorder,
+    status,
     session,
     close: () =>
       (closing ??= (async () => {
+        status.stopping();
         const stopped = new Promise<void>((done) => server.close(() => done()));
         server.closeIdleConnections();
         const slow = setTimeout(() => server.closeAllConnections(), 30_000);
@@ -290,7 +308,11 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
         clearTimeout(slow);
         clearInterval(sweep);
         for (const e of open.drain()) record(e.value.exchange);
-        return recorder.close();
+        try {
+          return await recorder.close();
+        } finally {
+          status.stopped();
+        }
       })()),
   };
 }

@@ -38,6 +38,10 @@ export class TraceRecorder {
   /** Trace files this recorder committed, in order. */
   readonly files: string[] = [];
   committed = 0;
+  /** When the last commit that added traces finished. */
+  lastCommitAt?: string;
+  /** Called after each commit that added traces (the gateway's status record is rewritten then). */
+  onCommit?: () => void;
 
   constructor(
     private readonly store: ProjectStore,
@@ -92,7 +96,11 @@ export class TraceRecorder {
       const summary = imp.commit();
       this.committed += summary.added;
       if (summary.file) this.files.push(summary.file);
-      if (summary.added > 0) this.options.log?.(`gateway: recorded ${summary.added} trace(s) into ${summary.file} (a new batch of the project)`);
+      if (summary.added > 0) {
+        this.lastCommitAt = new Date().toISOString();
+        this.options.log?.(`gateway: recorded ${summary.added} trace(s) into ${summary.file} (a new batch of the project)`);
+        this.onCommit?.();
+      }
       return { added: summary.added, ...(summary.file ? { file: summary.file } : {}) };
     } catch (e) {
       this.queue = [...batch, ...this.queue];

@@ -9,6 +9,7 @@
 //   stream.json          StreamRecord: a benchmark stream's arms batch by batch (lots bench stream)
 //   updates/<task>.json  TaskUpdates: the task's running scores batch by batch and the proposals (lots update)
 //   jobs/<id>.json       job state (scoring, sweeps), so a killed run can resume
+//   gateways/<id>.json   GatewayStatus: what a running `lots gateway` serves and counts (its heartbeat)
 //   activity.jsonl       append-only log of what happened (imports, scoring, approvals)
 //   .lock                the write lock (see lock.ts)
 // Every write is atomic (temp + rename) or an append of whole lines; readers never need the lock. Every
@@ -17,7 +18,8 @@
 //
 // ProjectStore is the one facade over the record types, each in its own file: traces (trace-records.ts,
 // trace-import.ts), scores (score-records.ts), the JSON documents (document-records.ts), job states
-// (job-records.ts) and the activity log (activity-log.ts). Callers see one object with one lock.
+// (job-records.ts), the gateways' status records (gateway-records.ts) and the activity log
+// (activity-log.ts). Callers see one object with one lock.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
@@ -28,6 +30,7 @@ import type { FaithfulnessCheck, TaskFaithfulness } from '../../../shared/projec
 import type { DemoRecord } from '../../../shared/project/demo';
 import type { TaskUpdates } from '../../../shared/project/updates';
 import type { StreamRecord } from '../../../shared/project/streams';
+import type { GatewayStatus } from '../../../shared/project/gateways';
 import { writeJsonAtomic } from './atomic';
 import type { ToolTable, TraceEntry } from './trace-index';
 import { processAlive, ProjectLock, type AcquireOptions } from './lock';
@@ -40,6 +43,7 @@ import { TraceImport } from './trace-import';
 import { ScoreRecords } from './score-records';
 import { DocumentRecords } from './document-records';
 import { JobRecords } from './job-records';
+import { GatewayRecords } from './gateway-records';
 import { ActivityLog } from './activity-log';
 
 export const PROJECT_FORMAT = 'lots-project';
@@ -89,6 +93,7 @@ export class ProjectStore implements StoreContext {
   private readonly scores: ScoreRecords;
   private readonly documents: DocumentRecords;
   private readonly jobs: JobRecords;
+  private readonly gateways: GatewayRecords;
   private readonly activity: ActivityLog;
 
   private constructor(dir: string, info: ProjectInfo, options: StoreOptions = {}) {
@@ -101,6 +106,7 @@ export class ProjectStore implements StoreContext {
     this.scores = new ScoreRecords(this);
     this.documents = new DocumentRecords(this);
     this.jobs = new JobRecords(this);
+    this.gateways = new GatewayRecords(this);
   }
 
   /** Open an existing project; refuses a folder that is not one, or one written by a newer version. */
@@ -162,7 +168,7 @@ export class ProjectStore implements StoreContext {
    * that write then fails loudly — its rename finds nothing — and commits nothing.)
    */
   private removeDeadTempFiles(): void {
-    for (const sub of ['', 'traces', 'spaces', 'sweeps', 'faithfulness', 'updates', 'jobs']) {
+    for (const sub of ['', 'traces', 'spaces', 'sweeps', 'faithfulness', 'updates', 'jobs', 'gateways']) {
       const dir = join(this.dir, sub);
       let names: string[];
       try {
@@ -431,6 +437,18 @@ export class ProjectStore implements StoreContext {
   /** Job state files are owned by one job runner at a time; an atomic rewrite needs no project lock. */
   writeJob(job: JobState): void {
     return this.jobs.writeJob(job);
+  }
+
+  // ---------------------------------------------------------------- gateways
+
+  /** The status records of the gateways that served this project (running or not), newest first. */
+  listGateways(): GatewayStatus[] {
+    return this.gateways.listGateways();
+  }
+
+  /** A gateway's own record, rewritten by it alone (atomic; no project lock, so serving never waits). */
+  writeGateway(record: GatewayStatus): void {
+    return this.gateways.writeGateway(record);
   }
 
   // ---------------------------------------------------------------- activity

@@ -1,0 +1,88 @@
+// What the Studio's Gateway view shows (electron/engine/views/gateways.ts builds it): the gateways that
+// served the project, from their status records (shared/project/gateways.ts) with whether each still
+// serves, and per task the batches they recorded and how far `lots update` has folded them.
+import type { GatewayKind, GatewayLiveness, GatewayStatus, GatewayTaskCounts } from '../project/gateways';
+
+export interface GatewayTotals {
+  requests: number;
+  noSpace: number;
+  toolsHidden: number;
+  tokensSaved: number;
+  promptTokens: number;
+  failed: number;
+}
+
+export interface GatewayInfo {
+  id: string;
+  kind: GatewayKind;
+  transport: 'http' | 'stdio';
+  url: string;
+  upstream: string;
+  /** The MCP gateway's task; null for the OpenAI gateway (a task per request). */
+  task: string | null;
+  pid: number;
+  hostname: string;
+  startedAt: string;
+  /** When its record was last rewritten: the last time it was seen. */
+  updatedAt: string;
+  stoppedAt: string | null;
+  heartbeatMs: number;
+  /** running; stopped (it said so); lost (killed: its process is gone or its heartbeat stale). */
+  status: GatewayLiveness;
+  /** Running, but finishing its requests and committing its batch. */
+  stopping: boolean;
+  refused: number;
+  bySource: GatewayStatus['bySource'];
+  /** Most requests first. */
+  tasks: GatewayTaskCounts[];
+  totals: GatewayTotals;
+  batch: GatewayStatus['batch'];
+}
+
+/** Where a recorded batch stands for `lots update`. */
+export type GatewayBatchState =
+  /** Folded into the task's running scores. */
+  | 'folded'
+  /** Scored and not folded: the fold takes it. */
+  | 'ready'
+  /** No score rows yet: score the project first. */
+  | 'unscored'
+  /** MCP calls without a request or answer: an audit, which the update leaves aside. */
+  | 'audit'
+  /** Traces without a task: route the project first (`lots route`). */
+  | 'unrouted';
+
+export interface GatewayBatch {
+  /** The project's trace file (`0004.jsonl`). */
+  file: string;
+  kind: GatewayKind;
+  /** The gateway session that recorded it. */
+  gateway: string;
+  traces: number;
+  scored: number;
+  state: GatewayBatchState;
+}
+
+export interface GatewayFoldTask {
+  task: string;
+  /** The task's traces in gateway batches, in import order. */
+  batches: GatewayBatch[];
+  traces: number;
+  scored: number;
+  /** Whether the task has a scoring run (`lots update` needs one). */
+  hasScores: boolean;
+  /** Batches the fold would take now. */
+  ready: number;
+  approvedVersion: number | null;
+  /** The batch number of the task's latest fold (null before the first). */
+  lastFold: number | null;
+}
+
+export interface GatewayViewData {
+  /** When the records were read. */
+  checkedAt: string;
+  /** Running first, then lost, then stopped; newest first within each. */
+  gateways: GatewayInfo[];
+  /** Per task with traces in gateway batches. */
+  fold: GatewayFoldTask[];
+}
