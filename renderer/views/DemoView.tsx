@@ -3,7 +3,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DemoData } from '../../shared/api';
-import { accuracyChart, growthChart, meanKept, methodLabel, tokensChart } from '../../shared/export/demo-report';
+import { accuracyChart, growthChart, meanKept, METHOD_LABELS, methodLabel, tokensChart } from '../../shared/export/demo-report';
+import { costHtml, pairedHtml } from '../../shared/export/demo-statistics';
 import { downloadText } from '../api/files';
 import { DEMO_STEPS, DEMO_TASK, type DemoStep } from '../store/demo-slice';
 import { fmtInt } from '../format';
@@ -67,6 +68,8 @@ function DemoStory({ data }: { data: DemoData }) {
     }
   };
   const growth = r && r.growth.length > 1 ? growthChart(r.growth) : '';
+  const paired = pairedHtml(data.paired, METHOD_LABELS, 'table');
+  const cost = costHtml(data.cost, METHOD_LABELS, 'table');
   return (
     <section className="demo-story" data-testid="demo-story" aria-label="Demo results">
       <div className="view-header">
@@ -181,6 +184,24 @@ function DemoStory({ data }: { data: DemoData }) {
           Methods compared: {data.methods.map(methodLabel).join(', ')}. Accuracy: the first number of the answer within max(0.01, 0.1%) of the gold value.
         </p>
       </div>
+      {paired ? (
+        <div className="card demo-stat" style={{ marginTop: 14 }}>
+          <div className="card-head">
+            <h2>Is the difference real? LOTS minus each baseline</h2>
+            <span className="small muted">paired on the same evaluation requests</span>
+          </div>
+          <div className="table-scroll" dangerouslySetInnerHTML={{ __html: paired }} />
+        </div>
+      ) : null}
+      {cost ? (
+        <div className="card demo-stat" style={{ marginTop: 14 }}>
+          <div className="card-head">
+            <h2>The cost of selection</h2>
+            <span className="small muted">prompt tokens the model read to choose, and when it pays back</span>
+          </div>
+          <div className="table-scroll" dangerouslySetInnerHTML={{ __html: cost }} />
+        </div>
+      ) : null}
     </section>
   );
 }

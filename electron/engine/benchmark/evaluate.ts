@@ -169,35 +169,45 @@ export async function evaluateTask(
     if (!selectionMethod(name)?.needsModel) return true;
     return !splits.every((split) => sweep.baselines.some((b) => b.name === name && b.split === split && b.outcomes !== undefined && b.selection?.budget === k));
   });
-  // LOTS first, then the baselines: every method of the registry runs through the same provider interface.
-  const spaces = await baselineSpaces({
-    task,
-    registry,
-    k,
-    space,
-    ...requestTexts(requests),
-    seed: options.seed,
-    draws: options.draws ?? DEFAULT_RANDOM_DRAWS,
-    names,
-    ...modelCapabilities(server, requests),
-    ...(options.memo ? { memo: options.memo } : {}),
-    signal: options.signal,
-  });
+  // LOTS first, then the baselines: every method of the registry runs through the same provider
+  // interface, one at a time — chosen, then measured and saved — so a stopped run keeps every method it
+  // finished.
   let current = sweep;
-  const baselines = await compareSpaces({
-    spaces,
-    splits,
-    evaluate: menuEvaluator(server, requests, options.onServed),
-    evaluateRequests: requestMenuEvaluator(server, requests, options.onServed),
-    previous: sweep.baselines,
-    requireOutcomes: true,
-    save: (results) => {
-      current = { ...current, baselines: results };
-      store.writeSweep(current);
-    },
-    onProgress: options.onProgress,
-    signal: options.signal,
-  });
+  let baselines = sweep.baselines;
+  const total = names.length * splits.length;
+  let done = 0;
+  for (const name of names) {
+    options.signal?.throwIfAborted();
+    if (selectionMethod(name)?.needsModel) options.onProgress?.({ done, total, label: `${name}: choosing`, cached: false });
+    const spaces = await baselineSpaces({
+      task,
+      registry,
+      k,
+      space,
+      ...requestTexts(requests),
+      seed: options.seed,
+      draws: options.draws ?? DEFAULT_RANDOM_DRAWS,
+      names: [name],
+      ...modelCapabilities(server, requests),
+      ...(options.memo ? { memo: options.memo } : {}),
+      signal: options.signal,
+    });
+    baselines = await compareSpaces({
+      spaces,
+      splits,
+      evaluate: menuEvaluator(server, requests, options.onServed),
+      evaluateRequests: requestMenuEvaluator(server, requests, options.onServed),
+      previous: baselines,
+      requireOutcomes: true,
+      save: (results) => {
+        current = { ...current, baselines: results };
+        store.writeSweep(current);
+      },
+      onProgress: (p) => options.onProgress?.({ ...p, done: done + p.done, total }),
+      signal: options.signal,
+    });
+    done += splits.length;
+  }
   // LOTS's own selection cost (its scoring and the sweep's serving), beside the baselines' (Table 20).
   const lotsCost = await lotsSelectionCost(store, server, task, sweep);
   current = { ...current, baselines: lotsCost ? baselines.map((b) => (b.name === 'lots' ? { ...b, selection: { ...lotsCost, budget: k } } : b)) : baselines };

@@ -6,7 +6,8 @@ import { meanUnit, toolText, topBySimilarity } from '../embedding';
 import type { SelectionContext, SelectionMethod } from '../method';
 
 export const TOOL2VEC_QUERIES = 20;
-export const TOOL2VEC_MAX_TOKENS = 480;
+/** Twenty short requests of about a dozen tokens each. */
+export const TOOL2VEC_MAX_TOKENS = 320;
 
 export function queriesPrompt(tool: { name: string; description?: string | undefined }, n = TOOL2VEC_QUERIES): string {
   return [

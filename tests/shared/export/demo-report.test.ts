@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { DemoData } from '../../../shared/api/types';
 import { accuracyChart, growthChart, meanKept, renderDemoReport, tokensChart } from '../../../shared/export/demo-report';
 import type { GrowthPoint } from '../../../shared/project/demo';
+import type { BaselineResult } from '../../../shared/project/sweeps';
+import { pairedTable } from '../../../shared/benchmark/paired-table';
+import { costTable } from '../../../shared/benchmark/cost-table';
 
 const cell = (accuracy: number, n: number, promptTokens: number) => ({ accuracy, n, promptTokens });
 
@@ -73,6 +76,45 @@ describe('demo charts and report', () => {
     expect(meanKept(data)).toBe(1.5);
     expect(html).toContain(
       'LOTS keeps 1.5 tools per task and answers 50% of 8 evaluation requests, against 50% with the whole registry, using 135 instead of 595 prompt tokens per request.',
+    );
+  });
+
+  it('the report carries the paired block and the cost of selection when the data has them, and neither when not', () => {
+    expect(renderDemoReport(data, { projectName: 'p' })).not.toContain('Is the difference real?');
+    const outcomes = (correct: number[]) => correct.map((c, i) => ({ request: `r${i}`, correct: c, promptTokens: 100 }));
+    const result = (name: string, correct: number[], promptTokens: number, selection?: BaselineResult['selection']) => ({
+      name,
+      k: 2,
+      tools: [],
+      accuracy: correct.reduce((a, b) => a + b, 0) / correct.length,
+      n: correct.length,
+      promptTokens,
+      split: 'eval' as const,
+      outcomes: outcomes(correct),
+      ...(selection ? { selection } : {}),
+    });
+    // Twelve requests: LOTS right on 9, keep-all on 3, discordant 7 (LOTS only) against 1.
+    const lots = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0];
+    const all = [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0];
+    const rows = [
+      {
+        task: 'table_total',
+        k: 2,
+        space: ['A'],
+        results: new Map([
+          ['lots', { eval: result('lots', lots, 150, { per: 'fit', promptTokens: 44_000, calls: 30 }) }],
+          ['keep-all', { eval: result('keep-all', all, 590) }],
+        ]),
+      },
+    ];
+    const html = renderDemoReport({ ...data, paired: pairedTable(rows), cost: costTable(rows) }, { projectName: 'p' });
+    expect(html).toContain('<h2>Is the difference real? LOTS minus each baseline</h2>');
+    // +0.50 with McNemar exact p = 2 × P(X ≤ 1 | 8, ½) = 2 × 9/256 = 0.0703, printed 0.07.
+    expect(html).toMatch(/<tr class="mean"><td>pooled<\/td><td class="num[^"]*">\+0\.50 \[[^\]]+\] <span class="muted">p=0\.07<\/span>/);
+    expect(html).toContain('<h2>The cost of selection</h2>');
+    // N = 44,000 / (590 − 150) = 100 requests.
+    expect(html).toMatch(
+      /<td>LOTS<\/td><td class="num">44,000 per fit<\/td><td class="num">150<\/td><td class="num">590<\/td><td class="num">100 requests<\/td>/,
     );
   });
 });
