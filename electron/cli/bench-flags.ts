@@ -35,11 +35,17 @@ export function modelFlags(): Command['flags'] {
     gpu: { type: 'string', description: GPU_CHOICES.join(' | '), default: 'auto' },
     parallel: { type: 'string', description: 'requests in flight (parallel sequences)', default: String(DEFAULT_PARALLEL) },
     'max-tokens': { type: 'string', description: 'longest answer, in tokens', default: String(DEFAULT_MAX_TOKENS) },
+    threads: { type: 'string', description: 'CPU threads for the model (default: every core but one)' },
   };
 }
 
 export function serverOptions(args: ParsedArgs): BenchServerOptions {
-  return { gpu: choice(args, 'gpu', GPU_CHOICES, 'auto'), parallel: flagInt(args, 'parallel', { min: 1 }), maxTokens: flagInt(args, 'max-tokens', { min: 1 }) };
+  return {
+    gpu: choice(args, 'gpu', GPU_CHOICES, 'auto'),
+    parallel: flagInt(args, 'parallel', { min: 1 }),
+    maxTokens: flagInt(args, 'max-tokens', { min: 1 }),
+    threads: flagInt(args, 'threads', { min: 1 }),
+  };
 }
 
 export async function openServer(args: ParsedArgs): Promise<BenchServer> {

@@ -86,10 +86,10 @@ export function formatCostTable(table: readonly CostRow[], labels: Readonly<Reco
         : r.per === 'request'
           ? r.fullTokens - r.servingTokens - r.selectionTokens > 0
             ? 'at once (paid per request)'
-            : 'never (selection per request costs more than it saves)'
+            : 'never (choosing costs more per request than it saves)'
           : r.breakEven === undefined
             ? 'never (serves no fewer tokens)'
-            : `${thousands(Math.ceil(r.breakEven))} requests`;
+            : plural(Math.ceil(r.breakEven), 'request');
     return [
       labels[r.method] ?? r.method,
       selection,
@@ -100,9 +100,13 @@ export function formatCostTable(table: readonly CostRow[], labels: Readonly<Reco
     ];
   });
   return [
-    `cost of selection (prompt tokens the model read to choose; serving is per evaluation request, over ${Math.max(...table.map((r) => r.tasks))} tasks):`,
+    `cost of selection (prompt tokens the model read to choose; serving is per evaluation request, over ${plural(Math.max(...table.map((r) => r.tasks)), 'task')}):`,
     ...alignColumns([header, ...body], { rule: true }),
   ].join('\n');
+}
+
+function plural(n: number, noun: string): string {
+  return `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function thousands(x: number): string {

@@ -65,7 +65,7 @@ export function costHtml(rows: readonly CostRow[] | undefined, labels: Readonly<
               : 'never'
             : r.breakEven === undefined
               ? 'never'
-              : `${thousands(Math.ceil(r.breakEven))} requests`;
+              : `${thousands(Math.ceil(r.breakEven))} request${Math.ceil(r.breakEven) === 1 ? '' : 's'}`;
       const time = r.seconds === undefined ? '—' : r.seconds < 120 ? `${r.seconds.toFixed(1)} s` : `${(r.seconds / 60).toFixed(1)} min`;
       return `<tr><td>${label(labels, r.method)}</td><td class="num">${selection}</td><td class="num">${thousands(r.servingTokens)}</td><td class="num">${thousands(r.fullTokens)}</td><td class="num">${payback}</td><td class="num">${time}</td></tr>`;
     })

@@ -12,7 +12,7 @@ export function parseToolList(reply: string, registry: readonly string[]): Parse
     .find((l) => l !== '');
   if (line === undefined) return { ok: false, reason: 'the reply is empty' };
   const body = line.replace(/\.$/, '').trim();
-  if (/^none$/i.test(body)) return { ok: true, tools: [] };
+  if (/^[`"']*none[`"'.]*$/i.test(body)) return { ok: true, tools: [] };
   const byLower = new Map(registry.map((name) => [name.toLowerCase(), name]));
   const tools: string[] = [];
   for (const raw of body.split(',')) {

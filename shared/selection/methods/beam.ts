@@ -51,7 +51,7 @@ export const beam: SelectionMethod<'beam'> = {
       k: best.tools.length,
       menus: [best.tools],
       cost: measure.cost(),
-      note: `${best.tools.length} tools at fitting accuracy ${fitAccuracyText(best.accuracy)}; stopped: ${stop} (${measure.candidates} candidate menus)`,
+      note: `${best.tools.length} ${best.tools.length === 1 ? 'tool' : 'tools'} at fitting accuracy ${fitAccuracyText(best.accuracy)}; stopped: ${stop} (${measure.candidates} candidate menus)`,
     };
   },
 };

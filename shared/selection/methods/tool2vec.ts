@@ -93,7 +93,11 @@ export const tool2vec: SelectionMethod<'tool2vec'> = {
       },
       note:
         `embedder: ${ctx.embedder ?? 'a local model'}; ${value.queries} queries for ${value.vectors.size} tools${reused ? ' (tool vectors reused from an earlier task)' : ''}` +
-        (value.fallbacks.length ? `; no query written for ${value.fallbacks.join(', ')} (their description embedded instead)` : ''),
+        (value.fallbacks.length ? `; no query written for ${listSome(value.fallbacks)} (their description embedded instead)` : ''),
     };
   },
 };
+
+function listSome(names: readonly string[], shown = 3): string {
+  return names.length <= shown ? names.join(', ') : `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
+}

@@ -45,7 +45,7 @@ export const tto: SelectionMethod<'tto'> = {
       k: space.length,
       menus: [space.sort(byName)],
       cost: measure.cost(),
-      note: `${space.length} tools at fitting accuracy ${fitAccuracyText(best)}; stopped: ${stop} (${measure.candidates} candidate menus)`,
+      note: `${space.length} ${space.length === 1 ? 'tool' : 'tools'} at fitting accuracy ${fitAccuracyText(best)}; stopped: ${stop} (${measure.candidates} candidate menus)`,
     };
   },
 };

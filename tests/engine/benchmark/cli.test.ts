@@ -38,8 +38,13 @@ describe('lots demo, serve, sweep, evaluate', () => {
     ])
       expect(text).toContain(step);
     expect(text).toMatch(
-      /task\s+K\s+kept tools\s+lots fit\/eval\s+keep-all fit\/eval\s+no-tools fit\/eval\s+random fit\/eval\s+bm25 fit\/eval\s+prompt tok lots\/all/,
+      /task\s+K\s+kept tools\s+lots fit\/eval\s+keep-all fit\/eval\s+no-tools fit\/eval\s+random fit\/eval\s+bm25 fit\/eval\s+dense fit\/eval\s+tool2vec fit\/eval\s+router fit\/eval\s+trace-judge fit\/eval\s+tto fit\/eval\s+beam fit\/eval\s+prompt tok lots\/all/,
     );
+    // Every baseline of the paper's Table 1 that runs locally, named in the log line; the cost of selection under the tables.
+    expect(text).toContain('5/5 evaluated LOTS against Keep-all, No tools, Random, BM25, Dense, Tool2Vec, LLM router, Trace judge, TTO†, Beam†');
+    expect(text).toMatch(/cost of selection[^\n]*\n.*\n.*\nLOTS\s+[\d,]+ per fit/);
+    expect(text).toMatch(/LLM router\s+[\d,]+ per request/);
+    expect(text).toContain('how each model-asking method chose:');
     expect(text).toMatch(/\ncompute_only\s+1\s+\S+/);
     expect(text).toMatch(/\nmean\s+/);
     const store = ProjectStore.open(out);

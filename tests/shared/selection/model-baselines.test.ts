@@ -55,6 +55,7 @@ describe('parseToolList (strict)', () => {
     expect(parseToolList('Alpha, beta', TOOLS)).toEqual({ ok: true, tools: ['Alpha', 'Beta'] });
     expect(parseToolList('\n`Gamma`, "Delta".\nmore text', TOOLS)).toEqual({ ok: true, tools: ['Gamma', 'Delta'] });
     expect(parseToolList('None', TOOLS)).toEqual({ ok: true, tools: [] });
+    expect(parseToolList('"none".', TOOLS)).toEqual({ ok: true, tools: [] });
     expect(parseToolList('Alpha, Alpha', TOOLS)).toEqual({ ok: true, tools: ['Alpha'] });
   });
   it('refuses prose, unknown names and empty replies instead of guessing', () => {
