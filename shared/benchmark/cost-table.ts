@@ -77,7 +77,7 @@ export function costTable(rows: readonly ComparisonRow[]): CostRow[] {
 
 export function formatCostTable(table: readonly CostRow[], labels: Readonly<Record<string, string>> = {}): string {
   if (!table.some((r) => r.per !== 'none')) return '';
-  const header = ['method', 'selection tokens', 'serving tok/request', 'full menu tok/request', 'pays back after', 'selection time'];
+  const header = ['method', 'tasks', 'selection tokens', 'serving tok/request', 'full menu tok/request', 'pays back after', 'selection time'];
   const body = table.map((r) => {
     const selection = r.per === 'none' ? '0' : r.per === 'request' ? `${thousands(r.selectionTokens)} per request` : `${thousands(r.selectionTokens)} per fit`;
     const payback =
@@ -92,6 +92,7 @@ export function formatCostTable(table: readonly CostRow[], labels: Readonly<Reco
             : plural(Math.ceil(r.breakEven), 'request');
     return [
       labels[r.method] ?? r.method,
+      String(r.tasks),
       selection,
       thousands(r.servingTokens),
       thousands(r.fullTokens),

@@ -190,7 +190,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
       .join('') +
     '</tr>';
   const growth = r && r.growth.length > 1 ? growthChart(r.growth) : '';
-  const paired = pairedHtml(data.paired, METHOD_LABELS);
+  const paired = pairedHtml(data.paired, METHOD_LABELS, '', { familiesOpen: true });
   const cost = costHtml(data.cost, METHOD_LABELS);
   const provenance = r
     ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''}<br><code>${escapeHtml(r.command)}</code><br>` +

@@ -19,29 +19,52 @@ function differenceCell(d: PairedDifference | undefined): string {
   return `<td class="num${excludesZero ? ' strong' : ''}">${formatSigned(d.difference)}${interval}${p}</td>`;
 }
 
-/** LOTS − each baseline on the evaluation requests, a row per family and the pooled row; '' without outcomes. */
-export function pairedHtml(table: PairedTable | undefined, labels: Readonly<Record<string, string>>, className = ''): string {
+/** LOTS − each baseline on the evaluation requests: a row per baseline with the pooled difference, its
+ * interval, McNemar's p and the discordant pairs; the per-family table folded under it. '' without outcomes. */
+export function pairedHtml(
+  table: PairedTable | undefined,
+  labels: Readonly<Record<string, string>>,
+  className = '',
+  options: { familiesOpen?: boolean } = {},
+): string {
   if (!table || table.against.length === 0) return '';
   const families = table.against[0]!.accuracy.families.map((f) => f.stratum);
-  const head = `<tr><th>LOTS −</th>${table.against.map((a) => `<th class="num">${label(labels, a.baseline)}</th>`).join('')}</tr>`;
-  const body = families
+  const pooledRows = table.against
+    .map((a) => {
+      const d = a.accuracy.pooled;
+      const excludesZero = d.interval && (d.interval.lo > 0 || d.interval.hi < 0);
+      const interval = d.interval
+        ? `[${formatSigned(d.interval.lo)}, ${formatSigned(d.interval.hi)}]`
+        : `<span class="muted" title="${escapeHtml(d.tooFew ?? '')}">none (n = ${d.n})</span>`;
+      const discordant = d.discordant ? `${d.discordant.aOnly} / ${d.discordant.bOnly}` : '—';
+      const tokens = formatSigned(a.tokens.pooled.difference, 0);
+      return `<tr><td>${label(labels, a.baseline)}</td><td class="num${excludesZero ? ' strong' : ''}">${formatSigned(d.difference)}</td><td class="num">${interval}</td><td class="num">${d.p !== undefined ? formatP(d.p) : '—'}</td><td class="num">${discordant}</td><td class="num">${tokens}</td></tr>`;
+    })
+    .join('');
+  const head =
+    '<tr><th>LOTS minus</th><th class="num">Accuracy difference</th><th class="num">95% interval</th><th class="num">McNemar p</th><th class="num">Only LOTS / only it right</th><th class="num">Prompt tokens / request</th></tr>';
+  const familyHead = `<tr><th>Family</th>${table.against.map((a) => `<th class="num">${label(labels, a.baseline)}</th>`).join('')}</tr>`;
+  const familyBody = families
     .map(
       (f) => `<tr><td>${escapeHtml(f)}</td>${table.against.map((a) => differenceCell(a.accuracy.families.find((x) => x.stratum === f)?.result)).join('')}</tr>`,
     )
     .join('');
-  const pooled = `<tr class="mean"><td>pooled</td>${table.against.map((a) => differenceCell(a.accuracy.pooled)).join('')}</tr>`;
   const n = table.against[0]!.accuracy.pooled.n;
   const smallest = Math.min(...table.against[0]!.accuracy.families.map((f) => f.result.n));
   const notes = [
-    `Accuracy difference on the same ${n} evaluation requests, 95% family-stratified paired bootstrap interval (${DEFAULT_PAIRED_RESAMPLES.toLocaleString('en-US')} resamples), McNemar exact p. Bold: the interval excludes zero.`,
+    `On the same ${n} evaluation requests: the difference of the family means, a 95% family-stratified paired bootstrap interval (${DEFAULT_PAIRED_RESAMPLES.toLocaleString('en-US')} resamples), McNemar’s exact p on the discordant pairs (Random: its share of draws right, so no p). Bold: the interval excludes zero.`,
     ...(smallest < DEFAULT_MIN_FOR_INTERVAL
       ? [
-          `No interval where a family has fewer than ${DEFAULT_MIN_FOR_INTERVAL} requests (here as few as ${smallest}): one request moves a cell by ${formatSigned(1 / smallest)}.`,
+          `No interval for a family with fewer than ${DEFAULT_MIN_FOR_INTERVAL} requests (here as few as ${smallest}): one request moves its cell by ${formatSigned(1 / smallest)}.`,
         ]
       : []),
     ...(table.missing.length ? [`Left out (measured before per-request outcomes were kept): ${table.missing.map(escapeHtml).join(', ')}.`] : []),
   ];
-  return `<table class="${className}" data-testid="demo-paired"><thead>${head}</thead><tbody>${body}${pooled}</tbody></table><p class="small muted">${notes.join(' ')}</p>`;
+  return (
+    `<table class="${className}" data-testid="demo-paired"><thead>${head}</thead><tbody>${pooledRows}</tbody></table>` +
+    `<p class="small muted">${notes.join(' ')}</p>` +
+    `<details${options.familiesOpen ? ' open' : ''}><summary>Per family</summary><div class="table-scroll"><table class="${className}" data-testid="demo-paired-families"><thead>${familyHead}</thead><tbody>${familyBody}</tbody></table></div></details>`
+  );
 }
 
 function thousands(x: number): string {
@@ -52,7 +75,7 @@ function thousands(x: number): string {
 export function costHtml(rows: readonly CostRow[] | undefined, labels: Readonly<Record<string, string>>, className = ''): string {
   if (!rows || !rows.some((r) => r.per !== 'none')) return '';
   const head =
-    '<tr><th>Method</th><th class="num">Selection tokens</th><th class="num">Serving tokens / request</th><th class="num">Full menu / request</th><th class="num">Pays back after</th><th class="num">Selection time</th></tr>';
+    '<tr><th>Method</th><th class="num">Tasks</th><th class="num">Selection tokens</th><th class="num">Serving tokens / request</th><th class="num">Full menu / request</th><th class="num">Pays back after</th><th class="num">Selection time</th></tr>';
   const body = rows
     .map((r) => {
       const selection = r.per === 'none' ? '0' : `${thousands(r.selectionTokens)} ${r.per === 'request' ? 'per request' : 'per fit'}`;
@@ -67,10 +90,10 @@ export function costHtml(rows: readonly CostRow[] | undefined, labels: Readonly<
               ? 'never'
               : `${thousands(Math.ceil(r.breakEven))} request${Math.ceil(r.breakEven) === 1 ? '' : 's'}`;
       const time = r.seconds === undefined ? '—' : r.seconds < 120 ? `${r.seconds.toFixed(1)} s` : `${(r.seconds / 60).toFixed(1)} min`;
-      return `<tr><td>${label(labels, r.method)}</td><td class="num">${selection}</td><td class="num">${thousands(r.servingTokens)}</td><td class="num">${thousands(r.fullTokens)}</td><td class="num">${payback}</td><td class="num">${time}</td></tr>`;
+      return `<tr><td>${label(labels, r.method)}</td><td class="num">${r.tasks}</td><td class="num">${selection}</td><td class="num">${thousands(r.servingTokens)}</td><td class="num">${thousands(r.fullTokens)}</td><td class="num">${payback}</td><td class="num">${time}</td></tr>`;
     })
     .join('');
   const note =
-    'Prompt tokens the model read to choose (LOTS: teacher-forced scoring of the fitting traces and the budget sweep’s serving; router: per request; TTO†/Beam†: every candidate menu served on the fitting requests). Pays back after: N = C<sub>fit</sub> / (c<sub>full</sub> − c<sub>space</sub>) served requests (paper eq. 17).';
+    'Prompt tokens the model read to choose (LOTS: teacher-forced scoring of the fitting traces and the budget sweep’s serving; router: per request; TTO†/Beam†: every candidate menu served on the fitting requests). Pays back after: N = C<sub>fit</sub> / (c<sub>full</sub> − c<sub>space</sub>) served requests (paper eq. 17). Each row is over the tasks that method was measured on.';
   return `<table class="${className}" data-testid="demo-cost"><thead>${head}</thead><tbody>${body}</tbody></table><p class="small muted">${note}</p>`;
 }

@@ -8,10 +8,71 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../shared/api';
 import { demoJob, demoSetup, fakeApi, project, renderStudio } from '../fake-api';
+import type { DemoData } from '../../../shared/api';
+import { pairedTable } from '../../../shared/benchmark/paired-table';
+import { costTable } from '../../../shared/benchmark/cost-table';
+import type { BaselineResult } from '../../../shared/project/sweeps';
 
 afterEach(cleanup);
 
+/** One family, LOTS and keep-all with per-request outcomes and LOTS's selection cost. */
+function storyWithStatistics(): DemoData {
+  const result = (name: string, correct: number[], promptTokens: number, extra: Partial<BaselineResult> = {}): BaselineResult => ({
+    name,
+    k: 2,
+    tools: [],
+    accuracy: correct.reduce((a, b) => a + b, 0) / correct.length,
+    n: correct.length,
+    promptTokens,
+    split: 'eval',
+    outcomes: correct.map((c, i) => ({ request: `r${i}`, correct: c, promptTokens })),
+    ...extra,
+  });
+  const lots = result('lots', [1, 1, 1, 0], 150, { selection: { per: 'fit', promptTokens: 8_800, calls: 20 } });
+  const all = result('keep-all', [0, 1, 0, 0], 590);
+  const rows = [
+    {
+      task: 'table_total',
+      k: 2,
+      space: ['TableQuery', 'Calculator'],
+      results: new Map([
+        ['lots', { eval: lots }],
+        ['keep-all', { eval: all }],
+      ]),
+    },
+  ];
+  const cell = (b: BaselineResult) => ({ accuracy: b.accuracy, n: b.n, promptTokens: b.promptTokens });
+  return {
+    record: null,
+    methods: ['lots', 'keep-all'],
+    tasks: [
+      {
+        task: 'table_total',
+        k: 2,
+        kept: ['TableQuery', 'Calculator'],
+        chain: ['TableQuery', 'Calculator'],
+        methods: { lots: { eval: cell(lots) }, 'keep-all': { eval: cell(all) } },
+      },
+    ],
+    mean: { lots: { eval: cell(lots) }, 'keep-all': { eval: cell(all) } },
+    paired: pairedTable(rows),
+    cost: costTable(rows),
+  };
+}
+
 describe('Demo view', () => {
+  it('under the story: LOTS minus each baseline, paired, and the cost of selection with its break-even', async () => {
+    await renderStudio({ view: 'demo' }, fakeApi({ getDemo: async () => storyWithStatistics() }));
+    const paired = await screen.findByTestId('demo-paired');
+    const keepAll = within(paired).getByText('Keep-all').closest('tr')!;
+    // +0.50: 3 of 4 against 1 of 4; too few requests for an interval; McNemar on 2 discordant pairs: p = 0.5.
+    expect(keepAll.textContent).toBe('Keep-all+0.50none (n = 4)0.502 / 0−440');
+    const cost = screen.getByTestId('demo-cost');
+    // N = 8,800 / (590 − 150) = 20 requests.
+    expect(within(cost).getByText('LOTS').closest('tr')!.textContent).toBe('LOTS18,800 per fit15059020 requests—');
+    expect(screen.getByText('Per family')).toBeTruthy();
+  });
+
   it('offers the walk-through, step by step, only the first step enabled', async () => {
     await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null }));
     expect(screen.getByRole('heading', { name: 'See LOTS work end to end' })).toBeTruthy();

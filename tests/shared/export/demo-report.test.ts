@@ -110,11 +110,15 @@ describe('demo charts and report', () => {
     const html = renderDemoReport({ ...data, paired: pairedTable(rows), cost: costTable(rows) }, { projectName: 'p' });
     expect(html).toContain('<h2>Is the difference real? LOTS minus each baseline</h2>');
     // +0.50 with McNemar exact p = 2 × P(X ≤ 1 | 8, ½) = 2 × 9/256 = 0.0703, printed 0.07.
-    expect(html).toMatch(/<tr class="mean"><td>pooled<\/td><td class="num[^"]*">\+0\.50 \[[^\]]+\] <span class="muted">p=0\.07<\/span>/);
+    expect(html).toMatch(
+      /<tr><td>Keep-all<\/td><td class="num strong">\+0\.50<\/td><td class="num">\[\+0\.\d\d, \+0\.\d\d\]<\/td><td class="num">0\.07<\/td><td class="num">7 \/ 1<\/td>/,
+    );
+    // The per-family table, open in the report (it is printed).
+    expect(html).toContain('<details open><summary>Per family</summary>');
     expect(html).toContain('<h2>The cost of selection</h2>');
     // N = 44,000 / (590 − 150) = 100 requests.
     expect(html).toMatch(
-      /<td>LOTS<\/td><td class="num">44,000 per fit<\/td><td class="num">150<\/td><td class="num">590<\/td><td class="num">100 requests<\/td>/,
+      /<td>LOTS<\/td><td class="num">1<\/td><td class="num">44,000 per fit<\/td><td class="num">150<\/td><td class="num">590<\/td><td class="num">100 requests<\/td>/,
     );
   });
 });
