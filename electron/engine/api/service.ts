@@ -294,8 +294,7 @@ export class StudioService implements ApiMethods {
   }
 
   async getGateways(): Promise<GatewayViewData> {
-    const { store, index } = this.requireProject();
-    return buildGatewayView(store, index);
+    return buildGatewayView(this.requireProject().store, this.requireProject().index);
   }
 
   async compareRuns(input: ApiParsedInput<'compareRuns'>): Promise<RunComparison> {
