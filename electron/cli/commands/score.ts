@@ -39,6 +39,7 @@ export const command: Command = {
     gpu: { type: 'string', description: 'llama.cpp backend', default: SCORE_DEFAULTS.gpu },
     task: { type: 'string', multi: true, description: 'only traces of these tasks (repeat or comma-separate)' },
     parallel: { type: 'string', description: 'traces scored at once on parallel sequences of one context (default 1)' },
+    threads: { type: 'string', description: 'CPU threads for the model (default: every core but one)' },
     context: { type: 'string', description: 'tokens per sequence (default: fitted to the longest trace)' },
     format: {
       type: 'string',
@@ -119,6 +120,7 @@ function scoreRequest(args: ParsedArgs): { project: string; request: ScoreReques
   const model = resolveModelArg(requireFlag(args, 'model'));
   const parallel = flagInt(args, 'parallel', { min: 1 });
   const contextSize = flagInt(args, 'context', { min: 64 });
+  const threads = flagInt(args, 'threads', { min: 1 });
   return {
     project,
     request: {
@@ -128,6 +130,7 @@ function scoreRequest(args: ParsedArgs): { project: string; request: ScoreReques
       gpu,
       tasks,
       ...(parallel !== undefined ? { parallel } : {}),
+      ...(threads !== undefined ? { threads } : {}),
       ...(contextSize !== undefined ? { contextSize } : {}),
       format,
       ...remoteSpec(args),

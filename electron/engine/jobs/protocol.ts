@@ -25,6 +25,8 @@ export interface ScoreJobSpec {
   tasks?: string[];
   /** Traces scored in parallel on one context (default 1: scoring/scorer.ts). */
   parallel?: number;
+  /** CPU threads of the scoring context (default: every math core but one, llama/load.ts). */
+  threads?: number;
   /** Tokens per sequence (default: fitted to the longest trace). */
   contextSize?: number;
   format?: RenderFormat;

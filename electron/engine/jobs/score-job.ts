@@ -173,6 +173,7 @@ async function openLocalScorer(spec: ScoreJobSpec, note: (message: string) => vo
           span: spec.span,
           executor: spec.intervention === 'reexecute' ? benchExecutor : undefined,
           parallel: spec.parallel,
+          threads: spec.threads,
           contextSize,
           shouldStop,
         },

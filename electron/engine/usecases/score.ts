@@ -28,6 +28,7 @@ export interface ScoreRequest {
   /** Only traces of these tasks; none or empty: every trace. */
   tasks?: readonly string[];
   parallel?: number;
+  threads?: number;
   contextSize?: number;
   format?: RenderFormat;
   remote?: RemoteScoringSpec;
@@ -54,6 +55,7 @@ export function scoreJobSpec(store: ProjectStore, request: ScoreRequest): Omit<S
     gpu: request.gpu ?? SCORE_DEFAULTS.gpu,
     ...(request.tasks?.length ? { tasks: [...request.tasks] } : {}),
     ...(request.parallel !== undefined ? { parallel: request.parallel } : {}),
+    ...(request.threads !== undefined ? { threads: request.threads } : {}),
     ...(request.contextSize !== undefined ? { contextSize: request.contextSize } : {}),
     ...(format !== 'auto' ? { format } : {}),
     ...(request.remote ? { remote: request.remote } : {}),
