@@ -1,16 +1,11 @@
 // What the Studio's Gateway view shows (electron/engine/views/gateways.ts builds it): the gateways that
 // served the project, from their status records (shared/project/gateways.ts) with whether each still
 // serves, and per task the batches they recorded and how far `lots update` has folded them.
+import type { TaskCounts } from '../gateway/stats';
 import type { GatewayKind, GatewayLiveness, GatewayStatus, GatewayTaskCounts } from '../project/gateways';
 
-export interface GatewayTotals {
-  requests: number;
-  noSpace: number;
-  toolsHidden: number;
-  tokensSaved: number;
-  promptTokens: number;
-  failed: number;
-}
+/** A gateway's counts summed over its tasks: the per-task counts without the space version. */
+export type GatewayTotals = Omit<TaskCounts, 'spaceVersion'>;
 
 export interface GatewayInfo {
   id: string;

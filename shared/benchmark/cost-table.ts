@@ -75,30 +75,27 @@ export function costTable(rows: readonly ComparisonRow[]): CostRow[] {
   return out;
 }
 
+/** A row's cells as both the CLI table and the Demo view's HTML print them: `brief` gives the short
+ * "never" and the em dash the HTML uses, else the CLI's reasons and en dash. */
+export function costCells(r: CostRow, options: { brief?: boolean } = {}): { selection: string; payback: string; time: string } {
+  const none = options.brief ? '—' : '–';
+  const selection = r.per === 'none' ? '0' : `${thousands(r.selectionTokens)} ${r.per === 'request' ? 'per request' : 'per fit'}`;
+  let payback: string;
+  if (r.per === 'none') payback = none;
+  else if (r.per === 'request') {
+    const pays = r.fullTokens - r.servingTokens - r.selectionTokens > 0;
+    payback = options.brief ? (pays ? 'at once' : 'never') : pays ? 'at once (paid per request)' : 'never (choosing costs more per request than it saves)';
+  } else if (r.breakEven === undefined) payback = options.brief ? 'never' : 'never (serves no fewer tokens)';
+  else payback = plural(Math.ceil(r.breakEven), 'request');
+  return { selection, payback, time: r.seconds === undefined ? none : seconds(r.seconds) };
+}
+
 export function formatCostTable(table: readonly CostRow[], labels: Readonly<Record<string, string>> = {}): string {
   if (!table.some((r) => r.per !== 'none')) return '';
   const header = ['method', 'tasks', 'selection tokens', 'serving tok/request', 'full menu tok/request', 'pays back after', 'selection time'];
   const body = table.map((r) => {
-    const selection = r.per === 'none' ? '0' : r.per === 'request' ? `${thousands(r.selectionTokens)} per request` : `${thousands(r.selectionTokens)} per fit`;
-    const payback =
-      r.per === 'none'
-        ? '–'
-        : r.per === 'request'
-          ? r.fullTokens - r.servingTokens - r.selectionTokens > 0
-            ? 'at once (paid per request)'
-            : 'never (choosing costs more per request than it saves)'
-          : r.breakEven === undefined
-            ? 'never (serves no fewer tokens)'
-            : plural(Math.ceil(r.breakEven), 'request');
-    return [
-      labels[r.method] ?? r.method,
-      String(r.tasks),
-      selection,
-      thousands(r.servingTokens),
-      thousands(r.fullTokens),
-      payback,
-      r.seconds === undefined ? '–' : seconds(r.seconds),
-    ];
+    const { selection, payback, time } = costCells(r);
+    return [labels[r.method] ?? r.method, String(r.tasks), selection, thousands(r.servingTokens), thousands(r.fullTokens), payback, time];
   });
   return [
     `cost of selection (prompt tokens the model read to choose; serving is per evaluation request, over ${plural(Math.max(...table.map((r) => r.tasks)), 'task')}):`,
@@ -110,7 +107,7 @@ function plural(n: number, noun: string): string {
   return `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-function thousands(x: number): string {
+export function thousands(x: number): string {
   return Math.round(x).toLocaleString('en-US');
 }
 

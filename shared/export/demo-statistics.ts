@@ -1,7 +1,7 @@
 // The two tables under the demo's comparison, as HTML the Demo view and the report both show: LOTS minus
 // each baseline with its paired interval and McNemar p (shared/benchmark/paired-table.ts), and the cost
 // of selection (shared/benchmark/cost-table.ts). Plain <table> markup with a caller's class, no scripts.
-import type { CostRow } from '../benchmark/cost-table';
+import { costCells, thousands, type CostRow } from '../benchmark/cost-table';
 import { formatP, formatSigned, type PairedDifference } from '../benchmark/paired';
 import type { PairedTable } from '../benchmark/paired-table';
 import { DEFAULT_MIN_FOR_INTERVAL, DEFAULT_PAIRED_RESAMPLES } from '../benchmark/paired';
@@ -67,10 +67,6 @@ export function pairedHtml(
   );
 }
 
-function thousands(x: number): string {
-  return Math.round(x).toLocaleString('en-US');
-}
-
 /** Per method: selection tokens, serving tokens per request with its space and with the full menu, break-even N. */
 export function costHtml(rows: readonly CostRow[] | undefined, labels: Readonly<Record<string, string>>, className = ''): string {
   if (!rows || !rows.some((r) => r.per !== 'none')) return '';
@@ -78,18 +74,7 @@ export function costHtml(rows: readonly CostRow[] | undefined, labels: Readonly<
     '<tr><th>Method</th><th class="num">Tasks</th><th class="num">Selection tokens</th><th class="num">Serving tokens / request</th><th class="num">Full menu / request</th><th class="num">Pays back after</th><th class="num">Selection time</th></tr>';
   const body = rows
     .map((r) => {
-      const selection = r.per === 'none' ? '0' : `${thousands(r.selectionTokens)} ${r.per === 'request' ? 'per request' : 'per fit'}`;
-      const payback =
-        r.per === 'none'
-          ? '—'
-          : r.per === 'request'
-            ? r.fullTokens - r.servingTokens - r.selectionTokens > 0
-              ? 'at once'
-              : 'never'
-            : r.breakEven === undefined
-              ? 'never'
-              : `${thousands(Math.ceil(r.breakEven))} request${Math.ceil(r.breakEven) === 1 ? '' : 's'}`;
-      const time = r.seconds === undefined ? '—' : r.seconds < 120 ? `${r.seconds.toFixed(1)} s` : `${(r.seconds / 60).toFixed(1)} min`;
+      const { selection, payback, time } = costCells(r, { brief: true });
       return `<tr><td>${label(labels, r.method)}</td><td class="num">${r.tasks}</td><td class="num">${selection}</td><td class="num">${thousands(r.servingTokens)}</td><td class="num">${thousands(r.fullTokens)}</td><td class="num">${payback}</td><td class="num">${time}</td></tr>`;
     })
     .join('');

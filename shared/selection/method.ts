@@ -111,3 +111,7 @@ export interface SelectionMethod<Id extends string = string> {
 
 /** The flags of a pure per-task baseline: no model call, no labels, one menu (or one per draw) per task. */
 export const PER_TASK_BASELINE = { needsModel: false, needsLabels: false, perRequest: false, baseline: true } as const;
+
+/** The flags of a label-using search over candidate menus (TTO†, Beam†): it serves the fitting requests
+ * under each candidate and grades them, and picks one menu per task. */
+export const LABELLED_SEARCH = { needsModel: true, uses: ['serveFit'], needsLabels: true, perRequest: false, baseline: true } as const;

@@ -5,7 +5,7 @@
 // three tools together), so no one-tool space beats the empty one and the search stops there — the
 // degenerate stop the paper reports; the note says when it happens.
 import { byName, canonicalKey, FitMeasure, fitAccuracyText } from '../fit-search';
-import type { SelectionMethod } from '../method';
+import { LABELLED_SEARCH, type SelectionMethod } from '../method';
 
 export const BEAM_WIDTH = 5;
 
@@ -13,11 +13,7 @@ export const beam: SelectionMethod<'beam'> = {
   id: 'beam',
   label: 'Beam†',
   definition: `beam search over tool sets by fitting accuracy, width ${BEAM_WIDTH}, from the empty space, stopping when the next size does not strictly improve (uses labels)`,
-  needsModel: true,
-  uses: ['serveFit'],
-  needsLabels: true,
-  perRequest: false,
-  baseline: true,
+  ...LABELLED_SEARCH,
   async select(ctx) {
     const measure = new FitMeasure(ctx);
     const names = ctx.registry.map((t) => t.name).sort(byName);

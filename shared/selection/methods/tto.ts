@@ -2,18 +2,14 @@
 // with the largest gain while fitting accuracy strictly increases. Label-using: it grades candidate menus
 // against the fitting requests' gold answers. Ties go to the first tool by name.
 import { byName, FitMeasure, fitAccuracyText } from '../fit-search';
-import type { SelectionMethod } from '../method';
+import { LABELLED_SEARCH, type SelectionMethod } from '../method';
 
 export const tto: SelectionMethod<'tto'> = {
   id: 'tto',
   label: 'TTO†',
   definition:
     'greedy forward search by fitting accuracy: the best single tool, then the tool with the largest gain while accuracy strictly increases (uses labels)',
-  needsModel: true,
-  uses: ['serveFit'],
-  needsLabels: true,
-  perRequest: false,
-  baseline: true,
+  ...LABELLED_SEARCH,
   async select(ctx) {
     const measure = new FitMeasure(ctx);
     const names = ctx.registry.map((t) => t.name).sort(byName);
