@@ -21,7 +21,7 @@ import {
 import type { BudgetData } from '../../shared/api';
 import { fmtInt, fmtPercent } from '../format';
 import { useStudio } from '../store/react';
-import { baselineLayout, baselineStyle, fmtAxisScore, tickDigits, type BaselineShape } from './budget-chart';
+import { baselineLabel, baselineLayout, baselineStyle, fmtAxisScore, tickDigits, type BaselineShape } from './budget-chart';
 import type { useChartColors } from './chart-colors';
 
 export type Colors = ReturnType<typeof useChartColors>;
@@ -199,7 +199,7 @@ function FitLegend({ swept, rec, baselines, colors }: { swept: boolean; rec: num
             const title = list
               .map(
                 (b) =>
-                  `${b.name}: K = ${b.k}, accuracy ${fmtPercent(b.accuracy, 1)}${b.accuracyStd !== undefined ? ` ± ${fmtPercent(b.accuracyStd, 1)}` : ''} (n = ${b.n})`,
+                  `${baselineLabel(b.name)}: K = ${b.k}, accuracy ${fmtPercent(b.accuracy, 1)}${b.accuracyStd !== undefined ? ` ± ${fmtPercent(b.accuracyStd, 1)}` : ''} (n = ${b.n})`,
               )
               .join('\n');
             return (
@@ -207,7 +207,7 @@ function FitLegend({ swept, rec, baselines, colors }: { swept: boolean; rec: num
                 <svg className="legend-swatch" width={14} height={14} viewBox="-7 -7 14 14" aria-hidden="true">
                   <Marker shape={style.shape} color={style.color} size={5} />
                 </svg>
-                {name}
+                {baselineLabel(name)}
               </li>
             );
           })}
@@ -268,6 +268,48 @@ function Marker({ shape, color, size, halo }: { shape: BaselineShape; color: str
       }
       return <polygon points={pts.join(' ')} fill={color} {...edge} />;
     }
+    case 'triangle-down':
+      return <path d={`M0 ${r} L${r * 0.95} ${-r * 0.7} L${-r * 0.95} ${-r * 0.7} Z`} fill={color} {...edge} />;
+    case 'hexagon': {
+      const pts = Array.from({ length: 6 }, (_, i) => {
+        const a = (i * Math.PI) / 3;
+        return `${(r * 0.95 * Math.cos(a)).toFixed(2)},${(r * 0.95 * Math.sin(a)).toFixed(2)}`;
+      });
+      return <polygon points={pts.join(' ')} fill={color} {...edge} />;
+    }
+    case 'plus':
+    case 'cross': {
+      // A filled plus (turned 45° for the cross), so it takes the halo and its box is its own size.
+      const w = r * 0.32;
+      const a = shape === 'cross' ? r * 0.8 : r;
+      const plus = [
+        `${-w},${-a}`,
+        `${w},${-a}`,
+        `${w},${-w}`,
+        `${a},${-w}`,
+        `${a},${w}`,
+        `${w},${w}`,
+        `${w},${a}`,
+        `${-w},${a}`,
+        `${-w},${w}`,
+        `${-a},${w}`,
+        `${-a},${-w}`,
+        `${-w},${-w}`,
+      ];
+      const turn = shape === 'cross' ? 'rotate(45)' : undefined;
+      return <polygon points={plus.join(' ')} fill={color} transform={turn} {...edge} />;
+    }
+    case 'open-square':
+    case 'open-diamond': {
+      const s = r * 0.8;
+      const d = shape === 'open-square' ? `M${-s} ${-s} H${s} V${s} H${-s} Z` : `M0 ${-r} L${r} 0 L0 ${r} L${-r} 0 Z`;
+      return (
+        <>
+          {halo && <path d={d} fill="none" stroke={halo} strokeWidth={4} strokeLinejoin="round" />}
+          <path d={d} fill={halo ?? 'none'} stroke={color} strokeWidth={2} strokeLinejoin="round" />
+        </>
+      );
+    }
     default:
       return <circle r={r * 0.8} fill={color} {...edge} />;
   }
@@ -297,7 +339,7 @@ function BaselineMarks({ baselines, colors }: { baselines: BudgetData['baselines
           const at = placed[i]!;
           return (
             <g key={`${p.b.name}-${p.b.k}`} transform={`translate(${at.x} ${at.y})`} data-baseline={p.b.name}>
-              <title>{`${p.b.name}: K = ${p.b.k}, accuracy ${fmtPercent(p.b.accuracy, 1)}`}</title>
+              <title>{`${baselineLabel(p.b.name)}: K = ${p.b.k}, accuracy ${fmtPercent(p.b.accuracy, 1)}`}</title>
               <Marker shape={style.shape} color={style.color} size={5.5} halo={colors.tooltip.background} />
             </g>
           );

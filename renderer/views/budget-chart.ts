@@ -2,7 +2,10 @@
 // the same), a layout that spreads markers which would land on one another, and tick precision.
 // Pure, so it is tested without a browser.
 
-export type BaselineShape = 'square' | 'ring' | 'triangle' | 'diamond' | 'star' | 'dot';
+import { selectionMethod } from '../../shared/selection/registry';
+
+export type BaselineShape =
+  'square' | 'ring' | 'triangle' | 'diamond' | 'star' | 'dot' | 'triangle-down' | 'hexagon' | 'plus' | 'cross' | 'open-square' | 'open-diamond';
 
 interface BaselineColors {
   text: string;
@@ -10,6 +13,8 @@ interface BaselineColors {
   series3: string;
   good: string;
   axis: string;
+  pos: string;
+  neg: string;
 }
 
 export interface BaselineStyle {
@@ -17,7 +22,9 @@ export interface BaselineStyle {
   color: string;
 }
 
-/** The built-in baselines get fixed styles; any other name a filled dot in the axis colour. */
+/** Every method of the selection registry gets its own style — the free baselines filled shapes, the
+ * embedding baselines (Dense, Tool2Vec) blue, the LLM-asking ones (router, trace judge) orange strokes,
+ * the label-using searches (TTO†, Beam†) open shapes — and any other name a filled dot in the axis colour. */
 export function baselineStyle(name: string, colors: BaselineColors): BaselineStyle {
   switch (name) {
     case 'keep-all':
@@ -30,9 +37,27 @@ export function baselineStyle(name: string, colors: BaselineColors): BaselineSty
       return { shape: 'diamond', color: colors.series3 };
     case 'lots':
       return { shape: 'star', color: colors.good };
+    case 'dense':
+      return { shape: 'triangle-down', color: colors.pos };
+    case 'tool2vec':
+      return { shape: 'hexagon', color: colors.pos };
+    case 'router':
+      return { shape: 'plus', color: colors.neg };
+    case 'trace-judge':
+      return { shape: 'cross', color: colors.neg };
+    case 'tto':
+      return { shape: 'open-square', color: colors.series3 };
+    case 'beam':
+      return { shape: 'open-diamond', color: colors.series3 };
     default:
       return { shape: 'dot', color: colors.axis };
   }
+}
+
+/** A method's name as the comparison table and report write it (the registry's label: "LLM router",
+ * "TTO†"); an unknown name as it is. */
+export function baselineLabel(name: string): string {
+  return selectionMethod(name)?.label ?? name;
 }
 
 export interface Point {

@@ -16,13 +16,15 @@ import { scoreBenchTraces } from '../../electron/engine/benchmark/score';
 import { serveProject } from '../../electron/engine/benchmark/serve-project';
 import { BenchServer } from '../../electron/engine/benchmark/server';
 import { ProjectStore } from '../../electron/engine/store';
+import { BASELINE_NAMES, selectionMethod } from '../../shared/selection/registry';
 import { describeRequiring } from '../describe-requiring';
 import { ROOT, SHOTS, SIZES, useStudioPage, type StudioPage } from './studio';
 
 const TASK = 'compute_only';
 const FIT = 4;
 const EVAL = 8;
-const BASELINES = ['lots', 'keep-all', 'no-tools', 'random', 'bm25'];
+// Every method of the selection registry, the model-asking baselines too (each its own marker and label).
+const BASELINES = ['lots', ...BASELINE_NAMES];
 
 interface Box {
   x: number;
@@ -52,7 +54,7 @@ async function buildBenchProject(dir: string): Promise<number> {
     const scores = made.store.listScores(scored.run).filter((s) => s.task === TASK);
     const ranking = taskRanking(scores, TASK);
     await sweepTask(made.store, server, TASK, requests, ranking, { run: scored.run });
-    await evaluateTask(made.store, server, TASK, requests, registry, { seed, draws: 2, splits: ['fit'] });
+    await evaluateTask(made.store, server, TASK, requests, registry, { seed, draws: 2, splits: ['fit'], baselines: BASELINE_NAMES });
     return scores.filter((s) => Object.keys(s.scores).length > 0).length;
   } finally {
     await server.close();
@@ -108,6 +110,9 @@ describeRequiring('chromium', 'the benchmark project in the Budget and Heatmap v
     await legend.waitFor();
     const names = await legend.locator('[data-baseline]').evaluateAll((els) => els.map((e) => e.getAttribute('data-baseline')));
     expect([...names].sort()).toEqual([...BASELINES].sort());
+    // Named as the comparison table names them (the registry's labels), not by their ids.
+    const labels = await legend.locator('[data-baseline]').allTextContents();
+    expect([...labels].sort()).toEqual(BASELINES.map((b) => selectionMethod(b)!.label).sort());
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await settle();

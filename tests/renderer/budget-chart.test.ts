@@ -1,9 +1,10 @@
 // The Budget view's fit chart: distinct baseline styles, a layout in which no two markers overlap, and
 // F̂ ticks with enough decimals to tell them apart.
 import { describe, expect, it } from 'vitest';
-import { baselineLayout, baselineStyle, fmtAxisScore, tickDigits, type Point } from '../../renderer/views/budget-chart';
+import { baselineLabel, baselineLayout, baselineStyle, fmtAxisScore, tickDigits, type Point } from '../../renderer/views/budget-chart';
+import { SELECTION_METHOD_IDS } from '../../shared/selection/registry';
 
-const COLORS = { text: '#111', warn: '#a60', series3: '#74a', good: '#285', axis: '#999' };
+const COLORS = { text: '#111', warn: '#a60', series3: '#74a', good: '#285', axis: '#999', pos: '#26a', neg: '#d61' };
 const GAP = 13;
 const OPTS = { gap: GAP, minX: 60, maxX: 560 };
 
@@ -19,10 +20,19 @@ function expectApart(points: readonly Point[]): void {
 }
 
 describe('baseline markers', () => {
-  it('give every built-in baseline its own shape', () => {
-    const shapes = ['keep-all', 'no-tools', 'random', 'bm25', 'lots'].map((n) => baselineStyle(n, COLORS).shape);
-    expect(new Set(shapes).size).toBe(5);
+  it('give every method of the selection registry its own shape, none the unknown-name dot', () => {
+    const shapes = SELECTION_METHOD_IDS.map((n) => baselineStyle(n, COLORS).shape);
+    expect(SELECTION_METHOD_IDS.length).toBe(11);
+    expect(new Set(shapes).size).toBe(SELECTION_METHOD_IDS.length);
+    expect(shapes).not.toContain('dot');
     expect(baselineStyle('something-else', COLORS).shape).toBe('dot');
+  });
+
+  it("name each method by the registry's label", () => {
+    expect(baselineLabel('router')).toBe('LLM router');
+    expect(baselineLabel('tto')).toBe('TTO†');
+    expect(baselineLabel('keep-all')).toBe('Keep-all');
+    expect(baselineLabel('something-else')).toBe('something-else');
   });
 
   it('leave markers that do not collide where they are', () => {
