@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run sample`: regenerates assets/sample-project, the project "Open the sample project" copies.
-// It is a `lots demo` run of the quick preset on the default model (pulled if missing; about 27
+// It is a `lots demo` run of the quick preset on the default model (pulled if missing; about 25
 // minutes on a 2-core CPU with `--baselines keep-all,no-tools,random,bm25`, as the bundled sample was
 // made; every Table 1 baseline, the default now, adds several minutes a family), made in a temporary folder and copied here without locks, temp files or job
 // files. Extra arguments go to `lots demo` (e.g. --families a,b --threads 2).
