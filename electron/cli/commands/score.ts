@@ -74,7 +74,7 @@ export const command: Command = {
     'answering (after retries with backoff) is dropped and its traces go to the others.',
     '',
     'With --backend vllm the log-probs come from vLLM servers (`vllm serve MODEL_DIR`, a Hugging Face folder of',
-    "the same weights): /v1/completions with the token ids as the prompt, echo and prompt_logprobs. vLLM does not",
+    'the same weights): /v1/completions with the token ids as the prompt, echo and prompt_logprobs. vLLM does not',
     'report a slot count: --concurrency sets the requests in flight per endpoint (default 1).',
     '',
     "Traces with no answer yet (a benchmark's requests before `lots serve`) are skipped and counted:",

@@ -68,7 +68,13 @@ export class VllmClient implements PromptScoringClient {
 
   async tokenize(text: string, _special: boolean, signal?: AbortSignal): Promise<ServerTokens> {
     if (text === '') return { ids: [], pieces: [] };
-    const r = await requestJson<TokenizeResponse>(this.target, 'POST', '/tokenize', { prompt: text, add_special_tokens: false, return_token_strs: true }, signal);
+    const r = await requestJson<TokenizeResponse>(
+      this.target,
+      'POST',
+      '/tokenize',
+      { prompt: text, add_special_tokens: false, return_token_strs: true },
+      signal,
+    );
     if (!Array.isArray(r.tokens)) throw new ExpectedError('SERVER_PROTOCOL', `${this.endpoint}/tokenize answered without a token list`);
     const ids = (r.tokens as unknown[]).map((id, i) => {
       if (typeof id === 'number' && Number.isInteger(id) && id >= 0) return id;
@@ -103,7 +109,10 @@ export class VllmClient implements PromptScoringClient {
         missing.slice(i, i + DETOKENIZE_PARALLEL).map(async (id) => {
           const r = await requestJson<{ prompt?: unknown }>(this.target, 'POST', '/detokenize', { tokens: [id] }, signal);
           if (typeof r.prompt !== 'string')
-            throw new ExpectedError('SERVER_PROTOCOL', `${this.endpoint}/detokenize gave ${describeValue(r.prompt)} as the text of token ${id}: a string was expected`);
+            throw new ExpectedError(
+              'SERVER_PROTOCOL',
+              `${this.endpoint}/detokenize gave ${describeValue(r.prompt)} as the text of token ${id}: a string was expected`,
+            );
           this.pieceOf.set(id, r.prompt);
         }),
       );

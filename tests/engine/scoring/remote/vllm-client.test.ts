@@ -50,11 +50,17 @@ const MODELS = {
 
 /** vLLM's prompt_logprobs for `prompt`: null first, then the prompt's own token (and one other). */
 function promptLogprobs(prompt: readonly number[], logprob: (i: number) => number): unknown[] {
-  return prompt.map((id, i) => (i === 0 ? null : { [String(id)]: { logprob: logprob(i), rank: 2, decoded_token: 'x' }, '7': { logprob: -0.1, rank: 1, decoded_token: 'y' } }));
+  return prompt.map((id, i) =>
+    i === 0 ? null : { [String(id)]: { logprob: logprob(i), rank: 2, decoded_token: 'x' }, '7': { logprob: -0.1, rank: 1, decoded_token: 'y' } },
+  );
 }
 
 function completion(prompt: readonly number[], logprob: (i: number) => number = (i) => -i / 10, extra: Record<string, unknown> = {}) {
-  return { id: 'cmpl-1', object: 'text_completion', choices: [{ index: 0, text: '', prompt_token_ids: prompt, prompt_logprobs: promptLogprobs(prompt, logprob), ...extra }] };
+  return {
+    id: 'cmpl-1',
+    object: 'text_completion',
+    choices: [{ index: 0, text: '', prompt_token_ids: prompt, prompt_logprobs: promptLogprobs(prompt, logprob), ...extra }],
+  };
 }
 
 async function refusal(p: Promise<unknown>): Promise<ExpectedError> {
@@ -85,7 +91,9 @@ describe('VllmClient', () => {
   });
 
   it('tokenizes without special tokens added and decodes byte-level token strings to text', async () => {
-    const { client, requests } = await serve(() => ({ body: { count: 3, max_model_len: 4096, tokens: [9707, 11, 1879], token_strs: ['Hello', ',', 'Ġworld'] } }));
+    const { client, requests } = await serve(() => ({
+      body: { count: 3, max_model_len: 4096, tokens: [9707, 11, 1879], token_strs: ['Hello', ',', 'Ġworld'] },
+    }));
     expect(await client.tokenize('Hello, world', false)).toEqual({ ids: [9707, 11, 1879], pieces: ['Hello', ',', ' world'] });
     expect(requests[0]).toEqual({ path: '/tokenize', body: { prompt: 'Hello, world', add_special_tokens: false, return_token_strs: true } });
   });
@@ -129,7 +137,16 @@ describe('VllmClient', () => {
     // Only the sequence up to the last scored token is sent, as ids, with the served model's name.
     expect(requests[1]).toEqual({
       path: '/v1/completions',
-      body: { model: 'qwen', prompt: [10, 11, 12, 13, 14], echo: true, max_tokens: 0, prompt_logprobs: 1, temperature: 0, stream: false, return_token_ids: true },
+      body: {
+        model: 'qwen',
+        prompt: [10, 11, 12, 13, 14],
+        echo: true,
+        max_tokens: 0,
+        prompt_logprobs: 1,
+        temperature: 0,
+        stream: false,
+        return_token_ids: true,
+      },
     });
   });
 
@@ -159,10 +176,18 @@ describe('VllmClient', () => {
         (p) => ({ choices: [{ prompt_logprobs: p.map((_, i) => (i === 0 ? null : { '7': { logprob: -1, rank: 1 } })) }] }),
         /do not hold the prompt's own token 2/,
       ],
-      ['too few entries', (p) => ({ choices: [{ prompt_logprobs: promptLogprobs(p, () => -1).slice(1) }] }), /gave 2 prompt log-prob entries for a prompt of 3 tokens/],
+      [
+        'too few entries',
+        (p) => ({ choices: [{ prompt_logprobs: promptLogprobs(p, () => -1).slice(1) }] }),
+        /gave 2 prompt log-prob entries for a prompt of 3 tokens/,
+      ],
       ['no prompt_logprobs', () => ({ choices: [{ text: 'x' }] }), /prompt_logprobs \(missing\) for a prompt of 3 tokens/],
       ['no choices', () => ({ choices: [] }), /answered without choices/],
-      ['other prompt ids', (p) => completion(p, undefined, { prompt_token_ids: [1, 9, 3] }), /scored other tokens than the 3 sent \(prompt_token_ids differ at 1: 9 for 2\)/],
+      [
+        'other prompt ids',
+        (p) => completion(p, undefined, { prompt_token_ids: [1, 9, 3] }),
+        /scored other tokens than the 3 sent \(prompt_token_ids differ at 1: 9 for 2\)/,
+      ],
       ['bad rank', (p) => ({ choices: [{ prompt_logprobs: p.map((id, i) => (i === 0 ? null : { [String(id)]: { logprob: -1, rank: 0 } })) }] }), /rank 0/],
     ];
     for (const [name, answer, message] of cases) {
