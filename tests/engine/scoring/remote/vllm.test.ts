@@ -19,6 +19,7 @@ import { scoreTraces, type TraceResult } from '../../../../electron/engine/scori
 import { meanLogprob } from '../../../../electron/engine/scoring/trace-scores';
 import { multiStepTraces, multiTurnTraces } from '../../../../electron/engine/scoring/synthetic-traces';
 import { VllmClient } from '../../../../electron/engine/scoring/remote/vllm';
+import { checkScoringServers } from '../../../../electron/engine/scoring/remote/check';
 import { planWithServerTokens, scoreTracesRemote, type RemoteTraceResult } from '../../../../electron/engine/scoring/remote/remote-scorer';
 import { ServerTokenizer } from '../../../../electron/engine/scoring/remote/server-tokenizer';
 import { loadVocabulary, vocabularyFacts } from '../../../../electron/engine/jobs/remote-job';
@@ -134,6 +135,11 @@ describeRequiring('real-model', 'the vLLM scoring backend on the default real mo
       async () => {
         const client = new VllmClient({ baseUrl: server.url });
         expect(await client.servedModel()).toMatchObject({ name: server.served, slotsReported: false, contextSize: 4096 });
+        // The Models view's Check, as the Studio runs it with vLLM chosen: reachable, its run key, no slots.
+        const check = await checkScoringServers({ backend: 'vllm', endpoints: [server.url] });
+        expect(check.problem).toBeNull();
+        expect(check.identity).toMatch(new RegExp(`^vllm:${server.served}@[0-9a-f]{16}$`));
+        expect(check.endpoints[0]).toMatchObject({ reachable: true, model: server.served, slots: null, contextSize: 4096, error: null });
         const { renderer: remote, tokenizer } = remoteRenderer(client);
         const traces = [...bench, ...multiStepTraces({ count: 2, tools: 3, seed: 11 }), ...multiTurnTraces({ count: 1, tools: 2, seed: 11 })];
         let sequences = 0;
