@@ -26,7 +26,7 @@ export const command: Command = {
   summary: "score tool evidence in a project's traces with a local GGUF model or on scoring servers (llama.cpp, vLLM; resumable)",
   usage:
     'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]\n' +
-    `       lots score --project <dir> --model <file.gguf> --backend ${DEFAULT_SCORING_BACKEND.id} --endpoint URL [--endpoint URL2 …] [--api-key-env VAR] [--served-model NAME] [--concurrency N]`,
+    `       lots score --project <dir> --model <file.gguf> --backend ${REMOTE_BACKENDS.join('|')} --endpoint URL [--endpoint URL2 …] [--api-key-env VAR] [--served-model NAME] [--concurrency N]`,
   flags: {
     project: { type: 'string', description: 'the project folder' },
     model: { type: 'string', description: 'the GGUF model file to score with (or default, or a pulled source such as pypi:…)' },
