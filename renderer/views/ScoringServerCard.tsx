@@ -1,5 +1,5 @@
-// The Models view's "Scoring server" card: the llama.cpp servers (`llama-server`) a score job can use
-// instead of this machine. The user enters one or more endpoint URLs (and, optionally, the name of the
+// The Models view's "Scoring server" card: the scoring servers (llama.cpp's `llama-server` or vLLM, one of
+// the registry's backends) a score job can use instead of this machine. The user picks the server kind, enters one or more endpoint URLs (and, optionally, the name of the
 // environment variable holding an API key and the model name the servers must serve); Check keeps them
 // for this user and asks each server what it serves: the model, the run-key identity its scores would
 // carry, its slots — or the exact error. The Jobs view's "Score on" choice then offers the servers.
@@ -7,7 +7,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { ScoringEndpointCheck, ScoringServerCheck } from '../../shared/api';
 import { fmtInt, fmtTime } from '../format';
 import { useStudio } from '../store/react';
-import { DEFAULT_SCORING_BACKEND } from '../../shared/scoring/backends';
+import { DEFAULT_SCORING_BACKEND, SCORING_BACKENDS, scoringBackend, type ScoringServerBackend } from '../../shared/scoring/backends';
 
 /** URLs as typed: one per line (commas and spaces separate them too). */
 export function parseEndpoints(text: string): string[] {
@@ -24,6 +24,8 @@ export function ScoringServerCard() {
   const check = useStudio((s) => s.checkScoringServer);
   const forget = useStudio((s) => s.forgetScoringServer);
   const navigate = useStudio((s) => s.navigate);
+  const [backendId, setBackendId] = useState<ScoringServerBackend>(DEFAULT_SCORING_BACKEND.id);
+  const backend = scoringBackend(backendId);
   const [endpoints, setEndpoints] = useState('');
   const [apiKeyEnv, setApiKeyEnv] = useState('');
   const [servedModel, setServedModel] = useState('');
@@ -37,6 +39,7 @@ export function ScoringServerCard() {
   const [shown, setShown] = useState<typeof saved>(null);
   if (!touched && saved && saved !== shown) {
     setShown(saved);
+    setBackendId(saved.backend);
     setEndpoints(saved.endpoints.join('\n'));
     setApiKeyEnv(saved.apiKeyEnv ?? '');
     setServedModel(saved.servedModel ?? '');
@@ -48,6 +51,7 @@ export function ScoringServerCard() {
     if (urls.length === 0 || busy) return;
     setTouched(false);
     void check({
+      ...(backendId !== DEFAULT_SCORING_BACKEND.id ? { backend: backendId } : {}),
       endpoints: urls,
       ...(apiKeyEnv.trim() ? { apiKeyEnv: apiKeyEnv.trim() } : {}),
       ...(servedModel.trim() ? { servedModel: servedModel.trim() } : {}),
@@ -64,11 +68,20 @@ export function ScoringServerCard() {
       <div className="card-head">
         <h2>Scoring server</h2>
         <span className="sub">
-          {DEFAULT_SCORING_BACKEND.project}'s <span className="mono">{DEFAULT_SCORING_BACKEND.program}</span> on other machines: a score job shards its traces
-          across the endpoints
+          {backend.project}'s <span className="mono">{backend.program}</span> on other machines: a score job shards its traces across the endpoints
         </span>
       </div>
       <form onSubmit={submit} aria-label="Scoring server settings">
+        <label className="field" style={{ width: 240, marginBottom: 10 }}>
+          <span>Server</span>
+          <select value={backendId} onChange={(e) => edit((v) => setBackendId(v as ScoringServerBackend))(e.target.value)} data-testid="server-backend">
+            {SCORING_BACKENDS.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.project} ({b.program})
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="field">
           <span>Endpoints (one URL per line)</span>
           <textarea
@@ -119,6 +132,7 @@ export function ScoringServerCard() {
                 disabled={busy}
                 onClick={() => {
                   setTouched(true);
+                  setBackendId(DEFAULT_SCORING_BACKEND.id);
                   setEndpoints('');
                   setApiKeyEnv('');
                   setServedModel('');
@@ -136,8 +150,7 @@ export function ScoringServerCard() {
         <CheckResult check={lastCheck} edited={touched} onJobs={() => navigate({ view: 'jobs' })} />
       ) : (
         <p className="muted small" style={{ marginTop: 10 }}>
-          Start a server with <span className="mono">{DEFAULT_SCORING_BACKEND.startAliased}</span> on each machine, list them here and press Check (Ctrl+Enter
-          in the list).
+          Start a server with <span className="mono">{backend.startAliased}</span> on each machine, list them here and press Check (Ctrl+Enter in the list).
           {saved ? ' The saved servers have not been checked in this session.' : ''}
         </p>
       )}

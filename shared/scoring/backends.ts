@@ -22,6 +22,13 @@ export const SCORING_BACKENDS = [
     start: 'llama-server -m model.gguf --parallel 2 --port 8080',
     startAliased: 'llama-server -m model.gguf --alias NAME --parallel 4 --port 8080',
   },
+  {
+    id: 'vllm',
+    project: 'vLLM',
+    program: 'vllm serve',
+    start: 'vllm serve MODEL_DIR --port 8000',
+    startAliased: 'vllm serve MODEL_DIR --served-model-name NAME --port 8000',
+  },
 ] as const satisfies readonly ScoringBackend[];
 
 export type ScoringServerBackend = (typeof SCORING_BACKENDS)[number]['id'];

@@ -41,6 +41,7 @@ describe('npm test provisioning (tests/requirements-setup.ts)', () => {
       LOTS_SKIP_E2E: '1',
       LOTS_SKIP_REAL_MODEL: '1',
       LOTS_SKIP_SCORING_SERVER: '1',
+      LOTS_SKIP_VLLM: '1',
     });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('');

@@ -65,7 +65,7 @@ export const commandIndex: CommandEntry[] = [
   },
   {
     name: 'score',
-    summary: "score tool evidence in a project's traces with a local GGUF model or on llama.cpp scoring servers (resumable)",
+    summary: "score tool evidence in a project's traces with a local GGUF model or on scoring servers (llama.cpp, vLLM; resumable)",
     load: () => import('./score').then((m) => m.command),
   },
   {

@@ -23,10 +23,10 @@ const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
 
 export const command: Command = {
   name: 'score',
-  summary: "score tool evidence in a project's traces with a local GGUF model or on llama.cpp scoring servers (resumable)",
+  summary: "score tool evidence in a project's traces with a local GGUF model or on scoring servers (llama.cpp, vLLM; resumable)",
   usage:
     'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]\n' +
-    `       lots score --project <dir> --model <file.gguf> --backend ${DEFAULT_SCORING_BACKEND.id} --endpoint URL [--endpoint URL2 …] [--api-key-env VAR] [--served-model NAME] [--concurrency N]`,
+    `       lots score --project <dir> --model <file.gguf> --backend ${REMOTE_BACKENDS.join('|')} --endpoint URL [--endpoint URL2 …] [--api-key-env VAR] [--served-model NAME] [--concurrency N]`,
   flags: {
     project: { type: 'string', description: 'the project folder' },
     model: { type: 'string', description: 'the GGUF model file to score with (or default, or a pulled source such as pypi:…)' },
@@ -72,6 +72,10 @@ export const command: Command = {
     "server's /tokenize. The run is keyed by the served model's name and a hash of what the server reports",
     'about it, so local and server scores never mix. Every endpoint must serve the same model; one that stops',
     'answering (after retries with backoff) is dropped and its traces go to the others.',
+    '',
+    'With --backend vllm the log-probs come from vLLM servers (`vllm serve MODEL_DIR`, a Hugging Face folder of',
+    'the same weights): /v1/completions with the token ids as the prompt, echo and prompt_logprobs. vLLM does not',
+    'report a slot count: --concurrency sets the requests in flight per endpoint (default 1).',
     '',
     "Traces with no answer yet (a benchmark's requests before `lots serve`) are skipped and counted:",
     'a row for them would count their tools as exposed with nothing measured.',

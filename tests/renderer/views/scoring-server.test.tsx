@@ -92,6 +92,20 @@ describe('Scoring server card (Models view)', () => {
     expect(within(result.getByTestId('server-summary')).getByText(/1 of 2 endpoints did not answer/)).toBeTruthy();
   });
 
+  it('offers every backend of the registry: vLLM chosen is sent with the check, and its start command is the hint', async () => {
+    const { api } = await renderStudio({ view: 'models' }, fakeApi({ checkScoringServer: async (input) => checked(input) }));
+    const card = within(await screen.findByTestId('scoring-server'));
+    const kind = card.getByTestId<HTMLSelectElement>('server-backend');
+    expect([...kind.options].map((o) => o.value)).toEqual(['llama-server', 'vllm']);
+    expect(kind.value).toBe('llama-server');
+    fireEvent.change(kind, { target: { value: 'vllm' } });
+    expect(card.getByText('vllm serve MODEL_DIR --served-model-name NAME --port 8000')).toBeTruthy();
+    fireEvent.change(card.getByLabelText('Endpoints (one URL per line)'), { target: { value: UP } });
+    fireEvent.click(card.getByRole('button', { name: 'Check' }));
+    await waitFor(() => expect(api.checkScoringServer).toHaveBeenCalledTimes(1));
+    expect(api.checkScoringServer.mock.calls[0]![0]).toEqual({ backend: 'vllm', endpoints: [UP] });
+  });
+
   it('fills the fields from the saved settings, and Forget removes them', async () => {
     const { api } = await renderStudio({ view: 'models' }, fakeApi({ getScoringServer: async () => structuredClone(saved) }));
     const card = within(await screen.findByTestId('scoring-server'));

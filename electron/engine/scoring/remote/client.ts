@@ -3,6 +3,7 @@
 // context (teacher-forced, never regenerated).
 import type { HttpTarget, RetryPolicy } from './http';
 import { LlamaServerClient } from './llama-server';
+import { VllmClient } from './vllm';
 import { SCORING_SERVER_BACKENDS, type ScoringServerBackend } from '../../../../shared/scoring/backends';
 
 export interface ServedModel {
@@ -65,6 +66,8 @@ export function createClient(backend: RemoteBackend, target: HttpTarget): Prompt
   switch (backend) {
     case 'llama-server':
       return new LlamaServerClient(target);
+    case 'vllm':
+      return new VllmClient(target);
   }
 }
 

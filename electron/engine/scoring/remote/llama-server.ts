@@ -14,7 +14,7 @@ import { MAX_SLOTS } from './slots';
 import { ExpectedError } from '../../../../shared/api/errors';
 
 /** Smallest positive float32 (as the local scorer): a probability that underflowed keeps a finite log. */
-const MIN_LOGPROB = Math.log(1.401298464324817e-45);
+export const MIN_LOGPROB = Math.log(1.401298464324817e-45);
 
 // What llama-server answers, as far as it is read. Every field is `unknown` until checked: a server (or
 // something else listening at the URL) may answer anything, and what it answers becomes stored scores.
@@ -169,7 +169,7 @@ export class LlamaServerClient implements PromptScoringClient {
 }
 
 /** A value from a server's JSON, as it is and what is wrong with it, for an error message. */
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (value === undefined) return '(missing)';
   if (value === null) return 'null';
   if (typeof value === 'string') return `${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)} (a string)`;

@@ -3,11 +3,9 @@
 // the server's tokenizer gives the local ids, L and I agree within the measured tolerance, rankings
 // agree (Kendall τ per task), a killed `lots score --backend llama-server` resumes exactly once, and
 // two endpoints shard the traces with one's work moving to the other when it dies.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LlamaModel } from 'node-llama-cpp';
 import { describeRequiring } from '../../../describe-requiring';
@@ -29,9 +27,8 @@ import { benchExecutor, buildBenchTrace, instanceOfTrace } from '../../../../sha
 import type { Trace } from '../../../../shared/trace/schema';
 import { kendallTau, perTaskMeans } from './agreement';
 import { startLlamaServer, type LlamaServerProcess } from './llama-server-process';
-import { readScoreLines } from '../../fixtures';
+import { lotsCli, scoreLines, waitFor } from './lots-cli';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const SLOW = 900_000;
 const modelPath = pulledDefaultModel();
 
@@ -100,28 +97,6 @@ function compare(
     });
   }
   return { dL, dI, pairs };
-}
-
-const scoreLines = (dir: string) => readScoreLines<{ key: string; trace: string; run: string; scores: Record<string, number> }>(dir);
-
-function lots(args: string[]): {
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>;
-  kill: (s: NodeJS.Signals) => void;
-} {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/lots.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  return { done: new Promise((r) => child.on('exit', (code, signal) => r({ code, signal, out, err }))), kill: (s) => child.kill(s) };
-}
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describeRequiring('real-model', 'the remote scoring backend on the default real model', () => {
@@ -231,14 +206,14 @@ describeRequiring('real-model', 'the remote scoring backend on the default real 
           '--concurrency',
           '1',
         ];
-        const first = lots(args);
+        const first = lotsCli(args);
         await waitFor(() => scoreLines(dir).length >= 2, 'the first remote scores');
         first.kill('SIGKILL');
         expect((await first.done).signal).toBe('SIGKILL');
         const before = scoreLines(dir);
         expect(before.length).toBeLessThan(bench.length);
 
-        const second = await lots(args).done;
+        const second = await lotsCli(args).done;
         expect(second.code, second.err + second.out).toBe(0);
         const after = scoreLines(dir);
         expect(after).toHaveLength(bench.length);
