@@ -46,11 +46,13 @@ interface BertConfig {
   _name_or_path?: string;
 }
 
+type TemplatePiece = { SpecialToken?: { id: string }; Sequence?: { id: string } };
+
 interface TokenizerJson {
   model?: { type?: string; vocab?: Record<string, number> };
   added_tokens?: { id: number; content: string; special?: boolean }[];
   normalizer?: { type?: string; lowercase?: boolean; strip_accents?: boolean | null; normalizers?: TokenizerJson['normalizer'][] } | null;
-  post_processor?: { type?: string; single?: { SpecialToken?: { id: string } }[] } | null;
+  post_processor?: { type?: string; single?: TemplatePiece[]; pair?: TemplatePiece[] } | null;
 }
 
 function readJson<T>(dir: string, name: string, required: true): T;
@@ -89,6 +91,19 @@ function lowercaseOf(n: TokenizerJson['normalizer']): boolean | null {
   if (n.type === 'BertNormalizer' && typeof n.lowercase === 'boolean') return n.lowercase;
   if (n.type === 'Sequence') for (const m of n.normalizers ?? []) if (lowercaseOf(m) !== null) return lowercaseOf(m);
   return null;
+}
+
+/** Whether a separator goes between a pair's two texts, as gguf-py reads the pair template ([CLS] A [SEP] B [SEP]:
+ * no extra separator, the single template's end token already closes A); null without a pair template. */
+function addSep(pair: readonly TemplatePiece[], first: string | undefined, last: string | undefined, seps: (string | undefined)[]): boolean | null {
+  const start = first !== undefined && pair[0]?.SpecialToken?.id === first ? 1 : 0;
+  const stop = last !== undefined && pair.at(-1)?.SpecialToken?.id === last ? pair.length - 1 : pair.length;
+  const inner = pair.slice(start, stop);
+  if (inner.length < 3 || inner[0]?.Sequence?.id !== 'A' || inner.at(-1)?.Sequence?.id !== 'B') return null;
+  const middle = inner.slice(1, -1).map((p) => p.SpecialToken?.id);
+  let add = middle[0] !== undefined && seps.includes(middle[0]) && last === undefined;
+  if (middle.length === 2 && middle[1] !== undefined && seps.includes(middle[1])) add = true;
+  return add;
 }
 
 /** Converts the folder; reads every tensor once (F32, F16 or BF16 in, F32 out). */
@@ -190,6 +205,8 @@ export function convertBertFolder(dir: string, name?: string): BertConversion {
   }
   if (first !== undefined) metadata.push(['tokenizer.ggml.add_bos_token', gguf.bool(first === names.bos || first === names.cls)]);
   if (last !== undefined) metadata.push(['tokenizer.ggml.add_eos_token', gguf.bool(last === names.eos)]);
+  const sep = addSep(tokenizer.post_processor?.pair ?? [], first, last, [names.sep, names.eos]);
+  if (sep !== null) metadata.push(['tokenizer.ggml.add_sep_token', gguf.bool(sep)]);
   const lowercase = lowercaseOf(tokenizer.normalizer);
   if (lowercase !== null) metadata.push(['tokenizer.ggml.normalizer.lowercase', gguf.bool(lowercase)]);
 

@@ -75,6 +75,8 @@ describe('sentence-transformers BERT → llama.cpp bert GGUF', () => {
       mask_token_id: id('[MASK]'),
       add_bos_token: true,
       add_eos_token: true,
+      add_sep_token: false, // [CLS] A [SEP] B [SEP]: the single template's [SEP] already closes A
+      normalizer: { lowercase: true },
     });
     // Control tokens unchanged, "##s" → "s", every other token (the unused slot too: it is no added token) with "▁".
     const tokens = tok.tokens as string[];
