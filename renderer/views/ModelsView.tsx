@@ -268,7 +268,9 @@ function PullCard() {
                   <td>
                     <strong>{m.file}</strong>
                     <div className="muted tiny">
-                      {m.architecture ?? '?'} · context {m.contextLength ? fmtInt(m.contextLength) : '?'} · template {m.chatTemplate ?? 'none'}
+                      {m.architecture ?? '?'}
+                      {m.embedding ? ` · embedding model (${m.embedding.dimensions}-d, ${m.embedding.pooling} pooling)` : ''} · context{' '}
+                      {m.contextLength ? fmtInt(m.contextLength) : '?'} · template {m.chatTemplate ?? 'none'}
                       {m.thinking && m.thinking.state !== 'none' && (
                         <>
                           {' '}

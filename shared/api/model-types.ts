@@ -60,6 +60,9 @@ export interface PulledModel {
   thinking: { state: 'none' | 'off' | 'cannot'; note: string } | null;
   source: string | null;
   sha256: string | null;
+  /** An embedding model (a sentence encoder: its GGUF declares a pooling), with its vector width and pooling;
+   * absent for a generative model or an unreadable file. */
+  embedding?: { dimensions: number; pooling: 'mean' | 'cls' | 'last' | 'rank' };
 }
 
 export interface ModelsState {

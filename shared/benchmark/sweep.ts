@@ -156,7 +156,14 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
         sameSet(r.tools, tools) &&
         (r.draws ?? 1) === draws &&
         (!options.requireOutcomes || r.outcomes !== undefined);
-      const cached = results.some(match);
+      const hit = results.findIndex(match);
+      const cached = hit >= 0;
+      const earlier = results[hit];
+      if (earlier && space.cost?.embedder !== undefined && earlier.selection?.embedder !== space.cost.embedder) {
+        // The same menu chosen again under another embedder: its measurement stands, what chose it is updated.
+        results[hit] = { ...earlier, selection: space.cost, ...(space.note ? { note: space.note } : {}) };
+        await options.save?.([...results]);
+      }
       if (!cached) {
         const measured: MenuEvaluation[] = [];
         if (perRequest) {

@@ -39,6 +39,7 @@ export const BaselineResultSchema = z.object({
       failures: z.number().int().nonnegative().optional(),
       seconds: z.number().nonnegative().optional(),
       budget: z.number().int().nonnegative().optional(),
+      embedder: z.string().optional(),
     })
     .optional(),
   /** One line on how the method ended (a search's stop, a router's unreadable replies). */

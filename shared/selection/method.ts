@@ -75,6 +75,9 @@ export interface SelectionCost {
   seconds?: number;
   /** The budget K it was asked to choose at (LOTS's K), recorded so a stored choice is reused only at the same K. */
   budget?: number;
+  /** The embeddings a method that embeds used (`SelectionContext.embedder`), recorded so a stored choice is
+   * reused only under the same embedder. */
+  embedder?: string;
 }
 
 /** A method's pick. Per task: `menus` is one menu served to every request (several for a randomised

@@ -14,7 +14,15 @@ export async function selectSpaces(ctx: SelectionContext, ids: readonly string[]
     if (missing.length) throw new ExpectedError('INVALID_INPUT', `selection method ${id} needs the serving model (${missing.join(', ')})`);
     ctx.signal?.throwIfAborted();
     const { k, menus, perRequest, cost, note } = await method.select(ctx);
-    out.push({ name: id, k, menus, ...(perRequest ? { perRequest } : {}), ...(cost ? { cost: { ...cost, budget: ctx.k } } : {}), ...(note ? { note } : {}) });
+    const embedder = method.uses?.includes('embed') && ctx.embedder !== undefined ? { embedder: ctx.embedder } : {};
+    out.push({
+      name: id,
+      k,
+      menus,
+      ...(perRequest ? { perRequest } : {}),
+      ...(cost ? { cost: { ...cost, budget: ctx.k, ...embedder } } : {}),
+      ...(note ? { note } : {}),
+    });
   }
   return out;
 }

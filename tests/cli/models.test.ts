@@ -49,7 +49,7 @@ describe('lots models', () => {
       expect.objectContaining({ path: join(t.dir, 'models', 'm.gguf'), architecture: 'llama', source: 'pypi:cli-model-gguf', chatTemplate: null }),
     ]);
     const text = await runCli(['models', 'list']);
-    expect(text.out).toMatch(/m\.gguf\s+llama\s+\S+ \S+\s+8,192\s+none\s+–\s+pypi:cli-model-gguf/);
+    expect(text.out).toMatch(/m\.gguf\s+llama\s+generation\s+\S+ \S+\s+8,192\s+none\s+–\s+pypi:cli-model-gguf/);
   });
 
   it('fails in one line with exit 2 for a package the index lacks and for no source', async () => {

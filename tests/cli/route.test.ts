@@ -1,10 +1,14 @@
 // `lots route --evaluate` (paper D.1, Table 10) on a built-in benchmark project: the families are known
 // labels, the router is fitted on the fitting requests and measured on the evaluation requests, mean ±
-// sd over three seeds; --embed model routes with a GGUF's own embeddings (here a generated fixture).
+// sd over three seeds; --embed model routes with a GGUF's own embeddings (here a generated fixture), --embed
+// FILE with a sentence encoder (a tiny generated BERT).
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../electron/engine/store';
 import { runCli, tempDir } from './io';
+import { convertBertFolder } from '../../electron/engine/gguf/bert-gguf';
+import { writeGguf } from '../../electron/engine/gguf/writer';
+import { tinyBertFiles, tinyBertWeights, writeTinyBert } from '../engine/gguf/tiny-bert';
 
 const t = tempDir('lots-route-cli-');
 afterAll(() => t.cleanup());
@@ -68,6 +72,18 @@ describe('lots route --evaluate', () => {
     expect(q).toMatchObject({ embedding: 'model', dimensions: 64, measured: 80 });
     expect(q.model).toMatch(/\.gguf$/);
     expect(q.purity.mean).toBeGreaterThan(0);
+  });
+
+  it('routes with a sentence-encoder GGUF named by --embed (a tiny BERT here), and refuses --model beside it', async () => {
+    const encoder = join(t.dir, 'tiny-bert.gguf');
+    writeTinyBert(join(t.dir, 'tiny-bert'), tinyBertFiles(tinyBertWeights(3)));
+    writeGguf(encoder, convertBertFolder(join(t.dir, 'tiny-bert')).file);
+    const r = await runCli(['route', '--project', project, '--evaluate', '--k', '10', '--embed', encoder, '--gpu', 'cpu', '--json']);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ embedding: 'model', model: encoder, dimensions: 8, measured: 80 });
+    const both = await runCli(['route', '--project', project, '--evaluate', '--embed', 'minilm', '--model', 'default']);
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/--model is for --embed model; --embed minilm names the embedding model itself/);
   });
 
   it('says what is wrong: no labels to measure against, model flags without --embed model', async () => {

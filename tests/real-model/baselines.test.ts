@@ -37,7 +37,8 @@ describeRequiring('real-model', 'the model-asking baselines on the default model
     dir = mkdtempSync(join(tmpdir(), 'lots-baselines-'));
     makeBenchProject(join(dir, 'p'), { seed: 'baselines', families: ['compute_only'], fit: 1, eval: 2 });
     requests = benchRequests(ProjectStore.open(join(dir, 'p'))).byTask.get('compute_only')!;
-    server = await BenchServer.open(pulledDefaultModel()!, { gpu: 'cpu', parallel: 1 });
+    // The serving model's own embeddings (Dense's note names them), whatever the models folder holds.
+    server = await BenchServer.open(pulledDefaultModel()!, { gpu: 'cpu', parallel: 1, embedder: 'model' });
     const picked = await baselineSpaces({
       task: 'compute_only',
       registry,

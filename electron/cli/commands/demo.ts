@@ -15,7 +15,7 @@ import { FIXTURE_MODELS } from '../../engine/models/model-arg';
 
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { commandLine, ensureModel } from '../real-model';
-import { benchOptions, modelFlags, serverOptions } from '../bench-flags';
+import { benchOptions, embedderOption, embedFlags, modelFlags, serverOptions } from '../bench-flags';
 import { stageReporter } from '../stage-progress';
 import { ExpectedError } from '../../../shared/api/errors';
 
@@ -30,6 +30,7 @@ export const command: Command = {
     'lots demo --out <dir> [--model default] [--preset quick|standard|full] [--families a,b] [--registry 15[,30,60]] [--baselines all|a,b] [--fit n] [--eval n]',
   flags: {
     ...modelFlags(),
+    ...embedFlags(),
     model: {
       type: 'string',
       description: `GGUF file, a pulled source, or default (${DEFAULT_MODEL_SOURCE}, pulled if missing); ${FIXTURE_MODELS.join(' / ')} for the generated test models`,
@@ -100,6 +101,7 @@ export const command: Command = {
       const result = await runDemo({
         ...bench,
         ...serverOptions(args),
+        ...(await embedderOption(args, io, 'demo')),
         threads: flagInt(args, 'threads', { min: 1 }) ?? allCores(),
         preset,
         baselines: baselines as BaselineName[],

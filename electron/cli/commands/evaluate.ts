@@ -9,17 +9,19 @@ import { comparisonRow, formatComparisonTable, methodNotes, type ComparisonRow }
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import { benchRequests } from '../../engine/benchmark/project';
 import { ProjectStore } from '../../engine/store';
-import { modelFlags, openServer } from '../bench-flags';
+import { embedderOption, embedFlags, modelFlags, openServer } from '../bench-flags';
 import { progressReporter } from '../stage-progress';
 import { evaluateBenchTasks, selectBenchTasks } from '../../engine/usecases/sweep';
 
 export const command: Command = {
   name: 'evaluate',
   summary: "compare each task's LOTS space with the baselines on fitting and evaluation requests",
-  usage: 'lots evaluate --project <dir> [--model <gguf>] [--task t] [--baselines all|keep-all,router,…] [--draws n] [--json]',
+  usage:
+    'lots evaluate --project <dir> [--model <gguf>] [--task t] [--baselines all|keep-all,router,…] [--embed auto|minilm|model|<gguf>] [--draws n] [--json]',
   flags: {
     project: { type: 'string', description: 'a benchmark project with budget sweeps (`lots sweep`)' },
     ...modelFlags(),
+    ...embedFlags(),
     task: { type: 'string', multi: true, description: 'only these tasks (repeat or comma-separate)' },
     baselines: {
       type: 'string',
@@ -39,7 +41,8 @@ export const command: Command = {
     '',
     'Those that ask the model (dense, tool2vec, router, trace-judge, tto, beam) run only when named or',
     'with --baselines all: tto and beam serve the fitting requests under every candidate menu they try,',
-    'minutes per task on a CPU. A stored result is reused: evaluating again asks the model nothing new.',
+    'minutes per task on a CPU. A stored result is reused: evaluating again asks the model nothing new',
+    '(Dense and Tool2Vec: under the same embedder; each prints which embedder chose, see --embed).',
     'Without --model, prints the stored results only. Under the table: LOTS against each baseline with',
     'paired intervals, and the cost of selection (prompt tokens read to choose, and when it pays back).',
     '',
@@ -56,7 +59,7 @@ export const command: Command = {
     const draws = flagInt(args, 'draws', { min: 1 });
     let skipped = 0;
     if (args.flags.model !== undefined) {
-      const server = await openServer(args);
+      const server = await openServer(args, await embedderOption(args, io, 'evaluate'));
       try {
         const progress = new Map<string, (done: number, total: number) => void>();
         const outcomes = await evaluateBenchTasks(store, server, {

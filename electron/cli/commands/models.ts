@@ -62,7 +62,7 @@ export function thinkingLabel(thinking: PulledModel['thinking']): string {
 
 export const listCommand: Command = {
   name: 'models list',
-  summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, thinking, source',
+  summary: 'list the GGUF models in the models folder: path, architecture, use (generation or embedding), size, context, chat template, thinking, source',
   usage: 'lots models list [--json] [--dir <models folder>]',
   flags: {
     json: { type: 'boolean', description: 'print JSON (one array of objects)' },
@@ -82,13 +82,14 @@ export const listCommand: Command = {
     const rows = models.map((m) => [
       m.file,
       m.architecture ?? '?',
+      m.embedding ? `embedding (${m.embedding.dimensions}-d, ${m.embedding.pooling})` : m.architecture ? 'generation' : '?',
       formatBytes(m.sizeBytes),
       m.contextLength?.toLocaleString('en-US') ?? '?',
       m.chatTemplate ?? 'none',
       thinkingLabel(m.thinking),
       m.source ?? 'local',
     ]);
-    const head = ['file', 'architecture', 'size', 'context', 'chat template', 'thinking', 'source'];
+    const head = ['file', 'architecture', 'use', 'size', 'context', 'chat template', 'thinking', 'source'];
     io.out(`models in ${dir}:`);
     for (const line of alignColumns([head, ...rows])) io.out(line);
     const cannot = models.filter((m) => m.thinking?.state === 'cannot');

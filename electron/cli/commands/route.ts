@@ -9,20 +9,26 @@ import { DEFAULT_QUALITY_SEEDS } from '../../../shared/routing/evaluate';
 import type { MeanSd } from '../../../shared/routing/quality';
 import { evaluateProjectRouting, routeProjectWith, type RoutingEmbedding, type RoutingQualityReport } from '../../engine/usecases/route';
 import { ensureModel } from '../real-model';
+import { SENTENCE_ENCODER_SOURCE } from '../../engine/models/sources';
 
 export const command: Command = {
   name: 'route',
   summary: 'assign tasks to requests that have no task label, by clustering their text; --evaluate measures it against known labels',
-  usage: 'lots route --project <dir> [--k N | --tau x] [--embed tfidf|model [--model default]] [--seed s] [--dry-run] [--evaluate [--seeds 1,2,3]] [--json]',
+  usage:
+    'lots route --project <dir> [--k N | --tau x] [--embed tfidf|minilm|model [--model default]|<gguf>] [--seed s] [--dry-run] [--evaluate [--seeds 1,2,3]] [--json]',
   flags: {
     project: { type: 'string', description: 'the project folder' },
     k: { type: 'string', description: 'number of tasks (default: chosen by silhouette over 2…20)' },
     tau: { type: 'string', description: 'online threshold router: cosine similarity needed to join a task' },
     seed: { type: 'string', description: 'seed of k-means++', default: '1' },
-    embed: { type: 'string', description: "tfidf (default: hashed TF-IDF of the text) or model (a GGUF's own embeddings, --model)" },
+    embed: {
+      type: 'string',
+      description:
+        "tfidf (default: hashed TF-IDF of the text), minilm (the sentence encoder all-MiniLM-L6-v2, pulled if missing), model (a GGUF's own embeddings, --model), or an embedding GGUF",
+    },
     model: { type: 'string', description: 'with --embed model: GGUF file, a pulled source, or default (the serving default model, pulled if missing)' },
-    gpu: { type: 'string', description: `with --embed model: ${GPU_CHOICES.join(', ')} (default auto)` },
-    threads: { type: 'string', description: 'with --embed model: CPU threads' },
+    gpu: { type: 'string', description: `with a dense --embed: ${GPU_CHOICES.join(', ')} (default auto)` },
+    threads: { type: 'string', description: 'with a dense --embed: CPU threads' },
     'dry-run': { type: 'boolean', description: 'print the routing without saving it' },
     evaluate: {
       type: 'boolean',
@@ -32,9 +38,10 @@ export const command: Command = {
     json: { type: 'boolean', description: 'print JSON' },
   },
   details: [
-    'Requests with a task label keep it. The others are embedded (hashed TF-IDF of their text, or with',
-    "--embed model a GGUF's own embeddings through node-llama-cpp: by default the serving model's, a",
-    'decoder LLM rather than a sentence encoder) and clustered; each cluster becomes a task named',
+    'Requests with a task label keep it. The others are embedded (hashed TF-IDF of their text; with',
+    '--embed minilm by the sentence encoder all-MiniLM-L6-v2, mean-pooled, as the paper embeds with a',
+    "sentence encoder; with --embed model by a GGUF's own embeddings, by default the serving model's, a",
+    'decoder LLM) and clustered; each cluster becomes a task named',
     'cluster-NN. Splitting a task costs little and merging two costs a lot (paper D.1), so ties in the',
     'silhouette choose more clusters. Rerunning replaces the previous routing; the imported traces',
     'themselves are never modified.',
@@ -91,13 +98,17 @@ export const command: Command = {
 };
 
 async function embeddingOf(args: Parameters<Command['run']>[0], io: CliIO): Promise<RoutingEmbedding> {
-  const kind = choice(args, 'embed', ['tfidf', 'model'] as const, 'tfidf');
+  const kind = flagString(args, 'embed') || 'tfidf';
   if (kind === 'tfidf') {
     for (const flag of ['model', 'gpu', 'threads'] as const)
-      if (args.flags[flag] !== undefined) throw new UsageError(`--${flag} is for --embed model (the requests are embedded by TF-IDF otherwise)`);
+      if (args.flags[flag] !== undefined)
+        throw new UsageError(`--${flag} is for --embed model, minilm or a GGUF (the requests are embedded by TF-IDF otherwise)`);
     return { kind: 'tfidf' };
   }
-  const path = await ensureModel(flagString(args, 'model') ?? 'default', io, 'route');
+  if (kind !== 'model' && args.flags.model !== undefined)
+    throw new UsageError(`--model is for --embed model; --embed ${kind} names the embedding model itself`);
+  const model = kind === 'model' ? (flagString(args, 'model') ?? 'default') : kind === 'minilm' ? SENTENCE_ENCODER_SOURCE : kind;
+  const path = await ensureModel(model, io, 'route');
   const threads = flagInt(args, 'threads', { min: 1 });
   return { kind: 'model', path, gpu: choice(args, 'gpu', GPU_CHOICES, 'auto'), ...(threads !== undefined ? { threads } : {}) };
 }

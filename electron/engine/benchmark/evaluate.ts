@@ -164,10 +164,17 @@ export async function evaluateTask(
   const space = sweep.points.find((p) => p.k === k)!.tools;
   const splits = options.splits ?? ['fit', 'eval'];
   // A method that asks the model is not asked again when its results on every split are stored with
-  // what it chose at this budget: a resumed run goes on from there.
+  // what it chose at this budget (and, for one that embeds, under the same embedder): a resumed run goes on
+  // from there.
   const names = ['lots', ...(options.baselines ?? DEFAULT_BASELINES)].filter((name) => {
-    if (!selectionMethod(name)?.needsModel) return true;
-    return !splits.every((split) => sweep.baselines.some((b) => b.name === name && b.split === split && b.outcomes !== undefined && b.selection?.budget === k));
+    const method = selectionMethod(name);
+    if (!method?.needsModel) return true;
+    const embedder = method.uses?.includes('embed') ? server.embedder : undefined;
+    return !splits.every((split) =>
+      sweep.baselines.some(
+        (b) => b.name === name && b.split === split && b.outcomes !== undefined && b.selection?.budget === k && b.selection.embedder === embedder,
+      ),
+    );
   });
   // LOTS first, then the baselines: every method of the registry runs through the same provider
   // interface, one at a time — chosen, then measured and saved — so a stopped run keeps every method it

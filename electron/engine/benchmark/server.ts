@@ -10,7 +10,8 @@ import { buildBenchTrace, instanceOfTrace, readBenchMeta } from '../../../shared
 import { TRACE_FORMAT_VERSION, type Trace } from '../../../shared/trace/schema';
 import type { Generation } from '../../../shared/selection/method';
 
-import { createEmbeddings, embedTexts } from '../llama/embed';
+import { createEmbeddings, Embedder, embedTexts } from '../llama/embed';
+import { resolveEmbedderArg, type EmbedderChoice } from '../models/embedder-arg';
 import { createScoringContext, loadModel, type LoadedModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import type { GpuChoice } from '../llama/runtime';
@@ -30,11 +31,13 @@ export interface BenchServerOptions {
   batchSize?: number;
   /** CPU threads of the model's contexts; default all math cores but one (see llama/load.ts). */
   threads?: number;
+  /** What `embed` uses (`--embed`: auto, minilm, model, or an encoder GGUF; models/embedder-arg.ts); default auto. */
+  embedder?: string;
   signal?: AbortSignal;
 }
 
 /** How a run that serves the benchmark (`lots demo`, `lots bench stream`) opens its model. */
-export interface ServingOptions extends Pick<BenchServerOptions, 'gpu' | 'parallel' | 'maxTokens' | 'threads'> {
+export interface ServingOptions extends Pick<BenchServerOptions, 'gpu' | 'parallel' | 'maxTokens' | 'threads' | 'embedder'> {
   /** A model file (already resolved). */
   modelPath: string;
 }
@@ -46,6 +49,7 @@ export function openServing(options: ServingOptions & { signal?: AbortSignal }):
     parallel: options.parallel,
     maxTokens: options.maxTokens,
     threads: options.threads,
+    ...(options.embedder !== undefined ? { embedder: options.embedder } : {}),
     signal: options.signal,
   });
 }
@@ -84,6 +88,8 @@ export class BenchServer {
   private readonly generations = new Map<string, Generation>();
   private embeddings: LlamaEmbeddingContext | undefined;
   private embeddingTokens = 0;
+  private embedderChoice: EmbedderChoice | undefined;
+  private encoder: Promise<Embedder> | undefined;
   private readonly maxTokens: number;
   private readonly parallel: number;
   /** Requests answered by the model (not from the memo). */
@@ -221,9 +227,19 @@ export class BenchServer {
     return out;
   }
 
-  /** Unit-length embeddings of texts by this model's own embedding context (the Dense and Tool2Vec
-   * baselines): a decoder LLM's embeddings, not a sentence encoder's (`embedder` says so). */
+  /** What `embed` uses, resolved once (auto: the sentence encoder when it is pulled). */
+  private get embedding(): EmbedderChoice {
+    return (this.embedderChoice ??= resolveEmbedderArg(this.options.embedder ?? 'auto'));
+  }
+
+  /** Unit-length embeddings of texts (the Dense and Tool2Vec baselines): by the sentence encoder, or by this
+   * model's own embedding context, a decoder LLM's (`embedder` says which). */
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<{ vectors: Float64Array[]; tokens: number }> {
+    const choice = this.embedding;
+    if (choice.kind === 'encoder') {
+      this.encoder ??= Embedder.open(choice.path, { gpu: this.options.gpu ?? 'auto', threads: this.threads });
+      return (await this.encoder).embed(texts, signal ? { signal } : {});
+    }
     const longest = Math.max(1, ...texts.map((t) => this.model.tokenize(t).length));
     if (!this.embeddings || this.embeddingTokens < longest) {
       await this.embeddings?.dispose();
@@ -233,14 +249,24 @@ export class BenchServer {
     return embedTexts(this.model, this.embeddings, texts, signal ? { signal } : {});
   }
 
-  /** How reports name the embeddings `embed` gives. */
+  /** How reports name the embeddings `embed` gives (stored with a result: a stored result is reused only
+   * under the same embedder). */
   get embedder(): string {
+    const choice = this.embedding;
+    if (choice.kind === 'encoder') return `${basename(choice.path)} (a sentence encoder, mean-pooled)`;
     return `${this.modelName}'s own embeddings (a decoder LLM, not a sentence encoder)`;
   }
 
   async close(): Promise<void> {
     await this.embeddings?.dispose();
     this.embeddings = undefined;
+    const encoder = this.encoder;
+    this.encoder = undefined;
+    if (encoder)
+      await encoder.then(
+        (e) => e.close(),
+        () => undefined,
+      );
     for (const s of this.sequences) void s.dispose();
     this.sequences = [];
     await this.context?.dispose();

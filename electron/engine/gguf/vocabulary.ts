@@ -3,7 +3,7 @@
 // one token and token id b is byte b, which makes the fixtures' token sequences easy to read.
 
 /** llama.cpp token types (llama.h: LLAMA_TOKEN_TYPE_*). */
-export const TOKEN_TYPE = { normal: 1, control: 3 } as const;
+export const TOKEN_TYPE = { normal: 1, control: 3, userDefined: 4 } as const;
 
 export interface Vocabulary {
   tokens: string[];

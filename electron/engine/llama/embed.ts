@@ -1,11 +1,18 @@
-// A loaded GGUF's own embeddings through node-llama-cpp's embedding context, L2-normalised (task routing,
-// the Dense and Tool2Vec baselines). Each distinct text is embedded once per call.
+// Embeddings through node-llama-cpp's embedding context, L2-normalised (task routing, the Dense and Tool2Vec
+// baselines): a loaded model's own (the serving GGUF's: a decoder LLM's hidden state), or a sentence
+// encoder's (a BERT GGUF: mean pooling in llama.cpp, normalised here as sentence-transformers'
+// Normalize module does). Each distinct text is embedded once per call.
+import { basename } from 'node:path';
 import type { LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
+import { loadModel, type LoadedModel } from './load';
+import type { GpuChoice } from './runtime';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface EmbedTextsOptions {
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  /** Texts longer than this many tokens are cut to it (an encoder's position table ends there). */
+  maxTokens?: number;
 }
 
 export interface EmbeddingContextOptions {
@@ -37,9 +44,12 @@ export async function embedTexts(
     options.signal?.throwIfAborted();
     let v = seen.get(text);
     if (!v) {
-      const { vector } = await context.getEmbeddingFor(text);
+      const ids = model.tokenize(text);
+      // The embedding context adds the model's own start and end tokens (an encoder's [CLS] and [SEP]).
+      const input = options.maxTokens !== undefined && ids.length > options.maxTokens ? ids.slice(0, options.maxTokens) : text;
+      const { vector } = await context.getEmbeddingFor(input);
       if (vector.length === 0) throw new ExpectedError('INVALID_INPUT', `a text has no content to embed (text ${vectors.length + 1} of ${texts.length})`);
-      tokens += model.tokenize(text).length;
+      tokens += Math.min(ids.length, options.maxTokens ?? Infinity);
       seen.set(text, (v = unit(vector)));
     }
     vectors.push(v);
@@ -53,4 +63,61 @@ function unit(v: readonly number[]): Float64Array {
   for (const x of v) n += x * x;
   const norm = Math.sqrt(n) || 1;
   return Float64Array.from(v, (x) => x / norm);
+}
+
+export interface OpenEmbedderOptions {
+  gpu?: GpuChoice;
+  threads?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A GGUF loaded for embeddings only: a sentence encoder, or any model's own embeddings. Attention runs in
+ * F32 (flash attention off), as the encoder was trained; the context grows with the longest text seen,
+ * and a text longer than the model's context is cut to it (sentence-transformers truncates too).
+ */
+export class Embedder {
+  private context: LlamaEmbeddingContext | undefined;
+  private contextTokens = 0;
+
+  private constructor(
+    readonly loaded: LoadedModel,
+    private readonly threads: number | undefined,
+  ) {}
+
+  static async open(path: string, options: OpenEmbedderOptions = {}): Promise<Embedder> {
+    const loaded = await loadModel(path, { gpu: options.gpu ?? 'auto', flashAttention: false, ...(options.signal ? { signal: options.signal } : {}) });
+    return new Embedder(loaded, options.threads);
+  }
+
+  get model(): LlamaModel {
+    return this.loaded.model;
+  }
+
+  get fileName(): string {
+    return basename(this.loaded.path);
+  }
+
+  /** The vector width. */
+  get dimensions(): number {
+    return this.model.embeddingVectorSize;
+  }
+
+  async embed(texts: readonly string[], options: EmbedTextsOptions = {}): Promise<{ vectors: Float64Array[]; tokens: number }> {
+    // Room for the start and end tokens the context adds, and below the context size (node-llama-cpp refuses an input that fills it).
+    const maxTokens = this.model.trainContextSize - 3;
+    const longest = Math.min(maxTokens, Math.max(1, ...texts.map((t) => this.model.tokenize(t).length)));
+    if (!this.context || this.contextTokens < longest) {
+      await this.context?.dispose();
+      this.context = await createEmbeddings(this.model, { longestTokens: longest, ...(this.threads !== undefined ? { threads: this.threads } : {}) });
+      this.contextTokens = longest;
+    }
+    return embedTexts(this.model, this.context, texts, { ...options, maxTokens });
+  }
+
+  async close(): Promise<void> {
+    await this.context?.dispose();
+    this.context = undefined;
+    await this.model.dispose();
+  }
 }

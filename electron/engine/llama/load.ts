@@ -15,6 +15,9 @@ export interface LoadModelOptions {
   onProgress?: (fraction: number) => void;
   /** Context the caller will need (checked in the fit estimate). */
   contextSize?: number;
+  /** Flash attention of the model's contexts (default: llama.cpp decides). Off keeps attention in F32
+   * (on a CPU, flash attention rounds K and V to F16): what a sentence encoder's embeddings use. */
+  flashAttention?: boolean;
 }
 
 export interface LoadedModel {
@@ -45,6 +48,7 @@ export async function loadModel(path: string, options: LoadModelOptions = {}): P
       gpuLayers: options.gpuLayers ?? 'auto',
       loadSignal: options.signal,
       onLoadProgress: options.onProgress,
+      ...(options.flashAttention !== undefined ? { defaultContextFlashAttention: options.flashAttention } : {}),
     });
     return { llama, model, path: abs };
   } catch (e) {

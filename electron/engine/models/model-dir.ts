@@ -18,6 +18,8 @@ export interface ModelManifest {
   pulledAt: string;
   /** The packages (name==version) a pypi: source was assembled from, in assembly order. */
   packages?: string[];
+  /** How the file was made from what the packages carry, when it was converted here (a sentence encoder). */
+  converted?: string;
 }
 
 /** A GGUF in the models folder, as the Models view and `lots models list` show it. */
@@ -80,6 +82,9 @@ export function ensureModelsDir(dir: string): void {
   mkdirSync(dir, { recursive: true });
 }
 
+/** llama.cpp's pooling types (llama.h: LLAMA_POOLING_TYPE_*); a GGUF that declares one is an embedding model. */
+const POOLING_NAMES: Record<number, NonNullable<ListedModel['embedding']>['pooling']> = { 1: 'mean', 2: 'cls', 3: 'last', 4: 'rank' };
+
 /** Every GGUF in the folder, with what its header says and where it came from. */
 export async function listModels(dir: string): Promise<ListedModel[]> {
   if (!existsSync(dir)) return [];
@@ -103,13 +108,15 @@ export async function listModels(dir: string): Promise<ListedModel[]> {
     };
     try {
       const info = await readGgufFileInfo(path, { readTensorInfo: false, logWarnings: false });
-      const arch = info.architectureMetadata as { context_length?: number };
+      const arch = info.architectureMetadata as { context_length?: number; embedding_length?: number; pooling_type?: number };
       base.architecture = info.metadata.general?.architecture ?? null;
       base.name = typeof info.metadata.general?.name === 'string' ? info.metadata.general.name : null;
       base.contextLength = arch.context_length ?? null;
       const rendering = chatRendering(info);
       base.chatTemplate = rendering?.wrapper ?? null;
       base.thinking = rendering?.thinking ?? null;
+      const pooling = POOLING_NAMES[arch.pooling_type ?? 0];
+      if (pooling && arch.embedding_length) base.embedding = { dimensions: arch.embedding_length, pooling };
     } catch {
       // not a readable GGUF: listed with its size, the rest unknown
     }

