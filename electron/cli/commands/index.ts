@@ -60,7 +60,7 @@ export const commandIndex: CommandEntry[] = [
   },
   {
     name: 'models list',
-    summary: 'list the GGUF models in the models folder: path, architecture, size, context, chat template, thinking, source',
+    summary: 'list the GGUF models in the models folder: path, architecture, use (generation or embedding), size, context, chat template, thinking, source',
     load: () => import('./models').then((m) => m.listCommand),
   },
   {
