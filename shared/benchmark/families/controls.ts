@@ -14,7 +14,7 @@ export const computeOnly: Family = {
     const form = rng.int(0, 2);
     const [request, goldValue] =
       form === 0
-        ? [`Compute ${a} × ${b} + ${c}.`, a * b + c]
+        ? [`What is ${a} × ${b} + ${c}?`, a * b + c]
         : form === 1
           ? [`What is (${a} + ${b}) × ${c}?`, (a + b) * c]
           : [`What is ${a} × ${b} − ${c}?`, a * b - c];
@@ -28,13 +28,11 @@ export const noTool: Family = {
   computation: 'tool-free control',
   chainTools: [],
   instantiate(_scene, rng) {
-    if (rng.next() < 0.5) {
-      const a = rng.int(100, 999);
-      let b = rng.int(100, 999);
-      if (b === a) b = a === 999 ? 998 : a + 1;
-      return { request: `Which is larger, ${a} or ${b}? Reply with the larger number.`, goldValue: Math.max(a, b), chain: [] };
-    }
-    const list = rng.sample(FRUITS, rng.int(3, 7));
-    return { request: `How many items are in this list: ${list.join(', ')}? Reply with a number.`, goldValue: list.length, chain: [] };
+    const list = rng.sample(FRUITS, rng.int(3, 7)).join(', ');
+    const request = rng.pick([
+      `How many items are in this list: ${list}? Reply with a number.`,
+      `Here is a list: ${list}. How many items does it have? Reply with a number.`,
+    ]);
+    return { request, goldValue: list.split(', ').length, chain: [] };
   },
 };

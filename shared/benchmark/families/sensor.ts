@@ -44,10 +44,12 @@ export const sensorConvert: Family = {
   chainTools: ['SensorAPI', 'Calculator'],
   instantiate(scene, rng) {
     const id = scene.sensor.id;
-    const conversion = SENSOR_CONVERSIONS[scene.sensor.quantity];
+    const quantity = scene.sensor.quantity;
+    const conversion = SENSOR_CONVERSIONS[quantity];
     const request = rng.pick([
-      `What is the mean of the last five readings of sensor ${id}, expressed in ${conversion.target}?`,
-      `Average the five latest readings of sensor ${id} and give the result in ${conversion.target}.`,
+      `Convert the mean of ${id} from its native unit to ${conversion.target}.`,
+      `My dashboard uses ${conversion.target}: what is the mean of ${id} in that unit?`,
+      `${id} reports in metric units; express its mean in ${conversion.target}.`,
     ]);
     const goldValue = conversion.apply(sensorMeanValue(scene));
     return {

@@ -40,8 +40,9 @@ export const tableFilter: Family = {
     const categories = [...new Set(scene.table.rows.map((r) => r.category))].sort();
     const category = rng.pick(categories);
     const request = rng.pick([
-      `What is the total value (quantity × unit price) of the ${category} items in the ${table} table?`,
-      `Over the rows of the ${table} table whose category is ${category}, what is the sum of quantity × unit price?`,
+      `How much should I budget to restock all the ${category} things listed in ${table}, as many of each at its price?`,
+      `Restocking the ${category} goods of ${table}, same amounts at the listed prices: what would it cost?`,
+      `What would it cost to buy every ${category} article in ${table} again, as many of each as listed?`,
     ]);
     const goldValue = rowsValueCents(scene.table.rows.filter((r) => r.category === category)) / 100;
     return {
