@@ -1,12 +1,15 @@
 // `lots demo`: the whole LOTS loop on the built-in benchmark (Algorithm 1: serve → score → aggregate →
-// prune → deploy → evaluate). Make a project, serve the fitting requests under the registry, score them
-// with re-execution, rank each task's tools, sweep the budget on the fitting requests, and evaluate the
-// LOTS space against the baselines on the evaluation requests. With several registry sizes (paper
+// prune → deploy → evaluate). Make a project, serve the fitting requests under the registry (in two
+// imports: every family's first half, then its second half), score them with re-execution, rank each
+// task's tools, sweep the budget on the fitting requests, fold the two imports as the task's update
+// batches (top-K at the sweep's K: the History view's story, at no model cost), and evaluate the LOTS
+// space against the baselines on the evaluation requests. With several registry sizes (paper
 // Figure 1(c)) the same families run at each size, each in its own project, and the demo record keeps
 // keep-all and LOTS accuracy and prompt tokens against the registry size.
 //
 // Every stage is stored as it completes, so running the same command again on the same folder resumes:
-// served and scored traces are skipped, sweep points and baselines already measured are reused.
+// served and scored traces are skipped, sweep points and baselines already measured are reused, batches
+// already folded are not folded again.
 import { existsSync, readdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -25,6 +28,11 @@ import { serveProject } from './serve-project';
 import { openServing, type BenchServer, type ServingOptions } from './server';
 import { ExpectedError } from '../../../shared/api/errors';
 import { BASELINE_NAMES, SELECTION_METHOD_IDS, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
+import { sameSet } from '../../../shared/benchmark/sweep';
+import type { Scored } from '../../../shared/lots/rank';
+import { DEFAULT_UPDATE_ALPHA } from '../../../shared/project/updates';
+import { ProjectIndex } from '../read-model/project-index';
+import { foldTaskUpdates } from '../read-model/updates';
 
 /**
  * Split sizes. `quick` runs all ten families in about 27 minutes on a 2-core AMD EPYC (two llama.cpp
@@ -60,6 +68,9 @@ export interface DemoOptions extends Omit<BenchOptions, 'registry'>, ServingOpti
   /** Every stage with where it is (which registry's project, which family): what the Studio's demo job shows. */
   onStage?: (event: DemoStageEvent) => void;
 }
+
+/** The fitting requests are served in this many imports: each family's update history gets as many batches. */
+export const DEMO_FIT_BATCHES = 2;
 
 /** The stages of a demo, in order; sweep and evaluate alternate family by family. */
 export const DEMO_STAGES = ['load', 'make', 'serve', 'score', 'sweep', 'evaluate'] as const;
@@ -227,6 +238,7 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   const served = await serveProject(store, server, {
     split: 'fit',
     menu: 'registry',
+    batches: DEMO_FIT_BATCHES,
     signal: options.signal,
     onProgress: (d, t) => {
       options.progress?.('serve', d, t);
@@ -235,7 +247,7 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   });
   stage({ stage: 'serve', done: served.traces.length, total: served.traces.length });
   const correct = served.traces.filter((t) => t.turns[0]?.correct).length;
-  log(`2/5 served ${served.traces.length} fitting requests under the whole registry (${correct} answered correctly) ${at()}`);
+  log(`2/5 served ${served.traces.length} fitting requests under the whole registry, in ${DEMO_FIT_BATCHES} batches (${correct} answered correctly) ${at()}`);
   const scored = await scoreBenchTraces(store, server.model, server.renderer, served.traces, {
     modelHash: server.modelHash,
     modelName: server.modelName,
@@ -257,6 +269,7 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   const baselines = options.baselines ?? BASELINE_NAMES;
   // Kept across the families: Tool2Vec's tool vectors depend on the registry only.
   const memo = new Map<string, unknown>();
+  const projectIndex = new ProjectIndex(store);
   const stageProgress = (name: 'sweep' | 'evaluate', task: string, index: number) => (p: SweepProgress) => {
     options.progress?.(`${name} ${task}`, p.done, p.total);
     stage({ stage: name, done: index, total: families, task, inner: { done: p.done, total: p.total, cached: p.cached } });
@@ -280,6 +293,7 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
     });
     stage({ stage: 'sweep', done: index + 1, total: families, task, detail: `${task}: K = ${sweep.bestK ?? '—'}` });
     log(`4/5 ${task}: budget sweep K=1…${top}, fitting accuracy ${sweep.points.map((p) => p.accuracy.toFixed(2)).join(' ')} → K=${sweep.bestK} ${at()}`);
+    log(foldBatches(store, projectIndex, task, ranking, sweep.bestK, scored.run));
     const evaluation = await evaluateTask(store, server, task, requests, registry, {
       seed,
       draws: options.draws,
@@ -294,6 +308,30 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   }
   log(`5/5 evaluated LOTS against ${baselines.map((b) => selectionMethod(b)!.label).join(', ')} ${at()}`);
   return { registry: plan.registry, dir: store.dir, rows, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * The task's update history from its fitting batches (the serve imports), folded by the update use case's
+ * fold: top-K at the sweep's K, the default α, the demo's scoring run. Batches already in the history are
+ * not folded again (a resumed demo adds none). Returns the log line.
+ */
+function foldBatches(store: ProjectStore, index: ProjectIndex, task: string, ranking: readonly Scored[], k: number | undefined, run: string): string {
+  if (!k) return `   ${task}: no budget chosen, batches not folded`;
+  const result = foldTaskUpdates(store, index, task, { rule: 'topk', k, alpha: DEFAULT_UPDATE_ALPHA, run });
+  if (result.changed) store.writeUpdates(result.history);
+  const n = result.history.batches.length;
+  if (n === 0) return `   ${task}: no batch to fold (no scored fitting import)`;
+  const plural = (m: number) => `${m} batch${m === 1 ? '' : 'es'}`;
+  const fresh = result.folded.length;
+  const what =
+    fresh === n
+      ? `folded ${plural(n)}${result.refoldReason ? ` again (${result.refoldReason})` : ''}`
+      : fresh === 0
+        ? `${plural(n)} folded before`
+        : `folded ${fresh} new (${plural(n)} in its history)`;
+  const top = ranking.slice(0, k).map((s) => s.tool);
+  const against = sameSet(result.proposal, top) ? `the same tools as the sweep's top-${k}` : `the sweep's top-${k} is ${top.join(', ')}`;
+  return `   ${task}: ${what} (α = ${result.alpha}, top-${k}), proposal ${result.proposal.join(', ') || '(none)'} — ${against}`;
 }
 
 /** Mean over families of each method's accuracy (fit and eval), prompt tokens and served tools. */

@@ -1,7 +1,10 @@
 // `lots serve`: a model answers a project's benchmark requests, under the whole registry (each
 // request's recorded menu) or under its task's current space; the served traces (answer, correctness,
 // prompt tokens) are added to the project. A request already served the same way is skipped, so an
-// interrupted run resumes.
+// interrupted run resumes. With `batches` > 1 each task's requests are split into that many consecutive
+// parts and the traces go in as one import per part (all tasks' first parts, then all second parts, …):
+// each task then has that many batches for the continual update (usecases/update.ts: a task's imports
+// are its batches).
 import { registryNames } from '../../../shared/benchmark/registry';
 import { readBenchMeta } from '../../../shared/benchmark/trace';
 import type { Trace } from '../../../shared/trace/schema';
@@ -18,8 +21,16 @@ export interface ServeProjectOptions {
   tasks?: readonly string[];
   split?: ServeSplit;
   menu?: ServeMenu;
-  /** Served traces are written in chunks of this many (what an interruption can lose). */
+  /** Served traces are written in chunks of this many (what an interruption can lose). With `batches` > 1
+   * each batch is written as one import instead (an interruption loses the batch being served). */
   chunk?: number;
+  /**
+   * Imports the served traces go in as (default 1: written in chunks). With n > 1, each task's requests
+   * are split into n consecutive parts, the earlier parts the larger by one where they do not divide
+   * evenly (2: the first ⌈m/2⌉ of m requests, then the rest; a task with one request has one part), and
+   * batch b holds every task's part b, in task order: one import each, its source naming the batch.
+   */
+  batches?: number;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -51,7 +62,8 @@ export async function serveProject(store: ProjectStore, server: BenchServer, opt
   }
   const split = options.split ?? 'fit';
   const menuKind = options.menu ?? 'registry';
-  const items: Array<{ base: Trace; menu: string[]; id: string; label: string }> = [];
+  const batches = Math.max(1, Math.floor(options.batches ?? 1));
+  const items: Array<{ base: Trace; menu: string[]; id: string; label: string; batch: number }> = [];
   const existing: Trace[] = [];
   for (const [task, requests] of byTask) {
     if (wanted && !wanted.has(task)) continue;
@@ -64,34 +76,51 @@ export async function serveProject(store: ProjectStore, server: BenchServer, opt
       label = `space v${latest.version}`;
     }
     const list = split === 'all' ? [...requests.fit, ...requests.eval] : requests[split];
-    for (const base of list) {
+    for (const [i, base] of list.entries()) {
       const meta = readBenchMeta(base);
       const tools = menu ?? registryNames(meta.seed, meta.registry);
       const id = servedTraceId(base.id, server.modelHash) + (menuKind === 'space' ? `.${label.replace(' ', '')}` : '');
       const known = store.getTrace(id);
       if (known) existing.push(known);
-      else items.push({ base, menu: tools, id, label });
+      else items.push({ base, menu: tools, id, label, batch: batchOf(i, list.length, batches) });
     }
   }
   const total = items.length + existing.length;
   const served: ServedTrace[] = [];
-  const chunk = Math.max(1, options.chunk ?? 50);
+  const source = `lots serve (${server.modelName}, ${menuKind}`;
+  // What is written as one import: chunks of the requests in order, or each batch whole (every task's part b).
+  const groups: Array<{ items: typeof items; source: string }> = [];
+  if (batches === 1) {
+    const chunk = Math.max(1, options.chunk ?? 50);
+    for (let i = 0; i < items.length; i += chunk) groups.push({ items: items.slice(i, i + chunk), source: `${source})` });
+  } else {
+    // A "/" would cut the source at the History view's label (the source's base name): "batch 1 of 2".
+    for (let b = 0; b < batches; b++) groups.push({ items: items.filter((p) => p.batch === b), source: `${source}, batch ${b + 1} of ${batches})` });
+  }
   let written = 0;
-  for (let i = 0; i < items.length; i += chunk) {
-    const part = items.slice(i, i + chunk);
+  for (const group of groups) {
+    if (group.items.length === 0) continue;
+    const before = existing.length + served.length;
     const done = await server.serve(
-      part.map((p) => ({ base: p.base, menu: p.menu, id: p.id, meta: { served: { menu: p.label } } })),
-      { signal: options.signal, onProgress: (d) => options.onProgress?.(existing.length + i + d, total) },
+      group.items.map((p) => ({ base: p.base, menu: p.menu, id: p.id, meta: { served: { menu: p.label } } })),
+      { signal: options.signal, onProgress: (d) => options.onProgress?.(before + d, total) },
     );
     written += store.addTraces(
       done.map((d) => d.trace),
-      `lots serve (${server.modelName}, ${menuKind})`,
+      group.source,
     ).added;
     served.push(...done);
   }
   if (items.length === 0) options.onProgress?.(total, total);
   const traces = [...existing, ...served.map((s) => s.trace)];
   return { traces, written, skipped: existing.length, byTask: summarize(traces) };
+}
+
+/** The batch (0-based) of request `index` of a task's `count` when they are split into `batches` consecutive parts. */
+export function batchOf(index: number, count: number, batches: number): number {
+  let b = 0;
+  while (b + 1 < batches && index >= Math.ceil(((b + 1) * count) / batches)) b++;
+  return b;
 }
 
 export function summarize(traces: readonly Trace[]): TaskServeSummary[] {
