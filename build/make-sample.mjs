@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // `npm run sample`: regenerates assets/sample-project, the project "Open the sample project" copies.
-// It is a `lots demo` run of the quick preset on the default model (pulled if missing; about 25
-// minutes on a 2-core CPU with `--baselines keep-all,no-tools,random,bm25`, as the bundled sample was
-// made; every Table 1 baseline, the default now, adds several minutes a family), made in a temporary folder and copied here without locks, temp files or job
-// files. Extra arguments go to `lots demo` (e.g. --families a,b --threads 2).
+// It is a `lots demo` run of the quick preset with 4 fitting and 10 evaluation requests a family instead
+// of 2 and 4 — each task's heatmap has four scored requests, its History two folded batches of two, and
+// the paired block an interval per family — and the four baselines that ask no model (`--baselines
+// keep-all,no-tools,random,bm25`), on the default model (pulled if missing); the README gives its
+// measured time. Made in a temporary folder and copied here without locks, temp files or job files.
+// Extra arguments go to `lots demo` (e.g. --families a,b --threads 2); a --fit, --eval or --baselines
+// given there replaces the default.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +17,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dest = join(root, 'assets', 'sample-project');
 const work = mkdtempSync(join(tmpdir(), 'lots-sample-'));
 const out = join(work, 'sample');
-const run = spawnSync(process.execPath, [join(root, 'bin', 'lots.mjs'), 'demo', '--out', out, ...process.argv.slice(2)], { stdio: 'inherit' });
+const extra = process.argv.slice(2);
+const defaults = [
+  ['--fit', '4'],
+  ['--eval', '10'],
+  ['--baselines', 'keep-all,no-tools,random,bm25'],
+].flatMap(([flag, value]) => (extra.some((a) => a === flag || a.startsWith(`${flag}=`)) ? [] : [flag, value]));
+const run = spawnSync(process.execPath, [join(root, 'bin', 'lots.mjs'), 'demo', '--out', out, ...defaults, ...extra], { stdio: 'inherit' });
 if (run.status !== 0) {
   console.error(
     `npm run sample: lots demo failed (exit ${run.status ?? run.signal}); assets/sample-project is unchanged. The partial run is in ${out}: the same command resumes it there.`,
