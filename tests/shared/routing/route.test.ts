@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routeUnlabelled } from '../../../shared/routing/route';
-import { kMeans, silhouette } from '../../../shared/routing/cluster';
+import { kMeans, KMEANS_RESTARTS, silhouette } from '../../../shared/routing/cluster';
+import { mulberry32 } from '../../../shared/lots/prng';
 import type { Trace } from '../../../shared/trace/schema';
 
 function t(id: string, request: string, task?: string): Trace {
@@ -43,5 +44,38 @@ describe('task routing', () => {
     expect(silhouette([a, a, b, b], [0, 0, 0, 0])).toBe(0);
     expect(silhouette([a, a, b, b], [0, 0, 1, 1])).toBeCloseTo(1);
     expect(kMeans([a, a, b, b], 2).assignment).toEqual(expect.arrayContaining([0, 1]));
+  });
+
+  it('keeps the lowest-inertia partition of its k-means++ starts, where one start settles in a local optimum', () => {
+    // Eight tight groups of 25 unit vectors around random directions in 16 dimensions.
+    const rand = mulberry32(7);
+    const unit = (v: Float64Array) => v.map((x) => x / Math.hypot(...v));
+    const centres = Array.from({ length: 8 }, () => unit(Float64Array.from({ length: 16 }, () => rand() * 2 - 1)));
+    const vectors: Float64Array[] = [];
+    const labels: number[] = [];
+    centres.forEach((c, j) => {
+      for (let i = 0; i < 25; i++) {
+        vectors.push(unit(c.map((x) => x + (rand() * 2 - 1) * 0.25)));
+        labels.push(j);
+      }
+    });
+    const recovers = (assignment: number[]) => {
+      const groups = new Map<number, Set<number>>();
+      assignment.forEach((g, i) => groups.set(g, (groups.get(g) ?? new Set()).add(labels[i]!)));
+      return groups.size === 8 && [...groups.values()].every((members) => members.size === 1);
+    };
+    const seeds = Array.from({ length: 20 }, (_, i) => i + 1);
+    const single = seeds.filter((seed) => recovers(kMeans(vectors, 8, seed, 50, 1).assignment)).length;
+    expect(single).toBeLessThan(seeds.length); // one start alone merges two groups for some seeds
+    expect(KMEANS_RESTARTS).toBeGreaterThan(1);
+    for (const seed of seeds) expect(recovers(kMeans(vectors, 8, seed).assignment)).toBe(true);
+    // The first start is the single-start run: the same seed never does worse with restarts.
+    const inertia = (assignment: number[], centroids: Float64Array[]) =>
+      vectors.reduce((sum, v, i) => sum + 1 - v.reduce((d, x, j) => d + x * centroids[assignment[i]!]![j]!, 0), 0);
+    for (const seed of seeds) {
+      const one = kMeans(vectors, 8, seed, 50, 1);
+      const best = kMeans(vectors, 8, seed);
+      expect(inertia(best.assignment, best.centroids)).toBeLessThanOrEqual(inertia(one.assignment, one.centroids) + 1e-9);
+    }
   });
 });
