@@ -52,6 +52,21 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
     expect(sample.listScores().length).toBeGreaterThan(0);
   });
 
+  it('every view has content: more than two scored requests a task, and a History of folded batches', () => {
+    for (const task of families) {
+      const scored = new Set(
+        sample
+          .listScores()
+          .filter((s) => s.task === task)
+          .map((s) => s.trace),
+      );
+      expect(scored.size, `${task}: scored requests`).toBeGreaterThan(2);
+      const updates = sample.readUpdates(task);
+      expect(updates?.batches.length, `${task}: folded batches`).toBe(2);
+      expect(updates!.rule).toEqual({ kind: 'topk', k: sample.readSweep(task)!.bestK });
+    }
+  });
+
   it('opens from the empty Project view as a copy and tells the story on one screen', async () => {
     const { page, studio } = session;
     await page.click('[data-testid="open-sample"]');
@@ -103,6 +118,13 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
     await page.waitForSelector('text=Best K by measured fitting accuracy');
     await settle();
     await shot('sample-budget');
+
+    await page.click('nav [data-view="history"]');
+    await page.waitForSelector('[data-testid="history-timeline"]');
+    await expect(page.locator('[data-testid="history-summary"]').textContent()).resolves.toMatch(/^2 batches folded · α = 0\.2 · top-\d+/);
+    await page.waitForSelector('[data-testid="history-trajectory"] svg');
+    await settle();
+    await shot('sample-history');
     expect(ui.errors).toEqual([]);
   });
 
