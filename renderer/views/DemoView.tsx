@@ -87,8 +87,9 @@ function DemoStory({ data }: { data: DemoData }) {
           {r ? (
             <p className="small text-2" data-testid="demo-provenance">
               {r.modelName} · {r.machine} · {r.startedAt.slice(0, 10)}
-              {r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''} · {families(r.preset.families.length)} × ({r.preset.fit} fit +{' '}
-              {r.preset.eval} eval), {r.preset.registry} tools, K ≤ {r.preset.kMax ?? 'all'} · <code>{r.command}</code>
+              {r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min${r.finishedAt ? '' : ' so far, not finished'}` : ''} ·{' '}
+              {families(r.preset.families.length)} × ({r.preset.fit} fit + {r.preset.eval} eval), {r.preset.registry} tools, K ≤ {r.preset.kMax ?? 'all'} ·{' '}
+              <code>{r.command}</code>
             </p>
           ) : null}
         </div>

@@ -193,7 +193,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const paired = pairedHtml(data.paired, METHOD_LABELS, '', { familiesOpen: true });
   const cost = costHtml(data.cost, METHOD_LABELS);
   const provenance = r
-    ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min` : ''}<br><code>${escapeHtml(r.command)}</code><br>` +
+    ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min${r.finishedAt ? '' : ' so far, not finished'}` : ''}<br><code>${escapeHtml(r.command)}</code><br>` +
       `${r.preset.families.length === 1 ? '1 family' : `${r.preset.families.length} families`} × (${r.preset.fit} fitting + ${r.preset.eval} evaluation requests), registry of ${r.preset.registry} tools, budgets K = 1…${r.preset.kMax ?? 'all'}, ${r.preset.draws} Random draws, seed ${escapeHtml(r.preset.seed)}`
     : "Not made by <code>lots demo</code>: results from the project's budget sweeps.";
   return `<!doctype html>

@@ -120,6 +120,9 @@ export function machineDescription(): string {
   return `${list.length} × ${model}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${process.platform}`;
 }
 
+/** How often, at most, a running demo rewrites demo.json with its seconds so far. */
+const CHECKPOINT_MS = 30_000;
+
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const started = performance.now();
   const out = resolve(options.out);
@@ -154,6 +157,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     growth: [],
   };
   if (existing) options.log(`resuming the demo in ${out} (what is stored is reused)`);
+  // demo.json is written once the project exists and again at least every CHECKPOINT_MS and at each
+  // step's end, its seconds the sum over sittings: a run stopped and resumed keeps its start and all but
+  // the last moments of each sitting (a resume of a finished run adds its few seconds).
+  let savedAt = 0;
+  const checkpoint = (force: boolean) => {
+    const now = performance.now();
+    if (!force && now - savedAt < CHECKPOINT_MS) return;
+    savedAt = now;
+    record.seconds = priorSeconds + (now - started) / 1000;
+    ProjectStore.open(out).writeDemo(record);
+  };
   const at = (project: number) => ({ registry: plans[project]!.registry, project, projects: plans.length });
   options.onStage?.({ stage: 'load', done: 0, total: 1, ...at(0), detail: options.modelPath });
   const server = await openServing(options);
@@ -178,7 +192,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       const store = reused ?? makeBenchProject(dir, { ...options, fit, eval: evalCount, registry: plan.registry }).store;
       options.onStage?.({ stage: 'make', done: 1, total: 1, ...at(index), detail: `${sizes}${reused ? ' (made before: resumed)' : ''}` });
       if (plans.length > 1) options.log(`— registry of ${plan.registry} tools (${relative(out, dir) || '.'}) —`);
-      const stage = (event: Omit<DemoStageEvent, 'registry' | 'project' | 'projects'>) => options.onStage?.({ ...event, ...at(index) });
+      checkpoint(true);
+      const stage = (event: Omit<DemoStageEvent, 'registry' | 'project' | 'projects'>) => {
+        options.onStage?.({ ...event, ...at(index) });
+        checkpoint(event.done === event.total);
+      };
       const result = await runDemoProject(store, server, plan, { ...options, kMax, draws, started, stage });
       projects.push(result);
       stage({ stage: 'project', done: index + 1, total: plans.length });
@@ -186,9 +204,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         const point = growthPoint(result, relative(out, dir) || '.', plan.families);
         record.growth = [...record.growth.filter((g) => g.registry !== plan.registry), point].sort((a, b) => a.registry - b.registry);
       }
-      record.finishedAt = new Date().toISOString();
-      record.seconds = priorSeconds + (performance.now() - started) / 1000;
-      ProjectStore.open(out).writeDemo(record);
+      if (index === plans.length - 1) record.finishedAt = new Date().toISOString();
+      checkpoint(true);
     }
     options.log(`done: ${server.generated} answers generated [${elapsedSince(started)}]`);
     return { dir: out, rows: projects[0]!.rows, projects, record, seconds: (performance.now() - started) / 1000 };

@@ -120,7 +120,11 @@ describe('the demo as a job', () => {
     expect(cancelled.message).toContain('resume to continue where it stopped');
     expect(stepOf(cancelled, 'evaluate')?.status).not.toBe('done');
     const store = ProjectStore.open(out);
-    expect(store.readDemo()).toBeUndefined();
+    // demo.json is there from the start, unfinished, with the seconds of this sitting.
+    const stopped = store.readDemo()!;
+    expect(stopped).toMatchObject({ command: 'lots demo (test)' });
+    expect(stopped.finishedAt).toBeUndefined();
+    expect(stopped.seconds).toBeGreaterThan(0);
     const served = store.listTraces().filter((t) => t.meta?.served).length;
     const scores = store.listScores().length;
     expect(served).toBe(2);
@@ -142,7 +146,11 @@ describe('the demo as a job', () => {
         .map((s) => s.task)
         .sort(),
     ).toEqual(['compute_only', 'table_total']);
-    expect(after.readDemo()).toBeDefined();
+    // The resumed run keeps the first sitting's start and adds its seconds to them.
+    const finished = after.readDemo()!;
+    expect(finished.startedAt).toBe(stopped.startedAt);
+    expect(finished.finishedAt).toEqual(expect.any(String));
+    expect(finished.seconds).toBeGreaterThan(stopped.seconds!);
   }, 600_000);
 
   it('a demo whose Studio went away is interrupted in the next one: Resume continues it', async () => {

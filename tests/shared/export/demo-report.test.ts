@@ -79,6 +79,24 @@ describe('demo charts and report', () => {
     );
   });
 
+  it('the provenance line gives the minutes, and says so when the run has not finished (a stopped demo keeps its record)', () => {
+    const record = {
+      v: 1 as const,
+      model: '/m/q.gguf',
+      modelName: 'q.gguf',
+      modelHash: 'h',
+      command: 'lots demo --out d',
+      machine: '2 × cpu',
+      startedAt: '2026-12-03T12:04:00.000Z',
+      seconds: 3 * 3600 + 240,
+      preset: { name: 'standard', families: ['table_total'], fit: 8, eval: 40, registry: 15, draws: 3, kMax: 4, seed: '0' },
+      growth: [],
+    };
+    expect(renderDemoReport({ ...data, record }, { projectName: 'p' })).toContain('q.gguf · 2 × cpu · 2026-12-03 · 184 min so far, not finished<br>');
+    const done = renderDemoReport({ ...data, record: { ...record, finishedAt: '2026-12-03T15:28:00.000Z' } }, { projectName: 'p' });
+    expect(done).toContain('q.gguf · 2 × cpu · 2026-12-03 · 184 min<br>');
+  });
+
   it('the report carries the paired block and the cost of selection when the data has them, and neither when not', () => {
     expect(renderDemoReport(data, { projectName: 'p' })).not.toContain('Is the difference real?');
     const outcomes = (correct: number[]) => correct.map((c, i) => ({ request: `r${i}`, correct: c, promptTokens: 100 }));
