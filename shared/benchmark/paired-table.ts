@@ -8,7 +8,7 @@ import { alignColumns, TABLE_COLUMNS, type ComparisonRow } from './comparison-ta
 import {
   DEFAULT_MIN_FOR_INTERVAL,
   DEFAULT_PAIRED_RESAMPLES,
-  formatP,
+  pClause,
   formatSigned as signed,
   pairedComparison,
   type PairedComparison,
@@ -78,7 +78,7 @@ export function formatPairedTable(table: PairedTable): string {
   const cell = (d: PairedDifference | undefined) => {
     if (!d) return '–';
     const interval = d.interval ? ` [${signed(d.interval.lo)}, ${signed(d.interval.hi)}]` : '';
-    return `${signed(d.difference)}${interval}${d.p !== undefined ? ` p=${formatP(d.p)}` : ''}`;
+    return `${signed(d.difference)}${interval}${d.p !== undefined ? ` ${pClause(d.p)}` : ''}`;
   };
   const header = ['LOTS − …', ...table.against.map((a) => a.baseline)];
   const body = families.map((family) => [family, ...table.against.map((a) => cell(a.accuracy.families.find((f) => f.stratum === family)?.result))]);

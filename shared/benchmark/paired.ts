@@ -161,7 +161,7 @@ function mean(values: ArrayLike<number>): number {
 export function formatPaired(d: PairedDifference, digits = 2): string {
   const signed = (x: number) => formatSigned(x, digits);
   const interval = d.interval ? ` [${signed(d.interval.lo)}, ${signed(d.interval.hi)}]` : ' (n too small for an interval)';
-  const p = d.p !== undefined ? `, p = ${formatP(d.p)}` : '';
+  const p = d.p !== undefined ? `, ${pClause(d.p, true)}` : '';
   return `${signed(d.difference)}${interval}${p}`;
 }
 
@@ -169,6 +169,13 @@ export function formatPaired(d: PairedDifference, digits = 2): string {
 export function formatSigned(x: number, digits = 2): string {
   const v = Math.abs(x) < 0.5 * 10 ** -digits ? 0 : x;
   return `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(digits)}`;
+}
+
+/** "p=0.13", or "p<0.001" below what formatP prints (spaced: "p = 0.13", "p < 0.001"). */
+export function pClause(p: number, spaced = false): string {
+  const text = formatP(p);
+  const [relation, value] = text.startsWith('<') ? ['<', text.slice(1)] : ['=', text];
+  return spaced ? `p ${relation} ${value}` : `p${relation}${value}`;
 }
 
 export function formatP(p: number): string {

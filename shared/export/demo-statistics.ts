@@ -2,7 +2,7 @@
 // each baseline with its paired interval and McNemar p (shared/benchmark/paired-table.ts), and the cost
 // of selection (shared/benchmark/cost-table.ts). Plain <table> markup with a caller's class, no scripts.
 import { costCells, thousands, type CostRow } from '../benchmark/cost-table';
-import { formatP, formatSigned, type PairedDifference } from '../benchmark/paired';
+import { formatP, formatSigned, pClause, type PairedDifference } from '../benchmark/paired';
 import type { PairedTable } from '../benchmark/paired-table';
 import { DEFAULT_MIN_FOR_INTERVAL, DEFAULT_PAIRED_RESAMPLES } from '../benchmark/paired';
 import { escapeHtml } from './html';
@@ -14,7 +14,7 @@ function label(labels: Readonly<Record<string, string>>, id: string): string {
 function differenceCell(d: PairedDifference | undefined): string {
   if (!d) return '<td class="num">—</td>';
   const interval = d.interval ? ` [${formatSigned(d.interval.lo)}, ${formatSigned(d.interval.hi)}]` : '';
-  const p = d.p !== undefined ? ` <span class="muted">p=${formatP(d.p)}</span>` : '';
+  const p = d.p !== undefined ? ` <span class="muted">${escapeHtml(pClause(d.p))}</span>` : '';
   const excludesZero = d.interval && (d.interval.lo > 0 || d.interval.hi < 0);
   return `<td class="num${excludesZero ? ' strong' : ''}">${formatSigned(d.difference)}${interval}${p}</td>`;
 }

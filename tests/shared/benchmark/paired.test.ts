@@ -2,7 +2,7 @@
 // bootstrap's percentile interval where its distribution is known exactly, the pooled difference as the
 // families' mean, and no interval where there are too few requests.
 import { describe, expect, it } from 'vitest';
-import { formatPaired, mcnemarExact, pairedComparison, type PairedOutcome } from '../../../shared/benchmark/paired';
+import { formatPaired, mcnemarExact, pairedComparison, pClause, type PairedOutcome } from '../../../shared/benchmark/paired';
 
 /** `right` requests A gets and B misses, `wrong` the reverse, `same` both right. */
 function family(stratum: string, aOnly: number, bOnly: number, same = 0): PairedOutcome[] {
@@ -83,6 +83,12 @@ describe('the family-stratified paired bootstrap', () => {
     expect(small.tooFew).toBe('4 requests in this family: an interval needs at least 10');
     expect(formatPaired(small)).toBe('+0.25 (n too small for an interval), p = 1');
     expect(pooled.interval).toBeDefined();
+  });
+
+  it('writes p as p=0.13, and p<0.001 (not p=<0.001) below three decimals', () => {
+    expect([0.13, 0.0042, 0.0004, 1].map((p) => pClause(p))).toEqual(['p=0.13', 'p=0.004', 'p<0.001', 'p=1']);
+    expect(pClause(0.0004, true)).toBe('p < 0.001');
+    expect(pClause(0.06, true)).toBe('p = 0.06');
   });
 
   it('takes any paired quantity (prompt tokens: no McNemar)', () => {
