@@ -41,7 +41,8 @@ function presetText(setup: DemoSetup, name: PresetName): string {
 const PRESET_NOTE: Record<PresetName, string> = {
   quick:
     'About 27 minutes for all ten families with the default model on a 2-core CPU, plus the model-asking baselines; minutes with the reference model or one family.',
-  standard: 'Sized for paired intervals over 400 evaluation requests: an overnight run on a laptop CPU. It resumes when stopped.',
+  standard:
+    'Sized for paired intervals over 400 evaluation requests: about 2½ hours for all ten families with the default model on a 2-core CPU and the four baselines that call no model (estimated from a measured run), more with the model-asking ones. It resumes when stopped.',
   full: 'The paper’s protocol: hours to days on a CPU.',
 };
 

@@ -38,7 +38,7 @@ import { foldTaskUpdates } from '../read-model/updates';
  * Split sizes. `quick` runs all ten families in about 27 minutes on a 2-core AMD EPYC (two llama.cpp
  * threads, 52 CPU-minutes) with the 0.5B default model: 2 fitting and 4 evaluation requests per family,
  * 2 Random draws, budgets K = 1…4 (the longest gold chain has three tools). `standard` is sized for an
- * overnight run on a laptop CPU: 8 / 40 per family, so the paired intervals over 400 evaluation
+ * about 2½-hour run on a 2-core CPU (estimated from a measured run): 8 / 40 per family, so the paired intervals over 400 evaluation
  * requests mean something. `full` is the paper's protocol: 80 / 320, K = 1…|A_t|.
  */
 export const DEMO_PRESETS = {
