@@ -207,7 +207,7 @@ describeRequiring('real-model', 'the remote scoring backend on the default real 
           '1',
         ];
         const first = lotsCli(args);
-        await waitFor(() => scoreLines(dir).length >= 2, 'the first remote scores');
+        await waitFor(() => scoreLines(dir).length >= 2, 'the first remote scores', first);
         first.kill('SIGKILL');
         expect((await first.done).signal).toBe('SIGKILL');
         const before = scoreLines(dir);

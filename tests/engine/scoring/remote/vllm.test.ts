@@ -214,7 +214,7 @@ describeRequiring('real-model', 'the vLLM scoring backend on the default real mo
         ProjectStore.create(dir).addTraces(resumeBench, 'bench');
         const args = ['score', '--project', dir, '--model', modelPath!, '--intervention', 'reexecute', '--backend', 'vllm', '--endpoint', server.url];
         const first = lotsCli(args);
-        await waitFor(() => scoreLines(dir).length >= 1, 'the first vLLM score');
+        await waitFor(() => scoreLines(dir).length >= 1, 'the first vLLM score', first);
         first.kill('SIGKILL');
         expect((await first.done).signal).toBe('SIGKILL');
         const before = scoreLines(dir);
