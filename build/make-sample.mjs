@@ -52,7 +52,7 @@ if (fromAt >= 0) {
   const run = spawnSync(process.execPath, [join(root, 'bin', 'lots.mjs'), 'demo', '--out', out, ...defaults, ...argv], { stdio: 'inherit' });
   if (run.status !== 0) {
     console.error(
-      `npm run sample: lots demo failed (exit ${run.status ?? run.signal}); assets/sample-project is unchanged. The partial run is in ${out}: the same command resumes it there.`,
+      `npm run sample: lots demo failed (exit ${run.status ?? run.signal}); assets/sample-project is unchanged. The partial run is in ${out}: \`lots demo --out ${out}\` with the same options resumes it (npm run sample starts a new folder), and \`npm run sample -- --from ${out}\` copies it once it has finished.`,
     );
     process.exit(run.status ?? 1);
   }
