@@ -3,7 +3,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DemoData } from '../../shared/api';
-import { accuracyChart, growthChart, meanKept, METHOD_LABELS, methodLabel, tokensChart } from '../../shared/export/demo-report';
+import { accuracyChart, demoDuration, growthChart, meanKept, METHOD_LABELS, methodLabel, tokensChart } from '../../shared/export/demo-report';
 import { costHtml, pairedHtml } from '../../shared/export/demo-statistics';
 import { downloadText } from '../api/files';
 import { DEMO_STEPS, DEMO_TASK, type DemoStep } from '../store/demo-slice';
@@ -87,9 +87,8 @@ function DemoStory({ data }: { data: DemoData }) {
           {r ? (
             <p className="small text-2" data-testid="demo-provenance">
               {r.modelName} · {r.machine} · {r.startedAt.slice(0, 10)}
-              {r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min${r.finishedAt ? '' : ' so far, not finished'}` : ''} ·{' '}
-              {families(r.preset.families.length)} × ({r.preset.fit} fit + {r.preset.eval} eval), {r.preset.registry} tools, K ≤ {r.preset.kMax ?? 'all'} ·{' '}
-              <code>{r.command}</code>
+              {demoDuration(r)} · {families(r.preset.families.length)} × ({r.preset.fit} fit + {r.preset.eval} eval), {r.preset.registry} tools, K ≤{' '}
+              {r.preset.kMax ?? 'all'} · <code>{r.command}</code>
             </p>
           ) : null}
         </div>

@@ -3,7 +3,7 @@
 // tools next to the gold chain. The Demo view draws the same SVG, so the file a stakeholder is sent
 // shows exactly what the screen showed. No scripts, no external assets.
 import type { DemoCell, DemoData } from '../api/types';
-import type { GrowthPoint } from '../project/demo';
+import type { DemoRecord, GrowthPoint } from '../project/demo';
 import { escapeHtml, px } from './html';
 import { SELECTION_METHODS } from '../selection/registry';
 import { costHtml, pairedHtml } from './demo-statistics';
@@ -157,6 +157,11 @@ export interface DemoReportOptions {
   generatedAt?: string;
 }
 
+/** " · 184 min" from a demo record's seconds, "… so far, not finished" until it has finished; '' without seconds. */
+export function demoDuration(r: Pick<DemoRecord, 'seconds' | 'finishedAt'>): string {
+  return r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min${r.finishedAt ? '' : ' so far, not finished'}` : '';
+}
+
 export function renderDemoReport(data: DemoData, options: DemoReportOptions): string {
   const r = data.record;
   const lots = data.mean.lots?.eval;
@@ -193,7 +198,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const paired = pairedHtml(data.paired, METHOD_LABELS, '', { familiesOpen: true });
   const cost = costHtml(data.cost, METHOD_LABELS);
   const provenance = r
-    ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min${r.finishedAt ? '' : ' so far, not finished'}` : ''}<br><code>${escapeHtml(r.command)}</code><br>` +
+    ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${demoDuration(r)}<br><code>${escapeHtml(r.command)}</code><br>` +
       `${r.preset.families.length === 1 ? '1 family' : `${r.preset.families.length} families`} × (${r.preset.fit} fitting + ${r.preset.eval} evaluation requests), registry of ${r.preset.registry} tools, budgets K = 1…${r.preset.kMax ?? 'all'}, ${r.preset.draws} Random draws, seed ${escapeHtml(r.preset.seed)}`
     : "Not made by <code>lots demo</code>: results from the project's budget sweeps.";
   return `<!doctype html>
