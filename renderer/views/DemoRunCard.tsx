@@ -151,7 +151,7 @@ function DemoRunForm({ setup, onStarted, onBack }: { setup: DemoSetup; onStarted
                 <button type="button" className="link" onClick={() => navigate({ view: 'models' })}>
                   Models view
                 </button>
-                , or run <code>{setup.defaultModel.pullCommand}</code> (about 490 MB).
+                , or run <code>{setup.defaultModel.pullCommand}</code> (491 MB).
               </small>
             )}
           </span>
