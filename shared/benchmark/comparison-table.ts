@@ -81,8 +81,8 @@ function meanRow(rows: readonly ComparisonRow[], columns: readonly string[]): st
   return ['mean', k.toFixed(1), '', ...columns.map((c) => `${mean(c, 'fit')}/${mean(c, 'eval')}`), `${tokens('lots')}/${tokens('keep-all')}`];
 }
 
-/** What each model-asking method said about how it chose, per task (a search's stop, a router's
- * unreadable replies), as lines under the tables; none when no method left a note. */
+/** What each method said about how it chose, per task (a search's stop, a router's
+ * unreadable replies, BM25's ties at the budget), as lines under the tables; none when no method left a note. */
 export function methodNotes(rows: readonly ComparisonRow[], labels: Readonly<Record<string, string>> = {}): string[] {
   const lines: string[] = [];
   for (const row of rows) {
@@ -92,5 +92,5 @@ export function methodNotes(rows: readonly ComparisonRow[], labels: Readonly<Rec
       if (note) lines.push(`  ${row.task} · ${labels[name] ?? name}: ${note}`);
     }
   }
-  return lines.length ? ['', 'how each model-asking method chose:', ...lines] : [];
+  return lines.length ? ['', 'how each method chose, where it has something to say:', ...lines] : [];
 }

@@ -1,5 +1,5 @@
 // The cost of selection (paper Table 20, eq. 17), from the stored comparison: per method, the model tokens
-// spent choosing (per fit: once per task; per request: again for every request), the serving prompt
+// spent choosing (per fit: once per task, summed over the tasks' fits; per request: again for every request), the serving prompt
 // tokens per evaluation request under its space and under the full menu, and the break-even number of
 // served requests N = C_fit / (c_full − c_space) after which a per-fit selection has paid for itself.
 import type { BaselineResult } from '../project/sweeps';
@@ -79,7 +79,12 @@ export function costTable(rows: readonly ComparisonRow[]): CostRow[] {
  * "never" and the em dash the HTML uses, else the CLI's reasons and en dash. */
 export function costCells(r: CostRow, options: { brief?: boolean } = {}): { selection: string; payback: string; time: string } {
   const none = options.brief ? '—' : '–';
-  const selection = r.per === 'none' ? '0' : `${thousands(r.selectionTokens)} ${r.per === 'request' ? 'per request' : 'per fit'}`;
+  const selection =
+    r.per === 'none'
+      ? '0'
+      : r.per === 'request'
+        ? `${thousands(r.selectionTokens)} per request`
+        : `${thousands(r.selectionTokens)} in ${r.tasks} ${r.tasks === 1 ? 'fit' : 'fits'}`;
   let payback: string;
   if (r.per === 'none') payback = none;
   else if (r.per === 'request') {

@@ -94,6 +94,12 @@ export function formatPairedTable(table: PairedTable): string {
       `no interval where a family has fewer than ${DEFAULT_MIN_FOR_INTERVAL} requests (here ${smallest === pooledN ? pooledN : `as few as ${smallest}`}); the pooled row is over all ${pooledN}, each family weighing the same`,
     );
   }
+  const flat = table.against.flatMap((a) => a.accuracy.families.map((f) => f.result)).filter((d) => d.interval && d.interval.lo === d.interval.hi);
+  if (flat.length > 0) {
+    lines.push(
+      `${flat.length} per-family ${flat.length === 1 ? 'interval has' : 'intervals have'} zero width: every request of that family has the same paired difference (e.g. both methods wrong on all of them), so no resample can move it`,
+    );
+  }
   const keepAll = table.against.find((a) => a.baseline === 'keep-all');
   if (keepAll) {
     const t = keepAll.tokens.pooled;

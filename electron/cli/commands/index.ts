@@ -34,6 +34,11 @@ export const commandIndex: CommandEntry[] = [
     load: () => import('./update').then((m) => m.command),
   },
   {
+    name: 'diagnose',
+    summary: 'ranking diagnostics from stored scores: gold chain in the top |G|, space recurrence under refits, correct vs wrong rankings, fewer traces',
+    load: () => import('./diagnose').then((m) => m.command),
+  },
+  {
     name: 'compare',
     summary: "compare two scoring runs' rankings of the same tasks: Kendall τ, top-K overlap, the tools that moved most",
     load: () => import('./compare').then((m) => m.command),

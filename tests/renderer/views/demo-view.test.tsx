@@ -69,7 +69,7 @@ describe('Demo view', () => {
     expect(keepAll.textContent).toBe('Keep-all+0.50none (n = 4)0.502 / 0−440');
     const cost = screen.getByTestId('demo-cost');
     // N = 8,800 / (590 − 150) = 20 requests.
-    expect(within(cost).getByText('LOTS').closest('tr')!.textContent).toBe('LOTS18,800 per fit15059020 requests—');
+    expect(within(cost).getByText('LOTS').closest('tr')!.textContent).toBe('LOTS18,800 in 1 fit15059020 requests—');
     expect(screen.getByText('Per family')).toBeTruthy();
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Bm25Index, bm25TaskRanking, bm25Tokens, toolDocument } from '../../../shared/benchmark/bm25';
 import { baselineSpaces, meanStd } from '../../../shared/benchmark/baselines';
 import { randomSpaces } from '../../../shared/selection/methods/random';
+import { tieNote } from '../../../shared/selection/methods/bm25';
 import { registryDefs } from '../../../shared/benchmark/registry';
 import { generateBenchmark } from '../../../shared/benchmark/generate';
 
@@ -72,5 +73,20 @@ describe('baseline spaces', () => {
 
   it('mean ± std', () => {
     expect(meanStd([0.5, 0.7])).toEqual({ mean: 0.6, std: expect.closeTo(0.1, 12) });
+  });
+});
+
+describe('BM25 ties at the budget', () => {
+  it('says when the last kept places are decided by name, and is silent otherwise', () => {
+    const ranked = [
+      { tool: 'A', mean: 2 },
+      { tool: 'B', mean: 0 },
+      { tool: 'C', mean: 0 },
+      { tool: 'D', mean: 0 },
+    ];
+    expect(tieNote(ranked, 2)).toBe('3 tools tie at BM25 0.00 for the last place: kept by name (alphabetical), not by match');
+    expect(tieNote(ranked, 3)).toBe('3 tools tie at BM25 0.00 for the last 2 places: kept by name (alphabetical), not by match');
+    expect(tieNote(ranked, 1)).toBeUndefined();
+    expect(tieNote(ranked, 4)).toBeUndefined();
   });
 });

@@ -46,9 +46,9 @@ describe('costTable', () => {
   it('prints the table, and nothing when no method recorded a cost', () => {
     const text = formatCostTable(costTable(rows), { lots: 'LOTS', router: 'LLM router', tto: 'TTO†' });
     expect(text).toContain('LOTS');
-    expect(text).toMatch(/LOTS\s+2\s+16,000 per fit\s+150\s+400\s+64 requests/);
+    expect(text).toMatch(/LOTS\s+2\s+16,000 in 2 fits\s+150\s+400\s+64 requests/);
     expect(text).toMatch(/LLM router\s+2\s+600 per request\s+150\s+400\s+never/);
-    expect(text).toMatch(/TTO†\s+2\s+40,000 per fit\s+300\s+400\s+400 requests\s+80\.0 s/);
+    expect(text).toMatch(/TTO†\s+2\s+40,000 in 2 fits\s+300\s+400\s+400 requests\s+80\.0 s/);
     expect(formatCostTable(costTable([row('t', [result('keep-all', 1, 1), result('lots', 1, 1)])]))).toBe('');
   });
 });
@@ -59,6 +59,10 @@ describe('comparison table columns', () => {
     const text = formatComparisonTable(rows);
     expect(text).toContain('router fit/eval');
     expect(text).not.toContain('beam fit/eval');
-    expect(methodNotes(rows, { router: 'LLM router' })).toEqual(['', 'how each model-asking method chose:', '  t1 · LLM router: all replies read']);
+    expect(methodNotes(rows, { router: 'LLM router' })).toEqual([
+      '',
+      'how each method chose, where it has something to say:',
+      '  t1 · LLM router: all replies read',
+    ]);
   });
 });

@@ -52,6 +52,20 @@ describe('the paired table', () => {
     expect(text).toContain('prompt tokens per request, LOTS − keep-all, pooled: −300');
   });
 
+  it('says why an interval has zero width: every request of the family pairs the same way', () => {
+    const ten = (v: number) => Array.from({ length: 10 }, () => v);
+    const mixed = [1, 1, 1, 0, 1, 0, 1, 1, 0, 1];
+    const rows = [
+      row('same', [result('lots', ten(0), 100), result('keep-all', ten(0), 400)]),
+      row('varied', [result('lots', mixed, 100), result('keep-all', ten(0), 400)]),
+    ];
+    const text = formatPairedTable(pairedTable(rows));
+    expect(text).toMatch(/^same +\+0\.00 \[\+0\.00, \+0\.00\] p=1$/m);
+    expect(text).toContain('1 per-family interval has zero width: every request of that family has the same paired difference');
+    const varied = formatPairedTable(pairedTable([rows[1]!]));
+    expect(varied).not.toContain('zero width');
+  });
+
   it('names the families measured before per-request outcomes were kept', () => {
     const old = (name: string): BaselineResult => ({ name, k: 1, tools: [], accuracy: 0.5, n: 4, promptTokens: 100, split: 'eval' });
     const rows = [row('old', [old('lots'), old('keep-all')]), row('new', [result('lots', [1, 0], 90), result('keep-all', [1, 1], 300)])];

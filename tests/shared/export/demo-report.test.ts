@@ -136,7 +136,7 @@ describe('demo charts and report', () => {
     expect(html).toContain('<h2>The cost of selection</h2>');
     // N = 44,000 / (590 − 150) = 100 requests.
     expect(html).toMatch(
-      /<td>LOTS<\/td><td class="num">1<\/td><td class="num">44,000 per fit<\/td><td class="num">150<\/td><td class="num">590<\/td><td class="num">100 requests<\/td>/,
+      /<td>LOTS<\/td><td class="num">1<\/td><td class="num">44,000 in 1 fit<\/td><td class="num">150<\/td><td class="num">590<\/td><td class="num">100 requests<\/td>/,
     );
   });
 });

@@ -1,0 +1,61 @@
+// `lots diagnose` on the sample project (a real scored benchmark run): what it prints agrees with the
+// project's own fit, the refits and draws are reproducible, and bad input is refused.
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FAMILIES } from '../../shared/benchmark/families';
+import { isFamilyName } from '../../shared/benchmark/family';
+import { ProjectStore } from '../../electron/engine/store';
+import { fitProject } from '../../electron/engine/usecases/fit';
+import type { ProjectDiagnosis } from '../../electron/engine/usecases/diagnose';
+import { runCli, tempDir } from './io';
+
+const tmp = tempDir('lots-diagnose-');
+const project = join(tmp.dir, 'p');
+cpSync(join(__dirname, '..', '..', 'assets', 'sample-project'), project, { recursive: true });
+afterAll(() => tmp.cleanup());
+
+describe('lots diagnose', () => {
+  it('diagnoses every scored task with the space lots fit proposes, and is reproducible', async () => {
+    const args = ['diagnose', '--project', project, '--resamples', '200', '--draws', '50', '--json'];
+    const first = await runCli(args);
+    expect(first.code).toBe(0);
+    const d = JSON.parse(first.out) as ProjectDiagnosis;
+    const fits = fitProject(ProjectStore.open(project))!.fits;
+    expect(d.tasks.map((t) => t.task)).toEqual(fits.map((f) => f.task));
+    for (const t of d.tasks) {
+      const fit = fits.find((f) => f.task === t.task)!;
+      expect(t.space).toEqual(fit.space);
+      expect(t.ranking).toEqual(fit.ranking.map((r) => r.tool));
+      // Counted independently: the chain is found when each chain tool's rank is within |G|.
+      if (isFamilyName(t.task) && FAMILIES[t.task].chainTools.length > 0) {
+        const chain = FAMILIES[t.task].chainTools;
+        expect(t.chain!.found).toBe(
+          chain.every((tool) => fit.ranking.findIndex((r) => r.tool === tool) < chain.length && fit.ranking.some((r) => r.tool === tool)),
+        );
+      } else expect(t.chain).toBeUndefined();
+      // Fitting on every trace gives back the full-data space.
+      const all = t.counts.find((c) => c.traces === t.requests);
+      if (all) expect(all).toMatchObject({ jaccard: 1, same: 1 });
+      expect(t.recurrence.resamples).toBe(200);
+    }
+    expect((await runCli(args)).out).toBe(first.out);
+  });
+
+  it('prints the table with the chain summary line', async () => {
+    const r = await runCli(['diagnose', '--project', project, '--resamples', '50', '--draws', '20', '--task', 'table_total,no_tool']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^table_total\s+\d+\s+\d/m);
+    expect(r.out).toMatch(/^no_tool\s/m);
+    expect(r.out).toMatch(/gold chain in the top \|G\|: \d of 1 tool-using families/);
+  });
+
+  it('refuses bad sizes and unknown tasks with a message', async () => {
+    const bad = await runCli(['diagnose', '--project', project, '--sizes', '1,x']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--sizes');
+    const unknown = await runCli(['diagnose', '--project', project, '--task', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('"nope"');
+  });
+});
