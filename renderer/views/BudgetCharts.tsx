@@ -241,6 +241,30 @@ function RuleSwatch({ color, dash }: { color: string; dash?: string }) {
   );
 }
 
+/** The outline of an open marker (drawn as a stroke), centred on 0,0. */
+function openPath(shape: 'open-square' | 'open-diamond' | 'open-star' | 'open-triangle' | 'open-triangle-down', r: number): string {
+  const s = r * 0.8;
+  switch (shape) {
+    case 'open-square':
+      return `M${-s} ${-s} H${s} V${s} H${-s} Z`;
+    case 'open-diamond':
+      return `M0 ${-r} L${r} 0 L0 ${r} L${-r} 0 Z`;
+    case 'open-triangle':
+      return `M0 ${-r} L${r * 0.95} ${r * 0.7} L${-r * 0.95} ${r * 0.7} Z`;
+    case 'open-triangle-down':
+      return `M0 ${r} L${r * 0.95} ${-r * 0.7} L${-r * 0.95} ${-r * 0.7} Z`;
+    case 'open-star': {
+      const pts: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const a = -Math.PI / 2 + (i * Math.PI) / 5;
+        const rr = i % 2 === 0 ? r * 1.15 : r * 0.5;
+        pts.push(`${(rr * Math.cos(a)).toFixed(2)} ${(rr * Math.sin(a)).toFixed(2)}`);
+      }
+      return `M${pts.join(' L')} Z`;
+    }
+  }
+}
+
 /** A baseline's marker, centred on 0,0; `halo` outlines it in the background colour so it stands off lines. */
 function Marker({ shape, color, size, halo }: { shape: BaselineShape; color: string; size: number; halo?: string }) {
   const r = size;
@@ -300,9 +324,11 @@ function Marker({ shape, color, size, halo }: { shape: BaselineShape; color: str
       return <polygon points={plus.join(' ')} fill={color} transform={turn} {...edge} />;
     }
     case 'open-square':
-    case 'open-diamond': {
-      const s = r * 0.8;
-      const d = shape === 'open-square' ? `M${-s} ${-s} H${s} V${s} H${-s} Z` : `M0 ${-r} L${r} 0 L0 ${r} L${-r} 0 Z`;
+    case 'open-diamond':
+    case 'open-star':
+    case 'open-triangle':
+    case 'open-triangle-down': {
+      const d = openPath(shape, r);
       return (
         <>
           {halo && <path d={d} fill="none" stroke={halo} strokeWidth={4} strokeLinejoin="round" />}

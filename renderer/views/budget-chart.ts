@@ -5,7 +5,21 @@
 import { selectionMethod } from '../../shared/selection/registry';
 
 export type BaselineShape =
-  'square' | 'ring' | 'triangle' | 'diamond' | 'star' | 'dot' | 'triangle-down' | 'hexagon' | 'plus' | 'cross' | 'open-square' | 'open-diamond';
+  | 'square'
+  | 'ring'
+  | 'triangle'
+  | 'diamond'
+  | 'star'
+  | 'dot'
+  | 'triangle-down'
+  | 'hexagon'
+  | 'plus'
+  | 'cross'
+  | 'open-square'
+  | 'open-diamond'
+  | 'open-star'
+  | 'open-triangle'
+  | 'open-triangle-down';
 
 interface BaselineColors {
   text: string;
@@ -24,7 +38,8 @@ export interface BaselineStyle {
 
 /** Every method of the selection registry gets its own style — the free baselines filled shapes, the
  * embedding baselines (Dense, Tool2Vec) blue, the LLM-asking ones (router, trace judge) orange strokes,
- * the label-using searches (TTO†, Beam†) open shapes — and any other name a filled dot in the axis colour. */
+ * the label-using searches (TTO†, Beam†) open shapes, the reference rows (the oracle, LOTS at a fixed K) open
+ * shapes in LOTS's colour — and any other name a filled dot in the axis colour. */
 export function baselineStyle(name: string, colors: BaselineColors): BaselineStyle {
   switch (name) {
     case 'keep-all':
@@ -49,6 +64,12 @@ export function baselineStyle(name: string, colors: BaselineColors): BaselineSty
       return { shape: 'open-square', color: colors.series3 };
     case 'beam':
       return { shape: 'open-diamond', color: colors.series3 };
+    case 'oracle':
+      return { shape: 'open-star', color: colors.good };
+    case 'lots-k2':
+      return { shape: 'open-triangle', color: colors.good };
+    case 'lots-k4':
+      return { shape: 'open-triangle-down', color: colors.good };
     default:
       return { shape: 'dot', color: colors.axis };
   }

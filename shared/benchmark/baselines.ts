@@ -15,6 +15,8 @@ export interface BaselineOptions {
   k: number;
   /** LOTS's space at K (what the LOTS method serves). */
   space?: readonly string[];
+  /** LOTS's ranking as far as the sweep measured it (the fixed-K rows keep its top K). */
+  ranking?: readonly string[];
   fittingRequests: readonly string[];
   /** The evaluation requests' texts, for a per-request method that also picks their menus. */
   evalRequests?: readonly string[];
@@ -36,6 +38,7 @@ export async function baselineSpaces(options: BaselineOptions): Promise<Compared
     registry: options.registry,
     k: options.k,
     space: options.space ?? [],
+    ...(options.ranking ? { ranking: options.ranking } : {}),
     requests: { fit: options.fittingRequests, eval: options.evalRequests ?? [] },
     seed: options.seed,
     draws: options.draws ?? DEFAULT_RANDOM_DRAWS,

@@ -37,6 +37,9 @@ export interface SelectionContext {
   k: number;
   /** LOTS's space at K (the tools the sweep measured at its best K). */
   space: readonly string[];
+  /** LOTS's ranking as far as the budget sweep measured it (the top of the largest K it tried): what a
+   * fixed-K row of LOTS keeps. */
+  ranking?: readonly string[];
   /** The text of each request of the task by split, in the order the requests are served. */
   requests: Readonly<Record<SelectionSplit, readonly string[]>>;
   seed: string;
@@ -109,6 +112,9 @@ export interface SelectionMethod<Id extends string = string> {
   perRequest: boolean;
   /** A baseline LOTS is compared with (every method but LOTS itself). */
   baseline: boolean;
+  /** A reference row a reviewer asks for beside the baselines (the gold-chain oracle, LOTS at a fixed K):
+   * run by `--baselines all` and the demo, not by `lots evaluate`'s default. */
+  reference?: boolean;
   select(ctx: SelectionContext): Promise<Selection>;
 }
 

@@ -7,7 +7,9 @@ import { bm25 } from './methods/bm25';
 import { dense } from './methods/dense';
 import { keepAll } from './methods/keep-all';
 import { lots } from './methods/lots';
+import { lotsK2, lotsK4 } from './methods/lots-fixed-k';
 import { noTools } from './methods/no-tools';
+import { oracle } from './methods/oracle';
 import { random } from './methods/random';
 import { router } from './methods/router';
 import { tool2vec } from './methods/tool2vec';
@@ -15,8 +17,8 @@ import { traceJudge } from './methods/trace-judge';
 import { tto } from './methods/tto';
 
 /** In table order: LOTS first, then the baselines as the paper's Table 1 groups them (no selection,
- * search-based, LLM-based, label-using†). */
-export const SELECTION_METHODS = [lots, keepAll, noTools, random, bm25, dense, tool2vec, router, traceJudge, tto, beam] as const;
+ * search-based, LLM-based, label-using†), then the reference rows (the gold-chain oracle, LOTS at fixed K). */
+export const SELECTION_METHODS = [lots, keepAll, noTools, random, bm25, dense, tool2vec, router, traceJudge, tto, beam, oracle, lotsK2, lotsK4] as const;
 
 export type SelectionMethodId = (typeof SELECTION_METHODS)[number]['id'];
 export type BaselineName = Exclude<SelectionMethodId, 'lots'>;
@@ -24,8 +26,10 @@ export type BaselineName = Exclude<SelectionMethodId, 'lots'>;
 export const SELECTION_METHOD_IDS: readonly SelectionMethodId[] = SELECTION_METHODS.map((m) => m.id);
 export const BASELINE_NAMES: readonly BaselineName[] = SELECTION_METHODS.filter((m) => m.baseline).map((m) => m.id as BaselineName);
 /** What `lots evaluate` runs when no baseline is named: the baselines that call no model (seconds, not
- * hours, on a large project). `--baselines all` (and `lots demo`) runs every one. */
-export const DEFAULT_BASELINES: readonly BaselineName[] = SELECTION_METHODS.filter((m) => m.baseline && !m.needsModel).map((m) => m.id as BaselineName);
+ * hours, on a large project), without the reference rows. `--baselines all` (and `lots demo`) runs every one. */
+export const DEFAULT_BASELINES: readonly BaselineName[] = SELECTION_METHODS.filter(
+  (m): boolean => m.baseline && !m.needsModel && !('reference' in m && m.reference === true),
+).map((m) => m.id as BaselineName);
 
 export function selectionMethod(id: string): SelectionMethod | undefined {
   return SELECTION_METHODS.find((m) => m.id === id);

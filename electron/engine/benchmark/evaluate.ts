@@ -191,6 +191,7 @@ export async function evaluateTask(
       registry,
       k,
       space,
+      ranking: sweepRanking(sweep),
       ...requestTexts(requests),
       seed: options.seed,
       draws: options.draws ?? DEFAULT_RANDOM_DRAWS,
@@ -232,6 +233,12 @@ export async function evaluateTask(
     });
   }
   return { sweep: current, space, k };
+}
+
+/** LOTS's ranking as far as the sweep measured it: the tools of its largest K, in ranking order. */
+function sweepRanking(sweep: SweepResult): string[] {
+  const widest = sweep.points.reduce<(typeof sweep.points)[number] | undefined>((a, p) => (!a || p.k > a.k ? p : a), undefined);
+  return widest ? [...widest.tools] : [];
 }
 
 function fmt(x: number): string {

@@ -231,13 +231,14 @@ export class ProjectLock {
     return heldHere.has(this.path);
   }
 
-  /** Synchronous: sleeps between attempts (fine in the CLI and in worker processes, never in a host). */
-  acquire(purpose: string, options?: number | AcquireOptions): void {
+  /** Synchronous: sleeps between attempts (fine in the CLI and in worker processes, never in a host).
+   * Returns how many attempts failed before it got the lock (0: at once). */
+  acquire(purpose: string, options?: number | AcquireOptions): number {
     const here = heldHere.get(this.path);
     if (here) {
       if (nestedInHolder(this.path)) {
         here.depth++;
-        return;
+        return 0;
       }
       // Another write of this very process holds it, and only this event loop can let it go: a
       // synchronous wait could never end.
@@ -248,30 +249,30 @@ export class ProjectLock {
     }
     const o = normalise(options);
     const waiting = new Waiting(this.path, o.timeoutMs ?? defaultLockWaitMs(), o.onWait ?? reporter);
-    for (;;) {
+    for (let failed = 0; ; failed++) {
       const attempt = this.attempt(purpose);
-      if (attempt.ok) return;
+      if (attempt.ok) return failed;
       sleepSync(waiting.failedAttempt(attempt.holder, 50));
     }
   }
 
   /**
    * Asynchronous: polls with timers, so the event loop keeps serving while another writer — of another
-   * process, or of this one — finishes.
+   * process, or of this one — finishes. Resolves to how many attempts failed before it got the lock.
    */
-  async acquireAsync(purpose: string, options?: number | AcquireOptions): Promise<void> {
+  async acquireAsync(purpose: string, options?: number | AcquireOptions): Promise<number> {
     const here = heldHere.get(this.path);
     if (here && nestedInHolder(this.path)) {
       here.depth++;
-      return;
+      return 0;
     }
     const o = normalise(options);
     const waiting = new Waiting(this.path, o.timeoutMs ?? defaultLockWaitMs(), o.onWait ?? reporter);
-    for (;;) {
+    for (let failed = 0; ; failed++) {
       o.signal?.throwIfAborted();
       // Checked and taken in one synchronous step: two waiters of this process never both get it.
       const attempt = heldHere.has(this.path) ? { ok: false as const, holder: holderHere(this.path) } : this.attempt(purpose);
-      if (attempt.ok) return;
+      if (attempt.ok) return failed;
       const pause = waiting.failedAttempt(attempt.holder, 250);
       try {
         await delay(pause, undefined, o.signal ? { signal: o.signal } : undefined);

@@ -40,11 +40,9 @@ function aged(path: string, seconds = 30): void {
   utimesSync(path, t, t);
 }
 
-/** Takes the lock and returns how long that took. */
-function timedAcquire(lock: ProjectLock, timeoutMs = 3000): number {
-  const t0 = Date.now();
-  lock.acquire('test', { timeoutMs, onWait: () => undefined });
-  return Date.now() - t0;
+/** Takes the lock and returns how many attempts failed first (0: taken at once). */
+function failedAttempts(lock: ProjectLock, timeoutMs = 3000): number {
+  return lock.acquire('test', { timeoutMs, onWait: () => undefined });
 }
 
 describe('stale locks are taken over (issue 13 #5)', () => {
@@ -52,7 +50,7 @@ describe('stale locks are taken over (issue 13 #5)', () => {
     writeFileSync(lockPath, '');
     aged(lockPath);
     const lock = new ProjectLock(lockPath);
-    expect(timedAcquire(lock)).toBeLessThan(500);
+    expect(failedAttempts(lock)).toBe(0);
     expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: process.pid, purpose: 'test' });
     lock.release();
     expect(existsSync(lockPath)).toBe(false);
@@ -63,16 +61,17 @@ describe('stale locks are taken over (issue 13 #5)', () => {
       writeFileSync(lockPath, junk);
       aged(lockPath);
       const lock = new ProjectLock(lockPath);
-      expect(timedAcquire(lock)).toBeLessThan(500);
+      expect(failedAttempts(lock)).toBe(0);
       lock.release();
     }
   });
 
-  it('an empty lock is taken over within about a second even when it is brand new', () => {
+  it('a brand-new empty lock is waited on for its grace period (an older Studio may be writing it), then taken over', () => {
     writeFileSync(lockPath, '');
     const lock = new ProjectLock(lockPath);
-    const took = timedAcquire(lock, 5000);
-    expect(took).toBeLessThan(2500);
+    // A live holder would make this throw PROJECT_LOCKED at the 60 s limit; the empty lock is taken once its grace ends.
+    expect(failedAttempts(lock, 60_000)).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: process.pid, purpose: 'test' });
     lock.release();
   });
 
@@ -81,14 +80,14 @@ describe('stale locks are taken over (issue 13 #5)', () => {
     const pid = await new Promise<number>((r) => child.once('exit', () => r(child.pid!)));
     writeFileSync(lockPath, holderRecord(pid));
     const lock = new ProjectLock(lockPath);
-    expect(timedAcquire(lock)).toBeLessThan(500);
+    expect(failedAttempts(lock)).toBe(0);
     lock.release();
   });
 
   it('a lock left by an earlier process with this pid (a restarted container) is stale', () => {
     writeFileSync(lockPath, holderRecord(process.pid));
     const lock = new ProjectLock(lockPath);
-    expect(timedAcquire(lock)).toBeLessThan(500);
+    expect(failedAttempts(lock)).toBe(0);
     lock.release();
   });
 
@@ -152,9 +151,7 @@ describe('waiting for a long writer (issue 13 #7)', () => {
       `import { ProjectLock } from ${JSON.stringify(join(process.cwd(), 'electron/engine/store/lock.ts'))};
 const lock = new ProjectLock(process.argv[2]);
 console.log('ready');
-const t0 = Date.now();
-lock.acquire('waiter', { timeoutMs: 20_000 });
-console.log('took ' + (Date.now() - t0));
+console.log('failed attempts ' + lock.acquire('waiter', { timeoutMs: 20_000 }));
 lock.release();
 `,
     );
@@ -174,7 +171,7 @@ lock.release();
     unlinkSync(lockPath); // the holder finishes
     const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? 1)));
     expect(code).toBe(0);
-    expect(Number(out.match(/took (\d+)/)?.[1])).toBeGreaterThanOrEqual(1500);
+    expect(Number(out.match(/failed attempts (\d+)/)?.[1])).toBeGreaterThan(0);
     expect(err).toContain('waiting for the project lock');
   });
 
@@ -182,9 +179,8 @@ lock.release();
     const a = new ProjectLock(lockPath);
     const b = new ProjectLock(lockPath);
     a.acquire('first');
-    const t0 = Date.now();
+    // Refused before any wait: a wait would end in "gave up after waiting", not this message.
     expect(() => b.acquire('second', { timeoutMs: 5000 })).toThrow(/already writing/);
-    expect(Date.now() - t0).toBeLessThan(500);
     a.release();
     b.acquire('second');
     b.release();
@@ -233,19 +229,18 @@ lock.release();
     const projectLock = join(project, '.lock');
     writeFileSync(projectLock, holderRecord(await liveProcess(), 'import other.jsonl'));
 
-    let last = Date.now();
-    let longestGap = 0;
-    const timer = setInterval(() => {
-      const now = Date.now();
-      longestGap = Math.max(longestGap, now - last);
-      last = now;
-    }, 10);
-    setTimeout(() => unlinkSync(projectLock), 1500); // the CLI import finishes
-    const t0 = Date.now();
+    let ticks = 0;
+    let released = false;
+    const timer = setInterval(() => ticks++, 10);
+    setTimeout(() => {
+      released = true;
+      unlinkSync(projectLock); // the CLI import finishes
+    }, 1500);
     const report = await service.importTraces({ paths: [traces] });
     clearInterval(timer);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(1400);
-    expect(longestGap).toBeLessThan(400);
+    // The import waited for the holder, and the event loop kept running meanwhile (a blocking wait lets no timer fire).
+    expect(released).toBe(true);
+    expect(ticks).toBeGreaterThan(10);
     expect(report.files[0]!.added).toBeGreaterThan(0);
     expect(existsSync(projectLock)).toBe(false);
   });
