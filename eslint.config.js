@@ -84,8 +84,64 @@ const engineFolderZones = ENGINE_LAYERS.flatMap((layer, i) =>
   }),
 );
 
+/** shared/ is pure: the patterns every shared/ file obeys (a folder's zone below adds its floor rule). */
+const sharedPatterns = [
+  { group: nodeBuiltins, message: 'shared/ is pure: no Node built-ins (move this to electron/engine/).' },
+  { group: ['electron', 'electron/*'], message: 'shared/ is pure: no electron.' },
+  { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'shared/ is pure: no DOM or React.' },
+  {
+    group: [
+      '../electron/*',
+      '../../electron/*',
+      '../../../electron/*',
+      '../renderer/*',
+      '../../renderer/*',
+      '../../../renderer/*',
+      '../tests/*',
+      '../../tests/*',
+    ],
+    message: 'shared/ imports only from shared/.',
+  },
+  { group: ['node-llama-cpp', 'ws', 'better-sqlite3'], message: 'shared/ is pure: no runtime-specific packages.' },
+];
+/** shared/'s floors, lowest first (docs/ARCHITECTURE.md): a folder imports only from floors below its own. */
+const SHARED_LAYERS = [
+  ['base'],
+  ['trace'],
+  ['project'],
+  ['lots', 'importers', 'scoring'],
+  ['routing', 'selection'],
+  ['benchmark', 'gateway'],
+  ['api'],
+  ['export'],
+];
+const sharedFolderZones = SHARED_LAYERS.flatMap((layer, i) =>
+  layer.map((folder) => {
+    const banned = SHARED_LAYERS.slice(i)
+      .flat()
+      .filter((f) => f !== folder);
+    return {
+      files: [`shared/${folder}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...sharedPatterns,
+              ...banned.map((f) => ({
+                group: [`../${f}`, `../${f}/*`, `../../${f}`, `../../${f}/*`, `../../../${f}/*`],
+                message: `shared/${folder}/ may not import shared/${f}/: the floors point down (docs/ARCHITECTURE.md).`,
+              })),
+            ],
+          },
+        ],
+      },
+    };
+  }),
+);
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'artifacts/**', 'tests/.fixtures/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'artifacts/**', 'tests/.fixtures/**', 'build/types/**'] },
   // A suppression that no longer suppresses anything fails the lint (they must stay next to what they excuse).
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
@@ -151,25 +207,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { group: nodeBuiltins, message: 'shared/ is pure: no Node built-ins (move this to electron/engine/).' },
-            { group: ['electron', 'electron/*'], message: 'shared/ is pure: no electron.' },
-            { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'shared/ is pure: no DOM or React.' },
-            {
-              group: [
-                '../electron/*',
-                '../../electron/*',
-                '../../../electron/*',
-                '../renderer/*',
-                '../../renderer/*',
-                '../../../renderer/*',
-                '../tests/*',
-                '../../tests/*',
-              ],
-              message: 'shared/ imports only from shared/.',
-            },
-            { group: ['node-llama-cpp', 'ws', 'better-sqlite3'], message: 'shared/ is pure: no runtime-specific packages.' },
-          ],
+          patterns: sharedPatterns,
         },
       ],
       'no-restricted-globals': [
@@ -187,6 +225,7 @@ export default tseslint.config(
   },
   // After the engine's rule: each folder's zone repeats its patterns (a later no-restricted-imports replaces an earlier one).
   ...engineFolderZones,
+  ...sharedFolderZones,
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: {

@@ -15,9 +15,15 @@ export interface BridgeEvents {
   readonly onMenuCommand: (listener: (payload: ApiEvents['menuCommand']) => void) => Unsubscribe;
 }
 
+/** A browser `File` as far as the bridge needs one (shared/ is checked without the DOM's types). */
+export interface BridgeFile {
+  readonly name: string;
+}
+
 export interface BridgeFiles {
-  /** The file's path on disk (Electron's webUtils.getPathForFile); '' for a file that has none. */
-  readonly pathForFile: (file: File) => string;
+  /** The file's path on disk (Electron's webUtils.getPathForFile); '' for a file that has none. A method, so
+   * the preload may take the DOM's `File` where this says `BridgeFile`. */
+  pathForFile(file: BridgeFile): string;
 }
 
 export type LotsBridge = BridgeMethods & BridgeEvents & BridgeFiles;

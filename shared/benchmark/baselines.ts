@@ -5,6 +5,8 @@ import type { SelectionContext } from '../selection/method';
 import { DEFAULT_BASELINES } from '../selection/registry';
 import { selectSpaces } from '../selection/select';
 import type { ComparedSpace } from './sweep';
+import { FAMILIES } from './families';
+import { isFamilyName } from './family';
 
 export const DEFAULT_RANDOM_DRAWS = 5;
 
@@ -39,6 +41,7 @@ export async function baselineSpaces(options: BaselineOptions): Promise<Compared
     k: options.k,
     space: options.space ?? [],
     ...(options.ranking ? { ranking: options.ranking } : {}),
+    ...(isFamilyName(options.task) ? { goldChain: FAMILIES[options.task].chainTools } : {}),
     requests: { fit: options.fittingRequests, eval: options.evalRequests ?? [] },
     seed: options.seed,
     draws: options.draws ?? DEFAULT_RANDOM_DRAWS,

@@ -7,7 +7,7 @@ import { aggregateOneTask } from '../lots/aggregate';
 import { nextSpaceFromRunningScores, updateRunningScores } from '../lots/running';
 import type { ScoreRow } from '../project/scores';
 import { chooseServingMenu } from './exploration';
-import { rngFor } from './rng';
+import { rngFor } from '../lots/rng';
 import type { MenuEvaluation } from './sweep';
 
 export interface ServeRequest<R> {

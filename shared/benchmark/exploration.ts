@@ -5,7 +5,7 @@
 // exploration size, else the whole registry (the Figure 3 stream explores with ε = 0.25 and no cap).
 // Exploration is the only way a tool outside the space gets evidence. A space larger than the menu
 // size is served in full.
-import type { Rng } from './rng';
+import type { Rng } from '../lots/rng';
 
 export interface MenuChoiceOptions {
   firstBatch: boolean;

@@ -1,6 +1,6 @@
 // What a benchmark family is: a request template over a hidden scene, its tool chain in dependency
 // order, and a gold answer computed from the scene (paper B.1, Table 4).
-import type { Rng } from './rng';
+import type { Rng } from '../lots/rng';
 import type { Scene } from './scene';
 import type { ChainTool } from './tools';
 

@@ -6,7 +6,7 @@ import { instantiate } from './instance';
 import { registryNames } from './registry';
 import { buildBenchTrace, type BenchPrompt } from './trace';
 import type { Trace } from '../trace/schema';
-import { ExpectedError } from '../api/errors';
+import { ExpectedError } from '../base/errors';
 
 export const DEFAULT_FIT = 80;
 export const DEFAULT_EVAL = 320;

@@ -3,7 +3,7 @@
 import { FAMILIES } from './families/index';
 import type { ChainStep, FamilyName } from './family';
 import { formatNumber } from './format';
-import { rngFor } from './rng';
+import { rngFor } from '../lots/rng';
 import { generateScene, type Scene } from './scene';
 
 export interface BenchInstance {

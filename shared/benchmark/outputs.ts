@@ -1,7 +1,7 @@
 // Output formats of the data tools, shared by chain steps and generic runs so a tool always answers
 // in its usual format.
 import { SENSOR_UNITS, type Cipher, type FxRate, type Passage, type Scene } from './scene';
-import { FUNCTION_WORDS } from './stopwords';
+import { FUNCTION_WORDS } from '../selection/stopwords';
 
 export function tableQueryOutput(scene: Scene): string {
   const rows = scene.table.rows.map((r) => ({ item: r.item, category: r.category, qty: r.qty, unit_price: r.priceCents / 100 }));

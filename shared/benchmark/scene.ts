@@ -1,7 +1,7 @@
 // Hidden scenes (paper B.1): the data only the tools can see. Every request gets a whole scene (table,
 // sensor, calendar, documents, exchange rates, cipher), so a tool served with generic arguments on a
 // request of another family still has something real to return.
-import type { Rng } from './rng';
+import type { Rng } from '../lots/rng';
 
 export interface TableRow {
   item: string;

@@ -6,7 +6,9 @@ import { selectBudget } from '../lots/budget';
 import type { Scored } from '../lots/rank';
 import { selectTopK } from '../lots/select';
 import type { BaselineResult, SweepPoint, SweepResult } from '../project/sweeps';
-import type { SelectionCost } from '../selection/method';
+import type { ComparedSpace } from '../selection/select';
+
+export type { ComparedSpace };
 import { meanStd } from './baselines';
 
 export type Split = 'fit' | 'eval';
@@ -109,17 +111,6 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
   const final = publish();
   await options.save?.(final);
   return final;
-}
-
-/** A space compared on the task: one menu, or one per draw (Random), or with `perRequest` the index in
- * `menus` of each request's menu, per split (selection/method.ts). */
-export interface ComparedSpace {
-  name: string;
-  k: number;
-  menus: string[][];
-  perRequest?: Record<Split, number[]>;
-  cost?: SelectionCost;
-  note?: string;
 }
 
 export interface CompareOptions {

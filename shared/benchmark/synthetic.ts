@@ -3,7 +3,7 @@
 // behaviour depends on its name alone, so any trace can be re-executed without the registry's seed.
 import type { ToolDef } from '../trace/schema';
 import { formatNumber } from './format';
-import { hashString, rngFor } from './rng';
+import { hashString, rngFor } from '../lots/rng';
 import type { Scene } from './scene';
 
 const PREFIXES = [

@@ -9,7 +9,7 @@ import { executeMenu } from './executor';
 import { FAMILY_NAMES } from './family';
 import { benchTraceId, instantiate, type BenchInstance } from './instance';
 import { benchToolDef, presentationOrder, type LineOrder } from './registry';
-import { ExpectedError } from '../api/errors';
+import { ExpectedError } from '../base/errors';
 
 export const BENCH_META_VERSION = 1;
 

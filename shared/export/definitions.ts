@@ -1,5 +1,5 @@
 // Tool definitions for an exported space come from the menus recorded in the traces.
-import { ExpectedError } from '../api/errors';
+import { ExpectedError } from '../base/errors';
 import type { ToolDef, Trace } from '../trace/schema';
 
 /** Name → definition; a name defined on several menus takes the latest one seen (traces in import order). */

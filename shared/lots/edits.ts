@@ -1,6 +1,6 @@
 // The space editor's edits on top of a proposed space: pinned tools are always kept, banned never.
 import { compareNames } from './aggregate';
-import { ExpectedError } from '../api/errors';
+import { ExpectedError } from '../base/errors';
 
 export interface SpaceEdits {
   pinned?: readonly string[];

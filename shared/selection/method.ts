@@ -40,6 +40,9 @@ export interface SelectionContext {
   /** LOTS's ranking as far as the budget sweep measured it (the top of the largest K it tried): what a
    * fixed-K row of LOTS keeps. */
   ranking?: readonly string[];
+  /** The task's gold tool chain where the caller knows one (the built-in benchmark's answer key): the
+   * oracle's reference row. Absent for real projects. */
+  goldChain?: readonly string[];
   /** The text of each request of the task by split, in the order the requests are served. */
   requests: Readonly<Record<SelectionSplit, readonly string[]>>;
   seed: string;

@@ -1,9 +1,19 @@
 // Running selection methods for one task: each method of the registry named, in the order named, with
 // the same context, its pick labelled with the method's id for the comparison (benchmark/sweep.ts).
-import { ExpectedError } from '../api/errors';
-import type { ComparedSpace } from '../benchmark/sweep';
-import type { SelectionContext } from './method';
+import { ExpectedError } from '../base/errors';
+import type { SelectionContext, SelectionCost, SelectionSplit } from './method';
 import { SELECTION_METHOD_IDS, selectionMethod } from './registry';
+
+/** A space compared on the task: one menu, or one per draw (Random), or with `perRequest` the index in
+ * `menus` of each request's menu, per split (method.ts). */
+export interface ComparedSpace {
+  name: string;
+  k: number;
+  menus: string[][];
+  perRequest?: Record<SelectionSplit, number[]>;
+  cost?: SelectionCost;
+  note?: string;
+}
 
 export async function selectSpaces(ctx: SelectionContext, ids: readonly string[]): Promise<ComparedSpace[]> {
   const out: ComparedSpace[] = [];

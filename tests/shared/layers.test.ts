@@ -26,6 +26,26 @@ describe('layer rules', () => {
     ).toEqual([]);
   });
 
+  it("shared/'s folders import only from the floors below their own", async () => {
+    // The ground concepts live on the base floor: errors are imported from there, not reached up for in api/.
+    expect(await errorsFor('shared/lots/x.ts', "import { ExpectedError } from '../api/errors';\nexport const a = ExpectedError;")).toEqual([
+      expect.stringMatching(/shared\/lots\/ may not import shared\/api\//),
+    ]);
+    expect(await errorsFor('shared/lots/x.ts', "import { ExpectedError } from '../base/errors';\nexport const a = ExpectedError;")).toEqual([]);
+    // selection/ sits below benchmark/: a method never reads the benchmark's families.
+    expect(await errorsFor('shared/selection/methods/x.ts', "import { FAMILIES } from '../../benchmark/families';\nexport const a = FAMILIES;")).toEqual([
+      expect.stringMatching(/shared\/selection\/ may not import shared\/benchmark\//),
+    ]);
+    expect(await errorsFor('shared/benchmark/x.ts', "import { bm25 } from '../selection/methods/bm25';\nexport const a = bm25;")).toEqual([]);
+    // Folders of one floor do not import each other, and the base imports nothing of shared/.
+    expect(await errorsFor('shared/lots/x.ts', "import { detect } from '../importers/detect';\nexport const a = detect;")).not.toEqual([]);
+    expect(await errorsFor('shared/base/x.ts', "import { TraceSchema } from '../trace/schema';\nexport const a = TraceSchema;")).not.toEqual([]);
+    // The purity rules still hold inside a floor's zone.
+    expect(await errorsFor('shared/benchmark/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toEqual([
+      expect.stringMatching(/shared\/ is pure/),
+    ]);
+  });
+
   it('the engine may not import electron, and its folders import only downward', async () => {
     expect(await errorsFor('electron/engine/store/x.ts', "import { app } from 'electron';\nexport const a = app;")).toEqual([
       expect.stringMatching(/never import electron/),

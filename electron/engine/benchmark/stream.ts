@@ -21,7 +21,7 @@ import { chooseServingMenu } from '../../../shared/benchmark/exploration';
 import { FAMILY_NAMES, type FamilyName } from '../../../shared/benchmark/family';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import { canonicalOrder, registryNames } from '../../../shared/benchmark/registry';
-import { rngFor } from '../../../shared/benchmark/rng';
+import { rngFor } from '../../../shared/lots/rng';
 import type { MenuEvaluation } from '../../../shared/benchmark/sweep';
 import { foldBatch } from '../../../shared/lots/update';
 import { STREAM_ARMS, type StreamArm, type StreamArmBatch, type StreamMeasure, type StreamRecord, type StreamTask } from '../../../shared/project/streams';

@@ -1,6 +1,6 @@
 // BM25: the top-K tools by lexical match of the fitting requests against tool names, descriptions and
 // schemas (paper B.1).
-import { bm25TaskRanking, type Bm25Ranked } from '../../benchmark/bm25';
+import { bm25TaskRanking, type Bm25Ranked } from '../bm25';
 import type { ToolDef } from '../../trace/schema';
 import { PER_TASK_BASELINE, type SelectionMethod } from '../method';
 

@@ -1,8 +1,7 @@
 // The gold-chain oracle: the benchmark family's own chain, the space a perfect ranking would deploy. A
-// reference row, not a method anyone could run (it reads the benchmark's answer key); it bounds what
+// reference row, not a method anyone could run (it reads the benchmark's answer key, which the benchmark
+// hands over as `ctx.goldChain`); it bounds what
 // selection alone can reach with this model.
-import { FAMILIES } from '../../benchmark/families';
-import { isFamilyName } from '../../benchmark/family';
 import type { SelectionMethod } from '../method';
 
 export const oracle: SelectionMethod<'oracle'> = {
@@ -15,10 +14,10 @@ export const oracle: SelectionMethod<'oracle'> = {
   baseline: true,
   reference: true,
   async select(ctx) {
-    if (!isFamilyName(ctx.task)) {
-      return { k: 0, menus: [[]], note: `"${ctx.task}" is not a benchmark family: no gold chain, served no tools` };
+    if (!ctx.goldChain) {
+      return { k: 0, menus: [[]], note: `"${ctx.task}" has no gold chain (not a benchmark family): served no tools` };
     }
-    const chain = FAMILIES[ctx.task].chainTools.filter((tool) => ctx.registry.some((t) => t.name === tool));
+    const chain = ctx.goldChain.filter((tool) => ctx.registry.some((t) => t.name === tool));
     return { k: chain.length, menus: [chain] };
   },
 };

@@ -1,6 +1,6 @@
 // Random: uniform subsets of LOTS's size K, several seeded draws, each reused across the task's requests
 // (paper B.1).
-import { rngFor } from '../../benchmark/rng';
+import { rngFor } from '../../lots/rng';
 import { PER_TASK_BASELINE, type SelectionMethod } from '../method';
 
 export function randomSpaces(task: string, registry: readonly string[], k: number, seed: string, draws: number): string[][] {

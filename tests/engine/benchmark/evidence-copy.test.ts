@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '../../../shared/benchmark/families/index';
 import { FAMILY_NAMES } from '../../../shared/benchmark/family';
-import { bm25TaskRanking } from '../../../shared/benchmark/bm25';
+import { bm25TaskRanking } from '../../../shared/selection/bm25';
 import { registryDefs } from '../../../shared/benchmark/registry';
 import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
 import { loadModel, type LoadedModel } from '../../../electron/engine/llama/load';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, bm25TaskRanking, bm25Tokens, toolDocument } from '../../../shared/benchmark/bm25';
+import { Bm25Index, bm25TaskRanking, bm25Tokens, toolDocument } from '../../../shared/selection/bm25';
 import { baselineSpaces, meanStd } from '../../../shared/benchmark/baselines';
 import { randomSpaces } from '../../../shared/selection/methods/random';
 import { tieNote } from '../../../shared/selection/methods/bm25';

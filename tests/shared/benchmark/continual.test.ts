@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runContinualUpdates, type ServeRequest } from '../../../shared/benchmark/continual';
 import { chooseServingMenu } from '../../../shared/benchmark/exploration';
-import { Rng } from '../../../shared/benchmark/rng';
+import { Rng } from '../../../shared/lots/rng';
 import type { ScoreRow } from '../../../shared/project/scores';
 
 const registry = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];

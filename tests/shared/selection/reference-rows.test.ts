@@ -1,6 +1,7 @@
 // The reference rows a reviewer asks for beside the baselines: the gold-chain oracle and LOTS at a fixed
 // K (paper Table 9's second regime). Run by `--baselines all` and the demo, not by evaluate's default.
 import { describe, expect, it } from 'vitest';
+import { baselineSpaces } from '../../../shared/benchmark/baselines';
 import { registryDefs } from '../../../shared/benchmark/registry';
 import type { SelectionContext } from '../../../shared/selection/method';
 import { BASELINE_NAMES, DEFAULT_BASELINES, selectionMethod } from '../../../shared/selection/registry';
@@ -20,15 +21,23 @@ function ctx(task: string, extra: Partial<SelectionContext> = {}): SelectionCont
 
 describe('the oracle row', () => {
   const oracle = selectionMethod('oracle')!;
+  // The benchmark hands its answer key over (baselineSpaces sets goldChain for a family); selection knows no family.
+  async function oracleMenu(task: string) {
+    const [space] = await baselineSpaces({ task, registry: registryDefs('s', 15), k: 3, fittingRequests: [], seed: 's', names: ['oracle'] });
+    return space;
+  }
   it("serves the family's gold chain, and no tools to no_tool", async () => {
-    expect(await oracle.select(ctx('fx_settle'))).toEqual({ k: 3, menus: [['DocRetrieve', 'ExchangeRate', 'Calculator']] });
-    expect(await oracle.select(ctx('table_total'))).toEqual({ k: 2, menus: [['TableQuery', 'Calculator']] });
-    expect(await oracle.select(ctx('no_tool'))).toEqual({ k: 0, menus: [[]] });
+    expect(await oracleMenu('fx_settle')).toMatchObject({ name: 'oracle', k: 3, menus: [['DocRetrieve', 'ExchangeRate', 'Calculator']] });
+    expect(await oracleMenu('table_total')).toMatchObject({ k: 2, menus: [['TableQuery', 'Calculator']] });
+    expect(await oracleMenu('no_tool')).toMatchObject({ k: 0, menus: [[]] });
+  });
+  it('keeps only the chain tools the registry has', async () => {
+    expect(await oracle.select(ctx('x', { goldChain: ['Calculator', 'NotInRegistry'] }))).toEqual({ k: 1, menus: [['Calculator']] });
   });
   it('says so for a task that is not a benchmark family', async () => {
-    const s = await oracle.select(ctx('my-task'));
-    expect(s.menus).toEqual([[]]);
-    expect(s.note).toContain('not a benchmark family');
+    const s = await oracleMenu('my-task');
+    expect(s!.menus).toEqual([[]]);
+    expect(s!.note).toContain('not a benchmark family');
   });
 });
 

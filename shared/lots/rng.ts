@@ -1,7 +1,7 @@
 // The benchmark's own seeded PRNG. Every random choice of the benchmark goes through it, keyed by a
 // path of strings (seed, purpose, family, index), so one request can be rebuilt alone from its trace
 // without replaying the generation of the others, and adding requests never shifts earlier ones.
-import { fnv1a, mulberry32, shuffle } from '../lots/prng';
+import { fnv1a, mulberry32, shuffle } from './prng';
 
 /** FNV-1a over the UTF-16 code units, finished with a murmur-style avalanche. */
 export function hashString(text: string): number {
