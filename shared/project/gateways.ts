@@ -58,6 +58,10 @@ export const GatewayStatusSchema = z.object({
   heartbeatMs: z.number().int().positive(),
   state: z.enum(['running', 'stopping', 'stopped']),
   stoppedAt: z.string().optional(),
+  /** Why it stopped when nobody stopped it (MCP: its upstream server failed, and over stdio the gateway ends so its host restarts it). */
+  failure: z.string().optional(),
+  /** MCP: the upstream server's failures while serving (it exited, was killed): how many, how many restarts followed (--http), the last one's reason and time. */
+  upstreamFailures: z.object({ count, restarts: count, last: z.string(), at: z.string() }).optional(),
   /** Requests refused before the upstream (bad JSON, unknown task, too large, no token, a hidden MCP tool). */
   refused: count,
   /** How the requests found their task. */
