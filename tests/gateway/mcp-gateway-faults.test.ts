@@ -16,6 +16,7 @@ import { McpGateway } from '../../electron/engine/gateway/mcp-gateway';
 import { ProjectStore } from '../../electron/engine/store';
 import type { GatewayStatus } from '../../shared/project/gateways';
 import { tempDir } from '../cli/io';
+import { recordFaults } from '../faults/fault-tally';
 
 const tmp = tempDir('lots-gateway-mcp-faults-');
 afterAll(() => tmp.cleanup());
@@ -99,6 +100,8 @@ describe('an upstream that crashes', () => {
     const r = record(dir);
     expect(r).toMatchObject({ state: 'stopped', failure: expect.stringMatching(/exited with code 3/), upstreamFailures: { count: 1, restarts: 0 } });
     expect(r.upstreamFailures!.last).toMatch(/crashing on purpose/);
+    // The fault suite's tally: the crash is a fault, the trace recorded before it was committed, the exit was not 0.
+    recordFaults({ injected: 1, recovered: 1, lost: 0, falseSuccesses: 0 });
     await gw.client.close();
   }, 60_000);
 
@@ -125,6 +128,7 @@ describe('an upstream that crashes', () => {
       expect(gateway.failure).toBeUndefined();
       for (let i = 0; i < 50 && record(dir).upstreamFailures?.restarts !== 1; i++) await new Promise((r) => setTimeout(r, 100));
       expect(record(dir)).toMatchObject({ state: 'running', upstreamFailures: { count: 1, restarts: 1, last: expect.stringMatching(/exited with code 3/) } });
+      recordFaults({ injected: 1, recovered: 1, lost: 0, falseSuccesses: 0 });
       await client.close();
     } finally {
       await gateway.close();
@@ -144,6 +148,7 @@ describe('an answer over the message limit (the real filesystem server reading a
       expect(text(await gw.client.callTool({ name: 'read_text_file', arguments: { path: join(data, 'notes.txt') } }))).toBe('small');
       expect(gw.log()).toMatch(/the upstream's answer to request \d+ was 22\.9 MiB, over the limit of 10\.0 MiB: answered an error/);
       expect(gw.log()).toMatch(/tools\/call read_text_file task=files → answer over the size limit/);
+      recordFaults({ injected: 1, recovered: 1, lost: 0, falseSuccesses: 0 });
     } finally {
       await gw.client.close();
     }
@@ -174,6 +179,7 @@ describe('an answer over the message limit (the real filesystem server reading a
       );
       expect(text(await gw.client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
       expect(gw.log()).toMatch(/gateway: the client sent a request of 1\.4 MiB .*: answered an error, the session goes on/);
+      recordFaults({ injected: 1, recovered: 1, lost: 0, falseSuccesses: 0 });
     } finally {
       await gw.client.close();
     }
