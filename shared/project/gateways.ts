@@ -64,6 +64,13 @@ export const GatewayStatusSchema = z.object({
   upstreamFailures: z.object({ count, restarts: count, last: z.string(), at: z.string() }).optional(),
   /** Requests refused before the upstream (bad JSON, unknown task, too large, no token, a hidden MCP tool). */
   refused: count,
+  /** OpenAI: requests the router left without a task (under its threshold: passed through whole), and the latest of them for `lots route`. */
+  unrouted: z
+    .object({
+      count,
+      recent: z.array(z.object({ at: z.string(), text: z.string(), nearest: z.string(), similarity: z.number(), threshold: z.number() })),
+    })
+    .optional(),
   /** How the requests found their task. */
   bySource: z.object({ header: count, metadata: count, router: count, flag: count, none: count }),
   tasks: z.array(GatewayTaskCountsSchema),

@@ -31,6 +31,11 @@ export const openaiCommand: Command = {
     upstream: { type: 'string', description: 'the upstream that speaks Chat Completions: http://127.0.0.1:8080 (llama-server), https://api.openai.com/v1, …' },
     port: { type: 'string', description: 'port to listen on (0: any free one)', default: '8808' },
     'upstream-key-env': { type: 'string', description: "environment variable holding the upstream's API key (default: OPENAI_API_KEY when it is set)" },
+    'route-threshold': {
+      type: 'string',
+      description:
+        "a request that names no task goes to the router's nearest task only at this cosine similarity or more (default: the 1st percentile of the project's own requests' similarity to their task)",
+    },
     'open-idle-s': {
       type: 'string',
       description: 'an answer that calls tools and that no request continues within this long is recorded as it is',
@@ -40,7 +45,10 @@ export const openaiCommand: Command = {
   details: [
     'Point an agent at http://HOST:PORT/v1 instead of its provider. For each POST /v1/chat/completions the',
     'task is the `x-lots-task` header, else `metadata.lots_task` (removed before forwarding), else the',
-    "project's router (once `lots route` has routed the project: the nearest task by the request's text).",
+    "project's router (once `lots route` has routed the project: the nearest task by the request's text,",
+    'unless the request is less similar to it than --route-threshold, by default the 1st percentile of the',
+    "project's own requests' similarity to their task: then it is unrouted, passed through whole, counted,",
+    'listed in the status record and recorded without a task, for `lots route` to make a task of later).',
     "The request's `tools` are cut to the task's approved space (its latest accepted version; a tool the",
     'request lacks is never added). A request without a task, or of a task without an approved space, is',
     'passed through unchanged and counted. The answer (streamed or not) is returned as the upstream sent it.',
@@ -72,6 +80,7 @@ export const openaiCommand: Command = {
       maxBodyBytes,
       commitEveryMs: batchMs,
       openIdleMs: seconds(args, 'open-idle-s', 120),
+      ...routeThresholdOf(args),
       log: (line) => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line)),
     });
     io.out(`lots gateway openai: serving ${gateway.url}/v1 → ${upstream} for project ${store.dir} (session ${gateway.session})`);
@@ -183,6 +192,13 @@ function commonSettings(args: ParsedArgs): CommonSettings {
     batchMs: batchMinutes * 60_000,
     summaryMs: seconds(args, 'summary-s', 60),
   };
+}
+
+function routeThresholdOf(args: ParsedArgs): { routeThreshold?: number } {
+  const t = flagNumber(args, 'route-threshold');
+  if (t === undefined) return {};
+  if (!(t >= -1 && t <= 1)) throw new UsageError(`--route-threshold is a cosine similarity from -1 to 1, got ${t}`);
+  return { routeThreshold: t };
 }
 
 function seconds(args: ParsedArgs, name: string, fallback: number): number {

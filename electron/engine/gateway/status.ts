@@ -102,6 +102,7 @@ export class GatewayStatusWriter {
       ...(this.failure !== undefined ? { failure: this.failure } : {}),
       ...(this.upstreamFailures ? { upstreamFailures: { ...this.upstreamFailures } } : {}),
       refused: stats.refused,
+      ...(stats.unroutedCount ? { unrouted: { count: stats.unroutedCount, recent: stats.unroutedRecent.map((u) => ({ ...u })) } } : {}),
       bySource: { ...stats.bySource },
       tasks: [...stats.tasks]
         // Most requests first; the requests without a task after the tasks they tie with.
