@@ -9,6 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineFramer, type Frame } from '../../../shared/gateway/jsonrpc-frames';
+import { spawnLine } from './windows-command';
 
 /** The limit of one message when no flag sets it: the SDK's own (STDIO_DEFAULT_MAX_BUFFER_SIZE). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -88,7 +89,14 @@ export class UpstreamTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.params.command, this.params.args, { env: this.params.env, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
+      const line = spawnLine(this.params.command, this.params.args, this.params.env);
+      const child = spawn(line.command, line.args, {
+        env: this.params.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+        ...(line.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
+      });
       this.child = child;
       child.once('error', (e) => {
         if (this.startedAt === 0) reject(e);
