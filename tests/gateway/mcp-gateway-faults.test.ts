@@ -137,6 +137,42 @@ describe('an upstream that crashes', () => {
   }, 60_000);
 });
 
+describe('an upstream that cannot be started again', () => {
+  it('over HTTP: after the restart attempts the gateway fails, says why, and answers every request with the reason', async () => {
+    const dir = project();
+    const marker = join(tmp.dir, 'refuse');
+    const lines: string[] = [];
+    const gateway = await McpGateway.start({
+      store: ProjectStore.open(dir),
+      task: 'files',
+      upstream: { command: process.execPath, args: [...TINY, '--refuse-if', marker] },
+      restartAttempts: 2,
+      log: (l) => void lines.push(l),
+    });
+    try {
+      const client = await httpClient(await gateway.serveHttp());
+      writeFileSync(marker, '');
+      await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(/exited with code 3/);
+      await gateway.ended;
+      expect(gateway.failure).toMatch(
+        /could not be started again after 2 attempt\(s\) \(.*exited with code 4 \(its last stderr line: "tiny-mcp: refusing to start"\)\)/,
+      );
+      expect(lines.join('\n')).toMatch(/restart 2 of 2 failed/);
+      await expect(client.callTool({ name: 'echo', arguments: { text: 'x' } })).rejects.toThrow(
+        /^MCP error -32603: the upstream MCP server .* could not be started again/,
+      );
+      await client.close();
+    } finally {
+      await gateway.close();
+    }
+    expect(record(dir)).toMatchObject({
+      state: 'stopped',
+      failure: expect.stringMatching(/could not be started again/),
+      upstreamFailures: { count: 1, restarts: 0 },
+    });
+  }, 60_000);
+});
+
 describe('an answer over the message limit (the real filesystem server reading a 12 MB file)', () => {
   it('is an error for that request; the connection stays and the next call is served', async () => {
     const dir = project(['read_text_file', 'list_directory']);

@@ -1,10 +1,20 @@
 // A small real MCP server on the official SDK (McpServer over stdio), the upstream of the MCP gateway's
 // fault tests: tools that echo, answer N bytes, or end the process (as a crashing server does), a
-// prompt, a resource and a resource template. Run as `node --import tsx tests/gateway/tiny-mcp-server.ts`.
+// prompt, a resource and a resource template. Run as `node --import tsx tests/gateway/tiny-mcp-server.ts`
+// [--refuse-if FILE].
 // It writes its pid to stderr on start, so a test can tell a restarted upstream from the first one.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
+
+import { existsSync } from 'node:fs';
+
+// `--refuse-if FILE`: end at once with code 4 while FILE exists (a server that can no longer start).
+const refuseIf = process.argv.indexOf('--refuse-if');
+if (refuseIf !== -1 && existsSync(process.argv[refuseIf + 1]!)) {
+  process.stderr.write('tiny-mcp: refusing to start\n');
+  process.exit(4);
+}
 
 const server = new McpServer({ name: 'tiny-mcp', version: '1.0.0' }, { instructions: 'A tiny server for the gateway tests.' });
 
