@@ -21,12 +21,30 @@ export interface TaskCounts {
 
 export const NO_TASK = '(no task)';
 
+/** A request the router left without a task (under its threshold), as the status record lists it. */
+export interface UnroutedRequest {
+  at: string;
+  /** Its text, on one line, at most UNROUTED_TEXT characters. */
+  text: string;
+  /** The nearest task, and the similarity to it that was under the threshold. */
+  nearest: string;
+  similarity: number;
+  threshold: number;
+}
+
+/** The latest unrouted requests kept for the status record. */
+export const UNROUTED_KEPT = 20;
+export const UNROUTED_TEXT = 200;
+
 export class GatewayStats {
   readonly tasks = new Map<string, TaskCounts>();
   readonly bySource: Record<TaskSource, number> = { header: 0, metadata: 0, router: 0, flag: 0, none: 0 };
   /** Requests refused before they reached the upstream (bad JSON, unknown task, too large, no token). */
   refused = 0;
   recorded = 0;
+  /** Requests the router left without a task (under its threshold), and the latest of them. */
+  unroutedCount = 0;
+  readonly unroutedRecent: UnroutedRequest[] = [];
   /** Called after each request counted (the status record is rewritten soon after). */
   onChange?: () => void;
 
@@ -49,6 +67,21 @@ export class GatewayStats {
     this.onChange?.();
   }
 
+  unrouted(e: Omit<UnroutedRequest, 'at'> & { at?: string }): void {
+    this.unroutedCount++;
+    // One line (a newline in a request must not forge a log line), and short: the trace keeps the whole text.
+    const text = e.text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+    this.unroutedRecent.push({
+      at: e.at ?? new Date().toISOString(),
+      text: text.length > UNROUTED_TEXT ? `${text.slice(0, UNROUTED_TEXT - 1)}…` : text,
+      nearest: e.nearest,
+      similarity: e.similarity,
+      threshold: e.threshold,
+    });
+    if (this.unroutedRecent.length > UNROUTED_KEPT) this.unroutedRecent.shift();
+    this.onChange?.();
+  }
+
   failed(task: string | undefined): void {
     this.of(task).failed++;
     this.onChange?.();
@@ -60,14 +93,20 @@ export class GatewayStats {
     return n;
   }
 
-  /** One line per task, most requests first. */
+  /** One line per task, most requests first (and one for the unrouted requests, when there are any). */
   summary(): string[] {
+    const unrouted = this.unroutedCount
+      ? [
+          `  unrouted: ${this.unroutedCount} request(s) under the router's threshold, passed through (listed in the status record; \`lots route\` makes tasks of them)`,
+        ]
+      : [];
     return [...this.tasks]
       .sort((a, b) => b[1].requests - a[1].requests || a[0].localeCompare(b[0]))
       .map(
         ([task, c]) =>
           `  ${task}: ${c.requests} request(s)${c.noSpace ? ` (${c.noSpace} without an approved space, passed through)` : ''}, ` +
           `${c.toolsHidden} tool(s) hidden, ~${c.tokensSaved} prompt tokens saved${c.failed ? `, ${c.failed} failed upstream` : ''}`,
-      );
+      )
+      .concat(unrouted);
   }
 }

@@ -1,35 +1,27 @@
 // The router the gateway applies to a request that names no task: the project's tasks, each the centroid
-// of its requests' hashed TF-IDF vectors (the embedding `lots route` clusters with), and a new request
-// goes to the nearest centroid (the way routing assigns requests that arrive after it was fitted).
-import { assignToCentroids } from '../routing/cluster';
+// of its requests' hashed TF-IDF vectors (the embedding `lots route` clusters with by default), and a new
+// request goes to the nearest centroid — unless it is less similar to it than the threshold chosen from
+// the project's own requests (shared/routing/nearest-task.ts): then it is unrouted, passed through whole.
 import { requestEmbedder } from '../routing/embed';
+import { fitNearestTask, type RouteDecision, type RouteThreshold } from '../routing/nearest-task';
 
 export interface TaskSample {
   task: string;
   text: string;
 }
 
-export type TaskRouter = (text: string) => string;
-
-/** Undefined when there is nothing to route to (no samples). */
-export function fitTaskRouter(samples: readonly TaskSample[]): TaskRouter | undefined {
-  if (samples.length === 0) return undefined;
-  const embed = requestEmbedder(samples.map((s) => s.text));
-  const sums = new Map<string, Float64Array>();
-  for (const s of samples) {
-    const v = embed(s.text);
-    let sum = sums.get(s.task);
-    if (!sum) sums.set(s.task, (sum = new Float64Array(v.length)));
-    for (let i = 0; i < v.length; i++) sum[i]! += v[i]!;
-  }
-  const tasks = [...sums.keys()];
-  const centroids = tasks.map((t) => unit(sums.get(t)!));
-  return (text) => tasks[assignToCentroids([embed(text)], centroids)[0]!]!;
+export interface TaskRouter {
+  (text: string): RouteDecision;
+  threshold: RouteThreshold;
 }
 
-function unit(v: Float64Array): Float64Array {
-  let n = 0;
-  for (const x of v) n += x * x;
-  n = Math.sqrt(n) || 1;
-  return v.map((x) => x / n);
+/** Undefined when there is nothing to route to (no samples); `threshold` overrides the one the data gives. */
+export function fitTaskRouter(samples: readonly TaskSample[], threshold?: number): TaskRouter | undefined {
+  if (samples.length === 0) return undefined;
+  const embed = requestEmbedder(samples.map((s) => s.text));
+  const router = fitNearestTask(
+    samples.map((s) => ({ task: s.task, vector: embed(s.text) })),
+    threshold,
+  )!;
+  return Object.assign((text: string) => router.route(embed(text)), { threshold: router.threshold });
 }

@@ -58,8 +58,19 @@ export const GatewayStatusSchema = z.object({
   heartbeatMs: z.number().int().positive(),
   state: z.enum(['running', 'stopping', 'stopped']),
   stoppedAt: z.string().optional(),
+  /** Why it stopped when nobody stopped it (MCP: its upstream server failed, and over stdio the gateway ends so its host restarts it). */
+  failure: z.string().optional(),
+  /** MCP: the upstream server's failures while serving (it exited, was killed): how many, how many restarts followed (--http), the last one's reason and time. */
+  upstreamFailures: z.object({ count, restarts: count, last: z.string(), at: z.string() }).optional(),
   /** Requests refused before the upstream (bad JSON, unknown task, too large, no token, a hidden MCP tool). */
   refused: count,
+  /** OpenAI: requests the router left without a task (under its threshold: passed through whole), and the latest of them for `lots route`. */
+  unrouted: z
+    .object({
+      count,
+      recent: z.array(z.object({ at: z.string(), text: z.string(), nearest: z.string(), similarity: z.number(), threshold: z.number() })),
+    })
+    .optional(),
   /** How the requests found their task. */
   bySource: z.object({ header: count, metadata: count, router: count, flag: count, none: count }),
   tasks: z.array(GatewayTaskCountsSchema),

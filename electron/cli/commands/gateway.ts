@@ -5,11 +5,11 @@
 // and stops cleanly on SIGINT/SIGTERM (the batch is committed before the process ends).
 import { join } from 'node:path';
 import { flagInt, flagNumber, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
-import { CliError, EXIT_OK, type CliIO, type Command } from '../command';
+import { CliError, EXIT_FAIL, EXIT_OK, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { GatewayError, isLoopbackHost } from '../../engine/gateway/http-guard';
 import { startOpenAIGateway } from '../../engine/gateway/openai-gateway';
-import { McpGateway } from '../../engine/gateway/mcp-gateway';
+import { DEFAULT_MAX_MESSAGE_BYTES, McpGateway } from '../../engine/gateway/mcp-gateway';
 import type { GatewayStats } from '../../../shared/gateway/stats';
 
 const common = {
@@ -31,6 +31,11 @@ export const openaiCommand: Command = {
     upstream: { type: 'string', description: 'the upstream that speaks Chat Completions: http://127.0.0.1:8080 (llama-server), https://api.openai.com/v1, …' },
     port: { type: 'string', description: 'port to listen on (0: any free one)', default: '8808' },
     'upstream-key-env': { type: 'string', description: "environment variable holding the upstream's API key (default: OPENAI_API_KEY when it is set)" },
+    'route-threshold': {
+      type: 'string',
+      description:
+        "a request that names no task goes to the router's nearest task only at this cosine similarity or more (default: the 1st percentile of the project's own requests' similarity to their task)",
+    },
     'open-idle-s': {
       type: 'string',
       description: 'an answer that calls tools and that no request continues within this long is recorded as it is',
@@ -40,7 +45,10 @@ export const openaiCommand: Command = {
   details: [
     'Point an agent at http://HOST:PORT/v1 instead of its provider. For each POST /v1/chat/completions the',
     'task is the `x-lots-task` header, else `metadata.lots_task` (removed before forwarding), else the',
-    "project's router (once `lots route` has routed the project: the nearest task by the request's text).",
+    "project's router (once `lots route` has routed the project: the nearest task by the request's text,",
+    'unless the request is less similar to it than --route-threshold, by default the 1st percentile of the',
+    "project's own requests' similarity to their task: then it is unrouted, passed through whole, counted,",
+    'listed in the status record and recorded without a task, for `lots route` to make a task of later).',
     "The request's `tools` are cut to the task's approved space (its latest accepted version; a tool the",
     'request lacks is never added). A request without a task, or of a task without an approved space, is',
     'passed through unchanged and counted. The answer (streamed or not) is returned as the upstream sent it.',
@@ -72,6 +80,7 @@ export const openaiCommand: Command = {
       maxBodyBytes,
       commitEveryMs: batchMs,
       openIdleMs: seconds(args, 'open-idle-s', 120),
+      ...routeThresholdOf(args),
       log: (line) => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line)),
     });
     io.out(`lots gateway openai: serving ${gateway.url}/v1 → ${upstream} for project ${store.dir} (session ${gateway.session})`);
@@ -90,18 +99,29 @@ export const mcpCommand: Command = {
     task: { type: 'string', description: 'the task whose approved space is served' },
     http: { type: 'boolean', description: 'serve streamable HTTP at http://HOST:PORT/mcp (stateless) instead of stdio' },
     port: { type: 'string', description: 'with --http: port to listen on (0: any free one)', default: '8809' },
+    'max-message-mib': {
+      type: 'string',
+      description:
+        'largest JSON-RPC message taken from the upstream (and over stdio from the client), in MiB; a larger answer is an error for its request only',
+      default: String(DEFAULT_MAX_MESSAGE_BYTES / 1024 / 1024),
+    },
   },
   details: [
     'Starts the upstream MCP server (the command after --) and connects to it as a client. To the agent it is',
     "an MCP server whose tools/list shows only the task's approved space (its latest accepted version; a",
-    'task without one gets every tool, and is counted); a tools/call of a hidden tool is refused with an MCP',
-    'error (-32602) naming the space; an allowed call is forwarded and its result returned unchanged.',
-    'Each forwarded call is recorded (the call, its result, the menu shown) as a native trace into a new',
-    'import batch of the project, committed every --batch-minutes and when the gateway stops.',
+    'task without one, a new task included, gets every tool, and is counted); a tools/call of a hidden tool',
+    'is refused with an MCP error (-32602) naming the space; an allowed call is forwarded and its result',
+    "returned unchanged. Only tools are the gateway's business: the upstream's prompts, resources and",
+    'completions are passed through as they are. Each forwarded call is recorded (the call, its result, the',
+    'menu shown) as a native trace into a new import batch of the project, committed every --batch-minutes',
+    "and when the gateway stops. The upstream is shown (log, status, traces) as its command's name and one",
+    "path or package argument, never a flag's value or a NAME=VALUE.",
     '',
     'Over stdio (the default) stdout carries the protocol: every message of the gateway goes to stderr, and',
-    'it stops when its client closes stdin. With --http it serves POST /mcp (the same token, size and',
-    'loopback rules as `lots gateway openai`).',
+    'it stops when its client closes stdin. When the upstream exits or is killed, the gateway says why and',
+    'exits with code 2, so the MCP host restarts it. With --http it serves POST /mcp (the same token, size',
+    'and loopback rules as `lots gateway openai`; its own refusals are JSON-RPC errors) and starts a failed',
+    'upstream again. An answer over --max-message-mib is an error for its request; the connection stays.',
     '',
     'Example (Claude Desktop or any MCP client config):',
     '  lots gateway mcp --project ./proj --task files -- npx -y @modelcontextprotocol/server-filesystem /data',
@@ -112,10 +132,13 @@ export const mcpCommand: Command = {
       throw new UsageError('give the upstream MCP server command after --, e.g. `-- npx -y @modelcontextprotocol/server-filesystem /data`');
     const task = requireFlag(args, 'task');
     const { store, host, token, maxBodyBytes, batchMs, summaryMs } = commonSettings(args);
+    const messageMib = flagNumber(args, 'max-message-mib') ?? DEFAULT_MAX_MESSAGE_BYTES / 1024 / 1024;
+    if (!(messageMib > 0)) throw new UsageError(`--max-message-mib must be positive, got ${messageMib}`);
+    const maxMessageBytes = Math.round(messageMib * 1024 * 1024);
     const log = (line: string): void => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line));
     let gateway: McpGateway;
     try {
-      gateway = await McpGateway.start({ store, task, upstream: { command, args: commandArgs }, commitEveryMs: batchMs, log });
+      gateway = await McpGateway.start({ store, task, upstream: { command, args: commandArgs }, commitEveryMs: batchMs, maxMessageBytes, log });
     } catch (e) {
       if (e instanceof GatewayError) throw new CliError(e.message);
       throw e;
@@ -124,16 +147,20 @@ export const mcpCommand: Command = {
     const where = space
       ? `space v${space.version} of task ${task} (${space.tools.length} tools)`
       : `task ${task}, which has no approved space: every tool is shown`;
-    let ended: Promise<void> | undefined;
+    let ended: Promise<void> = gateway.ended;
     if (args.flags.http) {
       const url = await gateway.serveHttp({ host, port: flagInt(args, 'port', { min: 0 }) ?? 8809, ...(token !== undefined ? { token } : {}), maxBodyBytes });
-      io.out(`lots gateway mcp: serving ${url} → ${command} for project ${store.dir}, ${where} (session ${gateway.session})`);
+      io.out(`lots gateway mcp: serving ${url} → ${gateway.upstreamName} for project ${store.dir}, ${where} (session ${gateway.session})`);
     } else {
       ended = gateway.serveStdio();
-      io.err(`lots gateway mcp: serving stdio → ${command} for project ${store.dir}, ${where} (session ${gateway.session})`);
+      io.err(`lots gateway mcp: serving stdio → ${gateway.upstreamName} for project ${store.dir}, ${where} (session ${gateway.session})`);
     }
     io.err(`  the Studio's Gateway view shows it (its status: ${join(store.dir, 'gateways', `${gateway.session}.json`)})`);
-    return serveUntilStopped(io, 'gateway mcp', gateway.stats, summaryMs, () => gateway.close(), ended);
+    const code = await serveUntilStopped(io, 'gateway mcp', gateway.stats, summaryMs, () => gateway.close(), ended);
+    if (gateway.failure === undefined) return code;
+    // Ending non-zero is how an MCP host learns that its server must be restarted.
+    io.err(`lots gateway mcp: ended because ${gateway.failure}`);
+    return EXIT_FAIL;
   },
 };
 
@@ -165,6 +192,13 @@ function commonSettings(args: ParsedArgs): CommonSettings {
     batchMs: batchMinutes * 60_000,
     summaryMs: seconds(args, 'summary-s', 60),
   };
+}
+
+function routeThresholdOf(args: ParsedArgs): { routeThreshold?: number } {
+  const t = flagNumber(args, 'route-threshold');
+  if (t === undefined) return {};
+  if (!(t >= -1 && t <= 1)) throw new UsageError(`--route-threshold is a cosine similarity from -1 to 1, got ${t}`);
+  return { routeThreshold: t };
 }
 
 function seconds(args: ParsedArgs, name: string, fallback: number): number {

@@ -52,6 +52,8 @@ export interface OpenAIGatewayOptions {
   statusHeartbeatMs?: number;
   /** A line per request, and the recorder's lines. */
   log?: (line: string) => void;
+  /** --route-threshold: the router's similarity threshold instead of the one the project's data gives (routing/request-router.ts). */
+  routeThreshold?: number;
 }
 
 export interface RunningGateway {
@@ -77,7 +79,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
   const guard = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, ...(options.token !== undefined ? { token: options.token } : {}) };
   const session = `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;
   const log = options.log ?? (() => undefined);
-  const view = new ProjectView(options.store);
+  const view = new ProjectView(options.store, options.routeThreshold !== undefined ? { routeThreshold: options.routeThreshold } : {});
   const stats = new GatewayStats();
   const recorder = new TraceRecorder(options.store, {
     source: `gateway-openai-${session}`,
@@ -143,9 +145,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       }
       return explicit;
     }
-    const router = view.router();
-    if (router) return { task: router(chatRequestText(body.messages as unknown[])), source: 'router' };
-    return { source: 'none' };
+    return view.route(chatRequestText(body.messages as unknown[]), stats);
   };
 
   const chat = async (req: IncomingMessage, res: ServerResponse, path: string, signal: AbortSignal): Promise<void> => {

@@ -2,8 +2,9 @@
 // (its latest accepted version) and the project's router. Reads never take the lock (docs/CONVENTIONS.md
 // §5), so serving never waits for a writer; what was read is kept a few seconds, so a space approved in
 // the Studio reaches the gateway without a restart and a request costs no file read.
-import { fitTaskRouter, type TaskRouter } from '../../../shared/gateway/task-router';
-import { requestText } from '../../../shared/routing/route';
+import type { GatewayStats, TaskSource } from '../../../shared/gateway/stats';
+import type { TaskRouter } from '../../../shared/gateway/task-router';
+import { fitProjectRouter } from '../routing/request-router';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import type { ProjectStore } from '../store';
 
@@ -12,6 +13,8 @@ export interface ViewOptions {
   refreshMs?: number;
   /** Requests the router is fitted on at most (default 5000, the latest of each task first kept). */
   routerSamples?: number;
+  /** --route-threshold: the similarity under which a request is unrouted, instead of the one the project's data gives. */
+  routeThreshold?: number;
   now?: () => number;
 }
 
@@ -65,22 +68,33 @@ export class ProjectView {
 
   /**
    * The project's router: there is one once `lots route` has routed the project (its routes are stored);
-   * it sends a request to the nearest task of the project's requests. Fitted again when the project's
-   * traces change.
+   * it sends a request to the nearest task of the project's requests, or leaves it unrouted under the
+   * threshold (electron/engine/routing/request-router.ts). Fitted again when the project's traces change.
    */
   router(): TaskRouter | undefined {
     this.fresh();
     if (Object.keys(this.store.readRoutes()).length === 0) return undefined;
     const count = this.store.traceCount;
     if (this.routerFor?.traces === count) return this.routerFor.router;
-    const max = this.options.routerSamples ?? 5000;
-    const samples: { task: string; text: string }[] = [];
-    for (const trace of this.store.iterTraces((t) => t.task !== undefined)) {
-      samples.push({ task: trace.task!, text: requestText(trace) });
-      if (samples.length > max) samples.shift();
-    }
-    const router = fitTaskRouter(samples);
+    const router = fitProjectRouter(this.store, {
+      maxSamples: this.options.routerSamples ?? 5000,
+      ...(this.options.routeThreshold !== undefined ? { threshold: this.options.routeThreshold } : {}),
+    });
     this.routerFor = { traces: count, router };
     return router;
+  }
+
+  /**
+   * The task the router gives a request that named none. An unrouted request (under the threshold) has
+   * no task: it is passed through whole, counted and listed in `stats` (the status record), and its
+   * recorded trace, without a task, is there for `lots route` to make a task of.
+   */
+  route(text: string, stats: GatewayStats): { task?: string; source: TaskSource } {
+    const router = this.router();
+    if (!router) return { source: 'none' };
+    const decision = router(text);
+    if (decision.task !== undefined) return { task: decision.task, source: 'router' };
+    stats.unrouted({ text, nearest: decision.nearest, similarity: decision.similarity, threshold: decision.threshold });
+    return { source: 'router' };
   }
 }

@@ -46,6 +46,8 @@ export class GatewayStatusWriter {
   private readonly startedAt: string;
   private stoppedAt: string | undefined;
   private lastError = '';
+  private failure: string | undefined;
+  private upstreamFailures: { count: number; restarts: number; last: string; at: string } | undefined;
   private readonly heartbeatMs: number;
 
   constructor(
@@ -97,7 +99,10 @@ export class GatewayStatusWriter {
       heartbeatMs: this.heartbeatMs,
       state: this.state,
       ...(this.stoppedAt ? { stoppedAt: this.stoppedAt } : {}),
+      ...(this.failure !== undefined ? { failure: this.failure } : {}),
+      ...(this.upstreamFailures ? { upstreamFailures: { ...this.upstreamFailures } } : {}),
       refused: stats.refused,
+      ...(stats.unroutedCount ? { unrouted: { count: stats.unroutedCount, recent: stats.unroutedRecent.map((u) => ({ ...u })) } } : {}),
       bySource: { ...stats.bySource },
       tasks: [...stats.tasks]
         // Most requests first; the requests without a task after the tasks they tie with.
@@ -142,8 +147,24 @@ export class GatewayStatusWriter {
     this.beat();
   }
 
-  /** Stopped: the last record, and no more beats. */
-  stopped(): void {
+  /** The upstream failed (MCP: its server process ended): counted and said in the record at once. */
+  upstreamFailed(reason: string): void {
+    const f = (this.upstreamFailures ??= { count: 0, restarts: 0, last: '', at: '' });
+    f.count++;
+    f.last = reason;
+    f.at = this.now().toISOString();
+    this.beat();
+  }
+
+  /** The failed upstream was started again (MCP over --http). */
+  upstreamRestarted(): void {
+    if (this.upstreamFailures) this.upstreamFailures.restarts++;
+    this.beat();
+  }
+
+  /** Stopped: the last record, and no more beats; `failure` when it stopped because something failed. */
+  stopped(failure?: string): void {
+    if (failure !== undefined) this.failure = failure;
     clearInterval(this.timer);
     clearTimeout(this.soonTimer);
     this.timer = this.soonTimer = undefined;
