@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { LineFramer, TopLevelScanner } from '../../shared/gateway/jsonrpc-frames';
 import { shownCommand } from '../../shared/gateway/shown-command';
-import { cmdArgument, spawnLine } from '../../electron/engine/gateway/windows-command';
 
 describe('shownCommand', () => {
   it("shows the command's base name and one path or package argument", () => {
@@ -67,28 +66,5 @@ describe('LineFramer', () => {
     expect(scan('{"jsonrpc":"2.0","id":"abc-1","method":"tools/call","params":{"id":5}}')).toEqual({ id: 'abc-1', method: true });
     expect(scan('{"params":{"id":5,"method":"m"},"jsonrpc":"2.0"}')).toEqual({ method: false });
     expect(scan('{ "id" : 12 , "result" : [1,{"id":3}] }')).toEqual({ id: 12, method: false });
-  });
-});
-
-describe('starting the upstream on Windows (spawnLine)', () => {
-  const env = { PATH: 'C:\\Program Files\\nodejs;C:\\proj\\node_modules\\.bin', PATHEXT: '.COM;.EXE;.BAT;.CMD', comspec: 'C:\\Windows\\system32\\cmd.exe' };
-  const files = new Set(['C:\\Program Files\\nodejs\\node.exe', 'C:\\Program Files\\nodejs\\npx.cmd', 'C:\\proj\\node_modules\\.bin\\mcp-server.cmd']);
-  // Windows' file names are case-insensitive; PATHEXT's extensions are upper case.
-  const exists = (p: string) => [...files].some((f) => f.toLowerCase() === p.toLowerCase());
-
-  it('starts a command as it is elsewhere, and an .exe found on PATH directly', () => {
-    expect(spawnLine('npx', ['-y', 'pkg'], env, 'linux', exists)).toEqual({ command: 'npx', args: ['-y', 'pkg'] });
-    expect(spawnLine('node', ['server.js'], env, 'win32', exists)).toEqual({ command: 'C:\\Program Files\\nodejs\\node.EXE', args: ['server.js'] });
-  });
-
-  it("runs a batch file (npx.cmd) through cmd.exe with each argument quoted and cmd's metacharacters escaped", () => {
-    expect(spawnLine('npx', ['-y', '@modelcontextprotocol/server-filesystem', 'C:\\My Data', 'a&b', 'say "hi"\\'], env, 'win32', exists)).toEqual({
-      command: 'C:\\Windows\\system32\\cmd.exe',
-      args: ['/d', '/s', '/c', '"npx ^"-y^" ^"@modelcontextprotocol/server-filesystem^" ^"C:\\My^ Data^" ^"a^&b^" ^"say^ \\^"hi\\^"\\\\^""'],
-      windowsVerbatimArguments: true,
-    });
-    // A node_modules/.bin shim reads the line again: its metacharacters are escaped twice.
-    expect(spawnLine('mcp-server', ['a&b'], env, 'win32', exists).args[3]).toBe('"mcp-server ^^^"a^^^&b^^^""');
-    expect(cmdArgument('plain', false)).toBe('^"plain^"');
   });
 });

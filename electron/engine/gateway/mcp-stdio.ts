@@ -4,12 +4,12 @@
 // costs that one request, answered with an error, and never the connection (the SDK's reader closes its
 // transport instead, and the gateway answered "Not connected" ever after). The upstream transport also
 // keeps how its process ended and the tail of its stderr, so the gateway can say why it is gone.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
+import spawn from 'cross-spawn';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineFramer, type Frame } from '../../../shared/gateway/jsonrpc-frames';
-import { spawnLine } from './windows-command';
 
 /** The limit of one message when no flag sets it: the SDK's own (STDIO_DEFAULT_MAX_BUFFER_SIZE). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -89,14 +89,13 @@ export class UpstreamTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const line = spawnLine(this.params.command, this.params.args, this.params.env);
-      const child = spawn(line.command, line.args, {
+      // cross-spawn, as the SDK's own transport: on Windows it finds `npx` (a .cmd) on PATH and quotes for cmd.exe.
+      const child = spawn(this.params.command, [...this.params.args], {
         env: this.params.env,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
         windowsHide: true,
-        ...(line.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
-      });
+      }) as ChildProcessWithoutNullStreams; // stdio 'pipe': the three streams exist
       this.child = child;
       child.once('error', (e) => {
         if (this.startedAt === 0) reject(e);
