@@ -248,7 +248,14 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
    * pauses the upstream), calling `each` on every piece. An upstream failure cuts the client's
    * connection and is thrown; a client that went away ends it quietly.
    */
-  const pipeAnswer = async (answer: IncomingMessage, res: ServerResponse, signal: AbortSignal, each?: (chunk: Buffer) => void): Promise<number> => {
+  const pipeAnswer = async (
+    answer: IncomingMessage,
+    res: ServerResponse,
+    signal: AbortSignal,
+    each?: (chunk: Buffer) => void,
+    /** End the client's response (false: the caller ends it, once the exchange is journaled). */
+    end = true,
+  ): Promise<number> => {
     let bytes = 0;
     try {
       for await (const chunk of answer as AsyncIterable<Buffer>) {
@@ -263,7 +270,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       res.destroy();
       throw upstreamFailure(e, shown, bytes);
     }
-    res.end();
+    if (end) res.end();
     return bytes;
   };
 
@@ -339,6 +346,8 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     let answer: Obj | undefined;
     let usage: Obj | undefined;
     let why = 'upstream error, not recorded';
+    /** What is left to send once the exchange is journaled (a client that got its whole answer finds it recorded, even after a kill -9). */
+    let rest: Buffer | undefined;
     if (streamed) {
       res.statusCode = status;
       copyHeaders(answerRes, res);
@@ -346,7 +355,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       const sse = new SseAssembler();
       const decoder = new TextDecoder();
       try {
-        await pipeAnswer(answerRes, res, signal, (chunk) => sse.push(decoder.decode(chunk, { stream: true })));
+        await pipeAnswer(answerRes, res, signal, (chunk) => sse.push(decoder.decode(chunk, { stream: true })), false);
       } catch (e) {
         if (e instanceof UpstreamFailure) {
           stats.failed(task);
@@ -367,7 +376,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       });
       res.statusCode = status;
       copyHeaders(answerRes, res);
-      res.end(bytes);
+      rest = bytes;
       if (ok) {
         try {
           const json: unknown = JSON.parse(bytes.toString('utf8'));
@@ -383,6 +392,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     }
     const promptTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
     if (!answer) {
+      res.end(rest);
       stats.failed(task);
       line(status, ` (${why})`);
       return;
@@ -414,9 +424,13 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       at: new Date().toISOString(),
       gateway: 'openai',
     };
-    if (Array.isArray(answer.tool_calls) && answer.tool_calls.length > 0)
+    if (Array.isArray(answer.tool_calls) && answer.tool_calls.length > 0) {
       open.add([...messages, answer], { id: exchange.id, value: { exchange }, at: Date.now() });
-    else record(exchange);
+      // Journaled as it stands (what it would be recorded as if nothing continued it); a continuation replaces it.
+      const t = exchangeTrace(exchange);
+      if (t.ok) recorder.provisional(t.trace);
+    } else record(exchange);
+    res.end(rest);
   };
 
   const passthrough = async (req: IncomingMessage, res: ServerResponse, p: RequestPath, signal: AbortSignal): Promise<void> => {
@@ -474,8 +488,11 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
             `this gateway serves Chat Completions (POST /v1/chat/completions) only; ${unserved} is not served yet: its tools would reach the upstream uncut and unrecorded. Point this agent at Chat Completions, or straight at the upstream`,
             'not_implemented',
           );
-        if (req.method === 'POST' && isChatPath(p.value)) await chat(req, res, p.value, abort.signal);
-        else await passthrough(req, res, p.value, abort.signal);
+        if (req.method === 'POST' && isChatPath(p.value)) {
+          // Forwarded as the upstream's own spelling of the path, whatever case the client used.
+          const segments = p.value.segments.map((x) => x.toLowerCase());
+          await chat(req, res, { ...p.value, segments, path: `/${segments.join('/')}` }, abort.signal);
+        } else await passthrough(req, res, p.value, abort.signal);
       } catch (e) {
         const where = `${req.method} ${shownPath}`;
         if (abort.signal.aborted && !(e instanceof GatewayError)) {

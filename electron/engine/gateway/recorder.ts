@@ -76,6 +76,8 @@ export class TraceRecorder {
   /** The journal's path (gateways/<source>.jsonl in the project). */
   readonly journalPath: string;
   private journalFd: number | undefined;
+  /** Traces journaled but not queued: an answer that waits for the request continuing it (the continuation replaces it, by id). */
+  private readonly waiting = new Map<string, Trace>();
   private said = new Set<string>();
 
   constructor(
@@ -119,18 +121,22 @@ export class TraceRecorder {
         if (gatewayLiveness(record, now, alive) === 'running') continue; // a gateway serving now: its journal is its own
       }
       const path = join(dir, name);
-      const traces: Trace[] = [];
+      // The last line of an id wins: an open exchange is journaled as it stood, then as its chain.
+      const byId = new Map<string, Trace>();
       let lost = 0;
       for (const line of readFileSync(path, 'utf8').split('\n')) {
         if (line.trim() === '') continue;
         try {
           const parsed = TraceSchema.safeParse(JSON.parse(line));
-          if (parsed.success) traces.push(parsed.data);
-          else lost++;
+          if (parsed.success) {
+            byId.delete(parsed.data.id);
+            byId.set(parsed.data.id, parsed.data);
+          } else lost++;
         } catch {
           lost++;
         }
       }
+      const traces = [...byId.values()];
       const imp = await this.store.beginImportAsync(source, { timeoutMs: this.options.lockWaitMs ?? 5000 });
       let summary;
       try {
@@ -174,7 +180,8 @@ export class TraceRecorder {
   private trimJournal(): void {
     if (this.journalFd === undefined) return;
     try {
-      if (this.queue.length === 0) {
+      const keep = [...this.waiting.values(), ...this.queue];
+      if (keep.length === 0) {
         ftruncateSync(this.journalFd, 0);
         fsyncSync(this.journalFd);
         return;
@@ -182,7 +189,7 @@ export class TraceRecorder {
       const tmp = `${this.journalPath}.${process.pid}.tmp`;
       const fd = openSync(tmp, 'w');
       try {
-        writeFileSync(fd, this.queue.map((t) => JSON.stringify(t) + '\n').join(''));
+        writeFileSync(fd, keep.map((t) => JSON.stringify(t) + '\n').join(''));
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -208,6 +215,14 @@ export class TraceRecorder {
     return this.queue.length;
   }
 
+  /** Journal a trace that is not to be committed yet (an exchange still open): a kill -9 then keeps it as it stands. A later `add` of the same id replaces it. */
+  provisional(trace: Trace): void {
+    const parsed = TraceSchema.safeParse(trace);
+    if (!parsed.success) return; // said when it is added for good
+    this.waiting.set(trace.id, parsed.data);
+    this.journal(parsed.data);
+  }
+
   /** Queue a trace (checked against the native schema first: a trace that does not validate is a bug, said and dropped). */
   add(trace: Trace): void {
     const parsed = TraceSchema.safeParse(trace);
@@ -216,6 +231,7 @@ export class TraceRecorder {
       return;
     }
     this.queue.push(parsed.data);
+    this.waiting.delete(parsed.data.id);
     this.journal(parsed.data);
     if (!this.closed && this.queue.length >= (this.options.commitAtTraces ?? 500)) this.commitLater();
   }
@@ -286,7 +302,7 @@ export class TraceRecorder {
       this.journalFd = undefined;
       return { committed: this.committed, leftIn: path };
     }
-    if (this.queue.length === 0) this.removeJournal();
+    if (this.queue.length === 0 && this.waiting.size === 0) this.removeJournal();
     return { committed: this.committed };
   }
 }
