@@ -8,8 +8,8 @@ export interface GatewayProcess {
   child: ChildProcess;
   out(): string;
   err(): string;
-  /** SIGTERM, and the exit code. */
-  stop(): Promise<number | null>;
+  /** SIGTERM, and the exit code (or the signal that ended it). */
+  stop(): Promise<number | string | null>;
   /** SIGKILL, and wait for the process to be gone. */
   kill(): Promise<void>;
 }
@@ -22,12 +22,13 @@ export async function startGatewayProcess(args: string[], env: NodeJS.ProcessEnv
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const exited = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(code ?? signal)));
   const url = await new Promise<string>((done, fail) => {
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /serving (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(out);
-      if (m && out.includes('upstream key:')) done(m[1]!);
+      // The last startup line: printed in the same tick as the signal handlers are installed.
+      if (m && out.includes('Gateway view shows it')) done(m[1]!);
     });
     void exited.then(() => fail(new Error(`the gateway exited:\n${out}\n${err}`)));
   });
