@@ -437,6 +437,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     const started = Date.now();
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, guard.maxBodyBytes);
     passed++;
+    stats.onChange?.(); // the status record says it soon
     const answer = await send(req, p, body, signal);
     res.statusCode = answer.statusCode ?? 502;
     copyHeaders(answer, res);
