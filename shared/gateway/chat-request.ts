@@ -65,6 +65,12 @@ export interface CutRequest {
   shown: string[];
   /** Names of the tools the space hid. */
   hidden: string[];
+  /** Indexes into the request's `tools` of the tools kept (all of them when nothing was cut). */
+  keptIndexes: number[];
+  /** The members of the body the cut removed (`tools`, `tool_choice`, `parallel_tool_calls`). */
+  dropped: string[];
+  /** `metadata.lots_task` was there and is removed. */
+  droppedTaskField: boolean;
   /** The characters of JSON the hidden tools took (the prompt tokens saved are estimated from it). */
   hiddenChars: number;
   /** The request's tool_choice named a hidden tool and was dropped. */
@@ -77,6 +83,7 @@ export interface CutRequest {
  */
 export function cutToSpace(body: Obj, space: readonly string[] | undefined): CutRequest {
   const out: Obj = { ...body };
+  const droppedTaskField = isObj(body.metadata) && TASK_METADATA_FIELD in body.metadata;
   if (isObj(body.metadata) && TASK_METADATA_FIELD in body.metadata) {
     const meta: Obj = { ...body.metadata };
     delete meta[TASK_METADATA_FIELD];
@@ -84,17 +91,30 @@ export function cutToSpace(body: Obj, space: readonly string[] | undefined): Cut
     else out.metadata = meta;
   }
   const tools = Array.isArray(body.tools) ? body.tools : [];
-  if (space === undefined || tools.length === 0) return { body: out, shown: requestToolNames(body), hidden: [], hiddenChars: 0, droppedToolChoice: false };
+  if (space === undefined || tools.length === 0)
+    return {
+      body: out,
+      shown: requestToolNames(body),
+      hidden: [],
+      keptIndexes: tools.map((_, i) => i),
+      dropped: [],
+      droppedTaskField,
+      hiddenChars: 0,
+      droppedToolChoice: false,
+    };
   const allowed = new Set(space);
   const kept: unknown[] = [];
+  const keptIndexes: number[] = [];
+  const dropped: string[] = [];
   const shown: string[] = [];
   const hidden: string[] = [];
   let hiddenChars = 0;
-  for (const t of tools) {
+  for (const [i, t] of tools.entries()) {
     const name = toolName(t);
     // A tool without a name cannot be in a space; the upstream decides what it is (and refuses it).
     if (name === undefined || allowed.has(name)) {
       kept.push(t);
+      keptIndexes.push(i);
       if (name !== undefined) shown.push(name);
     } else {
       hidden.push(name);
@@ -107,15 +127,17 @@ export function cutToSpace(body: Obj, space: readonly string[] | undefined): Cut
   if (chosen !== undefined && !allowed.has(chosen)) {
     delete out.tool_choice;
     droppedToolChoice = true;
+    dropped.push('tool_choice');
   }
   if (kept.length > 0) out.tools = kept;
   else {
     // An empty `tools` array is an error for OpenAI's API: no menu is sent at all.
-    delete out.tools;
-    delete out.tool_choice;
-    delete out.parallel_tool_calls;
+    for (const key of ['tools', 'tool_choice', 'parallel_tool_calls']) {
+      if (key in out && !dropped.includes(key)) dropped.push(key);
+      delete out[key];
+    }
   }
-  return { body: out, shown, hidden, hiddenChars, droppedToolChoice };
+  return { body: out, shown, hidden, keptIndexes, dropped, droppedTaskField, hiddenChars, droppedToolChoice };
 }
 
 /** Prompt tokens a hidden menu would have cost, estimated at four characters of JSON per token. */

@@ -71,6 +71,8 @@ export const GatewayStatusSchema = z.object({
       recent: z.array(z.object({ at: z.string(), text: z.string(), nearest: z.string(), similarity: z.number(), threshold: z.number() })),
     })
     .optional(),
+  /** OpenAI: requests passed through as they were (not chat: nothing cut or recorded), each logged. */
+  passedThrough: count.optional(),
   /** How the requests found their task. */
   bySource: z.object({ header: count, metadata: count, router: count, flag: count, none: count }),
   tasks: z.array(GatewayTaskCountsSchema),
@@ -87,6 +89,8 @@ export const GatewayStatusSchema = z.object({
     /** The project's trace files its commits wrote (traces/NNNN.jsonl names), in order. */
     files: z.array(z.string()),
     lastCommitAt: z.string().optional(),
+    /** Traces of gateways killed earlier (their journals, gateways/*.jsonl) that this one committed at its start, and those it could not read back. */
+    recovered: z.object({ sessions: z.array(z.string()), traces: count, lost: count }).optional(),
   }),
 });
 export type GatewayStatus = z.infer<typeof GatewayStatusSchema>;

@@ -8,7 +8,7 @@ import { flagInt, flagNumber, flagString, requireFlag, UsageError, type ParsedAr
 import { CliError, EXIT_FAIL, EXIT_OK, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { GatewayError, isLoopbackHost } from '../../engine/gateway/http-guard';
-import { startOpenAIGateway } from '../../engine/gateway/openai-gateway';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, shownUpstream, startOpenAIGateway } from '../../engine/gateway/openai-gateway';
 import { DEFAULT_MAX_MESSAGE_BYTES, McpGateway } from '../../engine/gateway/mcp-gateway';
 import type { GatewayStats } from '../../../shared/gateway/stats';
 
@@ -30,7 +30,16 @@ export const openaiCommand: Command = {
     ...common,
     upstream: { type: 'string', description: 'the upstream that speaks Chat Completions: http://127.0.0.1:8080 (llama-server), https://api.openai.com/v1, …' },
     port: { type: 'string', description: 'port to listen on (0: any free one)', default: '8808' },
-    'upstream-key-env': { type: 'string', description: "environment variable holding the upstream's API key (default: OPENAI_API_KEY when it is set)" },
+    'upstream-key-env': {
+      type: 'string',
+      description:
+        "environment variable holding the upstream's API key, sent as a bearer token (default: OPENAI_API_KEY, only when the upstream is api.openai.com)",
+    },
+    'upstream-timeout-s': {
+      type: 'string',
+      description: 'give up on the upstream when it sends nothing for this long (before its answer or within it): 504, or the stream cut',
+      default: String(DEFAULT_UPSTREAM_TIMEOUT_MS / 1000),
+    },
     'route-threshold': {
       type: 'string',
       description:
@@ -58,18 +67,40 @@ export const openaiCommand: Command = {
     'waits for the request that continues it, and the chain becomes one trace. Traces are committed into',
     'the project as a new import batch every --batch-minutes and when the gateway stops, so `lots score`',
     'and `lots update` fold live traffic as they fold imports. Serving never waits for the project lock.',
+    'Each exchange is journaled in the project (gateways/gateway-openai-<session>.jsonl, fsynced) before',
+    'its client gets the end of the answer; a gateway killed with -9 has its journal committed by the next',
+    'gateway started on the project, which says how many traces it recovered and how many lines it lost.',
     '',
-    'Errors the gateway gives itself (OpenAI error shape): 400 malformed JSON (with line and column) or an',
-    'unknown task (naming the known ones), 401/403 without the token, 413 over --max-body-mib, 502 when the',
-    'upstream cannot be reached (with its error; nothing is recorded). Other paths (/v1/models, …) are',
-    'forwarded as they are. Keys are read from environment variables only and never recorded.',
+    'The path is read once (dot segments, %2e, // and \\ resolved) and that reading is decided on and',
+    "forwarded; a path climbing above the root is refused. The client's body is forwarded byte for byte, or",
+    'with only the cut members changed. APIs that carry tools and are not served yet (/v1/responses,',
+    '/v1/messages, /v1/assistants, /v1/threads, /v1/realtime) are refused with 501. Other paths (/v1/models,',
+    '…) are passed through as they are, each logged and counted.',
+    '',
+    'Errors the gateway gives itself (OpenAI error shape): 400 malformed JSON (with line and column), an',
+    'unknown task (naming the known ones) or a key sent twice, 401/403 without the token, 413 over',
+    '--max-body-mib, 501 an API not served, 502 when the upstream cannot be reached, 504 when it sends',
+    'nothing for --upstream-timeout-s, 508 when a request comes back through the gateway (its upstream',
+    'points at itself). An upstream that breaks off a stream it began has the client connection cut, never',
+    'a clean end. Nothing of a failed exchange is recorded. Keys are read from environment variables only,',
+    'never printed or recorded; OPENAI_API_KEY is attached only when the upstream is api.openai.com (any',
+    'other upstream gets a key only by --upstream-key-env), and the startup lines say which key is sent.',
   ].join('\n'),
   async run(args, io) {
     const upstream = requireFlag(args, 'upstream');
-    if (!/^https?:\/\//.test(upstream)) throw new UsageError(`--upstream must be an http(s) URL, got "${upstream}"`);
+    let upstreamHost: string;
+    try {
+      if (!/^https?:\/\//.test(upstream)) throw new Error('not http(s)');
+      upstreamHost = new URL(upstream).hostname;
+    } catch {
+      throw new UsageError(`--upstream must be an http(s) URL, got "${shownUpstream(upstream)}"`);
+    }
     const { store, host, token, maxBodyBytes, batchMs, summaryMs } = commonSettings(args);
-    const keyEnv = flagString(args, 'upstream-key-env') ?? (process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined);
+    // A key goes where the operator said, or to its own provider: never, by default, to a box on the LAN.
+    const keyEnv = flagString(args, 'upstream-key-env') ?? (upstreamHost === 'api.openai.com' && process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined);
     const upstreamKey = keyEnv !== undefined ? secretFrom(keyEnv, '--upstream-key-env') : undefined;
+    const upstreamTimeoutMs = seconds(args, 'upstream-timeout-s', DEFAULT_UPSTREAM_TIMEOUT_MS / 1000);
+    if (!(upstreamTimeoutMs > 0)) throw new UsageError('--upstream-timeout-s must be positive');
     const gateway = await startOpenAIGateway({
       store,
       upstream,
@@ -81,9 +112,15 @@ export const openaiCommand: Command = {
       commitEveryMs: batchMs,
       openIdleMs: seconds(args, 'open-idle-s', 120),
       ...routeThresholdOf(args),
+      upstreamTimeoutMs,
       log: (line) => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line)),
     });
-    io.out(`lots gateway openai: serving ${gateway.url}/v1 → ${upstream} for project ${store.dir} (session ${gateway.session})`);
+    io.out(`lots gateway openai: serving ${gateway.url}/v1 → ${shownUpstream(upstream)} for project ${store.dir} (session ${gateway.session})`);
+    io.out(
+      keyEnv !== undefined
+        ? `  upstream key: the value of ${keyEnv} is sent to ${upstreamHost} as a bearer token${upstream.startsWith('http:') && !isLoopbackHost(upstreamHost) ? ' (over plain http: readable on the network)' : ''}`
+        : `  upstream key: none sent (--upstream-key-env NAME sends one; OPENAI_API_KEY is sent by default only to api.openai.com)`,
+    );
     io.out(`  recording into new batches of the project labelled gateway-openai-${gateway.session}; Ctrl-C stops and commits`);
     io.out(`  the Studio's Gateway view shows it (its status: ${join(store.dir, 'gateways', `${gateway.session}.json`)})`);
     return serveUntilStopped(io, 'gateway openai', gateway.stats, summaryMs, () => gateway.close());

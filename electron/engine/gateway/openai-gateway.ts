@@ -1,13 +1,31 @@
 // The OpenAI-compatible gateway: a Chat Completions proxy that cuts each request's menu to its task's
 // approved space, forwards it to the upstream (llama-server, vLLM, a hosted API), returns the upstream's
-// answer unchanged (a stream passes through as it arrives) and records the exchange as a native trace
-// (shared/gateway/exchange-trace.ts) into a new batch of the project (recorder.ts). The task comes from
-// the `x-lots-task` header, else `metadata.lots_task`, else the project's router; a request with no task,
-// or of a task with no approved space, passes through with its menu as it was, and is counted. Every
-// other path (`/v1/models`, …) is forwarded as it is and not recorded. Serving never waits for the
-// project: spaces are read without the lock and traces are committed in the background.
+// answer unchanged (a stream passes through as it arrives, at the pace the client reads it) and records
+// the exchange as a native trace (shared/gateway/exchange-trace.ts) into a new batch of the project
+// (recorder.ts). The task comes from the `x-lots-task` header, else `metadata.lots_task`, else the
+// project's router; a request with no task, or of a task with no approved space, passes through with its
+// menu as it was, and is counted.
+//
+// Every decision is taken on one reading of the path (shared/gateway/request-path.ts), and that reading is
+// what is forwarded. The client's body is forwarded byte for byte when nothing is cut; a cut changes only
+// the members it changes (shared/gateway/json-splice.ts). APIs that carry tools and are not served yet
+// (`/v1/responses`, `/v1/messages`, …) are refused per request (501); every other path (`/v1/models`, …)
+// is passed through, logged and counted. An upstream that fails after the answer began is not hidden:
+// the client's connection is cut as the upstream's was. A request that has already passed through this
+// gateway (its hop header names this session) is refused, so an upstream that points back at the
+// gateway cannot loop. Serving never waits for the project: spaces are read without the lock and traces
+// are committed in the background.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  Agent as HttpAgent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import {
   chatRequestText,
@@ -17,10 +35,14 @@ import {
   parseChatRequest,
   requestToolNames,
   TASK_HEADER,
+  TASK_METADATA_FIELD,
   type CutRequest,
 } from '../../../shared/gateway/chat-request';
 import { OpenExchanges } from '../../../shared/gateway/conversations';
 import { exchangeTrace, type Exchange } from '../../../shared/gateway/exchange-trace';
+import { duplicateTopKey, editBody } from '../../../shared/gateway/json-splice';
+import { printable } from '../../../shared/gateway/printable';
+import { isChatPath, normalizeRequestPath, unservedApi, type RequestPath } from '../../../shared/gateway/request-path';
 import { SseAssembler } from '../../../shared/gateway/sse';
 import { GatewayStats, type TaskSource } from '../../../shared/gateway/stats';
 import { isObj, type Obj } from '../../../shared/importers/values';
@@ -33,10 +55,12 @@ import { GatewayStatusWriter } from './status';
 
 export interface OpenAIGatewayOptions {
   store: ProjectStore;
-  /** The upstream's base URL, with or without `/v1` (`http://127.0.0.1:8080`, `https://api.openai.com/v1`). */
+  /** The upstream's base URL, with or without `/v1`, with or without a query (`http://127.0.0.1:8080`, `https://api.openai.com/v1`, `https://x.openai.azure.com/openai/deployments/d?api-version=2024-10-21`). */
   upstream: string;
   /** Sent upstream as a bearer token; read from the environment by the caller, never stored or recorded. */
   upstreamKey?: string;
+  /** How long the upstream may stay silent (before its answer, or between two pieces of it) before it is given up on (default 600 s). */
+  upstreamTimeoutMs?: number;
   host?: string;
   /** 0: any free port. */
   port?: number;
@@ -50,7 +74,7 @@ export interface OpenAIGatewayOptions {
   commitAtTraces?: number;
   /** How often the gateway's status record in the project is rewritten (default 5 s; status.ts). */
   statusHeartbeatMs?: number;
-  /** A line per request, and the recorder's lines. */
+  /** A line per request, and the recorder's lines. Every line is one line: values from requests are escaped. */
   log?: (line: string) => void;
   /** --route-threshold: the router's similarity threshold instead of the one the project's data gives (routing/request-router.ts). */
   routeThreshold?: number;
@@ -63,24 +87,58 @@ export interface RunningGateway {
   /** Its status record in the project (gateways/<session>.json), read by the Studio's Gateway view. */
   status: GatewayStatusWriter;
   session: string;
+  /** Requests passed through as they were (not chat: not cut, not recorded), each logged. */
+  passedThrough(): number;
   /** Stop accepting, finish the requests in flight, record what is open and commit the batch. */
   close(): Promise<{ committed: number; leftIn?: string }>;
 }
 
+/** The header a gateway adds to what it forwards: the sessions a request passed through, comma-separated. */
+export const HOP_HEADER = 'x-lots-gateway-hop';
+const MAX_HOPS = 8;
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 600_000;
 const UPSTREAM_LIMIT_BYTES = 64 * 1024 * 1024;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'upgrade', 'te', 'trailer']);
+
+/** The upstream failed: did not answer in time, could not be reached, or broke off its answer. */
+class UpstreamFailure extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'unreachable' | 'broken',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An upstream URL as it may be printed: no credentials, and a query's names without their values (a key may be one). */
+export function shownUpstream(url: string): string {
+  try {
+    const u = new URL(url);
+    const names = [...u.searchParams.keys()];
+    return publicUpstream(url) + (names.length ? `?${names.map((n) => `${encodeURIComponent(n)}=…`).join('&')}` : '');
+  } catch {
+    return publicUpstream(url);
+  }
+}
 
 interface Pending {
   exchange: Exchange;
 }
 
 export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise<RunningGateway> {
-  const upstream = options.upstream.replace(/\/+$/, '');
+  const base = new URL(options.upstream);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const baseQuery = base.search.replace(/^\?/, '');
+  const shown = shownUpstream(options.upstream);
+  const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const https = base.protocol === 'https:';
+  const agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const guard = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, ...(options.token !== undefined ? { token: options.token } : {}) };
   const session = `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;
   const log = options.log ?? (() => undefined);
   const view = new ProjectView(options.store, options.routeThreshold !== undefined ? { routeThreshold: options.routeThreshold } : {});
   const stats = new GatewayStats();
+  let passed = 0;
   const recorder = new TraceRecorder(options.store, {
     source: `gateway-openai-${session}`,
     log,
@@ -96,7 +154,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     if (t.ok) {
       recorder.add(t.trace);
       stats.recorded++;
-    } else log(`gateway: exchange ${e.id} not recorded: ${t.message}`);
+    } else log(`gateway: exchange ${e.id} not recorded: ${printable(t.message)}`);
   };
   const sweep = setInterval(
     () => {
@@ -106,25 +164,120 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
   );
   sweep.unref();
 
-  /** The upstream URL of a gateway path: `/v1/x` and `/x` both reach `<upstream>/x` when the upstream ends in /v1. */
-  const upstreamUrl = (path: string): string => (upstream.endsWith('/v1') && path.startsWith('/v1/') ? upstream + path.slice(3) : upstream + path);
-
-  const forward = async (req: IncomingMessage, path: string, body: Buffer | undefined, signal: AbortSignal): Promise<Response> => {
-    const headers: Record<string, string> = { accept: req.headers.accept ?? 'application/json', 'accept-encoding': 'identity' };
-    if (req.headers['content-type']) headers['content-type'] = req.headers['content-type'];
-    if (options.upstreamKey) headers.authorization = `Bearer ${options.upstreamKey}`;
-    try {
-      return await fetch(upstreamUrl(path), { method: req.method ?? 'GET', headers, ...(body !== undefined ? { body: new Uint8Array(body) } : {}), signal });
-    } catch (e) {
-      const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
-      throw new GatewayError(502, `the upstream ${upstream} could not be reached (${e instanceof Error ? e.message : String(e)}${cause})`, 'upstream_error');
-    }
+  /** The upstream's path and query for a gateway path: `/v1/x` and `/x` both reach `<base>/x` when the base ends in /v1; the base's query comes first. */
+  const target = (p: RequestPath): string => {
+    let path = p.path === '/' ? '' : p.path;
+    if (basePath.endsWith('/v1') && (path === '/v1' || path.startsWith('/v1/'))) path = path.slice(3);
+    const query = [baseQuery, p.query].filter((q) => q !== '').join('&');
+    return (basePath + path || '/') + (query ? `?${query}` : '');
   };
 
-  const copyHeaders = (from: Response, res: ServerResponse): void => {
-    from.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name.toLowerCase())) res.setHeader(name, value);
+  /** Sends one request upstream; resolves with its answer once the headers came. */
+  const send = (req: IncomingMessage, p: RequestPath, body: Uint8Array | undefined, signal: AbortSignal): Promise<IncomingMessage> => {
+    const headers: OutgoingHttpHeaders = {
+      accept: req.headers.accept ?? 'application/json',
+      'accept-encoding': 'identity',
+      [HOP_HEADER]: [req.headers[HOP_HEADER], session].filter(Boolean).join(','),
+    };
+    if (req.headers['content-type']) headers['content-type'] = req.headers['content-type'];
+    if (body !== undefined) headers['content-length'] = body.length;
+    if (options.upstreamKey) headers.authorization = `Bearer ${options.upstreamKey}`;
+    else if (base.username)
+      headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString('base64')}`;
+    return new Promise((resolve, reject) => {
+      let timedOut = false;
+      let answer: IncomingMessage | undefined;
+      const up = (https ? httpsRequest : httpRequest)({
+        protocol: base.protocol,
+        hostname: base.hostname.replace(/^\[|\]$/g, ''),
+        port: base.port || (https ? 443 : 80),
+        method: req.method ?? 'GET',
+        path: target(p),
+        headers,
+        agent,
+        signal,
+      });
+      up.setTimeout(timeoutMs, () => {
+        timedOut = true;
+        const silent = new UpstreamFailure(
+          'timeout',
+          answer
+            ? `the upstream ${shown} went silent for ${timeoutMs / 1000} s in the middle of its answer (--upstream-timeout-s)`
+            : `the upstream ${shown} did not answer within ${timeoutMs / 1000} s (--upstream-timeout-s)`,
+        );
+        answer?.destroy(silent);
+        up.destroy(silent);
+      });
+      up.on('response', (got) => {
+        answer = got;
+        // Once the answer began, a broken connection shows as an error of the answer's body (read by the caller).
+        got.on('error', () => undefined);
+        got.on('aborted', () => {
+          if (!signal.aborted && !timedOut)
+            got.destroy(new UpstreamFailure('broken', `the upstream ${shown} closed its connection in the middle of its answer`));
+        });
+        resolve(got);
+      });
+      up.on('error', (e) => {
+        if (e instanceof UpstreamFailure || signal.aborted) reject(e);
+        else reject(new UpstreamFailure('unreachable', `the upstream ${shown} could not be reached (${e.message})`));
+      });
+      up.end(body);
     });
+  };
+
+  /** The body of an answer, read whole (at most UPSTREAM_LIMIT_BYTES). */
+  const readAnswer = async (answer: IncomingMessage): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of answer as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > UPSTREAM_LIMIT_BYTES) {
+          answer.destroy();
+          throw new UpstreamFailure('broken', `the upstream's answer is over ${UPSTREAM_LIMIT_BYTES} bytes`);
+        }
+        chunks.push(chunk);
+      }
+    } catch (e) {
+      throw upstreamFailure(e, shown);
+    }
+    return Buffer.concat(chunks);
+  };
+
+  /**
+   * Copies an answer's body to the client at the client's pace (a write the client has not taken yet
+   * pauses the upstream), calling `each` on every piece. An upstream failure cuts the client's
+   * connection and is thrown; a client that went away ends it quietly.
+   */
+  const pipeAnswer = async (
+    answer: IncomingMessage,
+    res: ServerResponse,
+    signal: AbortSignal,
+    each?: (chunk: Buffer) => void,
+    /** End the client's response (false: the caller ends it, once the exchange is journaled). */
+    end = true,
+  ): Promise<number> => {
+    let bytes = 0;
+    try {
+      for await (const chunk of answer as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        each?.(chunk);
+        if (!res.write(chunk)) await drained(res);
+        if (signal.aborted) throw new Error('the client went away');
+      }
+    } catch (e) {
+      if (signal.aborted) throw e;
+      // The client must not see a complete answer: no terminating chunk, the connection cut.
+      res.destroy();
+      throw upstreamFailure(e, shown, bytes);
+    }
+    if (end) res.end();
+    return bytes;
+  };
+
+  const copyHeaders = (from: IncomingMessage, res: ServerResponse): void => {
+    for (const [name, value] of Object.entries(from.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
   };
 
   const resolveTask = (req: IncomingMessage, body: Obj): { task?: string; source: TaskSource } => {
@@ -138,7 +291,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
         const where = explicit.source === 'header' ? `the ${TASK_HEADER} header` : 'metadata.lots_task';
         throw new GatewayError(
           400,
-          `unknown task "${explicit.task}" in ${where}: this project's tasks are ${known.length ? known.map((t) => `"${t}"`).join(', ') : '(none yet)'}`,
+          `unknown task "${printable(explicit.task)}" in ${where}: this project's tasks are ${known.length ? known.map((t) => `"${printable(t)}"`).join(', ') : '(none yet)'}`,
           'invalid_request_error',
           { known_tasks: known },
         );
@@ -148,45 +301,85 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     return view.route(chatRequestText(body.messages as unknown[]), stats);
   };
 
-  const chat = async (req: IncomingMessage, res: ServerResponse, path: string, signal: AbortSignal): Promise<void> => {
+  const chat = async (req: IncomingMessage, res: ServerResponse, p: RequestPath, signal: AbortSignal): Promise<void> => {
     const started = Date.now();
-    const parsed = parseChatRequest(parseJsonBody(await readBody(req, guard.maxBodyBytes)));
+    const raw = await readBody(req, guard.maxBodyBytes);
+    const parsed = parseChatRequest(parseJsonBody(raw));
     if (!parsed.ok) throw new GatewayError(400, parsed.message);
+    const twice = duplicateTopKey(raw);
+    if (twice !== undefined)
+      throw new GatewayError(
+        400,
+        `the key "${printable(twice)}" occurs twice at the top of the request body (JSON parsers disagree on which one counts): send it once`,
+      );
     const { body } = parsed.value;
     const { task, source } = resolveTask(req, body);
     const space = task !== undefined ? view.space(task) : undefined;
     const cut: CutRequest = cutToSpace(body, space?.tools);
     const requested = requestToolNames(body);
     const saved = estimateTokens(cut.hiddenChars);
-    const upstreamRes = await forward(req, path, Buffer.from(JSON.stringify(cut.body)), signal);
+    const toolsCut = Array.isArray(body.tools) && cut.keptIndexes.length < body.tools.length;
+    // The client's bytes, unless the cut changes something: then only what it changes.
+    const forwarded =
+      toolsCut || cut.dropped.length > 0 || cut.droppedTaskField
+        ? editBody(raw, {
+            drop: new Set(cut.dropped),
+            ...(toolsCut && !cut.dropped.includes('tools') ? { keepTools: cut.keptIndexes } : {}),
+            ...(cut.droppedTaskField ? { dropMetadataKey: TASK_METADATA_FIELD } : {}),
+          })
+        : raw;
     const menu = `menu ${requested.length}→${cut.shown.length}${space ? ` (space v${space.version})` : task !== undefined ? ' (no approved space)' : ''}`;
-    const line = (status: number, extra = '') =>
+    const line = (status: number | string, extra = '') =>
       log(
-        `${req.method} ${path} task=${task ?? '-'} (${source}) ${menu}${cut.hidden.length ? `, ${cut.hidden.length} hidden, ~${saved} tokens saved` : ''} → ${status}${extra} in ${Date.now() - started} ms`,
+        `${req.method} ${p.path} task=${task !== undefined ? printable(task) : '-'} (${source}) ${menu}${cut.hidden.length ? `, ${cut.hidden.length} hidden, ~${saved} tokens saved` : ''} → ${status}${extra} in ${Date.now() - started} ms`,
       );
-    res.statusCode = upstreamRes.status;
-    copyHeaders(upstreamRes, res);
-    const streamed = (upstreamRes.headers.get('content-type') ?? '').includes('text/event-stream');
+    let answerRes: IncomingMessage;
+    try {
+      answerRes = await send(req, p, forwarded, signal);
+    } catch (e) {
+      if (e instanceof UpstreamFailure) stats.failed(task);
+      throw e;
+    }
+    const status = answerRes.statusCode ?? 502;
+    const ok = status >= 200 && status < 300;
+    const streamed = (answerRes.headers['content-type'] ?? '').includes('text/event-stream');
     let answer: Obj | undefined;
     let usage: Obj | undefined;
-    if (streamed && upstreamRes.body) {
+    let why = 'upstream error, not recorded';
+    /** What is left to send once the exchange is journaled (a client that got its whole answer finds it recorded, even after a kill -9). */
+    let rest: Buffer | undefined;
+    if (streamed) {
+      res.statusCode = status;
+      copyHeaders(answerRes, res);
       res.flushHeaders();
       const sse = new SseAssembler();
       const decoder = new TextDecoder();
-      for await (const chunk of chunksOf(upstreamRes.body)) {
-        res.write(chunk);
-        sse.push(decoder.decode(chunk, { stream: true }));
+      try {
+        await pipeAnswer(answerRes, res, signal, (chunk) => sse.push(decoder.decode(chunk, { stream: true })), false);
+      } catch (e) {
+        if (e instanceof UpstreamFailure) {
+          stats.failed(task);
+          line(status, ` then the upstream failed: ${e.message}; the client's connection was cut, nothing recorded`);
+          return;
+        }
+        throw e;
       }
-      res.end();
       const got = sse.result();
-      if (upstreamRes.ok && !got.error) answer = got.message;
+      if (got.truncated) why = `the streamed answer was over what the gateway keeps (${got.message.content?.length ?? 0} characters kept), not recorded`;
+      else if (!got.done && !got.finishReason) why = 'the stream ended without [DONE] or a finish reason, not recorded';
+      else if (ok && !got.error) answer = got.message;
       usage = got.usage;
     } else {
-      const text = await upstreamText(upstreamRes);
-      res.end(text);
-      if (upstreamRes.ok) {
+      const bytes = await readAnswer(answerRes).catch((e: unknown) => {
+        stats.failed(task);
+        throw e;
+      });
+      res.statusCode = status;
+      copyHeaders(answerRes, res);
+      rest = bytes;
+      if (ok) {
         try {
-          const json: unknown = JSON.parse(text);
+          const json: unknown = JSON.parse(bytes.toString('utf8'));
           if (isObj(json)) {
             const choice: unknown = Array.isArray(json.choices) ? json.choices[0] : undefined;
             if (isObj(choice) && isObj(choice.message)) answer = choice.message;
@@ -199,8 +392,9 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     }
     const promptTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
     if (!answer) {
+      res.end(rest);
       stats.failed(task);
-      line(upstreamRes.status, ' (upstream error, not recorded)');
+      line(status, ` (${why})`);
       return;
     }
     stats.served({
@@ -212,7 +406,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       ...(promptTokens !== undefined ? { promptTokens } : {}),
       ...(space ? { spaceVersion: space.version } : {}),
     });
-    line(upstreamRes.status, promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : '');
+    line(status, promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : '');
     const messages = cut.body.messages as unknown[];
     const before = open.take(messages);
     const exchange: Exchange = {
@@ -230,17 +424,36 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       at: new Date().toISOString(),
       gateway: 'openai',
     };
-    if (Array.isArray(answer.tool_calls) && answer.tool_calls.length > 0)
+    if (Array.isArray(answer.tool_calls) && answer.tool_calls.length > 0) {
       open.add([...messages, answer], { id: exchange.id, value: { exchange }, at: Date.now() });
-    else record(exchange);
+      // Journaled as it stands (what it would be recorded as if nothing continued it); a continuation replaces it.
+      const t = exchangeTrace(exchange);
+      if (t.ok) recorder.provisional(t.trace);
+    } else record(exchange);
+    res.end(rest);
   };
 
-  const passthrough = async (req: IncomingMessage, res: ServerResponse, path: string, signal: AbortSignal): Promise<void> => {
+  const passthrough = async (req: IncomingMessage, res: ServerResponse, p: RequestPath, signal: AbortSignal): Promise<void> => {
+    const started = Date.now();
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, guard.maxBodyBytes);
-    const up = await forward(req, path, body, signal);
-    res.statusCode = up.status;
-    copyHeaders(up, res);
-    res.end(await upstreamText(up));
+    passed++;
+    stats.onChange?.(); // the status record says it soon
+    const answer = await send(req, p, body, signal);
+    res.statusCode = answer.statusCode ?? 502;
+    copyHeaders(answer, res);
+    let bytes: number;
+    try {
+      bytes = await pipeAnswer(answer, res, signal);
+    } catch (e) {
+      if (e instanceof UpstreamFailure) {
+        log(`${req.method} ${p.path} → ${res.statusCode} passed through, then the upstream failed: ${e.message}; the client's connection was cut`);
+        return;
+      }
+      throw e;
+    }
+    log(
+      `${req.method} ${p.path} → ${res.statusCode} passed through as it was (not a chat request: nothing cut or recorded), ${bytes} bytes in ${Date.now() - started} ms`,
+    );
   };
 
   const inFlight = new Set<Promise<void>>();
@@ -249,21 +462,53 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    const path = (req.url ?? '/').split('?')[0]!;
+    const rawUrl = req.url ?? '/';
+    let shownPath = printable(rawUrl.split('?')[0]!, 120);
     const job = (async () => {
       try {
         checkCaller(req, guard);
-        if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) await chat(req, res, path, abort.signal);
-        else await passthrough(req, res, req.url ?? '/', abort.signal);
+        const hops = String(req.headers[HOP_HEADER] ?? '')
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean);
+        if (hops.includes(session) || hops.length >= MAX_HOPS)
+          throw new GatewayError(
+            508,
+            hops.includes(session)
+              ? `this request already passed through this gateway (session ${session}): its upstream ${shown} leads back to it; point --upstream at the model server`
+              : `this request passed through ${hops.length} gateways already: a loop between gateways?`,
+            'loop_detected',
+          );
+        const p = normalizeRequestPath(rawUrl);
+        if (!p.ok) throw new GatewayError(400, p.message);
+        shownPath = p.value.path;
+        const unserved = unservedApi(p.value);
+        if (unserved !== undefined)
+          throw new GatewayError(
+            501,
+            `this gateway serves Chat Completions (POST /v1/chat/completions) only; ${unserved} is not served yet: its tools would reach the upstream uncut and unrecorded. Point this agent at Chat Completions, or straight at the upstream`,
+            'not_implemented',
+          );
+        if (req.method === 'POST' && isChatPath(p.value)) {
+          // Forwarded as the upstream's own spelling of the path, whatever case the client used.
+          const segments = p.value.segments.map((x) => x.toLowerCase());
+          await chat(req, res, { ...p.value, segments, path: `/${segments.join('/')}` }, abort.signal);
+        } else await passthrough(req, res, p.value, abort.signal);
       } catch (e) {
-        if (e instanceof GatewayError) {
-          if (e.status !== 502) stats.refused++;
-          log(`${req.method} ${path} → ${e.status}: ${e.message}`);
+        const where = `${req.method} ${shownPath}`;
+        if (abort.signal.aborted && !(e instanceof GatewayError)) {
+          log(`${where}: the client went away`);
+        } else if (e instanceof UpstreamFailure) {
+          const status = e.kind === 'timeout' ? 504 : 502;
+          log(`${where} → ${status}: upstream ${e.kind === 'timeout' ? 'timeout' : 'failure'}: ${e.message}`);
+          sendError(res, new GatewayError(status, e.message, 'upstream_error'));
+        } else if (e instanceof GatewayError) {
+          stats.refused++;
+          log(`${where} → ${e.status}: ${printable(e.message, 1000)}`);
           sendError(res, e);
-        } else if (abort.signal.aborted) {
-          log(`${req.method} ${path}: the client went away`);
         } else {
-          log(`${req.method} ${path}: gateway bug: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+          const text = e instanceof Error ? (e.stack ?? e.message) : String(e);
+          for (const l of text.split('\n')) log(`${where}: gateway bug: ${printable(l, 1000)}`);
           sendJson(res, 500, { error: { message: `gateway error: ${e instanceof Error ? e.message : String(e)}`, type: 'server_error', code: 500 } });
         }
       }
@@ -283,8 +528,8 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
   const url = `http://${shownHost}:${address.port}`;
   const status = new GatewayStatusWriter(
     options.store,
-    { id: session, kind: 'openai', transport: 'http', url: `${url}/v1`, upstream: publicUpstream(upstream) },
-    { stats, recorder, open: () => open.size },
+    { id: session, kind: 'openai', transport: 'http', url: `${url}/v1`, upstream: publicUpstream(options.upstream) },
+    { stats, recorder, open: () => open.size, passedThrough: () => passed },
     { log, ...(options.statusHeartbeatMs !== undefined ? { heartbeatMs: options.statusHeartbeatMs } : {}) },
   );
   recorder.onCommit = () => status.beat();
@@ -297,6 +542,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     recorder,
     status,
     session,
+    passedThrough: () => passed,
     close: () =>
       (closing ??= (async () => {
         status.stopping();
@@ -307,6 +553,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
         await stopped;
         clearTimeout(slow);
         clearInterval(sweep);
+        agent.destroy();
         for (const e of open.drain()) record(e.value.exchange);
         try {
           return await recorder.close();
@@ -317,27 +564,22 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
   };
 }
 
-async function upstreamText(r: Response): Promise<string> {
-  if (!r.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of chunksOf(r.body)) {
-    size += chunk.length;
-    if (size > UPSTREAM_LIMIT_BYTES) throw new GatewayError(502, `the upstream's answer is over ${UPSTREAM_LIMIT_BYTES} bytes`, 'upstream_error');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Resolves when the client took what was written (or went away). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((done) => {
+    const end = (): void => {
+      res.off('drain', end);
+      res.off('close', end);
+      done();
+    };
+    res.once('drain', end);
+    res.once('close', end);
+  });
 }
 
-async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
+/** What went wrong reading an answer, as an upstream failure (a timeout stays a timeout). */
+function upstreamFailure(e: unknown, shown: string, bytes?: number): UpstreamFailure {
+  if (e instanceof UpstreamFailure) return e;
+  const after = bytes !== undefined ? ` after ${bytes} bytes` : '';
+  return new UpstreamFailure('broken', `the upstream ${shown} broke off its answer${after} (${e instanceof Error ? e.message : String(e)})`);
 }

@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import { GATEWAY_HEARTBEAT_MS, type GatewayKind, type GatewayStatus } from '../../../shared/project/gateways';
 import { NO_TASK, type GatewayStats } from '../../../shared/gateway/stats';
 import type { ProjectStore } from '../store';
-import type { TraceRecorder } from './recorder';
+import { isStillProject, type TraceRecorder } from './recorder';
 
 /** How soon after a counted request the record is rewritten. */
 const SOON_MS = 500;
@@ -31,6 +31,8 @@ export interface StatusSources {
   recorder: TraceRecorder;
   /** Answers that called tools and wait for their continuation (OpenAI). */
   open?: () => number;
+  /** Requests passed through as they were, not chat (OpenAI). */
+  passedThrough?: () => number;
 }
 
 export interface StatusOptions {
@@ -103,6 +105,7 @@ export class GatewayStatusWriter {
       ...(this.upstreamFailures ? { upstreamFailures: { ...this.upstreamFailures } } : {}),
       refused: stats.refused,
       ...(stats.unroutedCount ? { unrouted: { count: stats.unroutedCount, recent: stats.unroutedRecent.map((u) => ({ ...u })) } } : {}),
+      ...(this.sources.passedThrough ? { passedThrough: this.sources.passedThrough() } : {}),
       bySource: { ...stats.bySource },
       tasks: [...stats.tasks]
         // Most requests first; the requests without a task after the tasks they tie with.
@@ -125,12 +128,20 @@ export class GatewayStatusWriter {
         committed: recorder.committed,
         files: recorder.files.map((f) => basename(f)),
         ...(recorder.lastCommitAt ? { lastCommitAt: recorder.lastCommitAt } : {}),
+        ...(recorder.recovered ? { recovered: recorder.recovered } : {}),
       },
     };
   }
 
   /** Rewrite the record now (the heartbeat, a commit). */
   beat(): void {
+    // A project folder moved or removed while serving: writing there would make a stray folder that is no project.
+    if (!isStillProject(this.store)) {
+      const message = `the project folder ${this.store.dir} is no longer a project (moved or removed?): its status is not written there`;
+      if (message !== this.lastError) this.options.log?.(`gateway: ${message}; serving goes on`);
+      this.lastError = message;
+      return;
+    }
     try {
       this.store.writeGateway(this.snapshot());
       this.lastError = '';
