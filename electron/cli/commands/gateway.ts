@@ -11,6 +11,7 @@ import { GatewayError, isLoopbackHost } from '../../engine/gateway/http-guard';
 import { startOpenAIGateway } from '../../engine/gateway/openai-gateway';
 import { McpGateway } from '../../engine/gateway/mcp-gateway';
 import type { GatewayStats } from '../../../shared/gateway/stats';
+import { listenFailure } from '../listen-errors';
 
 const common = {
   project: { type: 'string', description: 'the project folder (its approved spaces are served; its traffic recorded into it)' },
@@ -62,17 +63,20 @@ export const openaiCommand: Command = {
     const { store, host, token, maxBodyBytes, batchMs, summaryMs } = commonSettings(args);
     const keyEnv = flagString(args, 'upstream-key-env') ?? (process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined);
     const upstreamKey = keyEnv !== undefined ? secretFrom(keyEnv, '--upstream-key-env') : undefined;
+    const port = flagInt(args, 'port', { min: 0 }) ?? 8808;
     const gateway = await startOpenAIGateway({
       store,
       upstream,
       ...(upstreamKey !== undefined ? { upstreamKey } : {}),
       host,
-      port: flagInt(args, 'port', { min: 0 }) ?? 8808,
+      port,
       ...(token !== undefined ? { token } : {}),
       maxBodyBytes,
       commitEveryMs: batchMs,
       openIdleMs: seconds(args, 'open-idle-s', 120),
       log: (line) => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line)),
+    }).catch((e: unknown) => {
+      throw listenFailure(e, host, port) ?? e;
     });
     io.out(`lots gateway openai: serving ${gateway.url}/v1 → ${upstream} for project ${store.dir} (session ${gateway.session})`);
     io.out(`  recording into new batches of the project labelled gateway-openai-${gateway.session}; Ctrl-C stops and commits`);
@@ -126,7 +130,15 @@ export const mcpCommand: Command = {
       : `task ${task}, which has no approved space: every tool is shown`;
     let ended: Promise<void> | undefined;
     if (args.flags.http) {
-      const url = await gateway.serveHttp({ host, port: flagInt(args, 'port', { min: 0 }) ?? 8809, ...(token !== undefined ? { token } : {}), maxBodyBytes });
+      const port = flagInt(args, 'port', { min: 0 }) ?? 8809;
+      let url: string;
+      try {
+        url = await gateway.serveHttp({ host, port, ...(token !== undefined ? { token } : {}), maxBodyBytes });
+      } catch (e) {
+        // The upstream server (a child process) would keep this process alive: stop it before saying why.
+        await gateway.close().catch(() => undefined);
+        throw listenFailure(e, host, port) ?? e;
+      }
       io.out(`lots gateway mcp: serving ${url} → ${command} for project ${store.dir}, ${where} (session ${gateway.session})`);
     } else {
       ended = gateway.serveStdio();

@@ -8,6 +8,7 @@ import { ensureRendererBuilt, rendererBuildPaths } from '../renderer-build';
 import { ProjectStore } from '../../engine/store';
 import { StudioService, defaultConfigDir } from '../../engine/api';
 import { startWebHost, type WebHost } from '../../host/host';
+import { listenFailure } from '../listen-errors';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -77,14 +78,23 @@ export async function startUi(args: ParsedArgs, io: CliIO): Promise<WebHost> {
   const project = flagString(args, 'project');
   // The operator's --project obeys --root like a path given in the UI.
   if (project) service.setProject(ProjectStore.openOrCreate(service.paths.confined ? service.paths.resolve(resolve(project), '--project') : project));
-  const host = await startWebHost({
-    service,
-    events: service.events,
-    staticDir: rendererBuildPaths(ROOT).outDir,
-    bind: flagString(args, 'bind'),
-    port: flagInt(args, 'port', { min: 0 }),
-    allowHosts: flagList(args, 'allow-host'),
-  });
+  const bind = flagString(args, 'bind') ?? '127.0.0.1';
+  const port = flagInt(args, 'port', { min: 0 }) ?? 0;
+  let host: WebHost;
+  try {
+    host = await startWebHost({
+      service,
+      events: service.events,
+      staticDir: rendererBuildPaths(ROOT).outDir,
+      bind,
+      port,
+      allowHosts: flagList(args, 'allow-host'),
+    });
+  } catch (e) {
+    // Nothing may stay running after a failed start (the service's job runtime and watchers included).
+    service.dispose();
+    throw listenFailure(e, bind, port) ?? e;
+  }
   io.out(`LOTS Studio is served at ${host.url}${service.paths.confined ? `; files confined to ${service.paths.root} (--root)` : ''}`);
   io.out(`Open: ${host.openUrl}`);
   return {
