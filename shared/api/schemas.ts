@@ -5,7 +5,7 @@ import { SelectionRuleSchema } from '../project/spaces';
 import { FAMILY_NAMES } from '../benchmark/family';
 import { EXPORT_FORMATS } from './types';
 import { DEFAULT_SCORING_BACKEND, SCORING_SERVER_BACKENDS } from '../scoring/backends';
-import { filePath } from './path-fields';
+import { filePath, invalidPathReason } from './path-fields';
 
 const none = z.undefined().or(z.null()).or(z.object({}).strict()).optional();
 /** Every file path an input takes is this one schema: `lots ui --root` finds and confines them by it (path-fields.ts). */
@@ -154,7 +154,11 @@ export const apiInputSchemas = {
       dir: path.optional(),
       /** "default" (the default real model, pulled first on the Models view or with `lots models pull`),
        * "reference" (the built-in generated model: no real model, its results are noise), or a GGUF file. */
-      model: z.string().min(1, 'a model is required: "default", "reference" or a GGUF file').max(4096),
+      model: z
+        .string()
+        .min(1, 'a model is required: "default", "reference" or a GGUF file')
+        .max(4096)
+        .refine((v) => invalidPathReason(v) === null, { message: 'a model name or file cannot contain a NUL byte (\\0)' }),
       preset: z.enum(['quick', 'standard', 'full']).optional(),
       families: z.array(z.enum(FAMILY_NAMES)).min(1).max(FAMILY_NAMES.length).optional(),
       /** Registry sizes; several run the families at each size (registry growth). */
