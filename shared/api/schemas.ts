@@ -15,6 +15,20 @@ const run = z.string().min(1).optional();
 const jobId = z.object({ id: z.string().min(1) }).strict();
 const toolList = z.array(z.string().min(1)).max(10_000);
 
+/** The scoring-server settings as the Models view's card sends them (to save, or to check). */
+const scoringServerInput = z
+  .object({
+    backend: z.enum(SCORING_SERVER_BACKENDS).default(DEFAULT_SCORING_BACKEND.id),
+    endpoints: z.array(z.string().trim().min(1, 'an endpoint URL is empty').max(2048)).min(1, 'give at least one endpoint URL').max(64),
+    apiKeyEnv: z
+      .string()
+      .max(256)
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the API key variable must be an environment variable name (letters, digits, _; not the key itself)')
+      .optional(),
+    servedModel: z.string().trim().min(1).max(512).optional(),
+  })
+  .strict();
+
 export const apiInputSchemas = {
   getAppInfo: none,
   listRecentProjects: none,
@@ -117,19 +131,10 @@ export const apiInputSchemas = {
   prepareReferenceModel: none,
   /** The saved scoring-server settings and their last check. */
   getScoringServer: none,
-  /** Save these settings (per user) and ask each endpoint what it serves. */
-  checkScoringServer: z
-    .object({
-      backend: z.enum(SCORING_SERVER_BACKENDS).default(DEFAULT_SCORING_BACKEND.id),
-      endpoints: z.array(z.string().trim().min(1, 'an endpoint URL is empty').max(2048)).min(1, 'give at least one endpoint URL').max(64),
-      apiKeyEnv: z
-        .string()
-        .max(256)
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the API key variable must be an environment variable name (letters, digits, _; not the key itself)')
-        .optional(),
-      servedModel: z.string().trim().min(1).max(512).optional(),
-    })
-    .strict(),
+  /** Save these settings (per user); nothing is contacted. The API key variable must be one the operator allowed. */
+  saveScoringServer: scoringServerInput,
+  /** Ask each endpoint what it serves (model id and status line; never a server's body). Nothing is saved. */
+  checkScoringServer: scoringServerInput,
   /** Remove the saved settings (scoring then runs on this machine only). */
   forgetScoringServer: none,
 
