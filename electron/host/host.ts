@@ -3,6 +3,7 @@
 // Users run the engine on a GPU box and open the UI in a browser; the e2e tests drive it too.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS_PATH } from '../../shared/api/channels';
 import { contentSecurityPolicy } from '../../shared/api/csp';
@@ -29,9 +30,22 @@ export interface WebHostOptions {
   token?: string;
   /** Extra host names the host answers to (e.g. the GPU box's name when bound to 0.0.0.0). */
   allowHosts?: string[];
-  /** Largest request body (trace files arrive as text): default 512 MB. */
+  /** Largest body of an `importTraces` call (trace files picked in a browser arrive as text): default 256 MiB. */
+  maxImportBytes?: number;
+  /** Largest body of any other call: default 4 MiB. */
   maxBodyBytes?: number;
 }
+
+/**
+ * Request body caps. Each is far below V8's longest string (2^29 − 24 characters, about 512 Mi): a body is
+ * decoded into one string before it is parsed, and a body at the old 512 MiB cap made that decoding
+ * throw outside any handler, which ended the host. Files larger than the import cap are imported by path
+ * (`lots import`, or the desktop app, which streams them from disk).
+ */
+export const DEFAULT_MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The API method whose body may be as large as `maxImportBytes`. */
+const IMPORT_METHOD = 'importTraces';
 
 export interface WebHost {
   url: string;
@@ -47,15 +61,33 @@ const API_PREFIX = '/api/call/';
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const bind = options.bind ?? '127.0.0.1';
   const token = options.token ?? newToken();
-  const maxBody = options.maxBodyBytes ?? 512 * 1024 * 1024;
+  const maxImport = options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const policy: HostPolicy = { port: 0, token, hostnames: [] };
 
+  // Every listener is guarded: a bug in handling one request answers 500 (or drops that connection) and is
+  // logged; the host, and every other tab it serves, lives on.
   const server = createServer((req, res) => {
-    handle(req, res).catch((e) => {
-      console.error('lots host: request failed:', e);
-      if (!res.headersSent) send(res, 500, 'text/plain', 'internal error');
-      else res.end();
-    });
+    const failed = (e: unknown): void => {
+      if (e instanceof ClientGone) return void res.destroy();
+      console.error('lots host: request failed (a bug; the host keeps serving):', e);
+      try {
+        if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error (logged by lots ui)\n');
+        else res.destroy();
+      } catch {
+        res.destroy();
+      }
+    };
+    try {
+      handle(req, res).catch(failed);
+    } catch (e) {
+      failed(e);
+    }
+  });
+  server.on('clientError', (e: NodeJS.ErrnoException, socket) => {
+    // Malformed HTTP (Node's parser): answer 400 when the socket can still take it, else drop it.
+    if (socket.writable && e.code !== 'ECONNRESET') socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -82,8 +114,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
         return refuse(res, { ok: false, status: 415, message: 'API calls need Content-Type: application/json' });
       }
-      const body = await readBody(req, maxBody);
-      if (body === null) return refuse(res, { ok: false, status: 413, message: `request body over ${maxBody} bytes` });
+      const method = url.pathname.slice(API_PREFIX.length);
+      const cap = method === IMPORT_METHOD ? maxImport : maxBody;
+      const body = await readBody(req, cap);
+      if (body === null) return tooLarge(req, res, method, cap);
       let input: unknown;
       try {
         input = body.length ? JSON.parse(body) : undefined;
@@ -95,7 +129,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           JSON.stringify({ ok: false, error: { name: 'InvalidInput', code: 'INVALID_INPUT', message: 'the request body is not valid JSON' } }),
         );
       }
-      const envelope = await dispatch(options.service, url.pathname.slice(API_PREFIX.length), input);
+      const envelope = await dispatch(options.service, method, input);
       return send(res, 200, 'application/json', JSON.stringify(envelope));
     }
 
@@ -113,6 +147,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // Node hands the raw socket over without its own 'error' handler: a client that resets the connection
     // before (or while) the handshake completes must not become an uncaught exception.
     socket.on('error', () => socket.destroy());
+    try {
+      upgrade(req, socket, head);
+    } catch (e) {
+      console.error('lots host: event connection failed (a bug; the host keeps serving):', e);
+      socket.destroy();
+    }
+  });
+  function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const site = checkSite(req, policy);
     const auth = site.ok ? checkToken(req, policy) : site;
     const path = new URL(req.url ?? '/', 'http://host.invalid').pathname;
@@ -135,10 +177,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // Events flow to the page only; anything it sends is ignored.
       ws.on('message', () => undefined);
     });
-  });
+  }
   const offEvents = options.events.onAny((event, payload) => {
-    const text = JSON.stringify({ event, payload });
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text);
+    try {
+      const text = JSON.stringify({ event, payload });
+      for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text);
+    } catch (e) {
+      console.error(`lots host: could not send the ${event} event (a bug; the host keeps serving):`, e);
+    }
   });
 
   await new Promise<void>((resolvePromise, reject) => {
@@ -183,17 +229,75 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
   res.end(headOnly ? undefined : body);
 }
 
+/** The client went away before its request body was complete: nothing to answer, nothing to log. */
+class ClientGone extends Error {
+  override name = 'ClientGone';
+}
+
+/**
+ * The body as text, or null as soon as it is known to be over `max` bytes: by its Content-Length before
+ * any of it is read, or as it arrives (what came so far is dropped, the rest is not read). Nothing in
+ * here can throw outside the promise.
+ */
 function readBody(req: IncomingMessage, max: number): Promise<string | null> {
   return new Promise((resolvePromise, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > max) return resolvePromise(null);
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
+    let done = false;
+    const finish = (value: string | null | Error): void => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      if (value instanceof Error) reject(value);
+      else resolvePromise(value);
+    };
+    const onData = (c: Buffer): void => {
       size += c.length;
-      if (size > max) over = true;
-      else chunks.push(c);
+      if (size > max) {
+        chunks.length = 0;
+        req.pause();
+        finish(null);
+      } else chunks.push(c);
+    };
+    req.on('data', onData);
+    req.on('end', () => {
+      try {
+        finish(Buffer.concat(chunks).toString('utf8'));
+      } catch (e) {
+        finish(e instanceof Error ? e : new Error(String(e)));
+      }
     });
-    req.on('end', () => resolvePromise(over ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('error', () => finish(new ClientGone()));
+    req.on('close', () => finish(new ClientGone()));
   });
+}
+
+/** What a refused body may still send, read and dropped, so that the client can read the 413 (a client
+ * still writing to a closed connection sees a reset instead of the answer); then the connection is cut. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+const DRAIN_MS = 3000;
+
+/** 413 with the API's error envelope (the page shows its message); the rest of the body is not kept. */
+function tooLarge(req: IncomingMessage, res: ServerResponse, method: string, cap: number): void {
+  const mib = Math.round(cap / (1024 * 1024));
+  const message =
+    method === IMPORT_METHOD
+      ? `the upload is larger than ${mib} MiB, the most a browser may send to lots ui at once: import fewer files at a time, or import the file by its path (\`lots import --project <dir> <file>\` on the machine that runs lots ui)`
+      : `the request body of ${method} is larger than ${mib} MiB, the most lots ui accepts for it`;
+  send(res, 413, 'application/json', JSON.stringify({ ok: false, error: { name: 'InvalidInput', code: 'INVALID_INPUT', message } }));
+  let drained = 0;
+  const cut = (): void => {
+    clearTimeout(timer);
+    req.socket.destroy();
+  };
+  const timer = setTimeout(cut, DRAIN_MS);
+  req.on('data', (c: Buffer) => {
+    drained += c.length;
+    if (drained > DRAIN_BYTES) cut();
+  });
+  req.on('end', () => clearTimeout(timer));
+  req.on('close', () => clearTimeout(timer));
+  req.resume();
 }

@@ -7,7 +7,7 @@ export interface ScoringServerSlice {
   scoringServer: ScoringServerState | null;
   scoringServerBusy: boolean;
   loadScoringServer(): Promise<void>;
-  /** Saves the settings and checks every endpoint; null when the engine refused them (a notice says why). */
+  /** Saves the settings, then checks every endpoint (a check saves nothing); null when the engine refused them (a notice says why). */
   checkScoringServer(input: ApiInput<'checkScoringServer'>): Promise<ScoringServerState | null>;
   forgetScoringServer(): Promise<void>;
 }
@@ -29,6 +29,7 @@ export const createScoringServerSlice =
     async checkScoringServer(input) {
       set({ scoringServerBusy: true }, false, 'scoring-server/check-start');
       try {
+        await api.saveScoringServer(input);
         const state = await api.checkScoringServer(input);
         set({ scoringServer: state, scoringServerBusy: false }, false, 'scoring-server/check');
         return state;

@@ -37,6 +37,7 @@ export const API_METHOD_NAMES = [
   'downloadModel',
   'prepareReferenceModel',
   'getScoringServer',
+  'saveScoringServer',
   'checkScoringServer',
   'forgetScoringServer',
   'buildDemo',

@@ -75,7 +75,9 @@ export interface StudioApi {
   prepareReferenceModel(): Promise<ReferenceModel>;
   /** The scoring server(s) kept for this user (the Models view's "Scoring server"), and their last check. */
   getScoringServer(): Promise<ScoringServerState>;
-  /** Keeps the settings and asks every endpoint what it serves (model, run-key identity, slots, or the exact error). */
+  /** Keeps the settings (nothing is contacted); the API key variable must be one the operator allowed. */
+  saveScoringServer(input: ApiInput<'saveScoringServer'>): Promise<ScoringServerState>;
+  /** Asks every endpoint what it serves (model, run-key identity, slots, or a status line); saves nothing. */
   checkScoringServer(input: ApiInput<'checkScoringServer'>): Promise<ScoringServerState>;
   forgetScoringServer(): Promise<ScoringServerState>;
 

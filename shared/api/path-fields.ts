@@ -5,8 +5,23 @@
 // method's path fields with it) instead of hiding a path.
 import { z } from 'zod';
 
-/** A file or folder path on the engine's machine. Use this schema for every path an API input takes. */
-export const filePath = z.string().min(1, 'a path is required').max(4096);
+/** Why a string cannot be a path on any system the engine runs on (NUL ends a C string: every file call
+ * refuses it), or null. Shared by the path schema and the plain-string fields that may name a file. */
+export function invalidPathReason(value: string): string | null {
+  if (value.includes('\0')) return 'a path cannot contain a NUL byte (\\0); give the path as it is on disk';
+  return null;
+}
+
+/** A file or folder path on the engine's machine. Use this schema for every path an API input takes. A
+ * path no file call could take is INVALID_INPUT here, before the service sees it. */
+export const filePath = z
+  .string()
+  .min(1, 'a path is required')
+  .max(4096)
+  .superRefine((value, ctx) => {
+    const reason = invalidPathReason(value);
+    if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
+  });
 
 /** Types that hold no other schema (a path cannot hide in them). */
 const LEAVES = new Set([

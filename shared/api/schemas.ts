@@ -5,7 +5,7 @@ import { SelectionRuleSchema } from '../project/spaces';
 import { FAMILY_NAMES } from '../benchmark/family';
 import { EXPORT_FORMATS } from './types';
 import { DEFAULT_SCORING_BACKEND, SCORING_SERVER_BACKENDS } from '../scoring/backends';
-import { filePath } from './path-fields';
+import { filePath, invalidPathReason } from './path-fields';
 
 const none = z.undefined().or(z.null()).or(z.object({}).strict()).optional();
 /** Every file path an input takes is this one schema: `lots ui --root` finds and confines them by it (path-fields.ts). */
@@ -14,6 +14,20 @@ const task = z.string().min(1, 'a task name is required');
 const run = z.string().min(1).optional();
 const jobId = z.object({ id: z.string().min(1) }).strict();
 const toolList = z.array(z.string().min(1)).max(10_000);
+
+/** The scoring-server settings as the Models view's card sends them (to save, or to check). */
+const scoringServerInput = z
+  .object({
+    backend: z.enum(SCORING_SERVER_BACKENDS).default(DEFAULT_SCORING_BACKEND.id),
+    endpoints: z.array(z.string().trim().min(1, 'an endpoint URL is empty').max(2048)).min(1, 'give at least one endpoint URL').max(64),
+    apiKeyEnv: z
+      .string()
+      .max(256)
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the API key variable must be an environment variable name (letters, digits, _; not the key itself)')
+      .optional(),
+    servedModel: z.string().trim().min(1).max(512).optional(),
+  })
+  .strict();
 
 export const apiInputSchemas = {
   getAppInfo: none,
@@ -117,19 +131,10 @@ export const apiInputSchemas = {
   prepareReferenceModel: none,
   /** The saved scoring-server settings and their last check. */
   getScoringServer: none,
-  /** Save these settings (per user) and ask each endpoint what it serves. */
-  checkScoringServer: z
-    .object({
-      backend: z.enum(SCORING_SERVER_BACKENDS).default(DEFAULT_SCORING_BACKEND.id),
-      endpoints: z.array(z.string().trim().min(1, 'an endpoint URL is empty').max(2048)).min(1, 'give at least one endpoint URL').max(64),
-      apiKeyEnv: z
-        .string()
-        .max(256)
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the API key variable must be an environment variable name (letters, digits, _; not the key itself)')
-        .optional(),
-      servedModel: z.string().trim().min(1).max(512).optional(),
-    })
-    .strict(),
+  /** Save these settings (per user); nothing is contacted. The API key variable must be one the operator allowed. */
+  saveScoringServer: scoringServerInput,
+  /** Ask each endpoint what it serves (model id and status line; never a server's body). Nothing is saved. */
+  checkScoringServer: scoringServerInput,
   /** Remove the saved settings (scoring then runs on this machine only). */
   forgetScoringServer: none,
 
@@ -154,7 +159,11 @@ export const apiInputSchemas = {
       dir: path.optional(),
       /** "default" (the default real model, pulled first on the Models view or with `lots models pull`),
        * "reference" (the built-in generated model: no real model, its results are noise), or a GGUF file. */
-      model: z.string().min(1, 'a model is required: "default", "reference" or a GGUF file').max(4096),
+      model: z
+        .string()
+        .min(1, 'a model is required: "default", "reference" or a GGUF file')
+        .max(4096)
+        .refine((v) => invalidPathReason(v) === null, { message: 'a model name or file cannot contain a NUL byte (\\0)' }),
       preset: z.enum(['quick', 'standard', 'full']).optional(),
       families: z.array(z.enum(FAMILY_NAMES)).min(1).max(FAMILY_NAMES.length).optional(),
       /** Registry sizes; several run the families at each size (registry growth). */

@@ -314,6 +314,7 @@ export function fakeApi(overrides: Partial<StudioApi> = {}): Fake {
     downloadModel: answer({ ...scoreJob, id: 'job-pull-1', kind: 'download' as const, unit: 'bytes' }),
     prepareReferenceModel: answer({ path: '/home/ana/.config/lots/models/reference.gguf', name: 'reference.gguf', note: 'generated' }),
     getScoringServer: answer(noScoringServer),
+    saveScoringServer: answer(noScoringServer),
     checkScoringServer: vi.fn(async () => {
       throw new Error('checkScoringServer is not faked');
     }),

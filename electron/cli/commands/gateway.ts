@@ -11,6 +11,7 @@ import { GatewayError, isLoopbackHost } from '../../engine/gateway/http-guard';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, shownUpstream, startOpenAIGateway } from '../../engine/gateway/openai-gateway';
 import { DEFAULT_MAX_MESSAGE_BYTES, McpGateway } from '../../engine/gateway/mcp-gateway';
 import type { GatewayStats } from '../../../shared/gateway/stats';
+import { listenFailure } from '../listen-errors';
 
 const common = {
   project: { type: 'string', description: 'the project folder (its approved spaces are served; its traffic recorded into it)' },
@@ -101,12 +102,13 @@ export const openaiCommand: Command = {
     const upstreamKey = keyEnv !== undefined ? secretFrom(keyEnv, '--upstream-key-env') : undefined;
     const upstreamTimeoutMs = seconds(args, 'upstream-timeout-s', DEFAULT_UPSTREAM_TIMEOUT_MS / 1000);
     if (!(upstreamTimeoutMs > 0)) throw new UsageError('--upstream-timeout-s must be positive');
+    const port = flagInt(args, 'port', { min: 0 }) ?? 8808;
     const gateway = await startOpenAIGateway({
       store,
       upstream,
       ...(upstreamKey !== undefined ? { upstreamKey } : {}),
       host,
-      port: flagInt(args, 'port', { min: 0 }) ?? 8808,
+      port,
       ...(token !== undefined ? { token } : {}),
       maxBodyBytes,
       commitEveryMs: batchMs,
@@ -114,6 +116,8 @@ export const openaiCommand: Command = {
       ...routeThresholdOf(args),
       upstreamTimeoutMs,
       log: (line) => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line)),
+    }).catch((e: unknown) => {
+      throw listenFailure(e, host, port) ?? e;
     });
     io.out(`lots gateway openai: serving ${gateway.url}/v1 → ${shownUpstream(upstream)} for project ${store.dir} (session ${gateway.session})`);
     io.out(
@@ -186,7 +190,15 @@ export const mcpCommand: Command = {
       : `task ${task}, which has no approved space: every tool is shown`;
     let ended: Promise<void> = gateway.ended;
     if (args.flags.http) {
-      const url = await gateway.serveHttp({ host, port: flagInt(args, 'port', { min: 0 }) ?? 8809, ...(token !== undefined ? { token } : {}), maxBodyBytes });
+      const port = flagInt(args, 'port', { min: 0 }) ?? 8809;
+      let url: string;
+      try {
+        url = await gateway.serveHttp({ host, port, ...(token !== undefined ? { token } : {}), maxBodyBytes });
+      } catch (e) {
+        // The upstream server (a child process) would keep this process alive: stop it before saying why.
+        await gateway.close().catch(() => undefined);
+        throw listenFailure(e, host, port) ?? e;
+      }
       io.out(`lots gateway mcp: serving ${url} → ${gateway.upstreamName} for project ${store.dir}, ${where} (session ${gateway.session})`);
     } else {
       ended = gateway.serveStdio();

@@ -8,6 +8,7 @@ import { ensureRendererBuilt, rendererBuildPaths } from '../renderer-build';
 import { ProjectStore } from '../../engine/store';
 import { StudioService, defaultConfigDir } from '../../engine/api';
 import { startWebHost, type WebHost } from '../../host/host';
+import { listenFailure } from '../listen-errors';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -28,6 +29,11 @@ export const command: Command = {
       default: '127.0.0.1',
     },
     'allow-host': { type: 'string', multi: true, description: "extra Host names to answer to (e.g. this machine's name when --bind 0.0.0.0)" },
+    'allow-key-env': {
+      type: 'string',
+      multi: true,
+      description: 'an environment variable the UI may send to a scoring server as its API key, besides those named LOTS_SCORING_KEY_* (repeat for several)',
+    },
   },
   details: [
     "Prints a URL that carries this session's access token; open it in a browser. Requests without the token,",
@@ -73,18 +79,31 @@ export async function startUi(args: ParsedArgs, io: CliIO): Promise<WebHost> {
   const root = flagString(args, 'root');
   if (root !== undefined && !isFolder(root)) throw new UsageError(`--root ${root}: no such folder; give an existing folder to confine the Studio's files to`);
   ensureRendererBuilt(ROOT, { log: (line) => io.err(`lots ui: ${line}`) });
-  const service = new StudioService({ transport: 'web', configDir: defaultConfigDir(), ...(root !== undefined ? { root } : {}) });
+  const allowKeyEnv = flagList(args, 'allow-key-env');
+  for (const name of allowKeyEnv)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new UsageError(`--allow-key-env ${name}: give the name of an environment variable (letters, digits, _), not its value`);
+  const service = new StudioService({ transport: 'web', configDir: defaultConfigDir(), allowKeyEnv, ...(root !== undefined ? { root } : {}) });
   const project = flagString(args, 'project');
   // The operator's --project obeys --root like a path given in the UI.
   if (project) service.setProject(ProjectStore.openOrCreate(service.paths.confined ? service.paths.resolve(resolve(project), '--project') : project));
-  const host = await startWebHost({
-    service,
-    events: service.events,
-    staticDir: rendererBuildPaths(ROOT).outDir,
-    bind: flagString(args, 'bind'),
-    port: flagInt(args, 'port', { min: 0 }),
-    allowHosts: flagList(args, 'allow-host'),
-  });
+  const bind = flagString(args, 'bind') ?? '127.0.0.1';
+  const port = flagInt(args, 'port', { min: 0 }) ?? 0;
+  let host: WebHost;
+  try {
+    host = await startWebHost({
+      service,
+      events: service.events,
+      staticDir: rendererBuildPaths(ROOT).outDir,
+      bind,
+      port,
+      allowHosts: flagList(args, 'allow-host'),
+    });
+  } catch (e) {
+    // Nothing may stay running after a failed start (the service's job runtime and watchers included).
+    service.dispose();
+    throw listenFailure(e, bind, port) ?? e;
+  }
   io.out(`LOTS Studio is served at ${host.url}${service.paths.confined ? `; files confined to ${service.paths.root} (--root)` : ''}`);
   io.out(`Open: ${host.openUrl}`);
   return {

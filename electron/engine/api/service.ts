@@ -56,7 +56,7 @@ import { faithfulnessPoints } from '../views/faithfulness';
 import { faithfulnessJobSpec } from '../usecases/faithfulness';
 import { checkModelOf } from '../read-model/run-model';
 import { RecentProjects } from '../user-data/recent';
-import { remoteSpecOf, ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
+import { checkKeyEnvAllowed, remoteSpecOf, ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
 import { checkScoringServers } from '../scoring/remote/check';
 import { buildSummary } from '../views/summary';
 import { checkScoringRequest, scoreJobSpec } from '../usecases/score';
@@ -90,6 +90,9 @@ export interface StudioServiceOptions {
    * must lie inside this folder or in the engine's own folders (models, demo and sample projects).
    */
   root?: string;
+  /** Environment variables besides LOTS_SCORING_KEY_* that may be sent to a scoring server as its API key
+   * (`lots ui --allow-key-env NAME`). No other variable's value ever leaves the engine. */
+  allowKeyEnv?: readonly string[];
 }
 
 /** How often a running job's new results are announced to the views. */
@@ -351,6 +354,8 @@ export class StudioService implements ApiMethods {
     if (input.backend === 'server' && !server) {
       throw invalid('no scoring server is set: enter its URL on the Models view (Scoring server) and press Check, or score on this machine');
     }
+    // Settings saved by hand or by an older version may name any variable: the rule holds for jobs too.
+    if (server?.apiKeyEnv !== undefined) checkKeyEnvAllowed(server.apiKeyEnv, this.options.allowKeyEnv);
     const { backend: _backend, ...request } = input;
     const spec = scoreJobSpec(store, { ...request, ...(server ? { remote: remoteSpecOf(server) } : {}) });
     this.models.remember(spec.model, basename(input.model));
@@ -431,12 +436,20 @@ export class StudioService implements ApiMethods {
     return { settings, lastCheck, file: this.scoringServer.file };
   }
 
-  async checkScoringServer(input: ApiParsedInput<'checkScoringServer'>): Promise<ScoringServerState> {
-    const settings = scoringServerSettings(input);
-    // Kept before the check: a server that is down now is still the one the user means.
+  async saveScoringServer(input: ApiParsedInput<'saveScoringServer'>): Promise<ScoringServerState> {
+    const settings = scoringServerSettings(input, this.options.allowKeyEnv);
     this.scoringServer.save(settings);
-    this.scoringServerCheck = await checkScoringServers(settings);
-    return { settings, lastCheck: this.scoringServerCheck, file: this.scoringServer.file };
+    return this.getScoringServer();
+  }
+
+  /** Contacts the endpoints given, with a key only from an allowed variable; what comes back is a status
+   * line and the model id per endpoint, never a body. The saved settings are not changed. */
+  async checkScoringServer(input: ApiParsedInput<'checkScoringServer'>): Promise<ScoringServerState> {
+    const settings = scoringServerSettings(input, this.options.allowKeyEnv);
+    const check = await checkScoringServers(settings);
+    this.scoringServerCheck = check;
+    const saved = this.scoringServer.read();
+    return { settings: saved, lastCheck: check, file: this.scoringServer.file };
   }
 
   async forgetScoringServer(): Promise<ScoringServerState> {

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import type { ScoringServerSettings } from '../../../shared/api/model-types';
 import { SCORING_SERVER_BACKENDS } from '../../../shared/scoring/backends';
 import { writeJsonAtomic } from '../store/atomic';
-import { invalid } from '../../../shared/api/errors';
+import { ExpectedError, invalid } from '../../../shared/api/errors';
+import { SCORING_KEY_PREFIX } from '../scoring/remote/redact';
 import { normalizeEndpoint, type RemoteScoringSpec } from '../scoring/remote/client';
 
 const FileSchema = z
@@ -51,14 +52,32 @@ export class ScoringServerSettingsFile {
   }
 }
 
+/**
+ * The variable a scoring server's API key may be read from, in the Studio: one named LOTS_SCORING_KEY_*,
+ * or one the operator allowed (`lots ui --allow-key-env NAME`). Anyone who can call the API chooses the
+ * endpoint, so any other variable (a cloud key, DATABASE_URL, …) would be sent to a URL of their choice.
+ */
+export function checkKeyEnvAllowed(name: string, allowed: readonly string[] = []): void {
+  if (name.startsWith(SCORING_KEY_PREFIX) && name.length > SCORING_KEY_PREFIX.length) return;
+  if (allowed.includes(name)) return;
+  throw new ExpectedError(
+    'FORBIDDEN',
+    `the API key variable ${name} may not be sent to a scoring server: name it ${SCORING_KEY_PREFIX}<something> (e.g. ${SCORING_KEY_PREFIX}${name}) where the Studio is started, or start \`lots ui\` with --allow-key-env ${name}`,
+  );
+}
+
 /** The API's input as settings: URLs normalized (host:port → http://host:port) and de-duplicated; a URL
- * that is not http(s) is refused, naming it. */
-export function scoringServerSettings(input: {
-  backend: ScoringServerSettings['backend'];
-  endpoints: readonly string[];
-  apiKeyEnv?: string;
-  servedModel?: string;
-}): ScoringServerSettings {
+ * that is not http(s) is refused, naming it; an API key variable that is not allowed is refused. */
+export function scoringServerSettings(
+  input: {
+    backend: ScoringServerSettings['backend'];
+    endpoints: readonly string[];
+    apiKeyEnv?: string;
+    servedModel?: string;
+  },
+  allowKeyEnv: readonly string[] = [],
+): ScoringServerSettings {
+  if (input.apiKeyEnv) checkKeyEnvAllowed(input.apiKeyEnv, allowKeyEnv);
   const endpoints: string[] = [];
   for (const url of input.endpoints) {
     let normalized: string;

@@ -203,6 +203,24 @@ describe('the path fields of the API', () => {
   });
 });
 
+describe('a path no file call can take (issue 37 item 4)', () => {
+  it('a NUL byte in any path field of any method is INVALID_INPUT naming the field, confined or not', async () => {
+    const unconfined = new StudioService({ transport: 'web', configDir: config, quietWorkers: true });
+    services.push(unconfined);
+    for (const s of [unconfined, confined()]) {
+      for (const { method, fields } of PATH_METHODS) {
+        const input = sampleInput(apiInputSchemas[method] as z.ZodType, () => join(root, 'a\0b'));
+        const reply = await dispatch(s, method, input);
+        expect(reply, method).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('NUL byte') } });
+        expect((reply as { error: { message: string } }).error.message, method).toContain(fields[0]!.replace('[]', ''));
+      }
+    }
+    // The one plain string that may name a file (startDemo's model) too.
+    expect(await dispatch(unconfined, 'startDemo', { model: `${root}/m\0.gguf` })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(existsSync(join(root, 'a'))).toBe(false);
+  });
+});
+
 describe('the real path of a path that does not exist yet', () => {
   it('resolves its longest existing prefix and follows dangling links by hand', () => {
     expect(realPathOf(join(root, 'a', 'b'))).toBe(join(root, 'a', 'b'));

@@ -76,24 +76,27 @@ describe('scoring server settings and checks through the API', () => {
     const { api, configDir } = studio();
     const port = await freePort(); // nothing listens there
     const started = performance.now();
-    const state = await api.checkScoringServer({ endpoints: [`127.0.0.1:${port}/`, `http://127.0.0.1:${port}`], apiKeyEnv: 'LOTS_TEST_UNSET_KEY_VARIABLE_X' });
+    const input = { endpoints: [`127.0.0.1:${port}/`, `http://127.0.0.1:${port}`], apiKeyEnv: 'LOTS_SCORING_KEY_TEST_UNSET_X' };
+    // Saving contacts nothing; a check saves nothing (issue 37).
+    await api.saveScoringServer(input);
+    const state = await api.checkScoringServer(input);
     const seconds = (performance.now() - started) / 1000;
     expect(seconds).toBeLessThan(15);
     // Normalized and de-duplicated; the key's variable name is kept, never a key.
-    expect(state.settings).toEqual({ backend: 'llama-server', endpoints: [`http://127.0.0.1:${port}`], apiKeyEnv: 'LOTS_TEST_UNSET_KEY_VARIABLE_X' });
+    expect(state.settings).toEqual({ backend: 'llama-server', endpoints: [`http://127.0.0.1:${port}`], apiKeyEnv: 'LOTS_SCORING_KEY_TEST_UNSET_X' });
     expect(state.file).toBe(join(configDir, 'scoring-server.json'));
     expect(JSON.parse(readFileSync(state.file, 'utf8'))).toEqual(state.settings);
     const [e] = state.lastCheck!.endpoints;
     expect(e).toMatchObject({ endpoint: `http://127.0.0.1:${port}`, reachable: false, model: null, identity: null });
     expect(e!.error!.code).toBe('SERVER_AUTH');
-    expect(e!.error!.message).toContain('LOTS_TEST_UNSET_KEY_VARIABLE_X');
-    expect(state.lastCheck!.problem).toMatch(/LOTS_TEST_UNSET_KEY_VARIABLE_X is not set/);
+    expect(e!.error!.message).toContain('LOTS_SCORING_KEY_TEST_UNSET_X');
+    expect(state.lastCheck!.problem).toMatch(/LOTS_SCORING_KEY_TEST_UNSET_X is not set/);
 
+    await api.saveScoringServer({ endpoints: [`127.0.0.1:${port}`] });
     const again = await api.checkScoringServer({ endpoints: [`127.0.0.1:${port}`] });
     const [down] = again.lastCheck!.endpoints;
     expect(down!.error!.code).toBe('SERVER_UNAVAILABLE');
-    expect(down!.error!.message).toContain(`http://127.0.0.1:${port}/v1/models`);
-    expect(down!.error!.message).toMatch(/ECONNREFUSED|fetch failed/);
+    expect(down!.error!.message).toBe(`http://127.0.0.1:${port} could not be reached (ECONNREFUSED)`);
     expect(again.lastCheck!.identity).toBeNull();
     expect(again.lastCheck!.problem).toMatch(/^no endpoint answered/);
     expect(await api.getScoringServer()).toEqual(again);
@@ -108,7 +111,7 @@ describe('scoring server settings and checks through the API', () => {
 
   it('refuses a URL that is not http(s) and an API key variable that is not a variable name, keeping nothing', async () => {
     const { api, configDir } = studio();
-    await expect(api.checkScoringServer({ endpoints: ['http://127.0.0.1:8080', 'ftp://10.0.0.7'] })).rejects.toMatchObject({
+    await expect(api.saveScoringServer({ endpoints: ['http://127.0.0.1:8080', 'ftp://10.0.0.7'] })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringContaining('"ftp://10.0.0.7" is not an endpoint URL'),
     });
@@ -156,6 +159,7 @@ describeRequiring('real-model', "the Studio's scoring server on the default real
         service = s.service;
         const { api } = s;
         const dead = `http://127.0.0.1:${await freePort()}`;
+        await api.saveScoringServer({ endpoints: [server.url, dead] });
         const both = await api.checkScoringServer({ endpoints: [server.url, dead] });
         const [up, down] = both.lastCheck!.endpoints;
         expect(up).toMatchObject({ endpoint: server.url, reachable: true, slots: 2, error: null });
@@ -171,6 +175,7 @@ describeRequiring('real-model', "the Studio's scoring server on the default real
         const wrong = await api.checkScoringServer({ endpoints: [server.url], servedModel: 'llama-3-70b' });
         expect(wrong.lastCheck!.endpoints[0]).toMatchObject({ reachable: false, model: up!.model, error: { code: 'SERVER_MODEL_MISMATCH' } });
         expect(wrong.lastCheck!.endpoints[0]!.error!.message).toContain(`serves "${up!.model}", not "llama-3-70b"`);
+        await api.saveScoringServer({ endpoints: [server.url], servedModel: up!.model! });
         const ready = await api.checkScoringServer({ endpoints: [server.url], servedModel: up!.model! });
         expect(ready.lastCheck).toMatchObject({ identity: up!.identity, problem: null });
 

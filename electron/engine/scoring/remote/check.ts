@@ -59,11 +59,12 @@ async function checkOne(
       throw new ExpectedError('SERVER_AUTH', `the environment variable ${settings.apiKeyEnv} (the API key) is not set in the engine's process`);
     const client = createClient(settings.backend, { baseUrl: endpoint, retry, ...(apiKey ? { apiKey } : {}) });
     const served = await client.servedModel();
-    result.model = served.name;
+    // The model id (and build) are the only texts of the server a check shows: short, one line.
+    result.model = oneLine(served.name);
     result.identity = runIdentity(settings.backend, served);
     result.slots = served.slotsReported === false ? null : served.slots;
     result.contextSize = served.contextSize ?? null;
-    result.build = served.build ?? null;
+    result.build = served.build !== undefined ? oneLine(served.build) : null;
     if (settings.servedModel !== undefined && served.name !== settings.servedModel) {
       throw new ExpectedError(
         'SERVER_MODEL_MISMATCH',
@@ -76,14 +77,44 @@ async function checkOne(
     result.reachable = true;
   } catch (e) {
     const { code, message } = serializeError(e);
-    // fetch's own failure (a TypeError) says only "fetch failed"; the cause names the refusal.
-    result.error = {
-      code: code === 'INTERNAL' && e instanceof TypeError ? 'SERVER_UNAVAILABLE' : code,
-      message: e instanceof TypeError ? `${endpoint}: ${message}${causeOf(e)}` : message,
-    };
+    const shownCode = code === 'INTERNAL' && e instanceof TypeError ? 'SERVER_UNAVAILABLE' : code;
+    result.error = { code: shownCode, message: statusLine(settings, endpoint, shownCode, e instanceof TypeError ? `${message}${causeOf(e)}` : message) };
   }
   result.ms = Math.round(performance.now() - started);
   return result;
+}
+
+/**
+ * What a check says of a failed endpoint: a status line (the HTTP status, or why no answer came), never
+ * the text a server sent. Whoever can call the API chooses the URL, so a server's body (an internal page,
+ * a secret it echoes) must not travel back through the check.
+ */
+function statusLine(settings: ScoringServerSettings, endpoint: string, code: string, message: string): string {
+  const backend = scoringBackend(settings.backend).program;
+  const status = /answered (\d{3})/.exec(message)?.[1];
+  switch (code) {
+    case 'SERVER_AUTH':
+      if (status === undefined) return message; // our own: the key variable is not set
+      return `${endpoint} answered HTTP ${status}: ${settings.apiKeyEnv ? `the key in ${settings.apiKeyEnv} was refused` : 'it needs an API key (give the API key variable)'}`;
+    case 'SERVER_REJECTED':
+      return `${endpoint} answered HTTP ${status ?? '4xx'}: no ${backend} answers at this URL (check the URL and the backend)`;
+    case 'SERVER_PROTOCOL':
+      return `${endpoint} answered${status ? ` HTTP ${status}` : ''}, but not as ${backend} does (check the URL and the backend)`;
+    case 'SERVER_UNAVAILABLE': {
+      if (status !== undefined) return `${endpoint} answered HTTP ${status} to every try: the server is busy or failing`;
+      const why = /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/.exec(message)?.[1] ?? (/timeout|timed out|aborted/i.test(message) ? 'no answer in time' : 'no answer');
+      return `${endpoint} could not be reached (${why})`;
+    }
+    case 'SERVER_MODEL_MISMATCH':
+      return message; // the two model ids
+    default:
+      return `${endpoint}: the check failed (${code})`;
+  }
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 function causeOf(e: Error): string {

@@ -4,6 +4,7 @@
 import type { HttpTarget, RetryPolicy } from './http';
 import { LlamaServerClient } from './llama-server';
 import { VllmClient } from './vllm';
+import { knownSecrets, redactSecrets } from './redact';
 import { SCORING_SERVER_BACKENDS, type ScoringServerBackend } from '../../../../shared/scoring/backends';
 
 export interface ServedModel {
@@ -63,12 +64,46 @@ export function runIdentity(backend: RemoteBackend, served: ServedModel): string
 }
 
 export function createClient(backend: RemoteBackend, target: HttpTarget): PromptScoringClient {
+  const secrets = knownSecrets(target.apiKey);
+  const clean = (text: string): string => redactSecrets(text, secrets);
+  const quiet: HttpTarget = {
+    ...target,
+    ...(target.onRetry ? { onRetry: (info) => target.onRetry!({ ...info, reason: clean(info.reason) }) } : {}),
+    ...(target.onWait ? { onWait: (notice) => target.onWait!({ ...notice, message: clean(notice.message) }) } : {}),
+  };
   switch (backend) {
     case 'llama-server':
-      return new LlamaServerClient(target);
+      return redacting(new LlamaServerClient(quiet), clean);
     case 'vllm':
-      return new VllmClient(target);
+      return redacting(new VllmClient(quiet), clean);
   }
+}
+
+/** `client` with every text a server chose (its errors, its model's name and build) passed through `clean`
+ * (redact.ts): a secret it quotes is never printed, stored in a job's state or shown. */
+function redacting(client: PromptScoringClient, clean: (text: string) => string): PromptScoringClient {
+  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (e) {
+      if (e instanceof Error) {
+        e.message = clean(e.message);
+        if (e.stack) e.stack = clean(e.stack);
+      }
+      throw e;
+    }
+  };
+  return {
+    backend: client.backend,
+    endpoint: client.endpoint,
+    servedModel: () =>
+      guard(async () => {
+        const served = await client.servedModel();
+        return { ...served, name: clean(served.name), ...(served.build !== undefined ? { build: clean(served.build) } : {}) };
+      }),
+    tokenize: (text, special, signal) => guard(() => client.tokenize(text, special, signal)),
+    scoredLogprobs: (tokens, start, end, signal) => guard(() => client.scoredLogprobs(tokens, start, end, signal)),
+  };
 }
 
 /** `http://host:port/` or `host:port` → `http://host:port` (what the clients prepend to paths). */

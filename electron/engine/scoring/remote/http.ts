@@ -5,6 +5,7 @@
 // at once, by its Content-Length or as it arrives) and deadlines (a gap between two pieces of it, and the
 // whole of it once the headers are in), and a request still waiting says so every `noticeMs`.
 import { ExpectedError } from '../../../../shared/api/errors';
+import { knownSecrets, redactSecrets } from './redact';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (default 5). */
@@ -70,6 +71,10 @@ export async function requestJson<T>(target: HttpTarget, method: 'GET' | 'POST',
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
   const payload = body === undefined ? undefined : JSON.stringify(body);
+  // A server's text (an error body, a dropped connection's reason) may quote the key: hidden before it
+  // becomes part of any message (redact.ts).
+  const secrets = knownSecrets(target.apiKey);
+  const shown = (text: string): string => redactSecrets(text, secrets);
   let last = '';
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     signal?.throwIfAborted();
@@ -96,21 +101,21 @@ export async function requestJson<T>(target: HttpTarget, method: 'GET' | 'POST',
         try {
           return JSON.parse(text) as T;
         } catch {
-          throw new ExpectedError('SERVER_PROTOCOL', `${method} ${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+          throw new ExpectedError('SERVER_PROTOCOL', `${method} ${url} answered ${response.status} with a body that is not JSON: ${shown(text.slice(0, 200))}`);
         }
       }
       if (!retryableStatus(response.status)) {
         throw new ExpectedError(
           response.status === 401 || response.status === 403 ? 'SERVER_AUTH' : 'SERVER_REJECTED',
-          `${method} ${url} answered ${response.status}: ${text.slice(0, 300)}`,
+          `${method} ${url} answered ${response.status}: ${shown(text.slice(0, 300))}`,
         );
       }
-      last = `${response.status} ${text.slice(0, 200)}`;
+      last = `${response.status} ${shown(text.slice(0, 200))}`;
       retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     } catch (e) {
       if (e instanceof ExpectedError) throw e;
       if (signal?.aborted) throw e;
-      last = e instanceof Error ? `${e.name}: ${e.message}${causeOf(e)}` : String(e);
+      last = shown(e instanceof Error ? `${e.name}: ${e.message}${causeOf(e)}` : String(e));
     } finally {
       if (notices) clearInterval(notices);
     }
