@@ -7,7 +7,7 @@ import { fromDraft } from './record-outcome';
 import { pickTask } from './task';
 import { toolDefsOf } from './tools';
 import type { ImportOptions, RecordFormat, RecordOutcome, SourceRecord } from './types';
-import { arr, contentText, idOf, isObj, str, typeName, type Obj } from './values';
+import { arr, callLikeBlock, contentText, idOf, isObj, str, typeName, type Obj } from './values';
 
 export const openaiFormat: RecordFormat = {
   id: 'openai',
@@ -27,6 +27,8 @@ export function recognizeOpenAI(value: unknown): { score: number; reason: string
   const req = requestOf(value);
   const messages = arr(req.messages);
   if (messages.length > 0) {
+    // Calls inside content blocks (LLaMA-Factory's tool_call, Anthropic's tool_use): not this format's calls.
+    if (messages.some((m) => isObj(m) && callLikeBlock(m.content) !== undefined)) return null;
     const hasTool = messages.some((m) => isObj(m) && (Array.isArray(m.tool_calls) || isObj(m.function_call) || m.role === 'tool' || m.role === 'function'));
     const fnTools = arr(req.tools).some((t) => isObj(t) && isObj(t.function));
     if (hasTool || fnTools) return { score: 10, reason: 'records have "messages" with tool_calls / role "tool" messages (tool_call_id) or tools[].function' };

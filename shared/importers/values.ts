@@ -115,3 +115,16 @@ export function typeName(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   return typeof v;
 }
+
+/** Types that hold a call in any of the content-block dialects this reader knows of. */
+export const CALL_LIKE = /^(tool_call|tool_calls|tool_use|function_call|function|server_tool_use|mcp_tool_use)$/;
+
+/** The first content part whose type names a call, when the content is a list of parts. */
+export function callLikeBlock(content: unknown): { index: number; type: string } | undefined {
+  if (!Array.isArray(content)) return undefined;
+  for (let i = 0; i < content.length; i++) {
+    const b: unknown = content[i];
+    if (isObj(b) && typeof b.type === 'string' && CALL_LIKE.test(b.type)) return { index: i, type: b.type };
+  }
+  return undefined;
+}
