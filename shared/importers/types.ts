@@ -14,6 +14,8 @@ export interface SourceRecord {
   key?: string;
   /** Size in bytes (or characters) of the record's text, for memory accounting of span groups. */
   size?: number;
+  /** Integers beyond 2^53 in it were read as marked text (number-range.ts); traces built from it are restored. */
+  bigIntegers?: boolean;
 }
 
 /** A BFCL dataset entry and the function docs of its classes, joined to recover the menu and task. */

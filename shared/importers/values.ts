@@ -1,5 +1,6 @@
 // Small, total helpers for reading untrusted JSON: none of them throws, all of them are linear.
 import { isObj, type Obj } from './obj';
+import { outOfRangeNumbers } from './number-range';
 import { redactSecrets } from './secrets';
 
 export { isObj, type Obj } from './obj';
@@ -54,6 +55,8 @@ export function argumentsOf(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   const t = v.trim();
   if (t.startsWith('{') || t.startsWith('[')) {
+    // Arguments holding a number a parse would change (an integer beyond 2^53) stay the text the model wrote.
+    if (outOfRangeNumbers(t).length > 0) return v;
     const parsed = tryJson(t);
     if (parsed.ok) return parsed.value;
   }

@@ -150,6 +150,10 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
   }
   if (s.callTargetTurns > 0)
     lines.push(`  note: ${s.callTargetTurns} turn(s) end in a function call: the call is their frozen answer, scored in the model's tool-call format`);
+  if (s.malformedToolCalls)
+    lines.push(
+      `  note: ${s.malformedToolCalls} call(s) name a tool no API accepts (a chat-template token in it, e.g. ls<|channel|>commentary, or garbled characters): a serving artefact, flagged in the trace (meta.malformedToolNames) and kept off inferred menus`,
+    );
   if (s.unansweredTurns > 0) lines.push(`  note: ${s.unansweredTurns} turn(s) end without assistant text or call (empty frozen answer, not scoreable)`);
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
 import { layoutDocument } from '../../../shared/importers/document';
 import { documentRecords, jsonError, utf8Error } from '../../../shared/importers/records';
-import { outOfRangeError, outOfRangeNumbers } from '../../../shared/importers/number-range';
+import { parseRecordText } from '../../../shared/importers/number-range';
 import { ImportSession, type ImportEvent, type ImportStats } from '../../../shared/importers/session';
 import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import type { Trace } from '../../../shared/trace/schema';
@@ -53,6 +53,8 @@ export interface ReadSummary {
   tasks: Record<string, number>;
   unansweredTurns: number;
   callTargetTurns: number;
+  /** Calls whose tool name carries a chat-template token (flagged; kept off inferred menus). */
+  malformedToolCalls?: number;
   elapsedMs: number;
   /** Why nothing (more) could be imported, when that happened. */
   fatal?: string;
@@ -197,6 +199,7 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
       tasks: Object.fromEntries([...s.tasks.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
       unansweredTurns: s.unansweredTurns,
       callTargetTurns: s.callTargetTurns,
+      malformedToolCalls: s.malformedToolCalls,
       elapsedMs: Date.now() - started,
       fatal,
       ...(encoding ? { encoding } : {}),
@@ -248,16 +251,15 @@ function readLine(l: RawLine, session: ImportSession, file: string, utf8: { firs
     return session.reject(utf8Error(file, l.line, utf8.first));
   }
   const text = bytes.toString('utf8');
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    JSON.parse(text);
   } catch (e) {
     return session.reject(jsonError(file, l.line, e));
   }
-  // A number the parse changed (1e309 → null, 1e-400 → 0, a rounded big integer): rejected, see number-range.ts.
-  const outOfRange = outOfRangeNumbers(text);
-  if (outOfRange.length > 0) return session.reject(outOfRangeError(file, l.line, text, outOfRange));
-  return session.push({ value, line: l.line, size: bytes.length });
+  // A number the parse changed (1e309 → null, 1e-400 → 0): rejected; a big integer: kept as text (number-range.ts).
+  const parsed = parseRecordText(text, file, l.line);
+  if (!parsed.ok) return session.reject(parsed.error);
+  return session.push({ value: parsed.value, line: l.line, size: bytes.length, ...(parsed.bigIntegers ? { bigIntegers: true } : {}) });
 }
 
 /** Line numbers holding bytes that are not UTF-8 (only computed when the file as a whole is not). */
