@@ -27,6 +27,7 @@ export function assembleTrace(draft: TraceDraft): AssembleResult {
   if (a.turns.length === 0) return { ok: false, message: 'no user request or assistant message found; nothing to import' };
 
   const turns: Turn[] = a.turns.map((t, i) => finishTurn(t, draft.turnExtras?.[i]));
+  if (draft.outcome !== undefined) turns[turns.length - 1]!.correct = draft.outcome;
   const recordedMenu = draft.tools && draft.tools.length > 0;
   // A called name no API accepts (a chat-template token in it) is a serving artefact, not a tool: flagged, never on an inferred menu.
   const malformed = a.calledTools.filter((name) => malformedToolName(name));

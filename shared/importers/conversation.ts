@@ -50,5 +50,7 @@ export interface TraceDraft {
   items: ConvItem[];
   model?: string;
   turnExtras?: TurnExtra[];
+  /** A verdict on the whole conversation (tau-bench's reward): recorded on its last turn. */
+  outcome?: boolean;
   meta?: Record<string, unknown>;
 }

@@ -2,7 +2,7 @@
 import type { Trace } from '../trace/schema';
 import type { LineError } from '../trace/validate';
 
-export const FORMAT_IDS = ['native', 'openai', 'anthropic', 'bfcl', 'otel', 'openinference', 'langfuse', 'gta', 'sharegpt'] as const;
+export const FORMAT_IDS = ['native', 'openai', 'anthropic', 'bfcl', 'otel', 'openinference', 'langfuse', 'gta', 'sharegpt', 'tau'] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
 /** One unit of input: a JSONL line, one element of a JSON array, or one value of a keyed JSON object. */
