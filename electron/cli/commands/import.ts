@@ -130,7 +130,9 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
   const lines: string[] = [];
   lines.push(`${s.file}: ${s.format ? `format ${s.format} (${s.reason ?? 'given'})` : 'format not recognised'}`);
   const rate = s.elapsedMs > 0 ? ` in ${(s.elapsedMs / 1000).toFixed(1)} s (${(s.bytes / 1048576 / (s.elapsedMs / 1000)).toFixed(1)} MB/s)` : '';
-  lines.push(`  read ${s.records} record(s), ${(s.bytes / 1048576).toFixed(1)} MB${rate}${s.encoding ? ` (${s.encoding.toUpperCase()}, decoded)` : ''}`);
+  lines.push(
+    `  read ${s.records} record(s), ${(s.bytes / 1048576).toFixed(1)} MB${rate}${s.encoding ? ` (${s.encoding.toUpperCase()}, decoded)` : ''}${s.compressed ? ` (${s.compressed}, decompressed)` : ''}`,
+  );
   lines.push(
     `  traces imported: ${added}; duplicates skipped: ${duplicates}; rejected: ${s.rejected + conflicts}${conflicts ? ` (${conflicts} id conflicts)` : ''}`,
   );
