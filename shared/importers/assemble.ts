@@ -28,6 +28,12 @@ export function assembleTrace(draft: TraceDraft): AssembleResult {
 
   const turns: Turn[] = a.turns.map((t, i) => finishTurn(t, draft.turnExtras?.[i]));
   if (draft.outcome !== undefined) turns[turns.length - 1]!.correct = draft.outcome;
+  if (draft.pending) {
+    // Not answered yet: whatever came before (a call of an earlier step) is not this turn's answer.
+    const last = turns[turns.length - 1]!;
+    delete last.target;
+    last.answer = '';
+  }
   const recordedMenu = draft.tools && draft.tools.length > 0;
   // A called name no API accepts (a chat-template token in it) is a serving artefact, not a tool: flagged, never on an inferred menu.
   const malformed = a.calledTools.filter((name) => malformedToolName(name));

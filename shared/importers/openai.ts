@@ -117,7 +117,16 @@ function openaiDraft(record: SourceRecord, options: ImportOptions): TraceDraft |
     const conv = responseItemsToItems(output, 'output', items);
     if (!conv.ok) return conv.message;
   }
-  return { ...base, format: 'openai-responses', tools: toolDefsOf(req.tools ?? res?.tools), items };
+  // A background response still `queued` / `in_progress` has produced nothing: its turn has no answer.
+  const status = str(res?.status) ?? (value.object === 'response' ? str(value.status) : undefined);
+  const pending = (status === 'queued' || status === 'in_progress') && !arr(output).length;
+  return {
+    ...base,
+    format: 'openai-responses',
+    tools: toolDefsOf(req.tools ?? res?.tools),
+    items,
+    ...(pending ? { pending: true, meta: { responseStatus: status } } : {}),
+  };
 }
 
 function firstChoiceMessage(v: Obj | undefined): unknown {

@@ -8,6 +8,7 @@ import { formatById } from './formats';
 import { DEFAULT_SPAN_BUDGET_BYTES, SpanGrouper } from './spans/grouper';
 import { malformedToolName } from './tools';
 import { restoreBigIntegers } from './number-range';
+import { chainLink, ResponsesChains } from './responses-chain';
 import type { FormatId, ImportOptions, RecordOutcome, SourceRecord, SpanGroup, TraceFormat } from './types';
 import { depthOf, MAX_DEPTH } from './values';
 
@@ -58,6 +59,8 @@ export class ImportSession {
   private dead = false;
   /** Some record held integers beyond 2^53 read as marked text: traces are restored before they leave. */
   private bigIntegers = false;
+  /** OpenAI Responses records, held until the file ends so chains (previous_response_id) can be stitched. */
+  private readonly chains = new ResponsesChains();
   private readonly grouper: SpanGrouper;
   private readonly file: string;
 
@@ -118,6 +121,7 @@ export class ImportSession {
       events.push(...this.detect());
     }
     if (this.fmt?.kind === 'span') events.push(...this.buildGroups(this.grouper.finish()));
+    if (this.chains.size > 0) for (const r of this.chains.finish()) events.push(...this.parse(r, true));
     return events;
   }
 
@@ -141,8 +145,15 @@ export class ImportSession {
     return events;
   }
 
-  private parse(record: SourceRecord): ImportEvent[] {
+  private parse(record: SourceRecord, held = false): ImportEvent[] {
     const fmt = this.fmt!;
+    if (!held && fmt.id === 'openai') {
+      const link = chainLink(record);
+      if (link) {
+        this.chains.hold(link);
+        return [];
+      }
+    }
     try {
       if (fmt.kind === 'record') return this.outcome(fmt.parseRecord(record, this.options));
       const extraction = fmt.spansOf(record, this.options);
