@@ -48,6 +48,7 @@ export function HeatmapView() {
     );
   if (!model) return <p className="muted">Loading the heatmap of {task}…</p>;
   const scored = model.means.some((m) => m !== null);
+  const nothingScoreable = model.requests.length > 0 && model.requests.every((r) => r.scoreable === false);
 
   return (
     <>
@@ -83,7 +84,13 @@ export function HeatmapView() {
         <span className="topbar-spacer" />
         <Legend scale={model.scale} dark={theme === 'dark'} />
       </div>
-      {!scored && (
+      {!scored && nothingScoreable && (
+        <div className="callout warn" style={{ marginBottom: 10 }} data-testid="heatmap-nothing-scoreable">
+          Nothing in this task can be scored: every request&apos;s recorded answer is empty (no final message, no final call), so a scoring run would only count
+          its tools as exposed.
+        </div>
+      )}
+      {!scored && !nothingScoreable && (
         <div className="callout warn" style={{ marginBottom: 10 }}>
           No scores for this task yet: the cells show which tools each request exposed.{' '}
           <button className="btn small" onClick={() => navigate({ view: 'jobs' })}>

@@ -9,6 +9,7 @@ import { Empty } from '../components/Empty';
 import { fmtScore, fmtSigned, runLabel } from '../format';
 import { useStudio } from '../store/react';
 import { ownValue } from '../../shared/trace/own-record';
+import { ObservationContent } from '../components/ObservationContent';
 
 export function TraceView() {
   const detail = useStudio((s) => s.traceDetail);
@@ -229,7 +230,7 @@ function StepView({ step, turn, index, removedKey, tool }: { step: Step; turn: n
     case 'observation':
       return (
         <Block title={`Observation · ${step.name}${step.isError ? ' · error' : ''}`} tone={step.isError ? 'obs error' : 'obs'} removed={removed}>
-          <pre className="msg-text">{step.content}</pre>
+          <ObservationContent content={step.content} />
           {step.pairing !== 'id' && (
             <div className="muted tiny">
               paired to {step.callId} by {step.pairing}
@@ -391,6 +392,8 @@ function AnswerView({
               </>
             ) : scored ? (
               'These scores carry no per-token detail (imported scores, or a run that did not keep it).'
+            ) : answer === '' && !call ? (
+              <span data-testid="turn-never-scoreable">Can never be scored: the recorded answer is empty (nothing for a model to be teacher-forced on).</span>
             ) : (
               'Not scored yet: the whole answer is the scored span by default.'
             )}

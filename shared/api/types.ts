@@ -106,6 +106,8 @@ export interface HeatmapRequest {
   /** The request text (first turn), cut to a length worth searching and showing. */
   text: string;
   correct: boolean | null;
+  /** False when no turn of it has a frozen target (every recorded answer empty): it can never be scored. */
+  scoreable?: boolean;
 }
 
 export interface HeatmapData {

@@ -68,8 +68,14 @@ export function parseAnthropicRecord(record: SourceRecord, options: ImportOption
 function addMessage(m: unknown, where: string, items: ConvItem[]): string | undefined {
   if (!isObj(m)) return `${where}: expected a message object, got ${typeName(m)}`;
   const role = str(m.role);
+  // A system message in the middle of the conversation (the API accepts it, some SDKs and gateways send it):
+  // kept where it was, as a system step of the turn (before the first turn it joins the system prompt).
+  if (role === 'system') {
+    items.push({ role: 'system', text: contentText(m.content) });
+    return undefined;
+  }
   if (role !== 'user' && role !== 'assistant')
-    return `${where}.role: ${role === undefined ? 'missing' : `unknown role ${quote(role)}`} (expected user or assistant)`;
+    return `${where}.role: ${role === undefined ? 'missing' : `unknown role ${quote(role)}`} (expected user, assistant or system)`;
   if (typeof m.content === 'string' || m.content === undefined || m.content === null) {
     const text = contentText(m.content);
     items.push(role === 'user' ? { role: 'user', text } : { role: 'assistant', text, calls: [] });

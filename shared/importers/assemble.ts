@@ -6,6 +6,7 @@ import type { Pairing, Step, ToolDef, Trace, Turn } from '../trace/schema';
 import { validateTrace } from '../trace/validate';
 import type { ConvItem, NCall, NResult, TraceDraft } from './conversation';
 import { contentHash } from './hash';
+import { malformedToolName } from './tools';
 import { idOf, quote } from './values';
 
 interface TurnBuild {
@@ -26,10 +27,20 @@ export function assembleTrace(draft: TraceDraft): AssembleResult {
   if (a.turns.length === 0) return { ok: false, message: 'no user request or assistant message found; nothing to import' };
 
   const turns: Turn[] = a.turns.map((t, i) => finishTurn(t, draft.turnExtras?.[i]));
+  if (draft.outcome !== undefined) turns[turns.length - 1]!.correct = draft.outcome;
+  if (draft.pending) {
+    // Not answered yet: whatever came before (a call of an earlier step) is not this turn's answer.
+    const last = turns[turns.length - 1]!;
+    delete last.target;
+    last.answer = '';
+  }
   const recordedMenu = draft.tools && draft.tools.length > 0;
-  const tools: ToolDef[] = recordedMenu ? dedupeTools(draft.tools!) : a.calledTools.map((name) => ({ name }));
+  // A called name no API accepts (a chat-template token in it) is a serving artefact, not a tool: flagged, never on an inferred menu.
+  const malformed = a.calledTools.filter((name) => malformedToolName(name));
+  const tools: ToolDef[] = recordedMenu ? dedupeTools(draft.tools!) : a.calledTools.filter((n) => !malformedToolName(n)).map((name) => ({ name }));
   const meta: Record<string, unknown> = { format: draft.format, ...draft.meta };
   if (!recordedMenu && tools.length > 0) meta.menu = 'inferred from calls (the source does not record the tools offered)';
+  if (malformed.length > 0) meta.malformedToolNames = malformed;
 
   const body: Record<string, unknown> = { v: 1, tools, turns, meta };
   if (draft.task) body.task = draft.task;

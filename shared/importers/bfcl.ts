@@ -53,12 +53,15 @@ export function parseBfclRecord(record: SourceRecord, options: ImportOptions): R
   }
   const joined = id ? options.bfcl?.dataset?.get(id) : undefined;
   const items: ConvItem[] = [];
-  let stateClass: string | undefined;
+  const stateClasses: string[] = [];
   let turnIndex = 0;
   for (let e = 0; e < v.inference_log.length; e++) {
     const entry: unknown = v.inference_log[e];
     if (Array.isArray(entry)) {
-      stateClass ??= entry.map((s) => (isObj(s) && s.role === 'state_info' ? str(s.class_name) : undefined)).find((c) => c);
+      for (const s of entry) {
+        const c = isObj(s) && s.role === 'state_info' ? str(s.class_name) : undefined;
+        if (c && !stateClasses.includes(c)) stateClasses.push(c);
+      }
       continue;
     }
     if (!isObj(entry) || !('begin_of_turn_query' in entry)) continue;
@@ -73,7 +76,7 @@ export function parseBfclRecord(record: SourceRecord, options: ImportOptions): R
       id,
       idPrefix: 'bfcl',
       format: 'bfcl',
-      task: pickTask([v, joined], options.taskField, involved[0] ?? stateClass),
+      task: pickTask([v, joined], options.taskField, primaryClass(involved.length ? involved : stateClasses, id)),
       tools: menuOf(involved, joined?.excluded_function, options.bfcl),
       model: str(v.model_name) ?? segmentAfter(options.sourcePath, 'result'),
       items,
@@ -81,6 +84,22 @@ export function parseBfclRecord(record: SourceRecord, options: ImportOptions): R
     record,
     options,
   );
+}
+
+/**
+ * The classes BFCL builds its multi-turn categories around, in the order of its id blocks (ids 0–49,
+ * 50–99, 100–149, 150–199 of each category). Every record involves exactly one of them, alongside
+ * helpers (TwitterAPI, MessageAPI, TicketAPI, MathAPI), and the paper groups records by it.
+ */
+export const BFCL_PRIMARY_CLASSES = ['GorillaFileSystem', 'VehicleControlAPI', 'TradingBot', 'TravelAPI'] as const;
+
+/** The record's primary API class: the one primary class it involves; else its id block; else the first class. */
+export function primaryClass(classes: readonly string[], id: string | undefined): string | undefined {
+  const primary = classes.find((c) => (BFCL_PRIMARY_CLASSES as readonly string[]).includes(c));
+  if (primary) return primary;
+  const n = /^multi_turn_[a-z_]+_(\d+)$/.exec(id ?? '')?.[1];
+  if (n !== undefined && classes.length === 0 && Number(n) < 200) return BFCL_PRIMARY_CLASSES[Math.floor(Number(n) / 50)];
+  return classes[0];
 }
 
 function addTurn(entry: Obj, t: number, where: string, items: ConvItem[]): string | undefined {
@@ -95,10 +114,13 @@ function addTurn(entry: Obj, t: number, where: string, items: ConvItem[]): strin
   const stepKeys = Object.keys(entry)
     .filter((k) => /^step_\d+$/.test(k))
     .sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+  const before = items.length;
   for (const key of stepKeys) {
     const problem = addStep(arr(entry[key]), t, Number(key.slice(5)), `${where}.${key}`, items);
     if (problem) return problem;
   }
+  // A turn of nothing but an empty step stays a turn of its own (with nothing to score), not part of the next.
+  if (items.length === before) items.push({ role: 'assistant', text: '', calls: [] });
   return undefined;
 }
 
@@ -117,11 +139,19 @@ function addStep(entries: unknown[], t: number, s: number, where: string, items:
     } else if (x.role === 'tool') tools.push({ content: x.content, at: `${where}[${i}]` });
   }
   if (assistant === undefined) return tools.length ? `${where}: tool output without an assistant entry in the step` : undefined;
-  const calls = decodeFailed ? [] : callsOf(assistant, decoded, tools.length > 0, t, s);
+  // A step the handler could not decode ("Proceed to next turn") still holds the model's call attempt when it
+  // logged FC calls ([{name: args}]): it stays a call (never answer text), flagged when its name is garbled.
+  const fcCalls = Array.isArray(assistant) && assistant.length > 0 && assistant.every((c) => isObj(c) && Object.keys(c).length === 1);
+  const calls = decodeFailed && !fcCalls ? [] : callsOf(assistant, decodeFailed ? undefined : decoded, tools.length > 0, t, s);
   if (typeof calls === 'string') return `${where}: ${calls}`;
   if (calls.length === 0) {
     if (tools.length) return `${where}: ${tools.length} tool output(s) but no decoded call to pair them with`;
-    items.push({ role: 'assistant', text: answerText(assistant), calls: [] });
+    const text = answerText(assistant);
+    // An empty closing step ("Empty response from the model. Proceed to next turn.") is how the harness
+    // ends a turn, not the model's last message: the turn's target stays its last non-empty assistant
+    // message, a call included (paper B.2).
+    if (text.trim() === '') return undefined;
+    items.push({ role: 'assistant', text, calls: [] });
     return undefined;
   }
   if (tools.length > calls.length)

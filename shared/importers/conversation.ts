@@ -50,5 +50,9 @@ export interface TraceDraft {
   items: ConvItem[];
   model?: string;
   turnExtras?: TurnExtra[];
+  /** A verdict on the whole conversation (tau-bench's reward): recorded on its last turn. */
+  outcome?: boolean;
+  /** The last turn has no answer yet (a Responses API answer still `queued` / `in_progress`): no target. */
+  pending?: boolean;
   meta?: Record<string, unknown>;
 }

@@ -50,7 +50,7 @@ export function detectFormat(samples: readonly unknown[]): DetectionResult {
       format: best.format,
       matched: best.matched,
       sampled: samples.length,
-      reason: `${label}: ${best.matched} of ${samples.length} sampled record(s) match — ${best.reason}`,
+      reason: `${label}: ${best.matched} of the first ${samples.length} record(s), read to detect the format, match — ${best.reason}`,
     },
   };
 }

@@ -5,6 +5,7 @@ import { gtaFormat } from './gta';
 import { nativeFormat } from './native';
 import { openaiFormat } from './openai';
 import { sharegptFormat } from './sharegpt';
+import { tauFormat } from './tau';
 import { langfuseFormat, openInferenceFormat, otelFormat } from './spans/formats';
 import { FORMAT_IDS, type FormatId, type TraceFormat } from './types';
 
@@ -12,6 +13,7 @@ export const TRACE_FORMATS: readonly TraceFormat[] = [
   nativeFormat,
   bfclFormat,
   gtaFormat,
+  tauFormat,
   otelFormat,
   openInferenceFormat,
   langfuseFormat,
@@ -36,6 +38,9 @@ const ALIASES: Record<string, FormatId> = {
   hermes: 'sharegpt',
   'llama-factory': 'sharegpt',
   llamafactory: 'sharegpt',
+  'tau-bench': 'tau',
+  'tau2-bench': 'tau',
+  tau2: 'tau',
 };
 
 /** A format name as typed on the command line (case-insensitive, aliases allowed), or undefined. */

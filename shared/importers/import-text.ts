@@ -2,7 +2,7 @@
 // parsing as the streaming reader in the engine.
 import type { LineError } from '../trace/validate';
 import { documentLayoutOf, documentRecords, jsonError } from './records';
-import { outOfRangeError, outOfRangeNumbers } from './number-range';
+import { parseRecordText } from './number-range';
 import { ImportSession, type ImportStats, type SessionOptions } from './session';
 import type { FormatId, ParsedTrace } from './types';
 import { normaliseLineBreaks } from '../trace/lines';
@@ -45,20 +45,19 @@ export function importText(text: string, options: SessionOptions = {}): TextImpo
       const raw = lines[i]!;
       const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
       if (line.trim() === '') continue;
-      let value: unknown;
       try {
-        value = JSON.parse(line);
+        JSON.parse(line);
       } catch (e) {
         take(session.reject(jsonError(file, i + 1, e)));
         continue;
       }
-      // A number the parse changed: the record is rejected (number-range.ts), as in the streaming reader.
-      const outOfRange = outOfRangeNumbers(line);
-      if (outOfRange.length > 0) {
-        take(session.reject(outOfRangeError(file, i + 1, line, outOfRange)));
+      // Numbers a parse would change: big integers kept as text, the rest rejected (number-range.ts), as in the streaming reader.
+      const parsed = parseRecordText(line, file, i + 1);
+      if (!parsed.ok) {
+        take(session.reject(parsed.error));
         continue;
       }
-      take(session.push({ value, line: i + 1, size: line.length }));
+      take(session.push({ value: parsed.value, line: i + 1, size: line.length, ...(parsed.bigIntegers ? { bigIntegers: true } : {}) }));
     }
   }
   take(session.finish());

@@ -1,7 +1,7 @@
 // OpenAI Chat Completions messages → conversation items. Results pair by `tool_call_id`; legacy
 // `function` messages (no id) pair by name and order.
 import type { ConvItem, NCall } from './conversation';
-import { argumentsOf, contentText, idOf, isObj, quote, str, typeName } from './values';
+import { argumentsOf, callLikeBlock, contentText, idOf, isObj, quote, str, typeName } from './values';
 
 export type ItemsOrError = { ok: true; items: ConvItem[] } | { ok: false; message: string };
 
@@ -12,6 +12,13 @@ export function chatMessagesToItems(messages: unknown[], path: string): ItemsOrE
     const where = `${path}[${i}]`;
     if (!isObj(m)) return { ok: false, message: `${where}: expected a message object, got ${typeName(m)}` };
     const role = str(m.role);
+    // A call inside `content` (a typed block this reader does not map) must never become text.
+    const callBlock = callLikeBlock(m.content);
+    if (callBlock !== undefined)
+      return {
+        ok: false,
+        message: `${where}.content[${callBlock.index}]: a ${quote(callBlock.type)} content block, which the OpenAI chat reader cannot map to a call; the record is refused rather than its call read as answer text (pass --format with the format that wrote it)`,
+      };
     switch (role) {
       case 'system':
       case 'developer':

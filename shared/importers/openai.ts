@@ -7,7 +7,7 @@ import { fromDraft } from './record-outcome';
 import { pickTask } from './task';
 import { toolDefsOf } from './tools';
 import type { ImportOptions, RecordFormat, RecordOutcome, SourceRecord } from './types';
-import { arr, contentText, idOf, isObj, str, typeName, type Obj } from './values';
+import { arr, callLikeBlock, contentText, idOf, isObj, str, typeName, type Obj } from './values';
 
 export const openaiFormat: RecordFormat = {
   id: 'openai',
@@ -27,6 +27,8 @@ export function recognizeOpenAI(value: unknown): { score: number; reason: string
   const req = requestOf(value);
   const messages = arr(req.messages);
   if (messages.length > 0) {
+    // Calls inside content blocks (LLaMA-Factory's tool_call, Anthropic's tool_use): not this format's calls.
+    if (messages.some((m) => isObj(m) && callLikeBlock(m.content) !== undefined)) return null;
     const hasTool = messages.some((m) => isObj(m) && (Array.isArray(m.tool_calls) || isObj(m.function_call) || m.role === 'tool' || m.role === 'function'));
     const fnTools = arr(req.tools).some((t) => isObj(t) && isObj(t.function));
     if (hasTool || fnTools) return { score: 10, reason: 'records have "messages" with tool_calls / role "tool" messages (tool_call_id) or tools[].function' };
@@ -115,7 +117,16 @@ function openaiDraft(record: SourceRecord, options: ImportOptions): TraceDraft |
     const conv = responseItemsToItems(output, 'output', items);
     if (!conv.ok) return conv.message;
   }
-  return { ...base, format: 'openai-responses', tools: toolDefsOf(req.tools ?? res?.tools), items };
+  // A background response still `queued` / `in_progress` has produced nothing: its turn has no answer.
+  const status = str(res?.status) ?? (value.object === 'response' ? str(value.status) : undefined);
+  const pending = (status === 'queued' || status === 'in_progress') && !arr(output).length;
+  return {
+    ...base,
+    format: 'openai-responses',
+    tools: toolDefsOf(req.tools ?? res?.tools),
+    items,
+    ...(pending ? { pending: true, meta: { responseStatus: status } } : {}),
+  };
 }
 
 function firstChoiceMessage(v: Obj | undefined): unknown {

@@ -1,7 +1,7 @@
 // From text to records: JSON Lines, or one JSON document whose top-level elements are the records.
 import type { LineError } from '../trace/validate';
 import { layoutDocument, type DocumentLayout } from './document';
-import { outOfRangeError, outOfRangeNumbers } from './number-range';
+import { parseRecordText } from './number-range';
 import type { SourceRecord } from './types';
 import { isObj } from './values';
 
@@ -51,10 +51,10 @@ export function documentRecords(
     const line = firstLine;
     if (sortedBad) return { records, errors: [utf8Error(file, sortedBad[0]!)] };
     try {
-      const value: unknown = JSON.parse(text);
-      const outOfRange = outOfRangeNumbers(text);
-      if (outOfRange.length > 0) errors.push(outOfRangeError(file, line, text, outOfRange));
-      else records.push({ value, line, size: text.length });
+      JSON.parse(text);
+      const parsed = parseRecordText(text, file, line);
+      if (!parsed.ok) errors.push(parsed.error);
+      else records.push({ value: parsed.value, line, size: text.length, ...(parsed.bigIntegers ? { bigIntegers: true } : {}) });
     } catch (e) {
       errors.push(jsonError(file, line, e));
     }
@@ -72,13 +72,15 @@ export function documentRecords(
       }
     }
     try {
-      const record: SourceRecord = { value: JSON.parse(slice), line: p.line + shift, size: slice.length };
-      // A number the parse changed (1e309 → null, 1e-400 → 0, a rounded big integer): rejected, see number-range.ts.
-      const outOfRange = outOfRangeNumbers(slice);
-      if (outOfRange.length > 0) {
-        errors.push(outOfRangeError(file, p.line + shift, slice, outOfRange));
+      JSON.parse(slice);
+      // A number the parse changed (1e309 → null, 1e-400 → 0): rejected; a big integer: kept as text (number-range.ts).
+      const parsed = parseRecordText(slice, file, p.line + shift);
+      if (!parsed.ok) {
+        errors.push(parsed.error);
         continue;
       }
+      const record: SourceRecord = { value: parsed.value, line: p.line + shift, size: slice.length };
+      if (parsed.bigIntegers) record.bigIntegers = true;
       if (keyed) record.key = p.key;
       records.push(record);
     } catch (e) {

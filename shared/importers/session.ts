@@ -6,6 +6,9 @@ import type { LineError } from '../trace/validate';
 import { detectFormat } from './detect';
 import { formatById } from './formats';
 import { DEFAULT_SPAN_BUDGET_BYTES, SpanGrouper } from './spans/grouper';
+import { malformedToolName } from './tools';
+import { restoreBigIntegers } from './number-range';
+import { chainLink, ResponsesChains } from './responses-chain';
 import type { FormatId, ImportOptions, RecordOutcome, SourceRecord, SpanGroup, TraceFormat } from './types';
 import { depthOf, MAX_DEPTH } from './values';
 
@@ -35,6 +38,8 @@ export interface ImportStats {
   unansweredTurns: number;
   /** Turns whose last assistant message is a call: the serialized call is their frozen target (paper B.2). */
   callTargetTurns: number;
+  /** Calls to a tool name no API accepts (a chat-template token in it, `ls<|channel|>commentary`): flagged, kept off inferred menus. */
+  malformedToolCalls: number;
 }
 
 export class ImportSession {
@@ -46,11 +51,16 @@ export class ImportSession {
     tasks: new Map(),
     unansweredTurns: 0,
     callTargetTurns: 0,
+    malformedToolCalls: 0,
   };
   private fmt: TraceFormat | undefined;
   /** Records (and read errors, to keep line order) held back until the format is known. */
   private sniffed: Array<SourceRecord | { error: LineError }> = [];
   private dead = false;
+  /** Some record held integers beyond 2^53 read as marked text: traces are restored before they leave. */
+  private bigIntegers = false;
+  /** OpenAI Responses records, held until the file ends so chains (previous_response_id) can be stitched. */
+  private readonly chains = new ResponsesChains();
   private readonly grouper: SpanGrouper;
   private readonly file: string;
 
@@ -76,6 +86,7 @@ export class ImportSession {
   push(record: SourceRecord): ImportEvent[] {
     if (this.dead) return [];
     this.stats.records++;
+    if (record.bigIntegers) this.bigIntegers = true;
     if (depthOf(record.value) > MAX_DEPTH) {
       return this.rejectCounted({
         file: this.file,
@@ -110,6 +121,7 @@ export class ImportSession {
       events.push(...this.detect());
     }
     if (this.fmt?.kind === 'span') events.push(...this.buildGroups(this.grouper.finish()));
+    if (this.chains.size > 0) for (const r of this.chains.finish()) events.push(...this.parse(r, true));
     return events;
   }
 
@@ -133,8 +145,15 @@ export class ImportSession {
     return events;
   }
 
-  private parse(record: SourceRecord): ImportEvent[] {
+  private parse(record: SourceRecord, held = false): ImportEvent[] {
     const fmt = this.fmt!;
+    if (!held && fmt.id === 'openai') {
+      const link = chainLink(record);
+      if (link) {
+        this.chains.hold(link);
+        return [];
+      }
+    }
     try {
       if (fmt.kind === 'record') return this.outcome(fmt.parseRecord(record, this.options));
       const extraction = fmt.spansOf(record, this.options);
@@ -176,8 +195,23 @@ export class ImportSession {
     const events: ImportEvent[] = [];
     for (const error of o.errors) events.push(this.countReject(error));
     for (const t of o.traces) {
-      this.count(t.trace);
-      events.push({ kind: 'trace', trace: t.trace, line: t.line });
+      let trace = t.trace;
+      if (this.bigIntegers) {
+        const restored = restoreBigIntegers(trace);
+        if (!restored.ok) {
+          events.push(
+            this.countReject({
+              file: this.file,
+              line: t.line,
+              message: `${restored.path}: the number ${restored.literal} is an integer beyond ±9007199254740991, which cannot be stored exactly, and it is part of a call's arguments or a tool's schema, where turning it into text would change the call; the record is rejected — write the number as a string ("${restored.literal}") in the source to keep it exactly, and import again`,
+            }),
+          );
+          continue;
+        }
+        trace = restored.value;
+      }
+      this.count(trace);
+      events.push({ kind: 'trace', trace, line: t.line });
     }
     return events;
   }
@@ -189,7 +223,10 @@ export class ImportSession {
     for (const turn of trace.turns) {
       if (turn.target === 'call') this.stats.callTargetTurns++;
       else if (turn.answer === '') this.stats.unansweredTurns++;
-      for (const s of turn.steps) if (s.kind === 'observation') this.stats.pairing[s.pairing]++;
+      for (const s of turn.steps) {
+        if (s.kind === 'observation') this.stats.pairing[s.pairing]++;
+        else if (s.kind === 'call') for (const c of s.calls) if (malformedToolName(c.name)) this.stats.malformedToolCalls++;
+      }
     }
   }
 

@@ -8,7 +8,7 @@ import { extractTagged, parsePayload } from './tags';
 import { pickTask } from './task';
 import { toolDefsOf } from './tools';
 import type { ImportOptions, RecordFormat, RecordOutcome, SourceRecord } from './types';
-import { argumentsOf, asText, contentText, idOf, isObj, quote, str, typeName, type Obj } from './values';
+import { argumentsOf, asText, CALL_LIKE, callLikeBlock, contentText, idOf, isObj, quote, str, typeName, type Obj } from './values';
 
 const SYSTEM = new Set(['system']);
 const USER = new Set(['human', 'user']);
@@ -28,6 +28,9 @@ export const sharegptFormat: RecordFormat = {
       (m) => isObj(m) && (m.from === 'function_call' || m.from === 'observation' || m.role === 'function_call' || m.role === 'observation'),
     );
     if (lf) return { score: 12, reason: 'conversations use the function_call / observation roles (LLaMA-Factory)' };
+    // LLaMA-Factory v1: `content` is a list of typed blocks ({type: "text" | "reasoning" | "tool_call", value}).
+    if (turns.some((m) => isObj(m) && typedBlocks(m.content) !== undefined))
+      return { score: 14, reason: 'messages hold typed content blocks {type: text | reasoning | tool_call, value} (LLaMA-Factory)' };
     const tags = turns.some((m) => isObj(m) && /<tool_call>|<tool_response>|<tools>/.test(textOf(m).slice(0, 100_000)));
     if (tags)
       return {
@@ -72,6 +75,20 @@ export function parseShareGptRecord(record: SourceRecord, options: ImportOptions
     const where = `${path}[${i}]`;
     if (!isObj(m)) return failed(record, options, `${where}: expected a turn object, got ${typeName(m)}`);
     const role = (str(m.from) ?? str(m.role) ?? '').toLowerCase();
+    const blocks = typedBlocks(m.content);
+    if (blocks) {
+      const problem = addTypedMessage(role, blocks, where, items, lastCallCount);
+      if (typeof problem === 'string') return failed(record, options, problem);
+      lastCallCount = problem.calls;
+      continue;
+    }
+    const callBlock = callLikeBlock(m.value ?? m.content);
+    if (callBlock !== undefined)
+      return failed(
+        record,
+        options,
+        `${where}.content[${callBlock.index}]: a ${quote(callBlock.type)} block that this reader cannot map to a call; the record is refused rather than its call read as answer text`,
+      );
     const text = textOf(m);
     if (SYSTEM.has(role)) {
       items.push({ role: 'system', text });
@@ -160,7 +177,12 @@ function plainResults(text: string, openCalls: number, where: string): NResult[]
   if (openCalls > 1) {
     const parsed = parsePayload(text);
     if (parsed.ok && Array.isArray(parsed.value) && parsed.value.length === openCalls) {
-      return parsed.value.map((x) => ({ content: typeof x === 'string' ? x : asText(x), pairing: 'position' as const, where }));
+      return parsed.value.map((x): NResult => {
+        // LLaMA-Factory lists parallel results as [{tool_call_id, name, content}, …]: the content is the output.
+        if (isObj(x) && 'content' in x && (typeof x.name === 'string' || 'tool_call_id' in x))
+          return { name: str(x.name), content: typeof x.content === 'string' ? x.content : asText(x.content), pairing: 'position', where };
+        return { content: typeof x === 'string' ? x : asText(x), pairing: 'position', where };
+      });
     }
   }
   return [{ content: text, pairing: 'position', where }];
@@ -176,3 +198,55 @@ function toolsInText(text: string): ToolDef[] {
   }
   return out;
 }
+
+interface TypedBlock {
+  type: string;
+  value: unknown;
+}
+
+/** LLaMA-Factory v1's typed content: every part an object with a string `type` and a `value` (no `text`). */
+function typedBlocks(content: unknown): TypedBlock[] | undefined {
+  if (!Array.isArray(content) || content.length === 0) return undefined;
+  const out: TypedBlock[] = [];
+  for (const b of content) {
+    if (!isObj(b) || typeof b.type !== 'string' || !('value' in b) || 'text' in b) return undefined;
+    out.push({ type: b.type, value: b.value });
+  }
+  return out;
+}
+
+/**
+ * One message of typed blocks: `text` is what the role said, `reasoning` is kept out of the answer (and out of
+ * the call text), `tool_call` values are calls ({"name", "arguments"} as JSON text or an object). A block of any
+ * other type refuses the record: guessing could turn a call into answer text.
+ */
+function addTypedMessage(role: string, blocks: TypedBlock[], where: string, items: ConvItem[], openCalls: number): { calls: number } | string {
+  const texts: string[] = [];
+  const calls: NCall[] = [];
+  for (let k = 0; k < blocks.length; k++) {
+    const b = blocks[k]!;
+    const at = `${where}.content[${k}]`;
+    if (b.type === 'text') texts.push(typeof b.value === 'string' ? b.value : asText(b.value));
+    else if (b.type === 'reasoning' || b.type === 'thinking') continue;
+    else if (b.type === 'tool_call') {
+      if (!ASSISTANT.has(role)) return `${at}: a tool_call block in a ${quote(role)} message; only the assistant calls tools`;
+      const got = callsOfPayload(typeof b.value === 'string' ? b.value : asText(b.value), at);
+      if (typeof got === 'string') return got;
+      calls.push(...got);
+    } else if (CALL_LIKE.test(b.type))
+      return `${at}: a ${quote(b.type)} block that this reader cannot map to a call; the record is refused rather than its call read as answer text`;
+    else if (BINARY_TYPES.has(b.type)) texts.push(`[${b.type}]`);
+    else return `${at}: unknown block type ${quote(b.type)} (expected text, reasoning or tool_call)`;
+  }
+  const text = texts.join('\n');
+  if (SYSTEM.has(role)) items.push({ role: 'system', text });
+  else if (USER.has(role)) items.push({ role: 'user', text });
+  else if (ASSISTANT.has(role)) {
+    items.push({ role: 'assistant', text, calls });
+    return { calls: calls.length };
+  } else if (RESULT.has(role) || role === 'function') items.push({ role: 'tool', results: plainResults(text, openCalls, where) });
+  else return `${where}: unknown role ${quote(role)} (expected system, user, assistant or tool)`;
+  return { calls: openCalls };
+}
+
+const BINARY_TYPES = new Set(['image', 'video', 'audio', 'image_url', 'file']);

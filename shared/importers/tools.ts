@@ -48,4 +48,13 @@ export function builtinToolName(type: string): string {
   return type.replace(/_call(_output)?$/, '').replace(/_\d{8}$/, '');
 }
 
+/**
+ * A tool name no API accepts: a chat-template token left in it by the serving stack (gpt-oss's
+ * `ls<|channel|>commentary`), or characters outside letters, digits and `_ - . : /` (a garbled generation).
+ * The model never had such a tool: the name is flagged (meta.malformedToolNames) and kept off inferred menus.
+ */
+export function malformedToolName(name: string): boolean {
+  return /<\|[A-Za-z_]+\|>/.test(name) || /[^\w.\-:/]/.test(name);
+}
+
 export type { Obj };

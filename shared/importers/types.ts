@@ -2,7 +2,7 @@
 import type { Trace } from '../trace/schema';
 import type { LineError } from '../trace/validate';
 
-export const FORMAT_IDS = ['native', 'openai', 'anthropic', 'bfcl', 'otel', 'openinference', 'langfuse', 'gta', 'sharegpt'] as const;
+export const FORMAT_IDS = ['native', 'openai', 'anthropic', 'bfcl', 'otel', 'openinference', 'langfuse', 'gta', 'sharegpt', 'tau'] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
 /** One unit of input: a JSONL line, one element of a JSON array, or one value of a keyed JSON object. */
@@ -14,6 +14,8 @@ export interface SourceRecord {
   key?: string;
   /** Size in bytes (or characters) of the record's text, for memory accounting of span groups. */
   size?: number;
+  /** Integers beyond 2^53 in it were read as marked text (number-range.ts); traces built from it are restored. */
+  bigIntegers?: boolean;
 }
 
 /** A BFCL dataset entry and the function docs of its classes, joined to recover the menu and task. */

@@ -1,5 +1,6 @@
 // Small, total helpers for reading untrusted JSON: none of them throws, all of them are linear.
 import { isObj, type Obj } from './obj';
+import { outOfRangeNumbers } from './number-range';
 import { redactSecrets } from './secrets';
 
 export { isObj, type Obj } from './obj';
@@ -54,6 +55,8 @@ export function argumentsOf(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   const t = v.trim();
   if (t.startsWith('{') || t.startsWith('[')) {
+    // Arguments holding a number a parse would change (an integer beyond 2^53) stay the text the model wrote.
+    if (outOfRangeNumbers(t).length > 0) return v;
     const parsed = tryJson(t);
     if (parsed.ok) return parsed.value;
   }
@@ -114,4 +117,17 @@ export function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   return typeof v;
+}
+
+/** Types that hold a call in any of the content-block dialects this reader knows of. */
+export const CALL_LIKE = /^(tool_call|tool_calls|tool_use|function_call|function|server_tool_use|mcp_tool_use)$/;
+
+/** The first content part whose type names a call, when the content is a list of parts. */
+export function callLikeBlock(content: unknown): { index: number; type: string } | undefined {
+  if (!Array.isArray(content)) return undefined;
+  for (let i = 0; i < content.length; i++) {
+    const b: unknown = content[i];
+    if (isObj(b) && typeof b.type === 'string' && CALL_LIKE.test(b.type)) return { index: i, type: b.type };
+  }
+  return undefined;
 }

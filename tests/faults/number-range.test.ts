@@ -68,7 +68,8 @@ describe('lots import', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${file}:2: meta.n: the number 1e309 is beyond the largest number that can be stored`);
     expect(r.err).toContain(`${file}:3: meta.n: the number 1e-400 is closer to 0`);
-    expect(r.err).toContain(`${file}:4: meta.n: the number 12345678901234567891 is an integer beyond ±9007199254740991`);
+    // An integer beyond 2^53 where nothing scores it (meta) keeps its record, as its source text (issue 38).
+    expect(r.err).not.toContain(`${file}:4:`);
     expect(r.err).toMatch(/the record is rejected so that no value changes silently — write the number as a string \("1e309"\) to keep it exactly/);
     const stored = readdirSync(join(project, 'traces'))
       .filter((f) => f.endsWith('.jsonl'))
@@ -80,6 +81,7 @@ describe('lots import', () => {
       .map((l) => JSON.parse(l) as { id: string; meta: { n: unknown } });
     expect(stored.map((t) => [t.id, t.meta.n])).toEqual([
       ['ok1', 42],
+      ['int', '12345678901234567891'],
       ['ok2', 1e308],
     ]);
   });
@@ -90,5 +92,37 @@ describe('lots import', () => {
     expect(r.traces.map((t) => t.trace.id)).toEqual(['a']);
     const line = text.split('\n').findIndex((l) => l.includes('1e400')) + 1;
     expect(r.errors).toEqual([expect.objectContaining({ file: 'doc.json', line, message: expect.stringMatching(/^meta\.n: the number 1e400/) })]);
+  });
+});
+
+describe('integers beyond 2^53 (issue 38)', () => {
+  const chat = (args: string, seed = '17') =>
+    `{"seed": ${seed}, "messages": [{"role": "user", "content": "pay"}, {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "pay", "arguments": ${args}}}]}, {"role": "tool", "tool_call_id": "c1", "content": "ok"}, {"role": "assistant", "content": "done"}]}`;
+
+  it('keep a record whose big integer nothing scores (a Together AI seed), and keep the digits as text', () => {
+    const r = importText(chat('"{}"', '12345678901234567891'), { file: 'together.jsonl' });
+    expect(r.errors).toEqual([]);
+    expect(r.traces).toHaveLength(1);
+  });
+
+  it('keep arguments holding one as the text the model wrote (a JSON string of arguments)', () => {
+    const r = importText(chat(JSON.stringify('{"card": 9876543210123456}')), { file: 'a.jsonl' });
+    expect(r.errors).toEqual([]);
+    const step = r.traces[0]!.trace.turns[0]!.steps[0]!;
+    expect(step.kind === 'call' && step.calls[0]!.arguments).toBe('{"card": 9876543210123456}');
+  });
+
+  it('reject a record whose call arguments hold one as a number, naming the field', () => {
+    const r = importText(chat('{"card": 9876543210123456}'), { file: 'b.jsonl' });
+    expect(r.traces).toEqual([]);
+    expect(r.errors[0]!.message).toMatch(/^turns\[0\]\.steps\[0\]\.calls\[0\]\.arguments\.card: the number 9876543210123456 .*call's arguments/);
+  });
+
+  it('keep the digits exactly where the trace keeps text (an observation)', () => {
+    const line = `{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": {"id": 12345678901234567891}}]}, {"role": "assistant", "content": "ok"}]}`;
+    const r = importText(line, { file: 'c.jsonl' });
+    expect(r.errors).toEqual([]);
+    const obs = r.traces[0]!.trace.turns[0]!.steps[1]!;
+    expect(obs.kind === 'observation' && obs.content).toContain('{"id":12345678901234567891}');
   });
 });

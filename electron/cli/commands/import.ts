@@ -130,7 +130,9 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
   const lines: string[] = [];
   lines.push(`${s.file}: ${s.format ? `format ${s.format} (${s.reason ?? 'given'})` : 'format not recognised'}`);
   const rate = s.elapsedMs > 0 ? ` in ${(s.elapsedMs / 1000).toFixed(1)} s (${(s.bytes / 1048576 / (s.elapsedMs / 1000)).toFixed(1)} MB/s)` : '';
-  lines.push(`  read ${s.records} record(s), ${(s.bytes / 1048576).toFixed(1)} MB${rate}${s.encoding ? ` (${s.encoding.toUpperCase()}, decoded)` : ''}`);
+  lines.push(
+    `  read ${s.records} record(s), ${(s.bytes / 1048576).toFixed(1)} MB${rate}${s.encoding ? ` (${s.encoding.toUpperCase()}, decoded)` : ''}${s.compressed ? ` (${s.compressed}, decompressed)` : ''}`,
+  );
   lines.push(
     `  traces imported: ${added}; duplicates skipped: ${duplicates}; rejected: ${s.rejected + conflicts}${conflicts ? ` (${conflicts} id conflicts)` : ''}`,
   );
@@ -150,6 +152,10 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
   }
   if (s.callTargetTurns > 0)
     lines.push(`  note: ${s.callTargetTurns} turn(s) end in a function call: the call is their frozen answer, scored in the model's tool-call format`);
+  if (s.malformedToolCalls)
+    lines.push(
+      `  note: ${s.malformedToolCalls} call(s) name a tool no API accepts (a chat-template token in it, e.g. ls<|channel|>commentary, or garbled characters): a serving artefact, flagged in the trace (meta.malformedToolNames) and kept off inferred menus`,
+    );
   if (s.unansweredTurns > 0) lines.push(`  note: ${s.unansweredTurns} turn(s) end without assistant text or call (empty frozen answer, not scoreable)`);
   return lines.join('\n');
 }

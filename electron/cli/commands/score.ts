@@ -9,6 +9,7 @@ import { GPU_CHOICES, readModelHeader } from '../../engine/llama';
 import { SCORE_DEFAULTS, scoreJobSpec, type ScoreRequest } from '../../engine/usecases/score';
 import { newJobId } from '../../engine/jobs/ids';
 import type { JobProgress, ScoreJobSpec } from '../../engine/jobs/protocol';
+import { unansweredNote } from '../../engine/jobs/protocol';
 import type { RenderFormat } from '../../engine/scoring/chat-template';
 import { followScoreJob } from '../job-progress';
 import { INTERVENTION_KINDS } from '../../../shared/trace/interventions';
@@ -106,9 +107,12 @@ export const command: Command = {
 
 /** What a run did, in one line (what the tests and scripts read). */
 export function scoreSummary(p: JobProgress): string {
-  if (p.total === 0 && p.unanswered)
-    return `nothing to score: ${p.unanswered} ${p.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet (serve them first with \`lots serve\`)`;
-  const unanswered = p.unanswered ? `, ${p.unanswered} skipped (no answer yet: serve them first)` : '';
+  const empty = p.emptyAnswers ?? 0;
+  const waiting = (p.unanswered ?? 0) - empty;
+  if (p.total === 0 && p.unanswered) return `nothing to score: ${unansweredNote(p.unanswered, empty)}${waiting > 0 ? ' (serve them with `lots serve`)' : ''}`;
+  const unanswered =
+    (waiting > 0 ? `, ${waiting} skipped (no answer yet: serve them first)` : '') +
+    (empty > 0 ? `, ${empty} skipped (every turn ends with an empty message: never scoreable)` : '');
   const turns = turnNotes(p.callTurns ?? 0, p.unscoredTurns ?? {});
   return `${p.scoredNow} scored now, ${p.skipped} already scored${unanswered}, ${p.done}/${p.total} in the project${turns ? `; ${turns}` : ''}`;
 }

@@ -3,16 +3,21 @@
 // a keyed object, an OTLP export) is read whole up to a size limit. Every rejected record comes out as
 // an error event with its line; the last event is a summary.
 import { isUtf8 } from 'node:buffer';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { layoutDocument } from '../../../shared/importers/document';
 import { documentRecords, jsonError, utf8Error } from '../../../shared/importers/records';
-import { outOfRangeError, outOfRangeNumbers } from '../../../shared/importers/number-range';
+import { parseRecordText } from '../../../shared/importers/number-range';
 import { ImportSession, type ImportEvent, type ImportStats } from '../../../shared/importers/session';
 import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import type { Trace } from '../../../shared/trace/schema';
 import type { LineError } from '../../../shared/trace/validate';
 import { checkStats } from './regular-file';
-import { normaliseFileBytes, readLines, type RawLine, type Utf16Encoding } from './line-reader';
+import { detectUtf16, normaliseFileBytes, readLines, type RawLine, type Utf16Encoding } from './line-reader';
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
@@ -32,6 +37,8 @@ export interface ReadOptions {
   bfcl?: BfclJoin;
   /** The name errors are reported under (default: the path as given). */
   displayName?: string;
+  /** The path importers read hints from (BFCL's result/<model>/…), when `path` is a decompressed copy. */
+  sourcePath?: string;
   onProgress?: (p: ReadProgress) => void;
   signal?: AbortSignal;
   maxLineBytes?: number;
@@ -53,11 +60,15 @@ export interface ReadSummary {
   tasks: Record<string, number>;
   unansweredTurns: number;
   callTargetTurns: number;
+  /** Calls whose tool name carries a chat-template token (flagged; kept off inferred menus). */
+  malformedToolCalls?: number;
   elapsedMs: number;
   /** Why nothing (more) could be imported, when that happened. */
   fatal?: string;
   /** Set when the file was UTF-16 (decoded; everything else is read as UTF-8). */
   encoding?: Utf16Encoding;
+  /** Set when the file was gzip-compressed (read decompressed; `bytes` counts the decompressed text). */
+  compressed?: 'gzip';
 }
 
 export type ReadEvent =
@@ -66,7 +77,101 @@ export type ReadEvent =
   | { kind: 'error'; error: LineError }
   | { kind: 'summary'; summary: ReadSummary };
 
+/**
+ * What the first bytes say the file is, before any line is read: gzip (read through zlib), another archive
+ * or compressed format (refused in one message: decompress it first), binary data (one message, not one per
+ * "line"), or text.
+ */
+export function containerOf(head: Buffer): { kind: 'gzip' } | { kind: 'refuse'; what: string; how: string } | { kind: 'text' } {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return { kind: 'gzip' };
+  const starts = (...b: number[]): boolean => b.every((x, i) => head[i] === x);
+  if (starts(0x50, 0x4b, 0x03, 0x04)) return { kind: 'refuse', what: 'a zip archive', how: 'unzip it and import the trace file inside' };
+  if (starts(0x28, 0xb5, 0x2f, 0xfd)) return { kind: 'refuse', what: 'zstd-compressed', how: 'decompress it first (`zstd -d file.zst`)' };
+  if (starts(0x42, 0x5a, 0x68)) return { kind: 'refuse', what: 'bzip2-compressed', how: 'decompress it first (`bunzip2 file.bz2`)' };
+  if (starts(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return { kind: 'refuse', what: 'xz-compressed', how: 'decompress it first (`unxz file.xz`)' };
+  if (detectUtf16(head)) return { kind: 'text' };
+  // UTF-8 JSON never holds a raw NUL, and text holds few control bytes besides tab and line breaks.
+  let control = 0;
+  for (const b of head) if (b === 0 || (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12)) control++;
+  if (head.includes(0) || (head.length >= 64 && control > head.length * 0.1))
+    return { kind: 'refuse', what: 'binary data, not text', how: 'a trace file is JSON text (JSON Lines or one JSON document); give the trace file itself' };
+  return { kind: 'text' };
+}
+
+function emptySummary(file: string, bytes: number, fatal: string): ReadSummary {
+  return {
+    file,
+    mode: 'empty',
+    bytes,
+    records: 0,
+    traces: 0,
+    rejected: 0,
+    pairing: { id: 0, position: 0, 'name-order': 0 },
+    tasks: {},
+    unansweredTurns: 0,
+    callTargetTurns: 0,
+    elapsedMs: 0,
+    fatal,
+  };
+}
+
+async function readHead(path: string, n: number): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
 export async function* readTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<ReadEvent> {
+  const file = options.displayName ?? path;
+  const stats = await stat(path);
+  checkStats(stats, file);
+  const container = containerOf(await readHead(path, 8192));
+  if (container.kind === 'refuse') {
+    yield { kind: 'summary', summary: emptySummary(file, stats.size, `${file}: the file is ${container.what}; ${container.how}`) };
+    return;
+  }
+  if (container.kind === 'text') {
+    yield* readPlainTraceFile(path, options);
+    return;
+  }
+  // gzip: decompressed (streaming) into a private temp folder, read as any file, removed afterwards.
+  const dir = await mkdtemp(join(tmpdir(), 'lots-gunzip-'));
+  try {
+    const inner = join(dir, basename(path).replace(/\.gz$/i, '') || 'trace');
+    try {
+      await pipeline(
+        createReadStream(path),
+        createGunzip(),
+        createWriteStream(inner, { flags: 'wx' }),
+        ...(options.signal ? [{ signal: options.signal }] : []),
+      );
+    } catch (e) {
+      options.signal?.throwIfAborted();
+      yield {
+        kind: 'summary',
+        summary: emptySummary(
+          file,
+          stats.size,
+          `${file}: the file is gzip-compressed but does not decompress (${e instanceof Error ? e.message : String(e)}); check the download, or decompress it yourself (\`gunzip -t\` tells what is wrong)`,
+        ),
+      };
+      return;
+    }
+    for await (const e of readPlainTraceFile(inner, { ...options, displayName: file, sourcePath: options.sourcePath ?? path })) {
+      if (e.kind === 'summary') yield { kind: 'summary', summary: { ...e.summary, compressed: 'gzip' } };
+      else yield e;
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function* readPlainTraceFile(path: string, options: ReadOptions = {}): AsyncGenerator<ReadEvent> {
   const file = options.displayName ?? path;
   const started = Date.now();
   const stats = await stat(path);
@@ -79,7 +184,7 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
     format: options.format,
     taskField: options.taskField,
     bfcl: options.bfcl,
-    sourcePath: path,
+    sourcePath: options.sourcePath ?? path,
     spanBudgetBytes: options.spanBudgetBytes,
   });
   let bytesRead = 0;
@@ -197,6 +302,7 @@ export async function* readTraceFile(path: string, options: ReadOptions = {}): A
       tasks: Object.fromEntries([...s.tasks.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
       unansweredTurns: s.unansweredTurns,
       callTargetTurns: s.callTargetTurns,
+      malformedToolCalls: s.malformedToolCalls,
       elapsedMs: Date.now() - started,
       fatal,
       ...(encoding ? { encoding } : {}),
@@ -248,16 +354,15 @@ function readLine(l: RawLine, session: ImportSession, file: string, utf8: { firs
     return session.reject(utf8Error(file, l.line, utf8.first));
   }
   const text = bytes.toString('utf8');
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    JSON.parse(text);
   } catch (e) {
     return session.reject(jsonError(file, l.line, e));
   }
-  // A number the parse changed (1e309 → null, 1e-400 → 0, a rounded big integer): rejected, see number-range.ts.
-  const outOfRange = outOfRangeNumbers(text);
-  if (outOfRange.length > 0) return session.reject(outOfRangeError(file, l.line, text, outOfRange));
-  return session.push({ value, line: l.line, size: bytes.length });
+  // A number the parse changed (1e309 → null, 1e-400 → 0): rejected; a big integer: kept as text (number-range.ts).
+  const parsed = parseRecordText(text, file, l.line);
+  if (!parsed.ok) return session.reject(parsed.error);
+  return session.push({ value: parsed.value, line: l.line, size: bytes.length, ...(parsed.bigIntegers ? { bigIntegers: true } : {}) });
 }
 
 /** Line numbers holding bytes that are not UTF-8 (only computed when the file as a whole is not). */

@@ -119,6 +119,9 @@ export interface JobProgress extends BaseProgress {
   /** Traces left out because no turn has an answer yet (requests not served): scoring them would only
    * add rows that count the tools as exposed with nothing measured. Not part of `total`. */
   unanswered?: number;
+  /** Of `unanswered`: traces that were answered (they record steps) but whose every turn ends with an empty
+   * message, so nothing in them can ever be scored; serving them again would not help. */
+  emptyAnswers?: number;
   /** Of the traces scored now: turns whose frozen target is a call (scored as the serialized call). */
   callTurns?: number;
   /** Of the traces scored now: turns that could not be scored, by reason. */
@@ -156,3 +159,19 @@ export interface ProgressOf {
 
 /** Parent → job worker. */
 export type JobCommand = { type: 'start'; request: JobRequest } | { type: 'pause' } | { type: 'resume' } | { type: 'cancel' };
+
+/**
+ * Why traces were left out, in words: requests nobody answered yet (serve them), and traces that were
+ * answered but end every turn with an empty message (nothing to score, ever; serving would not help).
+ */
+export function unansweredNote(unanswered: number, emptyAnswers: number): string {
+  const waiting = unanswered - emptyAnswers;
+  const parts: string[] = [];
+  if (waiting > 0)
+    parts.push(`${waiting} ${waiting === 1 ? 'trace has' : 'traces have'} no answer yet and ${waiting === 1 ? 'is' : 'are'} skipped (serve them first)`);
+  if (emptyAnswers > 0)
+    parts.push(
+      `${emptyAnswers} ${emptyAnswers === 1 ? 'trace ends' : 'traces end'} every turn with an empty message and can never be scored (nothing to serve: the recorded answers are empty)`,
+    );
+  return parts.join('; ');
+}

@@ -19,6 +19,7 @@ import { turnNotes } from '../../../shared/project/scores';
 import { holdWhilePaused, type JobControl } from './control';
 import { reportFailure } from './failure';
 import type { JobEvent, JobProgress, ScoreJobSpec } from './protocol';
+import { unansweredNote } from './protocol';
 import type { JobScorer } from './job-scorer';
 import type { TraceResult } from '../scoring/scorer';
 import { openRemoteScorer } from './remote-job';
@@ -38,10 +39,8 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
     const traces = selected.answered;
     progress.total = traces.length;
     progress.unanswered = selected.unanswered;
-    const unanswered =
-      progress.unanswered > 0
-        ? `${progress.unanswered} ${progress.unanswered === 1 ? 'trace has' : 'traces have'} no answer yet and ${progress.unanswered === 1 ? 'is' : 'are'} skipped (serve them first)`
-        : '';
+    if (selected.emptyAnswers > 0) progress.emptyAnswers = selected.emptyAnswers;
+    const unanswered = unansweredNote(selected.unanswered, selected.emptyAnswers);
     if (traces.length === 0) {
       progress.message = `nothing to score: ${unanswered}`;
       persist('done');
@@ -205,7 +204,7 @@ export function hasAnswer(trace: Trace): boolean {
  * store's order, and how many selected traces have none. The traces are read one at a time (only the
  * selected ones); what is kept is their ids.
  */
-export function selectAnswered(store: ProjectStore, tasks: readonly string[] | undefined): { answered: string[]; unanswered: number } {
+export function selectAnswered(store: ProjectStore, tasks: readonly string[] | undefined): { answered: string[]; unanswered: number; emptyAnswers: number } {
   const wanted = tasks && tasks.length > 0 ? new Set(tasks) : undefined;
   if (wanted && ![...store.traceInfos()].some((t) => t.task !== undefined && wanted.has(t.task))) {
     const known = [...new Set([...store.traceTasks().values()].filter(Boolean))].sort();
@@ -216,9 +215,15 @@ export function selectAnswered(store: ProjectStore, tasks: readonly string[] | u
   }
   const answered: string[] = [];
   let unanswered = 0;
+  let emptyAnswers = 0;
   for (const trace of store.iterTraces(wanted ? (t) => t.task !== undefined && wanted.has(t.task) : undefined)) {
     if (hasAnswer(trace)) answered.push(trace.id);
-    else unanswered++;
+    else {
+      unanswered++;
+      // The model already spoke (a call or an assistant message) and still left nothing to score: serving
+      // the request again is not what is missing. A request of tool outputs only (`lines`) awaits `lots serve`.
+      if (trace.turns.some((t) => t.steps.some((s) => s.kind === 'call' || (s.kind === 'message' && s.role === 'assistant')))) emptyAnswers++;
+    }
   }
-  return { answered, unanswered };
+  return { answered, unanswered, emptyAnswers };
 }

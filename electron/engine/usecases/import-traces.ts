@@ -88,6 +88,7 @@ export async function importSource(store: ProjectStore, source: TraceSource, opt
   let moreRejected = 0;
   const conflicts: { id: string; message: string }[] = [];
   let summary: ReadSummary | undefined;
+  const addedTasks = new Map<string, number>();
   const reject = (line: number, message: string) => {
     if (rejected.length < MAX_LISTED) rejected.push({ line, message });
     else moreRejected++;
@@ -110,7 +111,10 @@ export async function importSource(store: ProjectStore, source: TraceSource, opt
         reject(e.error.line, e.error.message);
         onRejected?.(e.error);
       } else if (e.kind === 'trace') {
-        if (imp.add(e.trace) === 'conflict') {
+        const added = imp.add(e.trace);
+        // Tasks are counted over the traces this import adds: a duplicate (in the file or the project) is not "without a task".
+        if (added === 'added') addedTasks.set(e.trace.task ?? '', (addedTasks.get(e.trace.task ?? '') ?? 0) + 1);
+        if (added === 'conflict') {
           const message = traceIdConflictMessage(e.trace.id);
           conflicts.push({ id: e.trace.id, message: `${source.name}:${e.line}: ${message}` });
           onConflict?.({ line: e.line, id: e.trace.id, message });
@@ -145,6 +149,7 @@ export async function importSource(store: ProjectStore, source: TraceSource, opt
     elapsedMs: 0,
   };
   if (s.fatal) reject(0, s.fatal);
+  s.tasks = Object.fromEntries([...addedTasks.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
   return {
     report: {
       file: source.name,

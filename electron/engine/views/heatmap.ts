@@ -4,6 +4,7 @@ import { encodeFloat32, encodeUint8 } from '../../../shared/api/matrix';
 import { CELL_EXPOSED, CELL_SCORED, CELL_UNEXPOSED, type HeatmapData, type HeatmapRequest } from '../../../shared/api/types';
 import type { Trace } from '../../../shared/trace/schema';
 import { correctness } from '../../../shared/trace/correctness';
+import { hasTarget } from '../../../shared/trace/target';
 import type { TaskData } from '../read-model/project-index';
 
 const REQUEST_TEXT_CHARS = 400;
@@ -45,7 +46,7 @@ export function buildHeatmap(data: TaskData): HeatmapData {
   data.traces.forEach((trace, r) => {
     const row = data.rowByTrace.get(trace.id);
     fill(r, row?.exposed ?? trace.tools.map((t) => t.name), row?.scores);
-    requests.push({ id: trace.id, text: requestText(trace), correct: correctness(trace) });
+    requests.push({ id: trace.id, text: requestText(trace), correct: correctness(trace), scoreable: trace.turns.some(hasTarget) });
   });
   orphanRows.forEach((row, i) => {
     fill(data.traces.length + i, row.exposed, row.scores);

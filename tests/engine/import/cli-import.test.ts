@@ -27,7 +27,9 @@ describe('lots import', () => {
     const project = join(tmp.dir, 'p1');
     const first = await lots('import', fixturePath('anthropic.jsonl'), '--project', project);
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/format anthropic \(Anthropic Messages API: 2 of 2 sampled record\(s\) match — messages carry tool_use/);
+    expect(first.out).toMatch(
+      /format anthropic \(Anthropic Messages API: 2 of the first 2 record\(s\), read to detect the format, match — messages carry tool_use/,
+    );
     expect(first.out).toMatch(/traces imported: 2; duplicates skipped: 0; rejected: 0/);
     expect(first.out).toMatch(/observations paired by id: 5, by position: 0, by name and order: 0/);
     expect(first.err).toBe('');
@@ -121,5 +123,16 @@ describe('lots import', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/nope\.jsonl: no such file/);
     expect(missing.err).not.toMatch(/at .*\.ts:/);
+  });
+
+  it('counts tasks over the traces imported: an exact duplicate is a duplicate, not a trace "without a task" (issue 38, item 7)', async () => {
+    const real = join(__dirname, '..', '..', 'fixtures', 'real', 'llama-factory', 'reason_tool_use_demo_15.jsonl');
+    const lines = readFileSync(real, 'utf8').trim().split('\n').slice(0, 3);
+    const file = join(tmp.dir, 'dup.jsonl');
+    writeFileSync(file, [...lines, lines[0]].join('\n') + '\n');
+    const r = await lots('import', file, '--project', join(tmp.dir, 'p-dup'));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/traces imported: 3; duplicates skipped: 1; rejected: 0/);
+    expect(r.out).toMatch(/tasks found: 0; 3 trace\(s\) without a task, left for routing/);
   });
 });

@@ -116,21 +116,21 @@ describe('BFCL turns whose last assistant message is a call (paper B.2)', () => 
   const r = importFixture(LONG);
   const [t] = traces(r);
 
-  it('keep the final call as the frozen target instead of an empty answer', () => {
+  it('keep the final call as the frozen target instead of an empty answer (an empty closing step is not the target: issue 38)', () => {
     expect(r.errors).toEqual([]);
     expectConsistent(t!);
-    expect(t!.turns.map((x) => x.target ?? 'text')).toEqual(['call', 'call', 'text']);
+    expect(t!.turns.map((x) => x.target ?? 'text')).toEqual(['call', 'call', 'call']);
     expect(t!.turns.map((x) => x.answer)).toEqual(['', '', '']);
     // The target is the last call step; its observations stay after it (context for later turns).
     expect(shape(t!.turns[0]!.steps)).toEqual(['call ls', 'obs ls', 'call cat', 'obs cat']);
     expect(targetCall(t!.turns[0]!)).toMatchObject({ index: 2, step: { calls: [{ name: 'cat', arguments: { file_name: 'log.txt' } }] } });
     expect(targetCall(t!.turns[1]!)!.step.calls.map((c) => c.name)).toEqual(['mv', 'wc']);
-    expect(targetCall(t!.turns[2]!)).toBeUndefined();
+    expect(targetCall(t!.turns[2]!)!.step.calls.map((c) => c.name)).toEqual(['pwd']);
   });
 
   it('count the call-valued turns apart from the turns with nothing to score', () => {
-    expect(r.stats.callTargetTurns).toBe(2);
-    expect(r.stats.unansweredTurns).toBe(1);
+    expect(r.stats.callTargetTurns).toBe(3);
+    expect(r.stats.unansweredTurns).toBe(0);
   });
 
   it('leave the target out of the evidence of its own turn, and in the evidence of later turns', () => {

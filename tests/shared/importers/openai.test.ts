@@ -9,7 +9,7 @@ describe('OpenAI Chat Completions', () => {
 
   it('detects the format and imports every record', () => {
     expect(r.format).toBe('openai');
-    expect(r.reason).toMatch(/3 of 3 sampled/);
+    expect(r.reason).toMatch(/3 of the first 3 record\(s\), read to detect the format/);
     expect(r.errors).toEqual([]);
     expect(traces(r)).toHaveLength(3);
     traces(r).forEach(expectConsistent);

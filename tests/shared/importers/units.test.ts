@@ -104,7 +104,7 @@ describe('detectFormat', () => {
   it('explains its choice and refuses what it cannot recognise', () => {
     const d = detectFormat([{ v: 1, id: 'a', turns: [] }]);
     expect(d.ok && d.detection.format).toBe('native');
-    expect(d.ok && d.detection.reason).toMatch(/1 of 1 sampled record\(s\) match/);
+    expect(d.ok && d.detection.reason).toMatch(/1 of the first 1 record\(s\), read to detect the format, match/);
     const none = detectFormat([{ foo: 1, bar: 2 }]);
     expect(none.ok).toBe(false);
     expect(!none.ok && none.message).toMatch(/top-level keys: foo, bar/);
