@@ -6,13 +6,13 @@ import { FAMILY_NAMES } from '../../../shared/benchmark/family';
 import { DEFAULT_EVAL, DEFAULT_FIT, DEFAULT_REGISTRY, DEFAULT_SEED } from '../../../shared/benchmark/generate';
 import { MAX_REGISTRY, REGISTRY_SIZES } from '../../../shared/benchmark/registry';
 import { makeBenchProject } from '../../engine/benchmark/make';
+import { BENCH_VARIANTS } from '../../../shared/benchmark/variant';
 import { benchOptions, variantFlag } from '../bench-flags';
 
 export const command: Command = {
   name: 'bench make',
   summary: 'generate the built-in benchmark as a ready project (requests, gold answers, tasks, splits)',
-  usage:
-    'lots bench make --out <dir> [--families a,b] [--registry 15|30|60|120|240] [--seed s] [--fit n] [--eval n] [--answers empty|gold] [--variant faithful|composition|number-free|answer-last]',
+  usage: `lots bench make --out <dir> [--families a,b] [--registry 15|30|60|120|240] [--seed s] [--fit n] [--eval n] [--answers empty|gold] [--variant ${BENCH_VARIANTS.join('|')}]`,
   flags: {
     out: { type: 'string', description: 'the project folder to create (must not exist or be empty)' },
     families: { type: 'string', multi: true, description: `only these families (default: all ten)` },

@@ -16,6 +16,7 @@ import { FIXTURE_MODELS } from '../../engine/models/model-arg';
 
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { commandLine, ensureModel } from '../real-model';
+import { BENCH_VARIANTS } from '../../../shared/benchmark/variant';
 import { benchOptions, embedderOption, embedFlags, modelFlags, serverOptions, variantFlag } from '../bench-flags';
 import { stageReporter } from '../stage-progress';
 import { ExpectedError } from '../../../shared/api/errors';
@@ -27,8 +28,7 @@ const full = DEMO_PRESETS.full;
 export const command: Command = {
   name: 'demo',
   summary: 'run the whole LOTS loop on the built-in benchmark with a real model and print LOTS against the baselines',
-  usage:
-    'lots demo --out <dir> [--model default] [--preset quick|standard|full] [--families a,b] [--registry 15[,30,60]] [--baselines all|a,b] [--fit n] [--eval n] [--variant faithful|composition|…] [--seeds n]',
+  usage: `lots demo --out <dir> [--model default] [--preset quick|standard|full] [--families a,b] [--registry 15[,30,60]] [--baselines all|a,b] [--fit n] [--eval n] [--variant ${BENCH_VARIANTS.join('|')}] [--seeds n]`,
   flags: {
     ...modelFlags(),
     ...embedFlags(),
