@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
 import { runDemo, seedDir, type DemoOptions } from '../../../electron/engine/benchmark/demo';
 import { benchRequests } from '../../../electron/engine/benchmark/project';
+import { seedPointsOf } from '../../../electron/engine/benchmark/seeds';
 import { ProjectStore } from '../../../electron/engine/store';
 import { readBenchMeta } from '../../../shared/benchmark/trace';
 
@@ -63,6 +64,9 @@ describe('lots demo --seeds 2 --variant composition', () => {
       expect(p.lotsMinus['keep-all']!.n).toBe(2);
     }
     expect(lines).toContainEqual(expect.stringMatching(/seed 1, composition variant$/));
+    // `lots evaluate --project` recomputes the same points from the seed projects' stored sweeps.
+    expect(seedPointsOf(ProjectStore.open(options.out))).toEqual(record.seeds);
+    expect(seedPointsOf(ProjectStore.open(seedDir(options.out, '1')))).toBeUndefined();
   }, 900_000);
 
   it('a rerun resumes every seed; another variant on the same folder is refused', async () => {
