@@ -3,6 +3,7 @@
 import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../shared/benchmark/family';
 import type { BenchOptions } from '../../shared/benchmark/generate';
 import { MAX_REGISTRY } from '../../shared/benchmark/registry';
+import { BENCH_VARIANTS, DEFAULT_VARIANT, VARIANT_SUMMARIES } from '../../shared/benchmark/variant';
 import { FIXTURE_MODELS, resolveModelArg } from '../engine/models/model-arg';
 import { BenchServer, DEFAULT_MAX_TOKENS, DEFAULT_PARALLEL, type BenchServerOptions } from '../engine/benchmark/server';
 import { GPU_CHOICES } from '../engine/llama/runtime';
@@ -11,7 +12,18 @@ import { CliError, type CliIO, type Command } from './command';
 import { ensureModel } from './real-model';
 import { SENTENCE_ENCODER_SOURCE } from '../engine/models/sources';
 
-/** What to generate: --seed, --families, --registry, --fit, --eval, --answers. */
+/** `--variant` of the commands that generate the benchmark (bench make, demo); the names come from the registry. */
+export function variantFlag(): Command['flags'] {
+  return {
+    variant: {
+      type: 'string',
+      description: `benchmark variant: ${BENCH_VARIANTS.map((v) => `${v} (${VARIANT_SUMMARIES[v]})`).join('; ')}`,
+      default: DEFAULT_VARIANT,
+    },
+  };
+}
+
+/** What to generate: --seed, --families, --registry, --fit, --eval, --answers, --variant. */
 export function benchOptions(args: ParsedArgs): BenchOptions {
   const families = flagList(args, 'families');
   const unknown = families.filter((f) => !isFamilyName(f));
@@ -28,6 +40,7 @@ export function benchOptions(args: ParsedArgs): BenchOptions {
     fit: flagInt(args, 'fit', { min: 0 }),
     eval: flagInt(args, 'eval', { min: 0 }),
     answers: choice(args, 'answers', ['empty', 'gold'], undefined),
+    variant: choice(args, 'variant', BENCH_VARIANTS, undefined),
   };
 }
 

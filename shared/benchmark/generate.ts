@@ -7,6 +7,7 @@ import { registryNames } from './registry';
 import { buildBenchTrace, type BenchPrompt } from './trace';
 import type { Trace } from '../trace/schema';
 import { ExpectedError } from '../base/errors';
+import { BENCH_VARIANTS, DEFAULT_VARIANT, isBenchVariant, type BenchVariant } from './variant';
 
 export const DEFAULT_FIT = 80;
 export const DEFAULT_EVAL = 320;
@@ -24,6 +25,8 @@ export interface BenchOptions {
   answers?: 'empty' | 'gold';
   /** Menu rendering of the requests (default compact, TGB's style). */
   prompt?: BenchPrompt;
+  /** Benchmark variant (variant.ts; default faithful). */
+  variant?: BenchVariant;
 }
 
 export interface BenchPlan {
@@ -32,6 +35,7 @@ export interface BenchPlan {
   registry: number;
   fit: number;
   eval: number;
+  variant: BenchVariant;
 }
 
 export function planBenchmark(options: BenchOptions = {}): BenchPlan {
@@ -46,7 +50,10 @@ export function planBenchmark(options: BenchOptions = {}): BenchPlan {
     if (!Number.isInteger(n) || n < 0) throw new ExpectedError('INVALID_INPUT', `--${name} must be a non-negative integer, got ${n}`);
   }
   if (fit + evalCount === 0) throw new ExpectedError('INVALID_INPUT', 'a benchmark needs at least one request per family (--fit and --eval are both 0)');
-  return { seed: options.seed ?? DEFAULT_SEED, families, registry: options.registry ?? DEFAULT_REGISTRY, fit, eval: evalCount };
+  const variant = options.variant ?? DEFAULT_VARIANT;
+  if (!isBenchVariant(variant))
+    throw new ExpectedError('INVALID_INPUT', `unknown benchmark variant "${String(variant)}"; choose from ${BENCH_VARIANTS.join(', ')}`);
+  return { seed: options.seed ?? DEFAULT_SEED, families, registry: options.registry ?? DEFAULT_REGISTRY, fit, eval: evalCount, variant };
 }
 
 export function generateBenchmark(options: BenchOptions = {}): Trace[] {
@@ -55,7 +62,7 @@ export function generateBenchmark(options: BenchOptions = {}): Trace[] {
   const traces: Trace[] = [];
   for (const family of plan.families) {
     for (let index = 0; index < plan.fit + plan.eval; index++) {
-      const instance = instantiate(plan.seed, family, index);
+      const instance = instantiate(plan.seed, family, index, plan.variant);
       traces.push(
         buildBenchTrace(instance, {
           menu,

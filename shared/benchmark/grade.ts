@@ -12,6 +12,11 @@ export const RELATIVE_TOLERANCE = 1e-3;
 
 const NUMBER = /(?<![\p{L}\p{N}.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|(?<![\p{L}\p{N}.])[-−]?\.\d+/u;
 
+/** Every number-like span of a text, as written (what a model copying from the text could answer). */
+export function numberSpans(text: string): string[] {
+  return [...text.matchAll(new RegExp(NUMBER.source, 'gu'))].map((m) => m[0]);
+}
+
 /** The first number-like span of a text, or undefined. */
 export function firstNumber(text: string): number | undefined {
   const m = NUMBER.exec(text);

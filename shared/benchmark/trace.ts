@@ -10,6 +10,7 @@ import { FAMILY_NAMES } from './family';
 import { benchTraceId, instantiate, type BenchInstance } from './instance';
 import { benchToolDef, presentationOrder, type LineOrder } from './registry';
 import { ExpectedError } from '../base/errors';
+import { BENCH_VARIANTS } from './variant';
 
 export const BENCH_META_VERSION = 1;
 
@@ -34,6 +35,8 @@ export const BenchMetaSchema = z.object({
   /** The order menus and tool lines are listed in (registry.ts). Absent: code-unit order, as projects
    * made before the dependency order were served. */
   order: z.enum(['dependency', 'code-unit']).optional(),
+  /** The benchmark variant (variant.ts). Absent: faithful, as every project made before variants. */
+  variant: z.enum(BENCH_VARIANTS).optional(),
 });
 export type BenchMeta = z.infer<typeof BenchMetaSchema>;
 
@@ -69,6 +72,7 @@ export function buildBenchTrace(instance: BenchInstance, options: BenchTraceOpti
     registry: options.registry,
     prompt,
     ...(order === 'dependency' ? { order } : {}),
+    ...(instance.variant !== 'faithful' ? { variant: instance.variant } : {}),
   };
   const trace: Trace = {
     v: 1,
@@ -140,7 +144,7 @@ export function readBenchMeta(trace: Trace): BenchMeta {
 
 export function instanceOfTrace(trace: Trace): BenchInstance {
   const meta = readBenchMeta(trace);
-  return instantiate(meta.seed, meta.family, meta.index);
+  return instantiate(meta.seed, meta.family, meta.index, meta.variant ?? 'faithful');
 }
 
 /**

@@ -7,6 +7,8 @@ import type { DemoRecord, GrowthPoint } from '../project/demo';
 import { escapeHtml, px } from './html';
 import { SELECTION_METHODS } from '../selection/registry';
 import { costHtml, pairedHtml } from './demo-statistics';
+import { formatSeedTable } from '../benchmark/seeds';
+import { isBenchVariant, VARIANT_SUMMARIES } from '../benchmark/variant';
 
 export const METHOD_LABELS: Readonly<Record<string, string>> = Object.fromEntries(SELECTION_METHODS.map((m) => [m.id, m.label]));
 
@@ -199,7 +201,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const cost = costHtml(data.cost, METHOD_LABELS);
   const provenance = r
     ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${demoDuration(r)}<br><code>${escapeHtml(r.command)}</code><br>` +
-      `${r.preset.families.length === 1 ? '1 family' : `${r.preset.families.length} families`} × (${r.preset.fit} fitting + ${r.preset.eval} evaluation requests), registry of ${r.preset.registry} tools, budgets K = 1…${r.preset.kMax ?? 'all'}, ${r.preset.draws} Random draws, seed ${escapeHtml(r.preset.seed)}`
+      `${r.preset.families.length === 1 ? '1 family' : `${r.preset.families.length} families`} × (${r.preset.fit} fitting + ${r.preset.eval} evaluation requests), registry of ${r.preset.registry} tools, budgets K = 1…${r.preset.kMax ?? 'all'}, ${r.preset.draws} Random draws, seed ${escapeHtml(r.preset.seed)}${r.preset.seeds ? ` and the next ${r.preset.seeds - 1}` : ''}${variantClause(r.preset.variant)}`
     : "Not made by <code>lots demo</code>: results from the project's budget sweeps.";
   return `<!doctype html>
 <html lang="en">
@@ -240,11 +242,18 @@ ${data.tasks.length > 1 ? meanRow : ''}
 </tbody>
 </table>
 ${paired ? `<h2>Is the difference real? LOTS minus each baseline</h2>\n${paired}` : ''}
+${r?.seeds?.length ? `<h2>Across seeds</h2>\n<pre class="small">${escapeHtml(formatSeedTable(r.seeds))}</pre>` : ''}
 ${cost ? `<h2>The cost of selection</h2>\n${cost}` : ''}
 <footer>LOTS Studio${options.generatedAt ? ` · ${escapeHtml(options.generatedAt)}` : ''}</footer>
 </body>
 </html>
 `;
+}
+
+/** ", composition variant (no tool line states the answer; …)" for a non-default variant. */
+function variantClause(variant: string | undefined): string {
+  if (!variant || variant === 'faithful') return '';
+  return `, ${escapeHtml(variant)} variant${isBenchVariant(variant) ? ` (${escapeHtml(VARIANT_SUMMARIES[variant])})` : ''}`;
 }
 
 export function meanKept(data: DemoData): number {

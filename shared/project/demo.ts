@@ -30,6 +30,25 @@ export const GrowthPointSchema = z.object({
 });
 export type GrowthPoint = z.infer<typeof GrowthPointSchema>;
 
+const DifferenceSchema = z.object({
+  difference: z.number(),
+  lo: z.number().optional(),
+  hi: z.number().optional(),
+  n: z.number().int().nonnegative(),
+});
+
+/** One seed of a `--seeds N` run (shared/benchmark/seeds.ts summarises them). */
+export const SeedPointSchema = z.object({
+  seed: z.string(),
+  /** The seed's project, relative to the demo project (`.` for the demo project itself). */
+  project: z.string(),
+  /** Method → mean evaluation accuracy over the families. */
+  accuracy: z.record(z.string(), z.number()),
+  /** Baseline → LOTS minus it, pooled over the families, with the paired bootstrap interval within the seed. */
+  lotsMinus: z.record(z.string(), DifferenceSchema),
+});
+export type SeedPoint = z.infer<typeof SeedPointSchema>;
+
 export const DemoRecordSchema = RunHeaderSchema.extend({
   v: z.literal(DEMO_RECORD_VERSION),
   preset: z.object({
@@ -42,7 +61,13 @@ export const DemoRecordSchema = RunHeaderSchema.extend({
     /** The budget grid's largest K (the grid is 1…kMax, capped by the ranked tools). */
     kMax: z.number().int().positive().optional(),
     seed: z.string(),
+    /** Seeds run (`--seeds N`; absent: one). */
+    seeds: z.number().int().positive().optional(),
+    /** The benchmark variant (shared/benchmark/variant.ts); absent: faithful. */
+    variant: z.string().optional(),
   }),
   growth: z.array(GrowthPointSchema).default([]),
+  /** With `--seeds N` (N > 1): one point per seed, in seed order. */
+  seeds: z.array(SeedPointSchema).optional(),
 });
 export type DemoRecord = z.infer<typeof DemoRecordSchema>;

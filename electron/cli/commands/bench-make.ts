@@ -6,12 +6,13 @@ import { FAMILY_NAMES } from '../../../shared/benchmark/family';
 import { DEFAULT_EVAL, DEFAULT_FIT, DEFAULT_REGISTRY, DEFAULT_SEED } from '../../../shared/benchmark/generate';
 import { MAX_REGISTRY, REGISTRY_SIZES } from '../../../shared/benchmark/registry';
 import { makeBenchProject } from '../../engine/benchmark/make';
-import { benchOptions } from '../bench-flags';
+import { BENCH_VARIANTS } from '../../../shared/benchmark/variant';
+import { benchOptions, variantFlag } from '../bench-flags';
 
 export const command: Command = {
   name: 'bench make',
   summary: 'generate the built-in benchmark as a ready project (requests, gold answers, tasks, splits)',
-  usage: 'lots bench make --out <dir> [--families a,b] [--registry 15|30|60|120|240] [--seed s] [--fit n] [--eval n] [--answers empty|gold]',
+  usage: `lots bench make --out <dir> [--families a,b] [--registry 15|30|60|120|240] [--seed s] [--fit n] [--eval n] [--answers empty|gold] [--variant ${BENCH_VARIANTS.join('|')}]`,
   flags: {
     out: { type: 'string', description: 'the project folder to create (must not exist or be empty)' },
     families: { type: 'string', multi: true, description: `only these families (default: all ten)` },
@@ -21,6 +22,7 @@ export const command: Command = {
       default: String(DEFAULT_REGISTRY),
     },
     seed: { type: 'string', description: 'seed of everything random; the same seed gives the same benchmark', default: DEFAULT_SEED },
+    ...variantFlag(),
     fit: { type: 'string', description: 'fitting requests per family', default: String(DEFAULT_FIT) },
     eval: { type: 'string', description: 'evaluation requests per family', default: String(DEFAULT_EVAL) },
     answers: {
@@ -48,7 +50,7 @@ export const command: Command = {
     if (!out) throw new UsageError('--out is required');
     const made = makeBenchProject(out, benchOptions(args));
     io.out(
-      `wrote ${made.store.dir}: ${made.traces} requests (${made.plan.families.length} families × ${made.plan.fit} fit + ${made.plan.eval} eval), registry of ${made.plan.registry} tools, seed ${made.plan.seed}`,
+      `wrote ${made.store.dir}: ${made.traces} requests (${made.plan.families.length} families × ${made.plan.fit} fit + ${made.plan.eval} eval), registry of ${made.plan.registry} tools, seed ${made.plan.seed}, ${made.plan.variant} variant`,
     );
     return EXIT_OK;
   },

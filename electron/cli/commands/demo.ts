@@ -10,12 +10,14 @@ import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESET_NAMES, DEMO_PRESETS, runDemo, type DemoPresetName } from '../../engine/benchmark/demo';
 import { BASELINE_NAMES, isBaselineName, type BaselineName } from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
+import { formatSeedTable } from '../../../shared/benchmark/seeds';
 import { METHOD_LABELS } from '../../../shared/export/demo-report';
 import { FIXTURE_MODELS } from '../../engine/models/model-arg';
 
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
 import { commandLine, ensureModel } from '../real-model';
-import { benchOptions, embedderOption, embedFlags, modelFlags, serverOptions } from '../bench-flags';
+import { BENCH_VARIANTS } from '../../../shared/benchmark/variant';
+import { benchOptions, embedderOption, embedFlags, modelFlags, serverOptions, variantFlag } from '../bench-flags';
 import { stageReporter } from '../stage-progress';
 import { ExpectedError } from '../../../shared/api/errors';
 
@@ -26,8 +28,7 @@ const full = DEMO_PRESETS.full;
 export const command: Command = {
   name: 'demo',
   summary: 'run the whole LOTS loop on the built-in benchmark with a real model and print LOTS against the baselines',
-  usage:
-    'lots demo --out <dir> [--model default] [--preset quick|standard|full] [--families a,b] [--registry 15[,30,60]] [--baselines all|a,b] [--fit n] [--eval n]',
+  usage: `lots demo --out <dir> [--model default] [--preset quick|standard|full] [--families a,b] [--registry 15[,30,60]] [--baselines all|a,b] [--fit n] [--eval n] [--variant ${BENCH_VARIANTS.join('|')}] [--seeds n]`,
   flags: {
     ...modelFlags(),
     ...embedFlags(),
@@ -40,6 +41,12 @@ export const command: Command = {
     families: { type: 'string', multi: true, description: 'only these families (default: all ten)' },
     registry: { type: 'string', description: 'registry size, or several (15,30,60) for accuracy against registry size', default: '15' },
     seed: { type: 'string', description: 'benchmark seed', default: '0' },
+    ...variantFlag(),
+    seeds: {
+      type: 'string',
+      description: 'seeds of the benchmark draw: --seed, then the next ones, each in --out/seeds/seed-S; prints mean and spread across seeds',
+      default: '1',
+    },
     fit: { type: 'string', description: `fitting requests per family (default: the preset's, ${quick.fit} for quick)` },
     eval: { type: 'string', description: `evaluation requests per family (default: the preset's, ${quick.eval} for quick)` },
     draws: { type: 'string', description: `Random baseline draws (default: the preset's, ${quick.draws} for quick)` },
@@ -76,6 +83,12 @@ export const command: Command = {
     'evaluation requests. Everything is stored in the project as it completes (served traces, scores, sweeps, updates, spaces,',
     'demo.json with the model, command and machine), so the same command on the same folder resumes.',
     '',
+    '--variant composition serves requests no tool line answers: the chain returns an intermediate and the',
+    'request asks for one more step (docs/benchmark.md); number-free and answer-last are controls of the',
+    'faithful default. --seeds 3 runs the benchmark under seeds S, S+1, S+2 (each its own project, the first',
+    'in --out, the others in --out/seeds/seed-S: scenes, requests and Random draws all change) and prints',
+    "each method's accuracy and LOTS's paired difference as mean ± sd across seeds beside each seed's interval.",
+    '',
     '--registry 15,30,60 runs the same families at each size (the first in --out, the others in',
     '--out/growth/registry-N) and prints keep-all and LOTS accuracy and prompt tokens against the size',
     '(paper Figure 1(c)). Scoring grows with the square of the registry: at 60 tools a fitting request',
@@ -110,6 +123,7 @@ export const command: Command = {
         preset,
         baselines: baselines as BaselineName[],
         registries,
+        seeds: flagInt(args, 'seeds', { min: 1 }),
         draws: flagInt(args, 'draws', { min: 1 }),
         kMax: flagInt(args, 'k-max', { min: 1 }),
         modelPath,
@@ -123,15 +137,20 @@ export const command: Command = {
         progress: progress.update,
       });
       progress.flush();
+      const seeded = (result.record.seeds?.length ?? 0) > 0;
       for (const project of result.projects) {
         io.out('');
-        if (result.projects.length > 1) io.out(`registry of ${project.registry} tools (${project.dir}):`);
+        if (result.projects.length > 1) io.out(`${seeded ? `seed ${project.seed}` : `registry of ${project.registry} tools`} (${project.dir}):`);
         io.out(formatComparisonTable(project.rows));
         const paired = formatPairedTable(pairedTable(project.rows));
         if (paired) io.out(`\n${paired}`);
         const cost = formatCostTable(costTable(project.rows), METHOD_LABELS);
         if (cost) io.out(`\n${cost}`);
         for (const note of methodNotes(project.rows, METHOD_LABELS)) io.out(note);
+      }
+      if (seeded) {
+        io.out('');
+        io.out(formatSeedTable(result.record.seeds!));
       }
       if (result.record.growth.length > 1) {
         io.out('');

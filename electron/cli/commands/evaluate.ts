@@ -7,6 +7,8 @@ import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table
 import { METHOD_LABELS } from '../../../shared/export/demo-report';
 import { comparisonRow, formatComparisonTable, methodNotes, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
+import { formatSeedTable } from '../../../shared/benchmark/seeds';
+import { seedPointsOf } from '../../engine/benchmark/seeds';
 import { benchRequests } from '../../engine/benchmark/project';
 import { ProjectStore } from '../../engine/store';
 import { embedderOption, embedFlags, modelFlags, openServer } from '../bench-flags';
@@ -91,6 +93,8 @@ export const command: Command = {
       const cost = formatCostTable(costTable(rows), METHOD_LABELS);
       if (cost) io.out(`\n${cost}`);
       for (const note of methodNotes(rows, METHOD_LABELS)) io.out(note);
+      const seeds = seedPointsOf(store);
+      if (seeds) io.out(`\n${formatSeedTable(seeds)}`);
     }
     return skipped > 0 ? EXIT_PARTIAL : EXIT_OK;
   },

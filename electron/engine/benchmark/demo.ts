@@ -14,10 +14,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { BenchOptions, BenchPlan } from '../../../shared/benchmark/generate';
-import { planBenchmark } from '../../../shared/benchmark/generate';
+import { DEFAULT_SEED, planBenchmark } from '../../../shared/benchmark/generate';
 import { comparisonRow, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import type { SweepProgress } from '../../../shared/benchmark/sweep';
 import { DEMO_RECORD_VERSION, type DemoRecord, type GrowthPoint, type MethodPoint } from '../../../shared/project/demo';
+import { seedList, seedPoint } from '../../../shared/benchmark/seeds';
 
 import { ProjectStore } from '../store/project-store';
 import { evaluateTask, sweepTask } from './evaluate';
@@ -56,6 +57,8 @@ export interface DemoOptions extends Omit<BenchOptions, 'registry'>, ServingOpti
   preset?: DemoPresetName;
   /** Registry sizes; the first one's project is `out`, the others go to `out/growth/registry-N`. */
   registries?: readonly number[];
+  /** Seeds of the benchmark draw (default 1): the first is `seed` in `out`, the others go to `out/seeds/seed-S`. */
+  seeds?: number;
   kMax?: number;
   draws?: number;
   /** The baselines LOTS is compared with (default: every one of the registry, paper Table 1). */
@@ -96,6 +99,7 @@ export interface DemoStageEvent {
 
 export interface DemoProjectResult {
   registry: number;
+  seed: string;
   dir: string;
   rows: ComparisonRow[];
   seconds: number;
@@ -112,6 +116,10 @@ export interface DemoResult {
 
 export function growthDir(out: string, registry: number): string {
   return join(out, 'growth', `registry-${registry}`);
+}
+
+export function seedDir(out: string, seed: string): string {
+  return join(out, 'seeds', `seed-${seed}`);
 }
 
 export function machineDescription(): string {
@@ -132,8 +140,19 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const draws = options.draws ?? preset.draws;
   const kMax = options.kMax ?? preset.kMax;
   const registries = [...new Set(options.registries?.length ? options.registries : [15])];
-  const plans = registries.map((registry) => planBenchmark({ ...options, fit, eval: evalCount, registry }));
+  const seeds = seedList(options.seed ?? DEFAULT_SEED, options.seeds ?? 1);
+  if (seeds.length > 1 && registries.length > 1) {
+    throw new ExpectedError(
+      'INVALID_INPUT',
+      `--seeds ${seeds.length} runs one registry size; give one --registry (got ${registries.join(',')}), or run the sizes with one seed`,
+    );
+  }
+  const plans =
+    seeds.length > 1
+      ? seeds.map((seed) => planBenchmark({ ...options, seed, fit, eval: evalCount, registry: registries[0] }))
+      : registries.map((registry) => planBenchmark({ ...options, fit, eval: evalCount, registry }));
   const first = plans[0]!;
+  const dirOf = (plan: BenchPlan) => (plan === first ? out : seeds.length > 1 ? seedDir(out, plan.seed) : growthDir(out, plan.registry));
   const existing = openExisting(out, first);
   const priorSeconds = existing?.readDemo()?.seconds ?? 0;
   const record: DemoRecord = existing?.readDemo() ?? {
@@ -153,9 +172,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       draws,
       ...(kMax !== undefined ? { kMax } : {}),
       seed: first.seed,
+      ...(seeds.length > 1 ? { seeds: seeds.length } : {}),
+      ...(first.variant !== 'faithful' ? { variant: first.variant } : {}),
     },
     growth: [],
   };
+  if (seeds.length > 1) record.preset.seeds = seeds.length;
   if (existing) options.log(`resuming the demo in ${out} (what is stored is reused)`);
   // demo.json is written once the project exists and again at least every CHECKPOINT_MS and at each
   // step's end, its seconds the sum over sittings: a run stopped and resumed keeps its start and all but
@@ -185,13 +207,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     options.onStage?.({ stage: 'load', done: 1, total: 1, ...at(0), detail: `${server.modelName}, ${server.threads} CPU threads` });
     const projects: DemoProjectResult[] = [];
     for (const [index, plan] of plans.entries()) {
-      const dir = plan === first ? out : growthDir(out, plan.registry);
+      const dir = dirOf(plan);
       const sizes = `${plan.families.length} famil${plan.families.length === 1 ? 'y' : 'ies'} × (${plan.fit} fit + ${plan.eval} eval), registry of ${plan.registry} tools`;
       options.onStage?.({ stage: 'make', done: 0, total: 1, ...at(index), detail: sizes });
       const reused = plan === first && existing ? existing : openExisting(dir, plan);
-      const store = reused ?? makeBenchProject(dir, { ...options, fit, eval: evalCount, registry: plan.registry }).store;
+      const store = reused ?? makeBenchProject(dir, { ...options, seed: plan.seed, fit, eval: evalCount, registry: plan.registry }).store;
       options.onStage?.({ stage: 'make', done: 1, total: 1, ...at(index), detail: `${sizes}${reused ? ' (made before: resumed)' : ''}` });
-      if (plans.length > 1) options.log(`— registry of ${plan.registry} tools (${relative(out, dir) || '.'}) —`);
+      if (plans.length > 1) options.log(`— ${seeds.length > 1 ? `seed ${plan.seed}` : `registry of ${plan.registry} tools`} (${relative(out, dir) || '.'}) —`);
       checkpoint(true);
       const stage = (event: Omit<DemoStageEvent, 'registry' | 'project' | 'projects'>) => {
         options.onStage?.({ ...event, ...at(index) });
@@ -200,7 +222,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       const result = await runDemoProject(store, server, plan, { ...options, kMax, draws, started, stage });
       projects.push(result);
       stage({ stage: 'project', done: index + 1, total: plans.length });
-      if (plans.length > 1) {
+      if (seeds.length > 1) {
+        const point = seedPoint(plan.seed, relative(out, dir) || '.', result.rows);
+        record.seeds = [...(record.seeds ?? []).filter((p) => p.seed !== plan.seed), point].sort((a, b) => seeds.indexOf(a.seed) - seeds.indexOf(b.seed));
+      } else if (plans.length > 1) {
         const point = growthPoint(result, relative(out, dir) || '.', plan.families);
         record.growth = [...record.growth.filter((g) => g.registry !== plan.registry), point].sort((a, b) => a.registry - b.registry);
       }
@@ -221,10 +246,11 @@ function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
     throw new ExpectedError('INVALID_INPUT', `${dir} already exists and is not a project; choose a new output folder (--out)`);
   }
   const store = ProjectStore.open(dir);
-  const { byTask, registry, seed } = benchRequests(store);
+  const { byTask, registry, seed, variant } = benchRequests(store);
   const sizes = [...byTask.values()][0];
   const same =
     seed === plan.seed &&
+    variant === plan.variant &&
     registry.length === plan.registry &&
     byTask.size === plan.families.length &&
     plan.families.every((f) => byTask.has(f)) &&
@@ -233,7 +259,7 @@ function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
   if (!same) {
     throw new ExpectedError(
       'INVALID_INPUT',
-      `${dir} holds another benchmark (seed ${seed}, ${registry.length} tools, ${byTask.size} families × ${sizes?.fit.length ?? 0} fit + ${sizes?.eval.length ?? 0} eval); choose a new output folder (--out), or run it again with the same options to resume it`,
+      `${dir} holds another benchmark (seed ${seed}, ${variant} variant, ${registry.length} tools, ${byTask.size} families × ${sizes?.fit.length ?? 0} fit + ${sizes?.eval.length ?? 0} eval); choose a new output folder (--out), or run it again with the same options to resume it`,
     );
   }
   return store;
@@ -250,7 +276,9 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   const started = performance.now();
   const { log } = options;
   const at = () => `[${elapsedSince(options.started)}]`;
-  log(`1/5 ${store.dir}: ${plan.families.length} families × (${plan.fit} fit + ${plan.eval} eval), registry of ${plan.registry} tools, seed ${plan.seed}`);
+  log(
+    `1/5 ${store.dir}: ${plan.families.length} families × (${plan.fit} fit + ${plan.eval} eval), registry of ${plan.registry} tools, seed ${plan.seed}, ${plan.variant} variant`,
+  );
   const { stage } = options;
   const served = await serveProject(store, server, {
     split: 'fit',
@@ -324,7 +352,7 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
     if (row) rows.push(row);
   }
   log(`5/5 evaluated LOTS against ${baselines.map((b) => selectionMethod(b)!.label).join(', ')} ${at()}`);
-  return { registry: plan.registry, dir: store.dir, rows, seconds: (performance.now() - started) / 1000 };
+  return { registry: plan.registry, seed: plan.seed, dir: store.dir, rows, seconds: (performance.now() - started) / 1000 };
 }
 
 /**

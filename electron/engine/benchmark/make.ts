@@ -17,7 +17,8 @@ export interface MadeProject {
 export const BENCH_EPOCH = new Date('2026-01-01T00:00:00.000Z');
 
 export function benchSource(plan: BenchPlan): string {
-  return `lots bench make (seed ${plan.seed}, ${plan.registry} tools, ${plan.families.length} families, ${plan.fit} fit + ${plan.eval} eval each)`;
+  const variant = plan.variant === 'faithful' ? '' : `, ${plan.variant} variant`;
+  return `lots bench make (seed ${plan.seed}, ${plan.registry} tools, ${plan.families.length} families, ${plan.fit} fit + ${plan.eval} eval each${variant})`;
 }
 
 export function makeBenchProject(dir: string, options: BenchOptions): MadeProject {

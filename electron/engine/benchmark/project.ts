@@ -8,10 +8,13 @@ import type { StoredScore } from '../../../shared/project/scores';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
 
 import type { ProjectStore } from '../store/project-store';
+import type { BenchVariant } from '../../../shared/benchmark/variant';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface BenchRequests {
   seed: string;
+  /** The benchmark variant of every request (variant.ts). */
+  variant: BenchVariant;
   registry: ToolDef[];
   /** Task → split → requests in index order. */
   byTask: Map<string, { fit: Trace[]; eval: Trace[] }>;
@@ -34,11 +37,12 @@ export function benchRequests(store: ProjectStore): BenchRequests {
   }
   const metas = requests.map(readBenchMeta);
   const { seed, registry } = metas[0]!;
-  const other = metas.find((m) => m.seed !== seed || m.registry !== registry);
+  const variant = metas[0]!.variant ?? 'faithful';
+  const other = metas.find((m) => m.seed !== seed || m.registry !== registry || (m.variant ?? 'faithful') !== variant);
   if (other) {
     throw new ExpectedError(
       'INVALID_INPUT',
-      `${store.dir} mixes benchmark requests of different seeds or registries (seed ${seed}/${registry} tools and seed ${other.seed}/${other.registry} tools); keep one benchmark per project`,
+      `${store.dir} mixes benchmark requests of different seeds, registries or variants (seed ${seed}/${registry} tools/${variant} and seed ${other.seed}/${other.registry} tools/${other.variant ?? 'faithful'}); keep one benchmark per project`,
     );
   }
   const byTask = new Map<string, { fit: Trace[]; eval: Trace[] }>();
@@ -51,7 +55,7 @@ export function benchRequests(store: ProjectStore): BenchRequests {
   for (const entry of byTask.values()) {
     for (const list of [entry.fit, entry.eval]) list.sort((a, b) => readBenchMeta(a).index - readBenchMeta(b).index);
   }
-  return { seed, registry: registryDefs(seed, registry), byTask: new Map([...byTask].sort((a, b) => (a[0] < b[0] ? -1 : 1))) };
+  return { seed, variant, registry: registryDefs(seed, registry), byTask: new Map([...byTask].sort((a, b) => (a[0] < b[0] ? -1 : 1))) };
 }
 
 /** The scoring run to rank from: the given one, else this model's latest re-execute run, else its latest run. */

@@ -1,0 +1,99 @@
+// Several seeds of one benchmark (`lots demo --seeds N`): seed i ≥ 1 redraws every scene and request
+// (the fitting draw and the evaluation requests) and Random's draws. Each seed's results are kept as a
+// point (per method: accuracy over the families; per baseline: LOTS's pooled paired difference with its
+// interval within that seed), and the points are summarised as mean and spread across seeds.
+import type { SeedPoint } from '../project/demo';
+import { TABLE_COLUMNS, alignColumns, type ComparisonRow } from './comparison-table';
+import { formatSigned as signed } from './paired';
+import { pairedTable } from './paired-table';
+
+export type { SeedPoint };
+
+/** The seeds of a run: the given one, then the next integers (or `<seed>.1`, `<seed>.2` … for a word). */
+export function seedList(base: string, count: number): string[] {
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`--seeds must be a positive integer, got ${count}`);
+  const numeric = /^\d+$/.test(base);
+  return Array.from({ length: count }, (_, i) => (i === 0 ? base : numeric ? String(Number(base) + i) : `${base}.${i}`));
+}
+
+/** One seed's point from its comparison rows. */
+export function seedPoint(seed: string, project: string, rows: readonly ComparisonRow[]): SeedPoint {
+  const accuracy: Record<string, number> = {};
+  for (const name of TABLE_COLUMNS) {
+    const evals = rows.map((r) => r.results.get(name)?.eval).filter((b) => b !== undefined);
+    if (evals.length > 0) accuracy[name] = evals.reduce((a, b) => a + b.accuracy, 0) / evals.length;
+  }
+  const lotsMinus: SeedPoint['lotsMinus'] = {};
+  for (const a of pairedTable(rows).against) {
+    const d = a.accuracy.pooled;
+    lotsMinus[a.baseline] = { difference: d.difference, ...(d.interval ? { lo: d.interval.lo, hi: d.interval.hi } : {}), n: d.n };
+  }
+  return { seed, project, accuracy, lotsMinus };
+}
+
+export interface Spread {
+  mean: number;
+  /** Sample standard deviation across seeds (0 with one seed). */
+  sd: number;
+  min: number;
+  max: number;
+  seeds: number;
+}
+
+export function spread(values: readonly number[]): Spread {
+  if (values.length === 0) throw new RangeError('no values to summarise');
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const sd = values.length > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1)) : 0;
+  return { mean, sd, min: Math.min(...values), max: Math.max(...values), seeds: values.length };
+}
+
+export interface SeedSummaryRow {
+  method: string;
+  accuracy: Spread;
+  /** LOTS minus this method across seeds; absent for LOTS itself or without paired outcomes. */
+  lotsMinus?: Spread;
+  /** The within-seed paired intervals, in seed order (undefined where a seed had none). */
+  intervals: Array<{ seed: string; lo: number; hi: number } | undefined>;
+}
+
+/** Per method: mean and spread of accuracy and of LOTS's paired difference across the seeds. */
+export function seedSummary(points: readonly SeedPoint[]): SeedSummaryRow[] {
+  return TABLE_COLUMNS.flatMap((method) => {
+    const acc = points.map((p) => p.accuracy[method]).filter((x) => x !== undefined);
+    if (acc.length === 0) return [];
+    const diffs = points.map((p) => p.lotsMinus[method]).filter((d) => d !== undefined);
+    return [
+      {
+        method,
+        accuracy: spread(acc),
+        ...(diffs.length > 0 ? { lotsMinus: spread(diffs.map((d) => d.difference)) } : {}),
+        intervals: points.map((p) => {
+          const d = p.lotsMinus[method];
+          return d?.lo !== undefined && d.hi !== undefined ? { seed: p.seed, lo: d.lo, hi: d.hi } : undefined;
+        }),
+      },
+    ];
+  });
+}
+
+/** The plain-text table `lots demo --seeds N` prints (also fenced into docs/results.md). */
+export function formatSeedTable(points: readonly SeedPoint[]): string {
+  if (points.length === 0) return '';
+  const rows = seedSummary(points);
+  const f = (x: number) => x.toFixed(2);
+  const header = ['method', 'accuracy mean ± sd [min, max]', 'LOTS − method mean ± sd', ...points.map((p) => `seed ${p.seed}: LOTS − method [95% paired]`)];
+  const body = rows.map((r) => [
+    r.method,
+    `${f(r.accuracy.mean)} ± ${f(r.accuracy.sd)} [${f(r.accuracy.min)}, ${f(r.accuracy.max)}]`,
+    r.lotsMinus ? `${signed(r.lotsMinus.mean)} ± ${f(r.lotsMinus.sd)}` : '–',
+    ...points.map((p) => {
+      const d = p.lotsMinus[r.method];
+      if (!d) return '–';
+      return `${signed(d.difference)}${d.lo !== undefined && d.hi !== undefined ? ` [${signed(d.lo)}, ${signed(d.hi)}]` : ''}`;
+    }),
+  ]);
+  return [
+    `across ${points.length} seed${points.length === 1 ? '' : 's'} (${points.map((p) => p.seed).join(', ')}): evaluation accuracy (mean over families) and LOTS minus each method, as mean ± sample sd across seeds, beside each seed's pooled paired difference with its 95% family-stratified bootstrap interval`,
+    ...alignColumns([header, ...body], { rule: true }),
+  ].join('\n');
+}

@@ -1,0 +1,79 @@
+// `lots demo --seeds N --variant V`: one project per seed (the first in --out, the others in
+// --out/seeds/seed-S), the variant in every request's meta.bench and in demo.json, a point per seed in
+// demo.json, and a rerun that resumes instead of redoing. With the random-weight fixture model (its
+// answers mean nothing; the mechanics are what is checked).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
+import { runDemo, seedDir, type DemoOptions } from '../../../electron/engine/benchmark/demo';
+import { benchRequests } from '../../../electron/engine/benchmark/project';
+import { seedPointsOf } from '../../../electron/engine/benchmark/seeds';
+import { ProjectStore } from '../../../electron/engine/store';
+import { readBenchMeta } from '../../../shared/benchmark/trace';
+
+let dir: string;
+let options: DemoOptions;
+const lines: string[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lots-demo-seeds-'));
+  options = {
+    out: join(dir, 'demo'),
+    modelPath: ensureFixtureModel(resolve('tests/.fixtures/models'), { kind: 'random' }),
+    families: ['schedule_gap'],
+    variant: 'composition',
+    seeds: 2,
+    fit: 2,
+    eval: 2,
+    draws: 1,
+    kMax: 1,
+    maxTokens: 3,
+    threads: 1,
+    gpu: 'cpu',
+    baselines: ['keep-all', 'random'],
+    log: (line) => lines.push(line),
+  };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('lots demo --seeds 2 --variant composition', () => {
+  it('runs one project per seed, each of the variant, and records a point per seed', async () => {
+    const result = await runDemo(options);
+    expect(result.projects.map((p) => [p.seed, p.dir])).toEqual([
+      ['0', options.out],
+      ['1', seedDir(options.out, '1')],
+    ]);
+    for (const [seed, project] of [
+      ['0', options.out],
+      ['1', seedDir(options.out, '1')],
+    ] as const) {
+      const requests = benchRequests(ProjectStore.open(project));
+      expect([requests.seed, requests.variant]).toEqual([seed, 'composition']);
+      for (const t of requests.byTask.get('schedule_gap')!.eval) expect(readBenchMeta(t)).toMatchObject({ seed, variant: 'composition' });
+    }
+    const record = ProjectStore.open(options.out).readDemo()!;
+    expect(record.preset).toMatchObject({ seed: '0', seeds: 2, variant: 'composition' });
+    expect(record.seeds!.map((p) => [p.seed, p.project])).toEqual([
+      ['0', '.'],
+      ['1', 'seeds/seed-1'],
+    ]);
+    for (const p of record.seeds!) {
+      expect(Object.keys(p.accuracy).sort()).toEqual(['keep-all', 'lots', 'random']);
+      expect(p.lotsMinus['keep-all']!.n).toBe(2);
+    }
+    expect(lines).toContainEqual(expect.stringMatching(/seed 1, composition variant$/));
+    // `lots evaluate --project` recomputes the same points from the seed projects' stored sweeps.
+    expect(seedPointsOf(ProjectStore.open(options.out))).toEqual(record.seeds);
+    expect(seedPointsOf(ProjectStore.open(seedDir(options.out, '1')))).toBeUndefined();
+  }, 900_000);
+
+  it('a rerun resumes every seed; another variant on the same folder is refused', async () => {
+    lines.length = 0;
+    await runDemo(options);
+    expect(lines.filter((l) => l.startsWith('3/5 ')).every((l) => l.includes('0 new, 2 stored before'))).toBe(true);
+    expect(existsSync(join(options.out, 'seeds', 'seed-2'))).toBe(false);
+    await expect(runDemo({ ...options, variant: 'faithful' })).rejects.toThrow(/holds another benchmark \(seed 0, composition variant/);
+  }, 900_000);
+});

@@ -1,0 +1,40 @@
+// Mean and spread across seeds (`lots demo --seeds N`), from seed points.
+import { describe, expect, it } from 'vitest';
+import { formatSeedTable, seedList, seedSummary, spread, type SeedPoint } from '../../../shared/benchmark/seeds';
+
+const point = (seed: string, lots: number, all: number, d: number, lo?: number, hi?: number): SeedPoint => ({
+  seed,
+  project: seed === '0' ? '.' : `seeds/seed-${seed}`,
+  accuracy: { lots, 'keep-all': all },
+  lotsMinus: { 'keep-all': { difference: d, n: 40, ...(lo !== undefined && hi !== undefined ? { lo, hi } : {}) } },
+});
+
+describe('seeds', () => {
+  it('lists the given seed, then the next integers (or numbered suffixes for a word)', () => {
+    expect(seedList('0', 3)).toEqual(['0', '1', '2']);
+    expect(seedList('41', 2)).toEqual(['41', '42']);
+    expect(seedList('audit', 3)).toEqual(['audit', 'audit.1', 'audit.2']);
+    expect(seedList('7', 1)).toEqual(['7']);
+    expect(() => seedList('0', 0)).toThrow(/--seeds must be a positive integer, got 0/);
+  });
+
+  it('spread is the mean, the sample sd (n − 1) and the range', () => {
+    expect(spread([0.5, 0.7, 0.9])).toEqual({ mean: expect.closeTo(0.7, 12), sd: expect.closeTo(0.2, 12), min: 0.5, max: 0.9, seeds: 3 });
+    expect(spread([0.4]).sd).toBe(0);
+  });
+
+  it('summarises each method across seeds and keeps each seed’s paired interval beside it', () => {
+    const points = [point('0', 0.6, 0.3, 0.3, 0.1, 0.5), point('1', 0.5, 0.35, 0.15, -0.05, 0.35), point('2', 0.55, 0.25, 0.3)];
+    const rows = seedSummary(points);
+    expect(rows.map((r) => r.method)).toEqual(['lots', 'keep-all']);
+    const keepAll = rows.find((r) => r.method === 'keep-all')!;
+    expect(keepAll.accuracy.mean).toBeCloseTo(0.3, 12);
+    expect(keepAll.lotsMinus!.mean).toBeCloseTo(0.25, 12);
+    expect(keepAll.lotsMinus!.sd).toBeCloseTo(Math.sqrt((0.05 ** 2 * 2 + 0.1 ** 2) / 2), 12);
+    expect(keepAll.intervals).toEqual([{ seed: '0', lo: 0.1, hi: 0.5 }, { seed: '1', lo: -0.05, hi: 0.35 }, undefined]);
+    expect(rows.find((r) => r.method === 'lots')!.lotsMinus).toBeUndefined();
+    const text = formatSeedTable(points);
+    expect(text).toContain('across 3 seeds (0, 1, 2)');
+    expect(text).toMatch(/keep-all +0\.30 ± 0\.05 \[0\.25, 0\.35\] +\+0\.25 ± 0\.09 +\+0\.30 \[\+0\.10, \+0\.50\] +\+0\.15 \[−0\.05, \+0\.35\] +\+0\.30/);
+  });
+});
