@@ -13,6 +13,7 @@ import {
 import type { Trace } from '../../../shared/trace/schema';
 import type { TraceRenderer } from './chat-template';
 import { commonPrefixLength, locateScoredTokens, locateTarget, type ScoringSequence } from './span';
+import { TokenTrie } from './prefix-tree';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface PlanOptions {
@@ -88,4 +89,22 @@ export function planLength(plan: TracePlan): number {
     for (const i of t.interventions) n = Math.max(n, i.sequence.end);
   }
   return n;
+}
+
+/** Every sequence of a plan: each turn's base and its interventions. */
+export function planSequences(plan: TracePlan): ScoringSequence[] {
+  return plan.turns.flatMap((t) => [t.base, ...t.interventions.map((i) => i.sequence)]);
+}
+
+/**
+ * The fewest tokens any evaluation of these plans can decode (docs/scoring-speed.md, "The minimum"):
+ * the nodes of the token trie of all their sequences, each up to its last scored token (which is
+ * predicted, never decoded). A shared prefix counts once. For a multi-turn record this is one pass over
+ * the base transcript plus, per intervention, one pass from its first change to the end of the record,
+ * plus the stretch after each place where a turn's own frozen call is removed in later turns.
+ */
+export function prefixTreeMinimum(plans: Iterable<TracePlan>): number {
+  const trie = new TokenTrie();
+  for (const plan of plans) for (const s of planSequences(plan)) trie.add(s.tokens, s.end - 1);
+  return trie.size;
 }
