@@ -91,6 +91,11 @@ export function formatReport(r: ScoringBenchReport): string {
     r.source.kind === 'project'
       ? `traces       ${r.traces} recorded from ${r.source.project} (${r.turns} scored turns; evidence removal; recorded answers); ${r.scoredTokens} scored tokens; ${r.parallel} in parallel; context ${r.contextSize}`
       : `traces       ${r.traces} single-step, ${r.tools} tools each, ${r.answers} answers; ${r.scoredTokens} scored tokens; ${r.parallel} in parallel; context ${r.contextSize}`,
+    ...(r.unscored.turns + r.unscored.interventions > 0
+      ? [
+          `not scored   ${r.unscored.turns} turns (e.g. an empty answer), ${r.unscored.interventions} interventions (nothing removed, or no answer tokens without the tool)`,
+        ]
+      : []),
     '',
     'tokens evaluated',
     `  naive               ${r.tokens.naive}`,

@@ -1,6 +1,6 @@
 // What to evaluate for one trace: per scoreable turn, the full context h and one context h^{-s} per
 // scoreable tool s (shared/trace/interventions.ts), each rendered and with its frozen tokens located.
-import type { ScoreSpan, UnscoredTurn } from '../../../shared/project/scores';
+import type { ScoreSpan, UnscoredIntervention, UnscoredTurn } from '../../../shared/project/scores';
 import {
   applyIntervention,
   exposedTools,
@@ -12,7 +12,7 @@ import {
 } from '../../../shared/trace/interventions';
 import type { Trace } from '../../../shared/trace/schema';
 import type { TraceRenderer } from './chat-template';
-import { commonPrefixLength, locateScoredTokens, locateTarget, type ScoringSequence } from './span';
+import { commonPrefixLength, locateTarget, type ScoringSequence } from './span';
 import { TokenTrie } from './prefix-tree';
 import { ExpectedError } from '../../../shared/api/errors';
 
@@ -44,11 +44,14 @@ export interface TracePlan {
   turns: TurnPlan[];
   /** Turns with nothing to score, and why (they contribute nothing; the record keeps the count). */
   unscored?: UnscoredTurn[];
+  /** Interventions of scored turns that give no score, and why (kept in the record, never dropped unseen). */
+  unscoredInterventions?: UnscoredIntervention[];
 }
 
 export async function planTrace(trace: Trace, renderer: TraceRenderer, options: PlanOptions): Promise<TracePlan> {
   const turns: TurnPlan[] = [];
   const unscored: UnscoredTurn[] = [];
+  const unscoredInterventions: UnscoredIntervention[] = [];
   for (let t = 0; t < trace.turns.length; t++) {
     const located = locateTarget(renderer, trace, t, options.span);
     if ('unscored' in located) {
@@ -60,14 +63,28 @@ export async function planTrace(trace: Trace, renderer: TraceRenderer, options: 
     const interventions: InterventionPlan[] = [];
     for (const tool of tools) {
       const removed = await intervene(trace, t, tool, options);
-      const sequence = locateScoredTokens(renderer, removed.trace, t, options.span);
-      if (!sequence) continue;
+      if (removed.removed.length === 0) {
+        unscoredInterventions.push({ turn: t, tool, reason: 'nothing-removed' });
+        continue;
+      }
+      const located = locateTarget(renderer, removed.trace, t, options.span);
+      if ('unscored' in located) {
+        unscoredInterventions.push({ turn: t, tool, reason: located.unscored });
+        continue;
+      }
+      const sequence = located.sequence;
       interventions.push({ tool, sequence, sharedWith: removed.sharedWith, firstChanged: commonPrefixLength(base.tokens, sequence.tokens) });
     }
     interventions.sort((a, b) => b.firstChanged - a.firstChanged || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
     turns.push({ turn: t, base, interventions });
   }
-  return { trace, exposed: exposedTools(trace), turns, ...(unscored.length > 0 ? { unscored } : {}) };
+  return {
+    trace,
+    exposed: exposedTools(trace),
+    turns,
+    ...(unscored.length > 0 ? { unscored } : {}),
+    ...(unscoredInterventions.length > 0 ? { unscoredInterventions } : {}),
+  };
 }
 
 async function intervene(trace: Trace, turn: number, tool: string, options: PlanOptions): Promise<InterventionResult> {

@@ -98,6 +98,9 @@ export interface ScoringBenchReport {
   traces: number;
   /** Scored turns over all traces (1 per single-step trace). */
   turns: number;
+  /** Turns with nothing to score (e.g. an empty greedy answer) and interventions that gave no score
+   * (their reasons are in the plans: shared/project/scores.ts). */
+  unscored: { turns: number; interventions: number };
   /** Per trace: its scored turns, sequences, tokens decoded in the plan's order (re-evaluations of the
    * confidence path apart), its own prefix-tree minimum and wall time. */
   perTrace: Array<{ id: string; turns: number; sequences: number; tokens: number; repairTokens: number; minimum: number; seconds: number }>;
@@ -149,6 +152,8 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
       say(`generating ${options.traces} single-step traces with ${options.tools} tools and ${answers} answers`);
       const generated = singleStepTraces({ count: options.traces, tools: options.tools, seed: 11, task: 'bench' });
       traces = answers === 'greedy' ? await withGreedyAnswers(model, renderer, generated) : generated;
+      const empty = traces.filter((t) => t.turns.every((turn) => !turn.answer)).length;
+      if (empty > 0) say(`${empty} of ${traces.length} traces got an empty greedy answer (the model ended at once): not scored, and counted as such`);
     }
     // Recorded traces carry calls and observations: their interventions remove a tool's evidence.
     const planOptions = { intervention: fromProject ? ('evidence' as const) : ('line' as const), span: 'answer' as const };
@@ -157,10 +162,14 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
     let naiveTokens = 0;
     let scoredTokens = 0;
     let turns = 0;
+    let unscoredTurns = 0;
+    let unscoredInterventions = 0;
     for (const trace of traces) {
       const plan = await planTrace(trace, renderer, planOptions);
       plans.set(trace.id, plan);
       turns += plan.turns.length;
+      unscoredTurns += plan.unscored?.length ?? 0;
+      unscoredInterventions += plan.unscoredInterventions?.length ?? 0;
       for (const s of planSequences(plan)) {
         naiveTokens += s.end - 1;
         scoredTokens += s.end - s.start;
@@ -233,6 +242,7 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
       source: options.project !== undefined ? { kind: 'project', project: options.project, intervention: 'evidence' } : { kind: 'generated' },
       traces: traces.length,
       turns,
+      unscored: { turns: unscoredTurns, interventions: unscoredInterventions },
       perTrace,
       tools: fromProject ? Math.max(0, ...traces.map((t) => t.tools.length)) : options.tools,
       answers,

@@ -195,6 +195,7 @@ export function toStoredScore(plan: TracePlan, logprobs: readonly TurnLogprobs[]
     ...(shared.size > 0 ? { shared: Object.fromEntries([...shared].map(([k, v]) => [k, [...v].sort()])) } : {}),
     turns,
     ...(plan.unscored && plan.unscored.length > 0 ? { unscoredTurns: plan.unscored } : {}),
+    ...(plan.unscoredInterventions && plan.unscoredInterventions.length > 0 ? { unscoredInterventions: plan.unscoredInterventions } : {}),
     createdAt: new Date().toISOString(),
   };
 }
