@@ -13,14 +13,7 @@ export function progressPrinter(io: CliIO, unit: string): { update(p: JobProgres
   let lastPrinted = 0;
   let lastFraction = -1;
   let drawn = false;
-  const line = (p: JobProgress): string => {
-    const fraction = p.total ? p.done / p.total : 0;
-    const width = 30;
-    const filled = Math.round(fraction * width);
-    const rate = p.tokensPerSecond ? ` ${Math.round(p.tokensPerSecond)} tok/s` : '';
-    const eta = p.etaSeconds !== undefined && p.done < p.total ? ` ETA ${formatDuration(p.etaSeconds)}` : '';
-    return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${unit}${rate}${eta}`;
-  };
+  const line = (p: JobProgress): string => progressLine(p, unit);
   return {
     update(p) {
       last = p;
@@ -46,6 +39,25 @@ export function progressPrinter(io: CliIO, unit: string): { update(p: JobProgres
       if (io.isTTY && (p ?? last)) process.stdout.write(`\r${line((p ?? last)!)}\x1b[K\n`);
     },
   };
+}
+
+/**
+ * The bar's text: done/total units, and inside the traces in flight their sequences done of their plans
+ * (the bar moves with them: a long multi-turn trace takes minutes), the token rate and the ETA.
+ */
+export function progressLine(p: JobProgress, unit: string): string {
+  const f = p.inFlight;
+  const partial = f && f.sequences > 0 ? (f.traces * f.sequencesDone) / f.sequences : 0;
+  const fraction = p.total ? Math.min(1, (p.done + partial) / p.total) : 0;
+  const width = 30;
+  const filled = Math.round(fraction * width);
+  const inside =
+    f && p.done < p.total
+      ? ` (${f.traces === 1 ? 'in the trace being scored' : `in the ${f.traces} traces being scored`}: ${f.sequencesDone}/${f.sequences} sequences)`
+      : '';
+  const rate = p.tokensPerSecond ? ` ${Math.round(p.tokensPerSecond)} tok/s` : '';
+  const eta = p.etaSeconds !== undefined && p.done < p.total ? ` ETA ${formatDuration(p.etaSeconds)}` : '';
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${unit}${inside}${rate}${eta}`;
 }
 
 function formatDuration(seconds: number): string {

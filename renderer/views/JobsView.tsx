@@ -147,7 +147,10 @@ function ScoreForm() {
 
 function JobRow({ job }: { job: JobInfo }) {
   const act = useStudio((s) => s.jobAction);
-  const pct = job.total > 0 ? Math.min(100, (100 * job.done) / job.total) : job.status === 'done' ? 100 : 0;
+  // Inside the traces being scored: their sequences done of their plans (a long trace takes minutes).
+  const f = job.status === 'running' ? job.inFlight : undefined;
+  const partial = f && f.sequences > 0 ? (f.traces * f.sequencesDone) / f.sequences : 0;
+  const pct = job.total > 0 ? Math.min(100, (100 * (job.done + partial)) / job.total) : job.status === 'done' ? 100 : 0;
   return (
     <div className={`job ${job.status}`} data-job={job.id} data-kind={job.kind} data-status={job.status}>
       <div className="job-head">
@@ -177,6 +180,15 @@ function JobRow({ job }: { job: JobInfo }) {
         <span>
           {fmtInt(job.done)} / {fmtInt(job.total)} {job.unit}
         </span>
+        {f && (
+          <span
+            className="muted"
+            data-testid="job-in-flight"
+            title="sequences (a base or an intervention at one turn) done of the plans of the traces being scored"
+          >
+            {fmtInt(f.sequencesDone)} / {fmtInt(f.sequences)} sequences in {f.traces === 1 ? 'the trace' : `${f.traces} traces`} being scored
+          </span>
+        )}
         <span>{job.throughput !== undefined ? `${job.throughput.toFixed(job.throughput < 10 ? 2 : 1)} ${job.unit}/s` : '—'}</span>
         <span>{job.tokensPerSecond !== undefined ? `${fmtInt(job.tokensPerSecond)} tok/s` : ''}</span>
         <span>{job.status === 'running' ? `ETA ${fmtDuration(job.etaSeconds)}` : ''}</span>

@@ -313,6 +313,9 @@ export interface JobInfo {
   throughput?: number;
   tokensPerSecond?: number;
   etaSeconds?: number;
+  /** A scoring job: the traces being scored and their sequences (a base or an intervention at one turn)
+   * done of their plans; progress inside a trace, which can take minutes. */
+  inFlight?: { traces: number; sequencesDone: number; sequences: number };
   message?: string;
   error?: { code: string; message: string; hint?: string };
   canPause: boolean;

@@ -53,6 +53,23 @@ export function turnNotes(callTurns: number, unscored: Partial<Record<UnscoredRe
 export const UnscoredTurnSchema = z.object({ turn: z.number().int().nonnegative(), reason: z.enum(UNSCORED_REASONS) });
 export type UnscoredTurn = z.infer<typeof UnscoredTurnSchema>;
 
+/** Why an intervention of a scored turn gave no score: its removal took nothing away (h^{-s} would equal
+ * h), or the frozen target could not be located in h^{-s} (the answer renders to no tokens there). */
+export const UNSCORED_INTERVENTION_REASONS = ['nothing-removed', ...UNSCORED_REASONS] as const;
+export type UnscoredInterventionReason = (typeof UNSCORED_INTERVENTION_REASONS)[number];
+export const UNSCORED_INTERVENTION_TEXT: Readonly<Record<UnscoredInterventionReason, string>> = {
+  'nothing-removed': 'removing the tool took nothing out of the context (no call of it to remove)',
+  'empty-answer': 'without the tool, the turn has no answer',
+  'no-expression': 'without the tool, the answer holds no number-like expression',
+  'no-tokens': 'without the tool, the answer renders to no tokens after its context',
+};
+export const UnscoredInterventionSchema = z.object({
+  turn: z.number().int().nonnegative(),
+  tool: z.string(),
+  reason: z.enum(UNSCORED_INTERVENTION_REASONS),
+});
+export type UnscoredIntervention = z.infer<typeof UnscoredInterventionSchema>;
+
 /** A score row as stored in a project: keyed so nothing is computed twice. */
 export const StoredScoreSchema = ScoreRowSchema.extend({
   /** Unique key: run + trace hash. A record with a key already present is never appended again. */
@@ -72,6 +89,8 @@ export const StoredScoreSchema = ScoreRowSchema.extend({
   turns: z.array(TurnScoreDetailSchema).optional(),
   /** Turns of the record that could not be scored, and why (absent when every turn was scored). */
   unscoredTurns: z.array(UnscoredTurnSchema).optional(),
+  /** Interventions of a scored turn that were not scored, and why (each would otherwise vanish unseen). */
+  unscoredInterventions: z.array(UnscoredInterventionSchema).optional(),
   createdAt: z.string().optional(),
 });
 export type StoredScore = z.infer<typeof StoredScoreSchema>;

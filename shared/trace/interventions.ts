@@ -52,13 +52,15 @@ export function exposedTools(trace: Trace): string[] {
   return [...new Set(trace.tools.map((t) => t.name))].sort();
 }
 
-/** Tools with any evidence (calls or output lines) before turn `turnIndex`'s answer. */
+/** Tools with evidence the removal can take away (calls, with their observations, or output lines)
+ * before turn `turnIndex`'s answer. An observation goes with its call and counts under the call's
+ * name: under its own name (which a log may spell differently, or which may have no call) there would
+ * be nothing to remove. */
 export function evidenceTools(trace: Trace, turnIndex: number): Set<string> {
   const found = new Set<string>();
   forEachStep(trace, turnIndex, (step) => {
     if (step.kind === 'call') for (const c of step.calls) found.add(c.name);
     else if (step.kind === 'lines') for (const l of step.lines) found.add(l.tool);
-    else if (step.kind === 'observation') found.add(step.name);
   });
   return found;
 }

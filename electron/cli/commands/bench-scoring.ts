@@ -1,7 +1,7 @@
 // `lots bench scoring`: naive vs optimized scoring on the same generated traces, in one run.
 import { resolve } from 'node:path';
 import { choice, flagInt, flagString, requireFlag } from '../args';
-import { EXIT_OK, type Command } from '../command';
+import { CliError, EXIT_OK, type Command } from '../command';
 import { GPU_CHOICES } from '../../engine/llama';
 import { runScoringBench, type ScoringBenchReport, type TimeSplit } from '../../engine/scoring/speed';
 import { resolveModelArg } from '../../engine/models/model-arg';
@@ -10,9 +10,11 @@ export const command: Command = {
   name: 'bench scoring',
   summary: 'measure the scoring engine: naive vs optimized tokens, time and agreement',
   usage:
-    'lots bench scoring [--model f.gguf] [--traces n] [--tools m] [--vocab byte|large] [--answers greedy|recorded] [--parallel p] [--read auto|confidence] [--gpu g] [--json]',
+    'lots bench scoring [--model f.gguf] [--project P [--trace id]] [--traces n] [--tools m] [--vocab byte|large] [--answers greedy|recorded] [--parallel p] [--read auto|confidence] [--gpu g] [--json]',
   flags: {
     model: { type: 'string', description: 'a GGUF model, default (the pulled default model) or a pulled source (without it: a generated random-weight llama)' },
+    project: { type: 'string', description: "score this project's recorded traces (real, multi-turn) instead of generated ones" },
+    trace: { type: 'string', description: 'with --project: only this trace (comma-separated ids for several)' },
     traces: { type: 'string', description: 'single-step traces to generate', default: '12' },
     tools: { type: 'string', description: 'tools (output lines) per trace', default: '15' },
     answers: {
@@ -47,13 +49,23 @@ export const command: Command = {
     "several sequences), else with the prebuilt binary's confidence; the report names the path used.",
     '--json prints the report as one JSON object; its "summary" holds the path, output reading\'s share,',
     'tokens per batch, optimized/raw, the largest score difference and the noise floor.',
+    "--project P scores the project's recorded traces (every trace with an answer, or --trace ids) with",
+    'the evidence intervention and their recorded answers, and reports per trace the tokens the plan',
+    'decoded against that trace\'s prefix-tree minimum (docs/scoring-speed.md, "The minimum").',
   ].join('\n'),
   async run(args, io) {
     const vocab = choice(args, 'vocab', ['byte', 'large']);
     const gpu = choice(args, 'gpu', GPU_CHOICES);
     const answers = choice(args, 'answers', ['greedy', 'recorded']);
     const json = args.flags.json === true;
+    const project = flagString(args, 'project');
+    const traceIds = flagString(args, 'trace')
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    if (traceIds && project === undefined) throw new CliError('--trace needs --project (the project whose trace to score)');
     const report = await runScoringBench({
+      ...(project !== undefined ? { project: resolve(project), ...(traceIds ? { traceIds } : {}) } : {}),
       model: ((m) => (m === undefined ? undefined : resolveModelArg(m)))(flagString(args, 'model')),
       traces: flagInt(args, 'traces', { min: 1 })!,
       tools: flagInt(args, 'tools', { min: 1 })!,
@@ -76,12 +88,33 @@ export function formatReport(r: ScoringBenchReport): string {
   const pct = (a: number, b: number): string => `${(((a - b) / b) * 100).toFixed(1)}%`;
   const lines = [
     `model        ${r.model} (vocabulary ${r.vocabulary})`,
-    `traces       ${r.traces} single-step, ${r.tools} tools each, ${r.answers} answers; ${r.scoredTokens} scored tokens; ${r.parallel} in parallel; context ${r.contextSize}`,
+    r.source.kind === 'project'
+      ? `traces       ${r.traces} recorded from ${r.source.project} (${r.turns} scored turns; evidence removal; recorded answers); ${r.scoredTokens} scored tokens; ${r.parallel} in parallel; context ${r.contextSize}`
+      : `traces       ${r.traces} single-step, ${r.tools} tools each, ${r.answers} answers; ${r.scoredTokens} scored tokens; ${r.parallel} in parallel; context ${r.contextSize}`,
+    ...(r.unscored.turns + r.unscored.interventions > 0
+      ? [
+          `not scored   ${r.unscored.turns} turns (e.g. an empty answer), ${r.unscored.interventions} interventions (nothing removed, or no answer tokens without the tool)`,
+        ]
+      : []),
     '',
     'tokens evaluated',
     `  naive               ${r.tokens.naive}`,
     `  optimized           ${r.tokens.optimized}  (${pct(r.tokens.optimized, r.tokens.prefixTreeMinimum)} over the minimum; ${(r.tokens.naive / r.tokens.optimized).toFixed(2)}× fewer than naive)`,
+    ...(r.tokens.planOrder !== r.tokens.optimized
+      ? [
+          `    in plan order     ${r.tokens.planOrder}  (${(r.tokens.planOrder / r.tokens.prefixTreeMinimum).toFixed(3)}× the minimum; the other ${r.tokens.optimized - r.tokens.planOrder} are the confidence path's re-evaluations where the greedy token is not the frozen one)`,
+        ]
+      : []),
     `  prefix-tree minimum ${r.tokens.prefixTreeMinimum}`,
+    ...(r.source.kind === 'project'
+      ? [
+          '  per trace (plan order / its minimum, wall time)',
+          ...r.perTrace.map(
+            (t) =>
+              `    ${t.id}  ${t.turns} turns, ${t.sequences} sequences: ${t.tokens} / ${t.minimum} = ${(t.tokens / t.minimum).toFixed(3)}×${t.repairTokens ? ` (+${t.repairTokens} re-evaluated)` : ''}, ${t.seconds.toFixed(1)} s`,
+          ),
+        ]
+      : []),
     '',
     'wall time',
     ...(r.naive ? [`  naive               ${r.naive.seconds.toFixed(2)} s`] : []),

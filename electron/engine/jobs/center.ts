@@ -328,6 +328,7 @@ export class JobCenter {
       ...(throughput !== undefined ? { throughput } : prev?.throughput !== undefined ? { throughput: prev.throughput } : {}),
       ...(p?.tokensPerSecond !== undefined ? { tokensPerSecond: p.tokensPerSecond } : {}),
       ...(p?.etaSeconds !== undefined ? { etaSeconds: p.etaSeconds } : {}),
+      ...(p?.inFlight && status === 'running' ? { inFlight: p.inFlight } : {}),
       ...(p?.message !== undefined ? { message: p.message } : {}),
       ...(job.error ? { error: withHint(job.error) } : {}),
       canPause: status === 'running' || status === 'queued',

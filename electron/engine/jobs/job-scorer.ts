@@ -4,6 +4,7 @@
 import type { Token } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';
 import type { TraceResult } from '../scoring/scorer';
+import type { PlanProgress } from '../scoring/trace-scores';
 
 export interface JobScorer {
   /** The run key (model identity | intervention | span | format). */
@@ -21,7 +22,13 @@ export interface JobScorer {
    */
   prepare?(pending: () => Iterable<Trace>): void;
   /** Score `traces` (one batch), handing each result over as it finishes; stops taking traces once `shouldStop`. */
-  score(traces: readonly Trace[], shouldStop: () => boolean, onTrace: (result: TraceResult) => void | Promise<void>): Promise<{ stopped: boolean }>;
+  score(
+    traces: readonly Trace[],
+    shouldStop: () => boolean,
+    onTrace: (result: TraceResult) => void | Promise<void>,
+    /** Progress inside a trace, after each of its sequences (the local backend; a server reports per trace). */
+    onSequence?: (trace: Trace, progress: PlanProgress) => void,
+  ): Promise<{ stopped: boolean }>;
   /** Said once the job is done (e.g. where the traces went). */
   summary?(): string;
   dispose(): Promise<void>;

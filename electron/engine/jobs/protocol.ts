@@ -128,6 +128,16 @@ export interface JobProgress extends BaseProgress {
   unscoredTurns?: Partial<Record<UnscoredReason, number>>;
   tokensPerSecond?: number;
   etaSeconds?: number;
+  /** Progress inside the traces being scored (a long multi-turn trace takes minutes): how many are in
+   * flight and their sequences (a base or an intervention at one turn) done of their plans. */
+  inFlight?: InFlight;
+}
+
+/** Traces being scored and their sequences done of their plans. */
+export interface InFlight {
+  traces: number;
+  sequencesDone: number;
+  sequences: number;
 }
 
 export interface JobFailure {

@@ -11,7 +11,7 @@ import { loadModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import { createRenderer } from '../scoring/chat-template';
 import { fitContextSize, scoreTraces } from '../scoring/scorer';
-import { toStoredScore } from '../scoring/trace-scores';
+import { toStoredScore, type PlanProgress } from '../scoring/trace-scores';
 import { scoreKey, scoreRun } from '../scoring/keys';
 import { benchExecutor } from '../../../shared/benchmark/trace';
 import { hasTarget } from '../../../shared/trace/target';
@@ -93,19 +93,42 @@ export async function runScoreJob(spec: ScoreJobSpec, control: JobControl, emit:
         progress.scoredNow++;
         countTurns(progress, result);
         tokens += result.stats.tokensEvaluated;
+        inFlight.delete(result.plan.trace.id);
         const elapsed = scoringSeconds + (performance.now() - started) / 1000;
         progress.tokensPerSecond = elapsed > 0 ? tokens / elapsed : undefined;
-        progress.etaSeconds = elapsed > 0 ? ((progress.total - progress.done) * elapsed) / progress.scoredNow : undefined;
+        setInFlight();
+        progress.etaSeconds = scoreEta(progress, inFlight.values(), elapsed);
         emit({ type: 'progress', progress: { ...progress } });
         if (performance.now() - lastPersist > 1000) {
           lastPersist = performance.now();
           persist('running');
         }
       };
+      // Progress inside the traces in flight, sent at most every 250 ms (a sequence can take milliseconds).
+      const inFlight = new Map<string, PlanProgress>();
+      const setInFlight = (): void => {
+        let sequencesDone = 0;
+        let sequences = 0;
+        for (const p of inFlight.values()) {
+          sequencesDone += p.sequencesDone;
+          sequences += p.sequences;
+        }
+        if (inFlight.size > 0) progress.inFlight = { traces: inFlight.size, sequencesDone, sequences };
+        else delete progress.inFlight;
+      };
+      let lastSequenceEmit = 0;
+      const onSequence = (trace: Trace, p: PlanProgress): void => {
+        inFlight.set(trace.id, p);
+        if (performance.now() - lastSequenceEmit < 250) return;
+        lastSequenceEmit = performance.now();
+        setInFlight();
+        progress.etaSeconds = scoreEta(progress, inFlight.values(), scoringSeconds + (performance.now() - started) / 1000);
+        emit({ type: 'progress', progress: { ...progress } });
+      };
       let stopped = false;
       // Each batch is read from the traces files when its turn comes.
       for (const batch of pending.size ? store.traceBatches(picked, limits) : []) {
-        if (control.stopRequested !== null || (await scorer.score(batch, () => control.stopRequested !== null, onTrace)).stopped) {
+        if (control.stopRequested !== null || (await scorer.score(batch, () => control.stopRequested !== null, onTrace, onSequence)).stopped) {
           stopped = true;
           break;
         }
@@ -161,7 +184,7 @@ async function openLocalScorer(spec: ScoreJobSpec, note: (message: string) => vo
     prepare: (pending) => {
       if (spec.contextSize === undefined) contextSize = fitContextSize(model, renderer, pending(), { span: spec.span });
     },
-    score: (pending, shouldStop, onTrace) =>
+    score: (pending, shouldStop, onTrace, onSequence) =>
       scoreTraces(
         model,
         renderer,
@@ -175,12 +198,30 @@ async function openLocalScorer(spec: ScoreJobSpec, note: (message: string) => vo
           threads: spec.threads,
           contextSize,
           shouldStop,
+          ...(onSequence ? { onSequence } : {}),
         },
         onTrace,
       ),
     // The job's process exits when the job ends; the model goes with it.
     dispose: async () => undefined,
   };
+}
+
+/**
+ * Seconds left: the traces not yet done, at the rate of this run so far, where a trace in flight counts
+ * as the share of its plan's sequences done (so the estimate moves inside a long trace and exists
+ * before the first trace is finished). Undefined until something was measured.
+ */
+export function scoreEta(
+  progress: Pick<JobProgress, 'total' | 'done' | 'scoredNow'>,
+  inFlight: Iterable<PlanProgress>,
+  elapsedSeconds: number,
+): number | undefined {
+  let partial = 0;
+  for (const p of inFlight) if (p.sequences > 0) partial += p.sequencesDone / p.sequences;
+  const doneNow = progress.scoredNow + partial;
+  if (!(elapsedSeconds > 0) || doneNow <= 0) return undefined;
+  return (Math.max(0, progress.total - progress.done - partial) * elapsedSeconds) / doneNow;
 }
 
 /** Call-valued turns scored, and turns that could not be scored by reason (shown when the job ends). */

@@ -22,8 +22,10 @@ export async function withGreedyAnswers(model: LlamaModel, renderer: TraceRender
         generated.push(next);
         if (generated.length < maxTokens) next = await step(sequence, [next]);
       }
-      // Kept verbatim (not trimmed): the frozen answer is exactly what the model produced.
-      const answer = model.detokenize(generated, false) || '0';
+      // Kept verbatim (not trimmed): the frozen answer is exactly what the model produced. An empty one
+      // (the model ended at once) stays empty: the turn is then not scored, with its reason recorded,
+      // rather than scored on an answer the model never gave.
+      const answer = model.detokenize(generated, false);
       out.push({ ...trace, turns: trace.turns.map((turn, i) => (i === last ? { ...turn, answer } : turn)) });
     }
     return out;

@@ -20,7 +20,7 @@ import {
   type ScoringRead,
 } from './sequence-runner';
 import { locateScoredTokens } from './span';
-import { evaluatePlan, type TurnLogprobs } from './trace-scores';
+import { evaluatePlan, type PlanProgress, type TurnLogprobs } from './trace-scores';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface ScoreTracesOptions extends PlanOptions {
@@ -48,6 +48,8 @@ export interface ScoreTracesOptions extends PlanOptions {
   /** What to evaluate for a trace; default planTrace (one removal per scoreable tool). The
    * faithfulness check plans joint removals and reuses everything else. */
   plan?: (trace: Trace) => Promise<TracePlan>;
+  /** Progress inside a trace: called after each of its sequences (a base or an intervention at one turn). */
+  onSequence?: (trace: Trace, progress: PlanProgress) => void;
 }
 
 export interface TraceResult {
@@ -142,7 +144,7 @@ export async function scoreTraces(
             `trace "${trace.id}" needs ${needed} tokens but the scoring context holds ${runner.sequence.contextSize}; raise the context size or shorten the trace.`,
           );
         }
-        const logprobs = await evaluatePlan(plan, runners, options.mode);
+        const logprobs = await evaluatePlan(plan, runners, options.mode, options.onSequence ? (p) => options.onSequence!(trace, p) : undefined);
         scored++;
         await onTrace({ plan, logprobs, stats: diffStats(laneStats(runners), before), seconds: (performance.now() - started) / 1000 });
       }

@@ -42,6 +42,9 @@ export interface EvaluationStats {
   probabilityPositions: number;
   /** Re-evaluations from a position where the greedy token was not the frozen one. */
   repairs: number;
+  /** Tokens those re-evaluations decoded (in tokensEvaluated too): tokensEvaluated − repairTokens is what
+   * the plan's order decoded, the figure set against the prefix-tree minimum. */
+  repairTokens: number;
   /** Scored positions read in one pass over the logits (the fast read). */
   fastPositions: number;
   /** Prefix tokens taken over from another sequence's KV cells instead of being evaluated. */
@@ -49,7 +52,16 @@ export interface EvaluationStats {
 }
 
 export function emptyStats(): EvaluationStats {
-  return { tokensEvaluated: 0, confidencePositions: 0, topKPositions: 0, probabilityPositions: 0, repairs: 0, fastPositions: 0, sharedTokens: 0 };
+  return {
+    tokensEvaluated: 0,
+    confidencePositions: 0,
+    topKPositions: 0,
+    probabilityPositions: 0,
+    repairs: 0,
+    repairTokens: 0,
+    fastPositions: 0,
+    sharedTokens: 0,
+  };
 }
 
 export function addStats(into: EvaluationStats, from: EvaluationStats): void {
@@ -216,6 +228,7 @@ export class SequenceRunner {
     const want = new Set(positions);
     await this.truncate(redo);
     const items: ControlledEvaluateInputItem[] = input.slice(redo).map((tok, k) => (want.has(redo + k) ? [tok, { generateNext }] : tok));
+    this.stats.repairTokens += items.length;
     const out = await this.evaluate(items, label);
     const lists = new Map<number, Map<Token, number>>();
     for (const pos of positions) {

@@ -86,8 +86,8 @@ export interface RawResult {
 }
 
 /**
- * llama.cpp's raw batch evaluation on this machine: every trace's full contexts (each turn's scored
- * sequence with every tool present, up to its last scored token), each from an empty sequence with
+ * llama.cpp's raw batch evaluation on this machine: every trace's full context (its last scored turn's
+ * sequence with every tool present, up to its last scored token: a multi-turn record's whole transcript), each from an empty sequence with
  * `evaluateWithoutGeneratingNewTokens` (no outputs, nothing read), on `parallel` sequences of a
  * context of the optimized path's size and default batch size. Only the evaluation is timed.
  */
@@ -98,7 +98,8 @@ export async function measureRawThroughput(
   options: { contextSize: number; parallel: number; batchSize?: number; exactKvCache?: boolean },
 ): Promise<RawResult> {
   const plans = await Promise.all(traces.map((t) => planTrace(t, renderer, { intervention: 'line', span: 'answer' })));
-  const inputs = plans.flatMap((p) => p.turns.map((t) => t.base.tokens.slice(0, t.base.end - 1)));
+  // A multi-turn record's last scored turn holds every earlier one: that is its full context.
+  const inputs = plans.flatMap((p) => p.turns.slice(-1).map((t) => t.base.tokens.slice(0, t.base.end - 1)));
   const meter = meterContexts(model);
   try {
     const context = await createScoringContext(model, {

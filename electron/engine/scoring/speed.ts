@@ -10,8 +10,10 @@ import { ensureFixtureModel } from '../gguf/fixture-cache';
 import { createScoringContext, loadModel } from '../llama/load';
 import type { GpuChoice } from '../llama/runtime';
 import { withGreedyAnswers } from './greedy-answer';
-import { planTrace } from './plan';
-import { TokenTrie } from './prefix-tree';
+import { planSequences, planTrace, prefixTreeMinimum, type TracePlan } from './plan';
+import { ProjectStore } from '../store/project-store';
+import { hasTarget } from '../../../shared/trace/target';
+import { ExpectedError } from '../../../shared/api/errors';
 import { createRenderer, type TraceRenderer } from './chat-template';
 import { scoreTraces } from './scorer';
 import { SequenceRunner, type EvaluationMode, type EvaluationStats, type OutputPath, type ScoringRead } from './sequence-runner';
@@ -21,6 +23,10 @@ import { cpuSince, measurePerTokenCost, measureRawThroughput, meterContexts, thr
 
 export interface ScoringBenchOptions {
   model?: string;
+  /** Score a project's recorded traces (real, multi-turn) instead of generated ones. */
+  project?: string;
+  /** With `project`: only these traces (default: every trace with an answer). */
+  traceIds?: readonly string[];
   traces: number;
   tools: number;
   vocab: 'byte' | 'large';
@@ -87,13 +93,25 @@ export interface ThroughputReport {
 export interface ScoringBenchReport {
   model: string;
   vocabulary: number;
+  /** Where the traces came from: generated single-step traces, or a project's recorded ones. */
+  source: { kind: 'generated' } | { kind: 'project'; project: string; intervention: 'evidence' };
   traces: number;
+  /** Scored turns over all traces (1 per single-step trace). */
+  turns: number;
+  /** Turns with nothing to score (e.g. an empty greedy answer) and interventions that gave no score
+   * (their reasons are in the plans: shared/project/scores.ts). */
+  unscored: { turns: number; interventions: number };
+  /** Per trace: its scored turns, sequences, tokens decoded in the plan's order (re-evaluations of the
+   * confidence path apart), its own prefix-tree minimum and wall time. */
+  perTrace: Array<{ id: string; turns: number; sequences: number; tokens: number; repairTokens: number; minimum: number; seconds: number }>;
   tools: number;
   answers: 'greedy' | 'recorded';
   parallel: number;
   contextSize: number;
   scoredTokens: number;
-  tokens: { naive: number; optimized: number; prefixTreeMinimum: number };
+  /** optimized: every token decoded; planOrder: without the confidence path's re-evaluations (what the
+   * evaluation order decodes, set against the prefix-tree minimum: docs/scoring-speed.md, "The minimum"). */
+  tokens: { naive: number; optimized: number; planOrder: number; prefixTreeMinimum: number };
   naive?: PathResult;
   optimized: PathResult;
   speedup?: number;
@@ -124,25 +142,40 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
   const { model } = await loadModel(modelPath, { gpu: options.gpu });
   try {
     const renderer = createRenderer(model);
-    const answers = options.answers ?? 'greedy';
-    say(`generating ${options.traces} single-step traces with ${options.tools} tools and ${answers} answers`);
-    const generated = singleStepTraces({ count: options.traces, tools: options.tools, seed: 11, task: 'bench' });
-    const traces = answers === 'greedy' ? await withGreedyAnswers(model, renderer, generated) : generated;
-    const planOptions = { intervention: 'line' as const, span: 'answer' as const };
+    const fromProject = options.project !== undefined;
+    const answers = fromProject ? 'recorded' : (options.answers ?? 'greedy');
+    let traces: Trace[];
+    if (options.project !== undefined) {
+      traces = projectTraces(options.project, options.traceIds);
+      say(`scoring ${traces.length} recorded traces of ${options.project}`);
+    } else {
+      say(`generating ${options.traces} single-step traces with ${options.tools} tools and ${answers} answers`);
+      const generated = singleStepTraces({ count: options.traces, tools: options.tools, seed: 11, task: 'bench' });
+      traces = answers === 'greedy' ? await withGreedyAnswers(model, renderer, generated) : generated;
+      const empty = traces.filter((t) => t.turns.every((turn) => !turn.answer)).length;
+      if (empty > 0) say(`${empty} of ${traces.length} traces got an empty greedy answer (the model ended at once): not scored, and counted as such`);
+    }
+    // Recorded traces carry calls and observations: their interventions remove a tool's evidence.
+    const planOptions = { intervention: fromProject ? ('evidence' as const) : ('line' as const), span: 'answer' as const };
 
-    const trie = new TokenTrie();
+    const plans = new Map<string, TracePlan>();
     let naiveTokens = 0;
     let scoredTokens = 0;
+    let turns = 0;
+    let unscoredTurns = 0;
+    let unscoredInterventions = 0;
     for (const trace of traces) {
       const plan = await planTrace(trace, renderer, planOptions);
-      for (const turn of plan.turns) {
-        for (const s of [turn.base, ...turn.interventions.map((i) => i.sequence)]) {
-          trie.add(s.tokens, s.end - 1);
-          naiveTokens += s.end - 1;
-          scoredTokens += s.end - s.start;
-        }
+      plans.set(trace.id, plan);
+      turns += plan.turns.length;
+      unscoredTurns += plan.unscored?.length ?? 0;
+      unscoredInterventions += plan.unscoredInterventions?.length ?? 0;
+      for (const s of planSequences(plan)) {
+        naiveTokens += s.end - 1;
+        scoredTokens += s.end - s.start;
       }
     }
+    const perTrace: ScoringBenchReport['perTrace'] = [];
 
     const run = async (
       mode: EvaluationMode,
@@ -160,6 +193,18 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
           { ...planOptions, mode, parallel: options.parallel, exactKvCache: options.exactKvCache, ...(options.read ? { read: options.read } : {}) },
           (r) => {
             logprobs.set(r.plan.trace.id, r.logprobs);
+            if (mode === 'optimized') {
+              const st = r.stats;
+              perTrace.push({
+                id: r.plan.trace.id,
+                turns: r.plan.turns.length,
+                sequences: planSequences(r.plan).length,
+                tokens: st.tokensEvaluated - st.repairTokens,
+                repairTokens: st.repairTokens,
+                minimum: prefixTreeMinimum([r.plan]),
+                seconds: r.seconds,
+              });
+            }
           },
         );
         const seconds = (performance.now() - started) / 1000;
@@ -194,13 +239,22 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
     const report: ScoringBenchReport = {
       model: modelPath,
       vocabulary: (model.fileInfo.metadata.tokenizer as { ggml?: { tokens?: readonly string[] } } | undefined)?.ggml?.tokens?.length ?? 0,
+      source: options.project !== undefined ? { kind: 'project', project: options.project, intervention: 'evidence' } : { kind: 'generated' },
       traces: traces.length,
-      tools: options.tools,
+      turns,
+      unscored: { turns: unscoredTurns, interventions: unscoredInterventions },
+      perTrace,
+      tools: fromProject ? Math.max(0, ...traces.map((t) => t.tools.length)) : options.tools,
       answers,
       parallel: optimized.parallel,
       contextSize: optimized.contextSize,
       scoredTokens,
-      tokens: { naive: naiveTokens, optimized: optimized.result.stats.tokensEvaluated, prefixTreeMinimum: trie.size },
+      tokens: {
+        naive: naiveTokens,
+        optimized: optimized.result.stats.tokensEvaluated,
+        planOrder: optimized.result.stats.tokensEvaluated - optimized.result.stats.repairTokens,
+        prefixTreeMinimum: prefixTreeMinimum(plans.values()),
+      },
       optimized: optimized.result,
       perScoredToken,
       noiseFloor,
@@ -254,7 +308,8 @@ function compareScores(a: Map<string, TurnLogprobs[]>, b: Map<string, TurnLogpro
 
 async function measureNoiseFloor(model: LlamaModel, renderer: TraceRenderer, traces: readonly Trace[]): Promise<ScoringBenchReport['noiseFloor']> {
   const sequences = (await Promise.all(traces.map((t) => planTrace(t, renderer, { intervention: 'line', span: 'answer' })))).flatMap((p) =>
-    p.turns.map((t) => t.base),
+    // The last scored turn: a multi-turn record's whole transcript.
+    p.turns.slice(-1).map((t) => t.base),
   );
   const contextSize = Math.ceil((Math.max(...sequences.map((s) => s.end)) + 64) / 256) * 256;
   const results: number[][][] = [];
@@ -277,4 +332,23 @@ async function measureNoiseFloor(model: LlamaModel, renderer: TraceRenderer, tra
     mean = Math.max(mean, Math.abs(meanLogprob(a) - meanLogprob(b)));
   });
   return { tokenLogprob: token, meanLogprob: mean, sequences: sequences.length };
+}
+
+/** A project's traces for the bench: the ones asked for (each must exist), else every trace with an answer. */
+export function projectTraces(project: string, ids: readonly string[] | undefined): Trace[] {
+  const store = ProjectStore.open(project);
+  if (ids && ids.length > 0) {
+    const missing = ids.filter((id) => !store.getTrace(id));
+    if (missing.length > 0) {
+      const known = [...store.traceInfos()].map((t) => t.id);
+      throw new ExpectedError(
+        'NOT_FOUND',
+        `no trace ${missing.map((m) => `"${m}"`).join(', ')} in ${project}; its traces: ${known.slice(0, 10).join(', ')}${known.length > 10 ? `, … (${known.length})` : ''}`,
+      );
+    }
+    return ids.map((id) => store.getTrace(id)!);
+  }
+  const traces = store.listTraces().filter((t) => t.turns.some(hasTarget));
+  if (traces.length === 0) throw new ExpectedError('NOT_FOUND', `${project} has no trace with an answer to score; import or serve some first`);
+  return traces;
 }

@@ -4,7 +4,8 @@
 //   a record with no scoreable turn contributes nothing (a row with no scores).
 import type { Token } from 'node-llama-cpp';
 import type { StoredScore, TurnScoreDetail } from '../../../shared/project/scores';
-import type { TracePlan } from './plan';
+import type { InterventionPlan, TracePlan } from './plan';
+import type { ScoringSequence } from './span';
 import type { EvaluationMode, SequenceRunner } from './sequence-runner';
 import { setOwn } from '../../../shared/trace/own-record';
 
@@ -14,42 +15,109 @@ export interface TurnLogprobs {
   removed: Map<string, number[]>;
 }
 
+/** How far the evaluation of one trace's plan has come: sequences (a base or an intervention at one turn)
+ * and their scored tokens, done and in all. */
+export interface PlanProgress {
+  sequencesDone: number;
+  sequences: number;
+  scoredTokensDone: number;
+  scoredTokens: number;
+}
+
+/** Sequences and scored tokens of a plan (what PlanProgress counts towards). */
+export function planSize(plan: TracePlan): { sequences: number; scoredTokens: number } {
+  let sequences = 0;
+  let scoredTokens = 0;
+  for (const turn of plan.turns) {
+    for (const s of [turn.base, ...turn.interventions.map((i) => i.sequence)]) {
+      sequences++;
+      scoredTokens += s.end - s.start;
+    }
+  }
+  return { sequences, scoredTokens };
+}
+
+/** One intervention followed over the whole record: its sequence at every turn where it is scored. */
+interface Chain {
+  tool: string;
+  steps: Array<{ turn: number; iv: InterventionPlan }>;
+}
+
+/** The plan's interventions as chains, one per tool, each in turn order; ordered by descending first
+ * changed token at the chain's first turn (on one runner each truncation then keeps the next one's prefix). */
+function chainsOf(plan: TracePlan): Chain[] {
+  const byTool = new Map<string, Chain>();
+  plan.turns.forEach((turn, t) => {
+    for (const iv of turn.interventions) {
+      let chain = byTool.get(iv.tool);
+      if (!chain) byTool.set(iv.tool, (chain = { tool: iv.tool, steps: [] }));
+      chain.steps.push({ turn: t, iv });
+    }
+  });
+  const first = (c: Chain): number => c.steps[0]!.iv.firstChanged;
+  return [...byTool.values()].sort((a, b) => first(b) - first(a) || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+}
+
 /**
- * Evaluate every sequence of a plan. On one runner (one llama.cpp sequence): one after another, each
- * reusing the cache the previous left. On several (the fast read): the first evaluates the base and
- * keeps it; the others take the interventions from a queue, each first taking the base's prefix over
- * from the first runner's KV cells (shared, not evaluated again), so that the interventions' changed
- * tails are decoded side by side in shared batches.
+ * Evaluate every sequence of a plan, one pass per intervention over the whole record: turn t's sequence
+ * is a prefix of turn t+1's (its context holds every earlier turn), so following one intervention (or
+ * the base) from turn to turn on the same runner decodes each token once — only where a turn's own
+ * frozen call is removed in later turns does the next sequence diverge, and it is decoded from there.
+ * The base goes first, on the first runner, turn after turn. Then the interventions: on one runner one
+ * after another (descending first change, so each truncation keeps the next one's prefix); on several
+ * (the fast read) the other runners take whole chains from a queue, each first taking the base's prefix
+ * over from the first runner's KV cells (shared, not evaluated again), so that the chains' changed tails
+ * are decoded side by side in shared batches. Naive mode evaluates every sequence from scratch.
+ * Evaluating turn by turn instead (base, then every intervention, then the next turn) decodes each
+ * intervention's context again at every turn: quadratic in the number of turns.
  */
-export async function evaluatePlan(plan: TracePlan, runners: SequenceRunner | readonly SequenceRunner[], mode: EvaluationMode): Promise<TurnLogprobs[]> {
+export async function evaluatePlan(
+  plan: TracePlan,
+  runners: SequenceRunner | readonly SequenceRunner[],
+  mode: EvaluationMode,
+  onProgress?: (progress: PlanProgress) => void,
+): Promise<TurnLogprobs[]> {
   const all: readonly SequenceRunner[] = Array.isArray(runners) ? runners : [runners as SequenceRunner];
   const first = all[0]!;
   const lanes = mode === 'naive' ? [] : all.slice(1);
-  const out: TurnLogprobs[] = [];
+  const size = planSize(plan);
+  const progress: PlanProgress = { sequencesDone: 0, sequences: size.sequences, scoredTokensDone: 0, scoredTokens: size.scoredTokens };
+  const done = (s: ScoringSequence): void => {
+    progress.sequencesDone++;
+    progress.scoredTokensDone += s.end - s.start;
+    onProgress?.({ ...progress });
+  };
+  const label = (turn: number): string => `trace "${plan.trace.id}" turn ${turn}`;
+  const base: number[][] = [];
   for (const turn of plan.turns) {
-    const label = `trace "${plan.trace.id}" turn ${turn.turn}`;
-    const base = await first.logprobs(turn.base, mode, label);
-    const removed = new Map<string, number[]>();
-    if (lanes.length === 0) {
-      for (const iv of turn.interventions) removed.set(iv.tool, await first.logprobs(iv.sequence, mode, `${label} without ${iv.tool}`));
-    } else {
-      const results: number[][] = new Array<number[]>(turn.interventions.length);
-      let next = 0;
-      await Promise.all(
-        lanes.map(async (runner) => {
-          while (next < turn.interventions.length) {
-            const index = next++;
-            const iv = turn.interventions[index]!;
-            await runner.shareFrom(first, iv.sequence);
-            results[index] = await runner.logprobs(iv.sequence, mode, `${label} without ${iv.tool}`);
-          }
-        }),
-      );
-      turn.interventions.forEach((iv, i) => removed.set(iv.tool, results[i]!));
-    }
-    out.push({ turn: turn.turn, base, removed });
+    base.push(await first.logprobs(turn.base, mode, label(turn.turn)));
+    done(turn.base);
   }
-  return out;
+  const removed = plan.turns.map(() => new Map<string, number[]>());
+  const chains = chainsOf(plan);
+  const runChain = async (runner: SequenceRunner, chain: Chain): Promise<void> => {
+    for (const { turn, iv } of chain.steps) {
+      if (runner !== first) await runner.shareFrom(first, iv.sequence);
+      removed[turn]!.set(iv.tool, await runner.logprobs(iv.sequence, mode, `${label(plan.turns[turn]!.turn)} without ${iv.tool}`));
+      done(iv.sequence);
+    }
+  };
+  if (lanes.length === 0) {
+    for (const chain of chains) await runChain(first, chain);
+  } else {
+    let next = 0;
+    await Promise.all(
+      lanes.map(async (runner) => {
+        while (next < chains.length) await runChain(runner, chains[next++]!);
+      }),
+    );
+  }
+  // Each turn's map in the plan's order of that turn's interventions (what the records list).
+  return plan.turns.map((turn, t) => ({
+    turn: turn.turn,
+    base: base[t]!,
+    removed: new Map(turn.interventions.map((iv) => [iv.tool, removed[t]!.get(iv.tool)!] as const)),
+  }));
 }
 
 export function meanLogprob(values: readonly number[]): number {
@@ -127,6 +195,7 @@ export function toStoredScore(plan: TracePlan, logprobs: readonly TurnLogprobs[]
     ...(shared.size > 0 ? { shared: Object.fromEntries([...shared].map(([k, v]) => [k, [...v].sort()])) } : {}),
     turns,
     ...(plan.unscored && plan.unscored.length > 0 ? { unscoredTurns: plan.unscored } : {}),
+    ...(plan.unscoredInterventions && plan.unscoredInterventions.length > 0 ? { unscoredInterventions: plan.unscoredInterventions } : {}),
     createdAt: new Date().toISOString(),
   };
 }

@@ -24,6 +24,16 @@ describe('JobsView', () => {
     expect(failed.getByText(/Pick a GGUF on the Models view/)).toBeTruthy();
   });
 
+  it('shows progress inside the trace being scored, and fills the bar with it', async () => {
+    const job = { ...scoreJob, done: 0, total: 1, inFlight: { traces: 1, sequencesDone: 6, sequences: 12 } };
+    await renderStudio({ view: 'jobs' }, fakeApi({ listJobs: async () => [job] }));
+    const row = within(screen.getByTestId('jobs-list').querySelector('[data-job]') as HTMLElement);
+    expect(row.getByText('0 / 1 traces')).toBeTruthy();
+    expect(row.getByTestId('job-in-flight').textContent).toBe('6 / 12 sequences in the trace being scored');
+    const bar = row.getByRole('progressbar').firstElementChild as HTMLElement;
+    expect(bar.style.width).toBe('50%');
+  });
+
   it('scores the project with the model typed in the field, and not without one', async () => {
     const { api } = await renderStudio({ view: 'jobs' });
     expect(screen.getByTestId<HTMLButtonElement>('start-scoring').disabled).toBe(true);

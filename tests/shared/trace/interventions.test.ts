@@ -58,6 +58,30 @@ describe('evidence removal', () => {
     expect(trace.turns[0]!.steps).toHaveLength(9);
   });
 
+  it('counts an observation under its call, not under a name of its own that no call has (issue 39)', () => {
+    // The log names the output "Barcode" (on the menu) but the call was to ExchangeRate: removing
+    // "Barcode" would take nothing away, so it is not scoreable; ExchangeRate is, and takes the output with it.
+    const renamed = TraceSchema.parse({
+      ...multiStep,
+      turns: [
+        {
+          ...multiStep.turns[0]!,
+          steps: multiStep.turns[0]!.steps!.map((st) => (st.kind === 'observation' && st.callId === 'c2' ? { ...st, name: 'Barcode' } : st)),
+        },
+      ],
+    });
+    expect(scoreableTools(renamed, 0)).toEqual(['Calculator', 'DocRetrieve', 'ExchangeRate']);
+    const r = removeEvidence(renamed, 0, 'ExchangeRate');
+    expect(r.removed.length).toBeGreaterThan(0);
+    expect(r.trace.turns[0]!.steps.some((st) => st.kind === 'observation' && st.callId === 'c2')).toBe(false);
+    // An observation with no call at all gives no scoreable tool either.
+    const orphan = TraceSchema.parse({
+      ...multiStep,
+      turns: [{ request: 'q', steps: [{ kind: 'observation', callId: 'zz', name: 'Barcode', content: '7' }], answer: '7' }],
+    });
+    expect(scoreableTools(orphan, 0)).toEqual([]);
+  });
+
   it('scoreable = exposed and with evidence', () => {
     expect(scoreableTools(trace, 0)).toEqual(['Calculator', 'DocRetrieve', 'ExchangeRate']);
   });
