@@ -50,8 +50,12 @@ export const apiInputSchemas = {
     .object({
       task,
       tools: toolList,
+      /** Deferred tools (callable, not loaded up front); default: the task's other observed tools. */
+      deferred: toolList.optional(),
       pinned: toolList.default([]),
       banned: toolList.default([]),
+      /** The operator's `defer` edits (kept deferred by later updates); a subset of `deferred`. */
+      deferEdits: toolList.optional(),
       rule: SelectionRuleSchema,
       note: z.string().max(10_000).default(''),
       run,

@@ -269,7 +269,8 @@ export interface SpaceState {
   task: string;
   versions: SpaceVersion[];
   approved: SpaceVersion | null;
-  proposal: { tools: string[]; rule: SelectionRule; run: string | null };
+  /** The rule's top-K pinned (`tools`), the task's other observed tools deferred, the rest hidden. */
+  proposal: { tools: string[]; deferred: string[]; rule: SelectionRule; run: string | null };
   /** Every tool on the task's menus, ranked ones first. */
   candidates: SpaceCandidate[];
   changedSinceApproval: boolean;
