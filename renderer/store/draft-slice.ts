@@ -3,16 +3,7 @@
 // The draft model itself (edits, states, the acceptSpace input) is shared/lots/space-draft.ts, which
 // `lots space` uses too.
 import { selectTopK } from '../../shared/lots/select';
-import {
-  acceptInputOf,
-  draftFrom,
-  draftStates,
-  editDraft,
-  isEdited,
-  rankingOf,
-  type DraftAction,
-  type DraftStates,
-} from '../../shared/lots/space-draft';
+import { acceptInputOf, draftFrom, draftStates, editDraft, rankingOf, type DraftAction, type DraftStates } from '../../shared/lots/space-draft';
 import type { SpaceState, StudioApi } from '../../shared/api';
 import type { Draft, SliceCreator, StudioState } from './types';
 
@@ -78,7 +69,16 @@ export const createDraftSlice =
       editTool(task, tool, action) {
         const space = get().spaces[task]?.value;
         if (!space) return;
-        update(task, (d) => editDraft(d, tool, action, selectTopK(rankingOf(space), d.k).includes(tool)), `space/${action}`);
+        // The view's pin, ban and defer buttons toggle: a second press takes the edit back.
+        const toggled = (d: Draft): DraftAction =>
+          action === 'pin' && d.pinned.includes(tool)
+            ? 'unpin'
+            : action === 'ban' && d.banned.includes(tool)
+              ? 'unban'
+              : action === 'defer' && d.deferred.includes(tool)
+                ? 'undefer'
+                : action;
+        update(task, (d) => editDraft(d, tool, toggled(d), selectTopK(rankingOf(space), d.k).includes(tool)), `space/${action}`);
       },
 
       setNote(task, note) {

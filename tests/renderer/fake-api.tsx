@@ -122,7 +122,7 @@ export const spaces: SpaceState = {
   task: TASK,
   versions: [],
   approved: null,
-  proposal: { tools: ['CurrencyConvert', 'ExchangeRate', 'LedgerPost'], deferred: [TOOLS[3]!], rule: { kind: 'topk', k: 3 }, run: RUN },
+  proposal: { tools: ['CurrencyConvert', 'ExchangeRate', 'LedgerPost'], deferred: [TOOLS[3]], rule: { kind: 'topk', k: 3 }, run: RUN },
   candidates: [...MEANS.map((mean, i) => ({ tool: TOOLS[i]!, rank: i + 1, mean, n: 24 - 3 * i })), { tool: 'WeatherNow', rank: null, mean: null, n: 0 }],
   changedSinceApproval: false,
   update: null,

@@ -60,9 +60,24 @@ export function acceptSpace(store: ProjectStore, data: TaskData, input: AcceptSp
 }
 
 /** An edit of the proposal: another pinned set than the rule's, pins/bans/defers, or other deferred tools than the default. */
-function isEdit(input: AcceptSpaceInput, deferred: readonly string[], deferEdits: readonly string[], ranking: readonly { tool: string; mean: number }[]): boolean {
+function isEdit(
+  input: AcceptSpaceInput,
+  deferred: readonly string[],
+  deferEdits: readonly string[],
+  ranking: readonly { tool: string; mean: number }[],
+): boolean {
   if (input.pinned.length > 0 || input.banned.length > 0 || deferEdits.length > 0) return true;
-  if (!sameSet(deferred, defaultDeferred(ranking.map((r) => r.tool), input.tools, input.banned))) return true;
+  if (
+    !sameSet(
+      deferred,
+      defaultDeferred(
+        ranking.map((r) => r.tool),
+        input.tools,
+        input.banned,
+      ),
+    )
+  )
+    return true;
   if (input.rule.kind !== 'topk') return input.rule.kind === 'manual';
   const expected = selectTopK(ranking, input.rule.k);
   const got = new Set(input.tools);
