@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scoredHarness } from '../renderer/harness';
 import { taskFileName } from '../../electron/engine/store/project-file';
+import { ProjectStore } from '../../electron/engine/store';
 import { runCli, tempDir, type CliRun } from './io';
 
 const tmp = tempDir();
@@ -166,5 +167,30 @@ describe('lots space: the same version as the Space view', () => {
     expect((await runCli(['space', 'edit', ...project, '--defer', ranking[5]!, '--note', 'try it deferred'])).code).toBe(0);
     const diff = JSON.parse((await runCli(['space', 'diff', ...project, '--json'])).out);
     expect(diff.changes).toEqual([{ tool: ranking[5], from: 'hidden', to: 'deferred' }]);
+  });
+
+  it('exports every approved space in one action (CLI --all and the API), refusing when none is approved', async () => {
+    const { task, cliDir, service, ranking } = await viewAndCliProjects();
+    const none = await runCli(['export', '--project', cliDir, '--all', '--format', 'mcp', '--out-dir', join(tmp.dir, 'none')]);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('no task of this project has an approved space');
+    await expect(service.exportAllSpaces({ format: 'mcp' })).rejects.toMatchObject({ code: 'SPACE_NOT_APPROVED' });
+    await expect(service.renderExport({ task, format: 'mcp' })).rejects.toMatchObject({ code: 'SPACE_NOT_APPROVED' });
+
+    expect((await runCli(['space', 'approve', '--project', cliDir, '--task', task, '--k', '2'])).code).toBe(0);
+    const out = join(tmp.dir, 'all');
+    const all = await runCli(['export', '--project', cliDir, '--all', '--format', 'anthropic', '--out-dir', out]);
+    expect(all.code).toBe(0);
+    expect(all.err).toContain('wrote 1 anthropic file to');
+    const files = readdirSync(out);
+    expect(files).toEqual(['fx_settle.anthropic-tools.json']);
+    const tools = JSON.parse(readFileSync(join(out, files[0]!), 'utf8'));
+    expect(tools.filter((t: { defer_loading?: boolean }) => t.defer_loading).map((t: { name: string }) => t.name)).toEqual(ranking.slice(2));
+    expect(tools.at(-1)).toEqual({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+    // The API's "export all" over the same project gives the same bytes.
+    service.setProject(ProjectStore.open(cliDir));
+    const api = await service.exportAllSpaces({ format: 'anthropic' });
+    expect(api.files.map((f) => [f.task, f.filename, f.pinned, f.deferred])).toEqual([[task, files[0], 2, ranking.length - 2]]);
+    expect(api.files[0]!.text).toBe(readFileSync(join(out, files[0]!), 'utf8'));
   });
 });
