@@ -56,7 +56,7 @@ export function ExportAllCard() {
         const dir = (await api.pickPath({ kind: 'project' }))?.[0];
         if (!dir) return;
         const all = await api.exportAllSpaces({ format, dir, ...extra });
-        notify({ kind: 'success', title: `${all.files.length} spaces exported`, message: skippedText(all.skipped) || dir });
+        notify({ kind: 'success', title: exportedTitle(all.files.length), message: skippedText(all.skipped) || dir });
       } else {
         const all = await api.exportAllSpaces({ format, ...extra });
         const bundle = {
@@ -68,7 +68,7 @@ export function ExportAllCard() {
         downloadText(`approved-spaces.${format}.json`, text, 'application/json');
         notify({
           kind: 'success',
-          title: `${all.files.length} spaces exported`,
+          title: exportedTitle(all.files.length),
           message: skippedText(all.skipped) || 'one JSON file, each space under files[]',
         });
       }
@@ -96,4 +96,8 @@ export function ExportAllCard() {
 
 function skippedText(skipped: readonly { task: string; reason: string }[]): string {
   return skipped.length === 0 ? '' : `skipped (no approved space): ${skipped.map((s) => s.task).join(', ')}`;
+}
+
+function exportedTitle(n: number): string {
+  return `${n} approved space${n === 1 ? '' : 's'} exported`;
 }
