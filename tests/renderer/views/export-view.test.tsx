@@ -46,7 +46,7 @@ describe('Export view', () => {
       files: [{ task: TASK, version: 1, filename: 'fx.json', text: '{}', mime: 'application/json', pinned: 2, deferred: 1, path: null }],
       skipped: [{ task: 'other', reason: 'no approved space' }],
     }));
-    const api = fakeApi({ renderExport, exportAllSpaces } as Partial<StudioApi>);
+    const api = fakeApi({ renderExport, exportAllSpaces });
     await renderStudio({ view: 'export', task: TASK }, api);
     for (const name of [/OpenAI Responses tools/, /Anthropic tools/, /OpenAI Chat tools/, /Claude Agent SDK/])
       expect(screen.getByRole('radio', { name })).toBeTruthy();
@@ -56,8 +56,8 @@ describe('Export view', () => {
     await waitFor(() => expect(renderExport).toHaveBeenLastCalledWith({ task: TASK, format: 'mcp-claude', mcpServer: 'finance' }));
     expect(screen.getByTestId('export-text').textContent).toContain('"server":"finance"');
 
-    URL.createObjectURL ??= () => 'blob:x';
-    URL.revokeObjectURL ??= () => {};
+    // The browser's download (renderer/api/files.ts) needs object URLs, which happy-dom may lack.
+    if (typeof URL.createObjectURL !== 'function') Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => undefined });
     fireEvent.click(screen.getByTestId('export-all'));
     await waitFor(() => expect(exportAllSpaces).toHaveBeenCalledWith({ format: 'mcp-claude', mcpServer: 'finance' }));
     expect(await screen.findByText('1 approved space exported')).toBeTruthy();
