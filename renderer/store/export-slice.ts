@@ -1,11 +1,18 @@
-// The export view: the chosen format and its rendered text (saving and copying are done by the view).
-import type { ExportFormat, ExportText, StudioApi } from '../../shared/api';
+// The export view: the chosen format and its rendered text (saving and copying are done by the view). A
+// task with no approved space is refused by the engine (SPACE_NOT_APPROVED): the view shows why, in place
+// of a text to download.
+import { ApiError, type ExportFormat, type ExportText, type StudioApi } from '../../shared/api';
 import type { SliceCreator } from './types';
 
 export interface ExportSlice {
   exportFormat: ExportFormat;
   exportText: ExportText | null;
   exportKey: string;
+  /** Why the task cannot be exported (no approved space); null when it can. */
+  exportRefused: string | null;
+  /** mcp-claude: the MCP server's name for `mcp__<server>__<tool>` names. */
+  mcpServer: string;
+  setMcpServer(name: string): void;
   setExportFormat(format: ExportFormat): void;
   loadExport(task: string): Promise<void>;
   saveExportTo(task: string, path: string): Promise<boolean>;
@@ -18,6 +25,12 @@ export const createExportSlice =
     exportFormat: 'space',
     exportText: null,
     exportKey: '',
+    exportRefused: null,
+    mcpServer: '',
+
+    setMcpServer(mcpServer) {
+      set({ mcpServer }, false, 'export/mcp-server');
+    },
 
     setExportFormat(exportFormat) {
       set({ exportFormat }, false, 'export/format');
@@ -25,19 +38,24 @@ export const createExportSlice =
 
     async loadExport(task) {
       const format = get().exportFormat;
-      const key = `${task}\u0000${format}\u0000${get().dataVersion}`;
+      const key = exportKeyOf(task, format, get().dataVersion, get().mcpServer);
       try {
-        const exportText = await api.renderExport({ task, format });
-        set({ exportText, exportKey: key }, false, 'export/render');
+        const exportText = await api.renderExport({ task, format, ...mcpServerOf(format, get().mcpServer) });
+        set({ exportText, exportKey: key, exportRefused: null }, false, 'export/render');
       } catch (e) {
-        set({ exportText: null, exportKey: key }, false, 'export/render-failed');
+        if (e instanceof ApiError && e.code === 'SPACE_NOT_APPROVED') {
+          set({ exportText: null, exportKey: key, exportRefused: e.message }, false, 'export/refused');
+          return;
+        }
+        set({ exportText: null, exportKey: key, exportRefused: null }, false, 'export/render-failed');
         get().fail(e, `Cannot export ${task} as ${format}`);
       }
     },
 
     async saveExportTo(task, path) {
       try {
-        const saved = await api.saveExport({ task, format: get().exportFormat, path });
+        const format = get().exportFormat;
+        const saved = await api.saveExport({ task, format, path, ...mcpServerOf(format, get().mcpServer) });
         get().notify({ kind: 'success', title: 'Saved', message: saved.path });
         return true;
       } catch (e) {
@@ -57,3 +75,12 @@ export const createExportSlice =
       }
     },
   });
+
+/** Which render the export text is of: a change of any part renders again. */
+export function exportKeyOf(task: string, format: ExportFormat, dataVersion: number, mcpServer: string): string {
+  return [task, format, dataVersion, format === 'mcp-claude' ? mcpServer : ''].join('\u0000');
+}
+
+export function mcpServerOf(format: ExportFormat, name: string): { mcpServer?: string } {
+  return format === 'mcp-claude' && name.trim() ? { mcpServer: name.trim() } : {};
+}

@@ -6,6 +6,7 @@ import type { DataSlice } from './data-slice';
 import type { HeatmapViewSlice } from './heatmap-view-slice';
 import type { TraceSlice } from './trace-slice';
 import type { DraftSlice } from './draft-slice';
+import type { SpaceDraft } from '../../shared/lots/space-draft';
 import type { JobsSlice } from './jobs-slice';
 import type { ModelsSlice } from './models-slice';
 import type { ScoringServerSlice } from './scoring-server-slice';
@@ -53,14 +54,5 @@ export interface Notice {
   code?: string;
 }
 
-/** The space being edited for a task: top-K of the ranking plus the operator's edits. */
-export interface Draft {
-  k: number;
-  pinned: string[];
-  banned: string[];
-  added: string[];
-  removed: string[];
-  note: string;
-  /** The approved version the draft started from (null: the proposal). */
-  baseVersion: number | null;
-}
+/** The space being edited for a task: top-K of the ranking plus the operator's edits (shared/lots/space-draft.ts). */
+export type Draft = SpaceDraft;

@@ -5,13 +5,17 @@ import { EXPORT_FORMATS, type ExportFormat } from '../../shared/api';
 import { copyText, downloadText } from '../api/files';
 import { Empty } from '../components/Empty';
 import { useApi, useStudio } from '../store/react';
+import { exportKeyOf } from '../store/export-slice';
+import { ExportAllCard, ExportRefusal, McpServerField } from './ExportExtras';
 
 const LABELS: Record<ExportFormat, [string, string]> = {
-  space: ['Space JSON', 'our space file: kept tools, rule, note, scores, provenance'],
-  openai: ['OpenAI tools', 'the tools array of the Chat Completions and Responses APIs'],
-  anthropic: ['Anthropic tools', 'the tools array of the Messages API'],
-  mcp: ['MCP allow-list', 'allowedTools list for agent SDKs that restrict MCP tools'],
-  names: ['Names', 'one tool name per line'],
+  space: ['Space JSON', 'our space file: pinned and deferred tools, rule, note, scores, provenance'],
+  openai: ['OpenAI Chat tools', 'Chat Completions tools: pinned in full, deferred as name and short description'],
+  'openai-responses': ['OpenAI Responses tools', 'Responses API tools: deferred ones with defer_loading, plus tool_search'],
+  anthropic: ['Anthropic tools', 'Messages API tools: deferred ones with defer_loading, plus tool search'],
+  mcp: ['MCP allow-list', 'allowedTools (pinned + deferred) and deferredTools, names as recorded'],
+  'mcp-claude': ['MCP allow-list (Claude Agent SDK)', 'the same, names as mcp__<server>__<tool>'],
+  names: ['Names', 'the pinned tools, one name per line'],
 };
 
 export function ExportView() {
@@ -30,6 +34,7 @@ export function ExportView() {
   const fail = useStudio((s) => s.fail);
   const status = useStudio((s) => s.project?.tasks.find((t) => t.task === task)?.space);
   const navigate = useStudio((s) => s.navigate);
+  const mcpServer = useStudio((s) => s.mcpServer);
   const [copied, setCopied] = useState(false);
   // "Copied" is about the text on screen: a new text clears it (reset while rendering, not in an effect).
   const [textShown, setCopiedShown] = useState(text);
@@ -39,8 +44,8 @@ export function ExportView() {
   }
 
   useEffect(() => {
-    if (task && key !== `${task}\u0000${format}\u0000${version}`) void loadExport(task);
-  }, [task, format, version, key, loadExport]);
+    if (task && key !== exportKeyOf(task, format, version, mcpServer)) void loadExport(task);
+  }, [task, format, version, key, mcpServer, loadExport]);
 
   if (!task) return <Empty title="No task selected">Pick a task on the project view.</Empty>;
 
@@ -88,6 +93,7 @@ export function ExportView() {
             </button>
           ))}
         </div>
+        <McpServerField />
         <div className="card-head" style={{ marginTop: 16 }}>
           <h2>Report</h2>
         </div>
@@ -97,6 +103,7 @@ export function ExportView() {
         <button className="btn" onClick={() => void report()} data-testid="save-report">
           {native ? 'Save report…' : 'Download report (HTML)'}
         </button>
+        <ExportAllCard />
       </div>
       <div className="card export-preview">
         <div className="card-head">
@@ -104,6 +111,7 @@ export function ExportView() {
             <h2>
               {LABELS[format][0]} <span className="muted small mono">{text?.filename}</span>
             </h2>
+            <ExportRefusal />
             {text &&
               (text.version === null ? (
                 <div className="callout warn small" style={{ marginTop: 6 }}>

@@ -1,12 +1,15 @@
-// The space editor: accept the proposal or edit it (keep, drop, pin, ban; a note is required for an
-// edit), see the diff against the previous approved version and the version history. Keyboard-driven.
+// The space editor: accept the proposal or edit it (keep, drop, pin, defer, ban; a note is required for an
+// edit), see each tool's state (pinned, deferred, hidden), the diff against the previous approved version
+// and the version history. Keyboard-driven.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { diffSpaces, type SpaceVersion } from '../../shared/project/spaces';
 import { selectTopK } from '../../shared/lots/select';
 import { describeRule } from '../../shared/export/space-report';
 import { Empty } from '../components/Empty';
 import { fmtSigned, fmtTime } from '../format';
-import { isEdited, rankingOf, selectKept, type EditAction } from '../store/draft-slice';
+import { selectKept, selectStates } from '../store/draft-slice';
+import { acceptInputOf, isEdited, rankingOf, sameAsVersion, stateOf, type DraftAction as EditAction } from '../../shared/lots/space-draft';
+import { DeferButton, ToolStatePill } from './ToolState';
 import { useDraft, useStudio } from '../store/react';
 import { isTyping } from '../app/shortcuts';
 import { SpacePill } from '../components/SpacePill';
@@ -15,6 +18,7 @@ export function SpaceView() {
   const task = useStudio((s) => s.route.task);
   const { space, draft } = useDraft(task);
   const kept = useStudio((s) => selectKept(s, task));
+  const states = useStudio((s) => selectStates(s, task));
   const cursor = useStudio((s) => s.reviewCursor);
   const setCursor = useStudio((s) => s.setReviewCursor);
   const editTool = useStudio((s) => s.editTool);
@@ -34,17 +38,9 @@ export function SpaceView() {
   const candidates = useMemo(() => space?.candidates ?? [], [space]);
   const previous = space?.approved ?? null;
   const diff = useMemo(() => diffSpaces(previous?.tools ?? [], kept ?? []), [previous, kept]);
-  // Same tools, pins and bans as the approved version: nothing to approve.
+  // Same states and edits as the approved version: nothing to approve.
   const unchanged =
-    previous !== null &&
-    draft !== undefined &&
-    diff.added.length === 0 &&
-    diff.removed.length === 0 &&
-    sameSet(
-      previous.pinned,
-      draft.pinned.filter((t) => keptSet.has(t)),
-    ) &&
-    sameSet(previous.banned, draft.banned);
+    previous !== null && space !== undefined && draft !== undefined && task !== undefined && sameAsVersion(acceptInputOf(task, space, draft), previous);
   const edited = draft ? isEdited(draft) && !unchanged : false;
   const noteMissing = edited && !draft?.note.trim();
 
@@ -96,6 +92,9 @@ export function SpaceView() {
         case 'b':
           act('ban');
           break;
+        case 'd':
+          act('defer');
+          break;
         case 'n':
           noteRef.current?.focus();
           break;
@@ -122,7 +121,7 @@ export function SpaceView() {
         <div className="card-head">
           <h2>Tools</h2>
           <span className="sub">
-            ↑↓ move · <kbd>a</kbd> keep · <kbd>x</kbd> drop · <kbd>p</kbd> pin · <kbd>b</kbd> ban · <kbd>?</kbd> all keys
+            ↑↓ move · <kbd>a</kbd> keep · <kbd>x</kbd> drop · <kbd>p</kbd> pin · <kbd>d</kbd> defer · <kbd>b</kbd> ban · <kbd>?</kbd> all keys
           </span>
         </div>
         <div
@@ -130,7 +129,7 @@ export function SpaceView() {
           ref={listRef}
           tabIndex={0}
           role="listbox"
-          aria-label="Tools of the task; arrows to move, a keep, x drop, p pin, b ban"
+          aria-label="Tools of the task; arrows to move, a keep, x drop, p pin, d defer, b ban"
           aria-activedescendant={`cand-${cursor}`}
           data-testid="space-list"
         >
@@ -169,8 +168,9 @@ export function SpaceView() {
                 <span className={`num ${c.mean === null ? 'muted' : c.mean >= 0 ? 'pos' : 'neg'}`}>{c.mean === null ? 'unscored' : fmtSigned(c.mean, 3)}</span>
                 <span className="num muted">{c.n || '—'}</span>
                 <span className="status-cell">
-                  {isKept ? <span className="pill good">kept</span> : <span className="pill">out</span>}
-                  {pinned && <span className="pill accent">pinned</span>}
+                  <ToolStatePill state={states ? stateOf(states, c.tool) : isKept ? 'pinned' : 'hidden'} />
+                  {pinned && <span className="pill accent">pin</span>}
+                  {draft.deferred.includes(c.tool) && <span className="pill accent">defer</span>}
                   {banned && <span className="pill bad">banned</span>}
                   {added && <span className="pill accent">added</span>}
                   {removed && <span className="pill warn">removed</span>}
@@ -198,6 +198,7 @@ export function SpaceView() {
                   >
                     pin
                   </button>
+                  <DeferButton tool={c.tool} deferred={draft.deferred.includes(c.tool)} onDefer={() => editTool(task, c.tool, 'defer')} />
                   <button
                     className="btn ghost small"
                     onClick={(e) => {
@@ -234,7 +235,7 @@ export function SpaceView() {
               aria-label="Budget K"
             />
             <span className="tabular">
-              <strong>K = {draft.k}</strong> → {kept?.length ?? 0} kept
+              <strong>K = {draft.k}</strong> → {kept?.length ?? 0} pinned, {states?.deferred.length ?? 0} deferred
             </span>
           </div>
           <div className="small text-2" style={{ marginBottom: 6 }}>

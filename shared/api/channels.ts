@@ -22,6 +22,7 @@ export const API_METHOD_NAMES = [
   'compareRuns',
   'renderExport',
   'saveExport',
+  'exportAllSpaces',
   'renderReport',
   'saveReport',
   'listJobs',

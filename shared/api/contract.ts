@@ -21,6 +21,7 @@ import type {
   RecentProject,
   ReferenceModel,
   SpaceState,
+  ExportAll,
   TraceDetail,
 } from './types';
 import type { GpuInfo, ModelInfo, ModelsState, ScoringServerState } from './model-types';
@@ -55,6 +56,8 @@ export interface StudioApi {
 
   renderExport(input: ApiInput<'renderExport'>): Promise<ExportText>;
   saveExport(input: ApiInput<'saveExport'>): Promise<{ path: string }>;
+  /** "Export every approved space": one file per approved task; a task without an approved space is skipped, never exported empty. */
+  exportAllSpaces(input: ApiInput<'exportAllSpaces'>): Promise<ExportAll>;
   renderReport(input: ApiInput<'renderReport'>): Promise<{ html: string; filename: string }>;
   saveReport(input: ApiInput<'saveReport'>): Promise<{ path: string }>;
 

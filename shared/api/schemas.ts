@@ -14,6 +14,8 @@ const task = z.string().min(1, 'a task name is required');
 const run = z.string().min(1).optional();
 const jobId = z.object({ id: z.string().min(1) }).strict();
 const toolList = z.array(z.string().min(1)).max(10_000);
+/** mcp-claude exports: the MCP server's name in the agent's config (`mcp__<server>__<tool>`). */
+const mcpServer = z.string().min(1).max(200).optional();
 
 /** The scoring-server settings as the Models view's card sends them (to save, or to check). */
 const scoringServerInput = z
@@ -64,8 +66,12 @@ export const apiInputSchemas = {
     .object({
       task,
       tools: toolList,
+      /** Deferred tools (callable, not loaded up front); default: the task's other observed tools. */
+      deferred: toolList.optional(),
       pinned: toolList.default([]),
       banned: toolList.default([]),
+      /** The operator's `defer` edits (kept deferred by later updates); a subset of `deferred`. */
+      deferEdits: toolList.optional(),
       rule: SelectionRuleSchema,
       note: z.string().max(10_000).default(''),
       run,
@@ -88,8 +94,10 @@ export const apiInputSchemas = {
   getGateways: none,
   compareRuns: z.object({ task, runA: z.string().min(1), runB: z.string().min(1), k: z.number().int().positive().optional() }).strict(),
 
-  renderExport: z.object({ task, format: z.enum(EXPORT_FORMATS), version: z.number().int().nonnegative().optional() }).strict(),
-  saveExport: z.object({ task, format: z.enum(EXPORT_FORMATS), path, version: z.number().int().nonnegative().optional() }).strict(),
+  renderExport: z.object({ task, format: z.enum(EXPORT_FORMATS), version: z.number().int().nonnegative().optional(), mcpServer }).strict(),
+  saveExport: z.object({ task, format: z.enum(EXPORT_FORMATS), path, version: z.number().int().nonnegative().optional(), mcpServer }).strict(),
+  /** Every approved space in one format: written into `dir` when given, else returned (tasks without one are listed as skipped). */
+  exportAllSpaces: z.object({ format: z.enum(EXPORT_FORMATS), dir: path.optional(), mcpServer }).strict(),
   renderReport: z.object({ task, run }).strict(),
   saveReport: z.object({ task, path, run }).strict(),
 

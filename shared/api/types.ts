@@ -4,6 +4,7 @@ import type { InterventionKind, RemovedStep } from '../trace/interventions';
 import type { Trace } from '../trace/schema';
 import type { StoredScore } from '../project/scores';
 import type { SelectionRule, SpaceVersion } from '../project/spaces';
+import { TOOL_EXPORT_FORMATS } from '../export/format-ids';
 import type { BaselineResult } from '../project/sweeps';
 import type { DemoRecord } from '../project/demo';
 import type { PairedTable } from '../benchmark/paired-table';
@@ -271,7 +272,8 @@ export interface SpaceState {
   task: string;
   versions: SpaceVersion[];
   approved: SpaceVersion | null;
-  proposal: { tools: string[]; rule: SelectionRule; run: string | null };
+  /** The rule's top-K pinned (`tools`), the task's other observed tools deferred, the rest hidden. */
+  proposal: { tools: string[]; deferred: string[]; rule: SelectionRule; run: string | null };
   /** Every tool on the task's menus, ranked ones first. */
   candidates: SpaceCandidate[];
   changedSinceApproval: boolean;
@@ -280,7 +282,7 @@ export interface SpaceState {
   update: { batch: number; tools: string[]; rule: SelectionRule; alpha: number } | null;
 }
 
-export const EXPORT_FORMATS = ['space', 'openai', 'anthropic', 'mcp', 'names'] as const;
+export const EXPORT_FORMATS = TOOL_EXPORT_FORMATS;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportText {
@@ -290,6 +292,14 @@ export interface ExportText {
   mime: string;
   /** Which version was exported; null when none is approved yet (the proposal was exported). */
   version: number | null;
+}
+
+/** Every approved space in one format (exportAllSpaces). */
+export interface ExportAll {
+  format: ExportFormat;
+  files: { task: string; version: number; filename: string; text: string; mime: string; pinned: number; deferred: number; path: string | null }[];
+  /** Tasks without an approved space: listed, not exported. */
+  skipped: { task: string; reason: string }[];
 }
 
 export type JobKind = 'score' | 'sweep' | 'serve' | 'demo' | 'download' | 'faithfulness' | 'import';

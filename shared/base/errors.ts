@@ -53,7 +53,8 @@ export const ERROR_CODES = {
   /** Scoring and faithfulness jobs. */
   jobs: ['WORKER_CRASHED', 'MODEL_MISMATCH', 'FORMAT_MISMATCH'],
   bench: ['NOT_A_BENCH_TRACE', 'BENCH_MISMATCH'],
-  spaces: ['MISSING_TOOL_DEFINITION', 'SPACE_EDIT_CONFLICT'],
+  /** SPACE_NOT_APPROVED: an export of a task with no approved space (never an empty allow-list that blocks every tool). */
+  spaces: ['MISSING_TOOL_DEFINITION', 'SPACE_EDIT_CONFLICT', 'SPACE_NOT_APPROVED'],
   /** `lots ui --root DIR`: a path the API was given (or a run's model file) lies outside DIR, symbolic links resolved. */
   host: ['OUTSIDE_ROOT'],
   /** The CLI: USAGE prints the command's usage line; COMMAND_FAILED is a command's own check. */

@@ -5,8 +5,10 @@ export interface ExportableSpace {
   task: string;
   /** The accepted version number; null for a proposal that was never approved. */
   version: number | null;
-  /** Kept tools, in ranking order. */
+  /** Pinned tools (documented in full, loaded up front), in ranking order. */
   tools: string[];
+  /** Deferred tools (callable, not loaded up front); every other tool of the task is hidden. */
+  deferred: string[];
   rule: SelectionRule;
   note: string;
   /** Task scores Ī_t(s) (and support n) of the ranked tools; the kept ones go into the space file. */
@@ -25,10 +27,13 @@ export interface SpaceFile {
   task: string;
   version: number | null;
   status: 'approved' | 'proposed';
+  /** Pinned tools. */
   tools: string[];
+  /** Deferred tools (added with the third state; a reader that does not know it sees only the pinned ones). */
+  deferred: string[];
   rule: SelectionRule;
   note: string;
-  /** Ī_t(s) and |Q_t(s)| of each kept tool. */
+  /** Ī_t(s) and |Q_t(s)| of each pinned and deferred tool. */
   scores: Record<string, { mean: number; n: number }>;
   run?: string;
   createdAt?: string;
@@ -43,11 +48,12 @@ export function buildSpaceFile(space: ExportableSpace): SpaceFile {
     version: space.version,
     status: space.version === null ? 'proposed' : 'approved',
     tools: [...space.tools],
+    deferred: [...space.deferred],
     rule: space.rule,
     note: space.note,
     // fromEntries defines own properties, so no tool name can reach Object.prototype.
     scores: Object.fromEntries(
-      space.tools.flatMap((t) => {
+      [...space.tools, ...space.deferred].flatMap((t) => {
         const s = byTool.get(t);
         return s ? [[t, { mean: s.mean, n: s.n }]] : [];
       }),

@@ -2,7 +2,7 @@
 import type { ToolDef } from '../trace/schema';
 import { isObj, str, tryJson, type Obj } from './values';
 
-export function toolDef(name: unknown, description?: unknown, parameters?: unknown): ToolDef | undefined {
+export function toolDef(name: unknown, description?: unknown, parameters?: unknown, strict?: unknown): ToolDef | undefined {
   const n = str(name)?.trim();
   if (!n) return undefined;
   const def: ToolDef = { name: n };
@@ -14,6 +14,7 @@ export function toolDef(name: unknown, description?: unknown, parameters?: unkno
     p = parsed.ok ? parsed.value : undefined;
   }
   if (isObj(p)) def.parameters = p;
+  if (typeof strict === 'boolean') def.strict = strict;
   return def;
 }
 
@@ -35,8 +36,8 @@ export function toolDefsOf(list: unknown): ToolDef[] {
 export function anyToolDef(t: unknown): ToolDef | undefined {
   if (!isObj(t)) return undefined;
   const fn = isObj(t.function) ? t.function : isObj(t.custom) ? t.custom : undefined;
-  if (fn) return toolDef(fn.name, fn.description, fn.parameters ?? fn.input_schema);
-  if (t.name !== undefined) return toolDef(t.name, t.description, t.parameters ?? t.input_schema ?? t.inputSchema);
+  if (fn) return toolDef(fn.name, fn.description, fn.parameters ?? fn.input_schema, fn.strict);
+  if (t.name !== undefined) return toolDef(t.name, t.description, t.parameters ?? t.input_schema ?? t.inputSchema, t.strict);
   const type = str(t.type);
   return type ? toolDef(builtinToolName(type)) : undefined;
 }

@@ -1,4 +1,12 @@
 // Tool spaces: every accepted version of a task's space is kept (E_t^(0), E_t^(1), …).
+//
+// Three states per tool (docs/spaces.md): *pinned* — documented in full and loaded up front; *deferred* —
+// callable but not loaded up front (Anthropic/OpenAI `defer_loading`, or the paper's documentation
+// demotion, Appendix B.1: name and short description, no parameter schema); *hidden* — not offered.
+// A version stores the pinned tools in `tools` (the field's name and meaning predate the third state) and
+// the deferred ones in `deferred`; every other tool of the task is hidden. Backward compatible: a version
+// file written before `deferred` existed reads with `deferred: []`, i.e. its kept tools pinned and the rest
+// hidden — exactly how it was served.
 import { z } from 'zod';
 import { ownRecord } from '../trace/own-record';
 
@@ -13,10 +21,17 @@ export type SelectionRule = z.infer<typeof SelectionRuleSchema>;
 export const SpaceVersionSchema = z.object({
   version: z.number().int().nonnegative(),
   task: z.string().min(1),
-  /** The kept tools, in ranking order. */
+  /** The pinned tools (documented in full, loaded up front), in ranking order. */
   tools: z.array(z.string()),
+  /** The deferred tools (callable, not loaded up front), in ranking order; absent in versions written
+   * before the third state existed, which read as none deferred. */
+  deferred: z.array(z.string()).default([]),
+  /** The operator's `pin` edits: always in `tools`, whatever the rule says (a subset of `tools`). */
   pinned: z.array(z.string()).default([]),
+  /** The operator's `ban` edits: always hidden. */
   banned: z.array(z.string()).default([]),
+  /** The operator's `defer` edits: always deferred, whatever the rule says (a subset of `deferred`). */
+  deferEdits: z.array(z.string()).default([]),
   rule: SelectionRuleSchema,
   /** Why this version was accepted (required for edits). */
   note: z.string(),
@@ -28,11 +43,40 @@ export const SpaceVersionSchema = z.object({
 });
 export type SpaceVersion = z.infer<typeof SpaceVersionSchema>;
 
+/** What the store records as a new version: numbered and dated by the store; no deferred tools when absent. */
+export type SpaceAcceptance = Omit<SpaceVersion, 'version' | 'createdAt' | 'deferred' | 'deferEdits'> &
+  Partial<Pick<SpaceVersion, 'deferred' | 'deferEdits'>> & { createdAt?: string };
+
 export const TaskSpacesSchema = z.object({
   task: z.string().min(1),
   versions: z.array(SpaceVersionSchema),
 });
 export type TaskSpaces = z.infer<typeof TaskSpacesSchema>;
+
+export const TOOL_STATES = ['pinned', 'deferred', 'hidden'] as const;
+export type ToolState = (typeof TOOL_STATES)[number];
+
+/** The state of one tool in a version: pinned when in `tools`, deferred when in `deferred`, else hidden. */
+export function toolStateIn(version: Pick<SpaceVersion, 'tools' | 'deferred'>, tool: string): ToolState {
+  if (version.tools.includes(tool)) return 'pinned';
+  if (version.deferred.includes(tool)) return 'deferred';
+  return 'hidden';
+}
+
+/** Which tools changed state between two versions (for `lots space diff` and the editor). */
+export function diffStates(
+  before: Pick<SpaceVersion, 'tools' | 'deferred'> | null,
+  after: Pick<SpaceVersion, 'tools' | 'deferred'>,
+): { tool: string; from: ToolState; to: ToolState }[] {
+  const names = new Set([...(before?.tools ?? []), ...(before?.deferred ?? []), ...after.tools, ...after.deferred]);
+  const out: { tool: string; from: ToolState; to: ToolState }[] = [];
+  for (const tool of names) {
+    const from = before ? toolStateIn(before, tool) : 'hidden';
+    const to = toolStateIn(after, tool);
+    if (from !== to) out.push({ tool, from, to });
+  }
+  return out;
+}
 
 /** Difference between two spaces (for the editor's diff view and `lots export` notes). */
 export function diffSpaces(before: readonly string[], after: readonly string[]): { added: string[]; removed: string[]; kept: string[] } {

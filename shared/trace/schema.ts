@@ -10,6 +10,8 @@ export const ToolDefSchema = z.object({
   description: z.string().optional(),
   /** JSON Schema of the arguments. */
   parameters: z.record(z.string(), z.unknown()).optional(),
+  /** The menu's `strict` flag (OpenAI/Anthropic strict schema adherence), kept so an export serves it as recorded. */
+  strict: z.boolean().optional(),
 });
 export type ToolDef = z.infer<typeof ToolDefSchema>;
 

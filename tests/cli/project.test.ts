@@ -154,18 +154,26 @@ describe('lots fit --project', () => {
 describe('lots export', () => {
   const run = ['--run', 'import:scores.jsonl'];
 
-  it('exports the proposed top-K with a note when nothing is approved', async () => {
-    const r = await runCli(['export', '--project', project, '--task', 'fx', '--format', 'names', ...run]);
+  it('refuses a task with no approved space (never an empty allow-list); --proposed exports the proposal, marked', async () => {
+    for (const format of ['mcp', 'names', 'space']) {
+      const refused = await runCli(['export', '--project', project, '--task', 'fx', '--format', format, ...run]);
+      expect(refused.code).toBe(2);
+      expect(refused.out).toBe('');
+      expect(refused.err).toContain('task "fx" has no approved space, so there is nothing to export (an empty allow-list would block every tool)');
+      expect(refused.err).toContain('lots space approve');
+    }
+    const r = await runCli(['export', '--project', project, '--task', 'fx', '--format', 'names', '--proposed', ...run]);
     expect(r.code).toBe(0);
     expect(r.out).toBe('Ghost\nExchangeRate\n');
-    expect(r.err).toContain('has no approved space yet; exporting the proposed top-K (K = 2, the best K of its budget sweep');
-    const space = JSON.parse((await runCli(['export', '--project', project, '--task', 'fx', '--format', 'space', ...run])).out);
+    expect(r.err).toContain('has no approved space yet; exporting the proposal (K = 2, the best K of its budget sweep');
+    const space = JSON.parse((await runCli(['export', '--project', project, '--task', 'fx', '--format', 'space', '--proposed', ...run])).out);
     expect(space).toMatchObject({
       format: 'lots-space',
       task: 'fx',
       version: null,
       status: 'proposed',
       tools: ['Ghost', 'ExchangeRate'],
+      deferred: ['Calculator', 'DocRetrieve'],
       rule: { kind: 'topk', k: 2 },
     });
     expect(space.scores.Ghost).toEqual({ mean: 0.9, n: 1 });
@@ -193,7 +201,8 @@ describe('lots export', () => {
     const anthropic = JSON.parse((await runCli(['export', '--project', project, '--task', 'fx', '--format', 'anthropic'])).out);
     expect(anthropic[1]).toEqual({ name: 'Calculator', description: 'Evaluate an expression', input_schema: calc.parameters });
     const mcp = JSON.parse((await runCli(['export', '--project', project, '--task', 'fx', '--format', 'mcp'])).out);
-    expect(mcp).toEqual({ task: 'fx', version: 1, allowedTools: ['ExchangeRate', 'Calculator'] });
+    // Accepted without `deferred` (as versions were before the third state): nothing deferred.
+    expect(mcp).toEqual({ task: 'fx', version: 1, names: 'as-recorded', allowedTools: ['ExchangeRate', 'Calculator'], deferredTools: [] });
     const space = JSON.parse((await runCli(['export', '--project', project, '--task', 'fx', '--format', 'space'])).out);
     expect(space).toMatchObject({ version: 1, status: 'approved', note: 'ghost is a stub', rule: { kind: 'manual' } });
   });

@@ -44,6 +44,36 @@ export const commandIndex: CommandEntry[] = [
     load: () => import('./compare').then((m) => m.command),
   },
   {
+    name: 'space show',
+    summary: "show a task's approved space: every tool with its score and state (pinned, deferred, hidden)",
+    load: () => import('./space').then((m) => m.showCommand),
+  },
+  {
+    name: 'space propose',
+    summary: 'show the proposed space of a task (top-K pinned, other observed tools deferred, the rest hidden); nothing is written',
+    load: () => import('./space').then((m) => m.proposeCommand),
+  },
+  {
+    name: 'space edit',
+    summary: "edit a task's space (pin, defer, hide, keep, drop, ban tools) and approve the result as a new version, with a note",
+    load: () => import('./space').then((m) => m.editCommand),
+  },
+  {
+    name: 'space approve',
+    summary: "approve a task's proposed space (or the continual update's proposal) as its next version",
+    load: () => import('./space').then((m) => m.approveCommand),
+  },
+  {
+    name: 'space diff',
+    summary: "which tools changed state between two versions of a task's space, or between the approved one and the proposal",
+    load: () => import('./space').then((m) => m.diffCommand),
+  },
+  {
+    name: 'space history',
+    summary: "list the approved versions of a task's space: date, rule, pinned and deferred tools, note",
+    load: () => import('./space').then((m) => m.historyCommand),
+  },
+  {
     name: 'export',
     summary: "write a task's tool space for an agent: space JSON, OpenAI/Anthropic tools, MCP allow-list, names, or an HTML report",
     load: () => import('./export').then((m) => m.command),

@@ -9,6 +9,7 @@ import type {
   BudgetData,
   DemoData,
   DemoSetup,
+  ExportAll,
   ExportText,
   HeatmapData,
   ImportFileReport,
@@ -41,8 +42,9 @@ import { buildBudget } from '../views/budget';
 import { ExpectedError, invalid, noProject, notFound, serializeError, unavailable } from '../../../shared/api/errors';
 import { STUDIO_VERSION } from '../version';
 import { ServiceEvents } from './events';
-import { acceptSpace, buildSpaceState } from '../views/spaces';
-import { renderExport, renderReport, writeText } from './exports';
+import { buildSpaceState } from '../views/spaces';
+import { acceptSpace } from '../usecases/space';
+import { exportAll, renderExport, renderReport, writeText } from './exports';
 import { buildHeatmap } from '../views/heatmap';
 import { buildGatewayView } from '../views/gateways';
 import { ModelCatalog } from '../views/models';
@@ -317,15 +319,24 @@ export class StudioService implements ApiMethods {
 
   async renderExport(input: ApiParsedInput<'renderExport'>): Promise<ExportText> {
     const { store, index } = this.requireProject();
-    return renderExport(store, index, input.task, input.format, input.version);
+    return renderExport(store, index, input.task, input.format, input.version, input.mcpServer);
   }
 
   async saveExport(input: ApiParsedInput<'saveExport'>): Promise<{ path: string }> {
     const { store, index } = this.requireProject();
-    const out = renderExport(store, index, input.task, input.format, input.version);
+    const out = renderExport(store, index, input.task, input.format, input.version, input.mcpServer);
     const saved = writeText(input.path, out.text);
     store.logActivity({ kind: 'export', message: `exported ${input.task} as ${input.format} to ${input.path}` });
     return saved;
+  }
+
+  async exportAllSpaces(input: ApiParsedInput<'exportAllSpaces'>): Promise<ExportAll> {
+    const { store, index } = this.requireProject();
+    const all = exportAll(store, index, input.format, input.dir, input.mcpServer);
+    if (input.dir !== undefined) {
+      store.logActivity({ kind: 'export', message: `exported ${all.files.length} approved spaces as ${input.format} to ${input.dir}` });
+    }
+    return all;
   }
 
   async renderReport(input: ApiParsedInput<'renderReport'>): Promise<{ html: string; filename: string }> {

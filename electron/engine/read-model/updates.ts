@@ -13,6 +13,7 @@ import type { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectIndex } from './project-index';
 import { withEdits } from './proposal';
+import { approvedSpace } from './approved-space';
 
 export interface UpdateOptions {
   /** One task; every task with scores when absent. */
@@ -82,7 +83,7 @@ export function foldTaskUpdates(store: ProjectStore, index: ProjectIndex, task: 
   const run = data.run;
   const alpha = options.alpha ?? stored?.alpha ?? DEFAULT_UPDATE_ALPHA;
   if (!(alpha > 0 && alpha <= 1)) throw new ExpectedError('INVALID_INPUT', `--alpha must be in (0, 1], got ${alpha}`);
-  const approved = store.readSpaces(task).versions.at(-1);
+  const approved = approvedSpace(store, task) ?? undefined;
   const rule = resolveRule(store, task, options, stored, approved);
 
   const why = refoldReason(stored, { alpha, rule, run }, options.refold === true);

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { TaskSpacesSchema, type SpaceVersion, type TaskSpaces } from '../../../shared/project/spaces';
+import { TaskSpacesSchema, type SpaceAcceptance, type SpaceVersion, type TaskSpaces } from '../../../shared/project/spaces';
 import { SweepResultSchema, type SweepResult } from '../../../shared/project/sweeps';
 import { mergeFaithfulness, TaskFaithfulnessSchema, type FaithfulnessCheck, type TaskFaithfulness } from '../../../shared/project/faithfulness';
 import { DemoRecordSchema, type DemoRecord } from '../../../shared/project/demo';
@@ -39,11 +39,13 @@ export class DocumentRecords {
   }
 
   /** Record a new accepted version of a task's space (numbered after the latest). */
-  acceptSpace(version: Omit<SpaceVersion, 'version' | 'createdAt'> & { createdAt?: string }): SpaceVersion {
+  acceptSpace(version: SpaceAcceptance): SpaceVersion {
     return this.ctx.lock.run('accept space', () => {
       const current = this.readSpaces(version.task);
       const next: SpaceVersion = {
         ...version,
+        deferred: version.deferred ?? [],
+        deferEdits: version.deferEdits ?? [],
         version: current.versions.length,
         createdAt: version.createdAt ?? this.ctx.now().toISOString(),
       };
@@ -52,7 +54,7 @@ export class DocumentRecords {
       this.ctx.logActivityAfterCommit(
         {
           kind: 'space',
-          message: `space v${next.version} of ${version.task} accepted (${plural(next.tools.length, 'tool')})`,
+          message: `space v${next.version} of ${version.task} accepted (${plural(next.tools.length, 'tool')}${next.deferred.length > 0 ? ` pinned, ${next.deferred.length} deferred` : ''})`,
           data: { task: version.task, version: next.version },
         },
         `space v${next.version} of ${version.task} was accepted`,

@@ -24,7 +24,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { basename, join, resolve } from 'node:path';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
 import type { StoredScore } from '../../../shared/project/scores';
-import type { SpaceVersion, TaskSpaces } from '../../../shared/project/spaces';
+import type { SpaceAcceptance, SpaceVersion, TaskSpaces } from '../../../shared/project/spaces';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import type { FaithfulnessCheck, TaskFaithfulness } from '../../../shared/project/faithfulness';
 import type { DemoRecord } from '../../../shared/project/demo';
@@ -366,7 +366,7 @@ export class ProjectStore implements StoreContext {
   }
 
   /** Record a new accepted version of a task's space (numbered after the latest). */
-  acceptSpace(version: Omit<SpaceVersion, 'version' | 'createdAt'> & { createdAt?: string }): SpaceVersion {
+  acceptSpace(version: SpaceAcceptance): SpaceVersion {
     return this.documents.acceptSpace(version);
   }
 

@@ -8,6 +8,7 @@ import type { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectIndex } from '../read-model/project-index';
 import { withEdits } from '../read-model/proposal';
+import { approvedSpace } from '../read-model/approved-space';
 import { foldTaskUpdates, unfoldedBatches, type TaskUpdateResult, type UpdateOptions } from '../read-model/updates';
 import type { HistoryData } from '../../../shared/api/history';
 
@@ -40,7 +41,7 @@ export function taskHistory(store: ProjectStore, task: string): HistoryData {
   return {
     task,
     updates,
-    proposal: withEdits(updates?.batches.at(-1)?.proposed ?? [], versions.at(-1)),
+    proposal: withEdits(updates?.batches.at(-1)?.proposed ?? [], approvedSpace(store, task)),
     waiting,
     versions,
     stream: stream && streamTask ? { task: streamTask, options: stream.options, modelName: stream.modelName, credited: stream.credited } : null,

@@ -101,16 +101,23 @@ describe('studio service', () => {
     expect((await s.getProject())!.tasks[0]!.space).toMatchObject({ status: 'approved', version: 0, size: 2 });
   });
 
-  it('exports the approved version, and the proposal (marked) before any approval', async () => {
+  it('exports the approved version; before any approval the export is refused (never an empty allow-list)', async () => {
     const s = service();
     await s.openProject({ dir: scoredProject().dir });
-    const proposal = await s.renderExport({ task: 'fx_settle', format: 'space' });
-    expect(proposal.version).toBeNull();
-    expect(JSON.parse(proposal.text)).toMatchObject({ status: 'proposed' });
+    for (const format of ['space', 'mcp'] as const) {
+      await expect(s.renderExport({ task: 'fx_settle', format })).rejects.toMatchObject({
+        code: 'SPACE_NOT_APPROVED',
+        message: expect.stringContaining('an empty allow-list would block every tool'),
+      });
+    }
     await s.acceptSpace({ task: 'fx_settle', tools: ['CurrencyConvert'], pinned: [], banned: [], rule: { kind: 'topk', k: 1 }, note: '' });
     const openai = await s.renderExport({ task: 'fx_settle', format: 'openai' });
     expect(openai.version).toBe(0);
-    expect(JSON.parse(openai.text)).toEqual([expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'CurrencyConvert' }) })]);
+    // Accepted without `deferred`: the task's other observed tools are deferred, demoted here (no schema).
+    const tools = JSON.parse(openai.text) as { function: { name: string; parameters?: unknown } }[];
+    expect(tools[0]).toMatchObject({ type: 'function', function: { name: 'CurrencyConvert', parameters: expect.any(Object) } });
+    expect(tools.length).toBeGreaterThan(1);
+    for (const t of tools.slice(1)) expect(t.function.parameters).toBeUndefined();
     const report = await s.renderReport({ task: 'fx_settle' });
     expect(report.html).toContain('<!doctype html>');
     expect(report.html).toContain('CurrencyConvert');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CELL_SCORED, decodeUint8, EXPORT_FORMATS } from '../../../shared/api';
 import { UNROUTED } from '../../../shared/lots/aggregate';
-import { SPACE_EXPORT_FORMATS } from '../../../shared/export/export';
+import { SPACE_EXPORT_FORMATS } from '../../../shared/export/format-ids';
 import type { StoredScore } from '../../../shared/project/scores';
 import type { Trace } from '../../../shared/trace/schema';
 import { StudioService } from '../../../electron/engine/api';
@@ -73,7 +73,18 @@ async function cliExport(task: string, format: string, extra: string[] = []): Pr
 /** What the API renders for the same export. */
 async function apiExport(task: string, format: (typeof SPACE_EXPORT_FORMATS)[number]): Promise<string> {
   if (format === 'report') return (await service.renderReport({ task })).html;
-  return (await service.renderExport({ task, format })).text;
+  return (await service.renderExport({ task, format, ...(format === 'mcp-claude' ? { mcpServer: 'srv' } : {}) })).text;
+}
+
+/** Both refuse an export of a task with no approved space (the report aside), with the same code and message. */
+async function sameRefusals(task: string): Promise<void> {
+  for (const format of EXPORT_FORMATS) {
+    const r = await runCli(['export', '--project', project, '--task', task, '--format', format]);
+    expect(r.code, format).toBe(2);
+    const refusal = await service.renderExport({ task, format }).catch((e: unknown) => e);
+    expect(refusal, format).toMatchObject({ code: 'SPACE_NOT_APPROVED' });
+    expect(r.err).toContain((refusal as Error).message);
+  }
 }
 
 async function sameExports(task: string): Promise<void> {
@@ -82,7 +93,7 @@ async function sameExports(task: string): Promise<void> {
   vi.setSystemTime(new Date('2026-01-02T03:04:05Z'));
   expect(SPACE_EXPORT_FORMATS).toEqual([...EXPORT_FORMATS, 'report']);
   for (const format of SPACE_EXPORT_FORMATS) {
-    const [cli, api] = [await cliExport(task, format), await apiExport(task, format)];
+    const [cli, api] = [await cliExport(task, format, format === 'mcp-claude' ? ['--mcp-server', 'srv'] : []), await apiExport(task, format)];
     expect(cli.length, format).toBeGreaterThan(0);
     expect(cli, format).toBe(api);
   }
@@ -154,12 +165,15 @@ describe('CLI and API give the same results on one project', () => {
     expect(fit.ranking.map((r) => [r.tool, r.mean])).toEqual(latest.rows.map((r) => [r.tool, r.mean]));
   });
 
-  it('export the proposed space in every format byte for byte', async () => {
-    await sameExports('fx_settle');
-    const space = JSON.parse(await apiExport('fx_settle', 'space')) as { status: string; run: string; tools: string[] };
+  it('refuse to export an unapproved space alike; the proposal only on purpose (--proposed), and the report', async () => {
+    await sameRefusals('fx_settle');
+    const space = JSON.parse(await cliExport('fx_settle', 'space', ['--proposed'])) as { status: string; run: string; tools: string[] };
     expect(space).toMatchObject({ status: 'proposed', run: LATER });
     // Definitions are the task's own: the other task's description of the same tool is not exported.
-    expect(await apiExport('fx_settle', 'openai')).not.toContain("another task's definition");
+    expect(await cliExport('fx_settle', 'openai', ['--proposed'])).not.toContain("another task's definition");
+    vi.useFakeTimers({ toFake: ['Date'] }); // the report carries the time it was made: one clock for both
+    vi.setSystemTime(new Date('2026-01-02T03:04:05Z'));
+    expect(await cliExport('fx_settle', 'report')).toBe(await apiExport('fx_settle', 'report'));
   });
 
   it('export an approved space (scored from the run it was accepted from) byte for byte', async () => {

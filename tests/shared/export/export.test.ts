@@ -24,6 +24,7 @@ const space: ExportableSpace = {
   task: 'fx settle/2',
   version: 3,
   tools: ['Calculator', 'DocRetrieve'],
+  deferred: [],
   rule: { kind: 'topk', k: 2 },
   note: 'kept the chain',
   scores: [
@@ -62,6 +63,7 @@ describe('exportSpace', () => {
       version: 3,
       status: 'approved',
       tools: ['Calculator', 'DocRetrieve'],
+      deferred: [],
       rule: { kind: 'topk', k: 2 },
       note: 'kept the chain',
       scores: { Calculator: { mean: 0.5, n: 4 }, DocRetrieve: { mean: 0.25, n: 2 } },
@@ -96,7 +98,13 @@ describe('exportSpace', () => {
   });
 
   it('mcp: an allowedTools object; names: one per line', () => {
-    expect(JSON.parse(exportSpace('mcp', space).text)).toEqual({ task: 'fx settle/2', version: 3, allowedTools: ['Calculator', 'DocRetrieve'] });
+    expect(JSON.parse(exportSpace('mcp', space).text)).toEqual({
+      task: 'fx settle/2',
+      version: 3,
+      names: 'as-recorded',
+      allowedTools: ['Calculator', 'DocRetrieve'],
+      deferredTools: [],
+    });
     expect(exportSpace('names', space).text).toBe('Calculator\nDocRetrieve\n');
     expect(exportSpace('names', { ...space, tools: [] }).text).toBe('');
   });
