@@ -232,7 +232,7 @@ function ProjectHome() {
                     className="clickable"
                     tabIndex={0}
                     onClick={() => openTask(t.task)}
-                    onKeyDown={(e) => e.key === 'Enter' && openTask(t.task)}
+                    onKeyDown={(e) => e.target === e.currentTarget && e.key === 'Enter' && openTask(t.task)}
                     data-task={t.task}
                   >
                     <td>
