@@ -3,7 +3,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DemoData } from '../../shared/api';
-import { accuracyChart, growthChart, METHOD_LABELS, methodLabel, tokensChart } from '../../shared/export/demo-report';
+import { accuracyChart, accuracyTokensChart, growthChart, METHOD_LABELS, methodLabel, tokensChart } from '../../shared/export/demo-report';
 import { costHtml, pairedHtml } from '../../shared/export/demo-statistics';
 import { downloadText } from '../api/files';
 import { DEMO_STEPS, DEMO_TASK, type DemoStep } from '../store/demo-slice';
@@ -11,6 +11,7 @@ import { fmtInt } from '../format';
 import { useApi, useStudio } from '../store/react';
 import { DemoRunCard } from './DemoRunCard';
 import { DemoHeadline, DemoProvenance } from './DemoHeadline';
+import { DemoDifferences } from './DemoDifferences';
 
 const TEXT: Record<DemoStep, [string, string]> = {
   build: ['Build the benchmark project', 'Deterministic scenes, ten task families, tool chains and distractors, gold answers, fitting/evaluation splits.'],
@@ -98,6 +99,13 @@ function DemoStory({ data }: { data: DemoData }) {
           </div>
           <div className="svg-chart" dangerouslySetInnerHTML={{ __html: tokensChart(data) }} />
         </div>
+        <div className="card" data-testid="demo-accuracy-tokens">
+          <div className="card-head">
+            <h2>Accuracy against prompt tokens</h2>
+            <span className="small muted">up and to the left is better</span>
+          </div>
+          <div className="svg-chart" dangerouslySetInnerHTML={{ __html: accuracyTokensChart(data) }} />
+        </div>
         {growth ? (
           <div className="card" data-testid="demo-growth">
             <div className="card-head">
@@ -169,6 +177,7 @@ function DemoStory({ data }: { data: DemoData }) {
           Methods compared: {data.methods.map(methodLabel).join(', ')}. Accuracy: the first number of the answer within max(0.01, 0.1%) of the gold value.
         </p>
       </div>
+      <DemoDifferences data={data} />
       {paired ? (
         <div className="card demo-stat" style={{ marginTop: 14 }}>
           <div className="card-head">
