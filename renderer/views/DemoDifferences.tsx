@@ -43,7 +43,7 @@ function DiffList({ title, items, kept, testId }: { title: string; items: DemoDi
           {shown.map((d) => (
             <li key={d.request}>
               <button
-                className="btn ghost small diff-item"
+                className="diff-item"
                 onClick={() => {
                   setTask(d.task);
                   void openTrace(d.request);
