@@ -324,8 +324,11 @@ export function SpaceView() {
             )}
           </div>
           <p className="muted tiny" style={{ marginTop: 8 }}>
-            Proposal: {describeRule(space.proposal.rule)} → {space.proposal.tools.length} tools. Pinned tools are always kept, banned ones never; the rule never
-            pads with unscored tools.
+            Proposal: {describeRule(space.proposal.rule)} → {space.proposal.tools.length} tools
+            {space.proposal.rule.kind === 'topk' && space.proposal.tools.length > space.proposal.rule.k
+              ? ` (${space.proposal.tools.length - space.proposal.rule.k} pinned tool${space.proposal.tools.length - space.proposal.rule.k === 1 ? '' : 's'} counted on top of K = ${space.proposal.rule.k})`
+              : ''}
+            . Pinned tools are always kept, banned ones never; the rule never pads with unscored tools.
           </p>
           {space.changedSinceApproval && (
             <div className="callout warn small" style={{ marginTop: 8 }}>
