@@ -34,6 +34,15 @@ export function fmtPercent(x: number | null | undefined, digits = 0): string {
   return `${(x * 100).toFixed(digits)}%`;
 }
 
+/**
+ * A bootstrap share as a whole percent, rounded down (issue 40): a share below a threshold such as 95%
+ * never reads as that threshold, so a table and a sentence that counts "≥ 95%" agree.
+ */
+export function fmtShare(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  return `${Math.floor(x * 100 + 1e-9)}%`;
+}
+
 export function fmtInt(x: number | null | undefined): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';
   return Math.round(x).toLocaleString('en-US');

@@ -26,3 +26,14 @@ declare var URL: { prototype: URL; new (url: string, base?: string | URL): URL }
 declare var performance: { now(): number };
 declare function atob(data: string): string;
 declare function btoa(data: string): string;
+declare function structuredClone<T>(value: T): T;
+interface TextDecoder {
+  readonly encoding: string;
+  decode(input?: ArrayBufferView | ArrayBuffer, options?: { stream?: boolean }): string;
+}
+declare var TextDecoder: { prototype: TextDecoder; new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }): TextDecoder };
+interface TextEncoder {
+  readonly encoding: string;
+  encode(input?: string): Uint8Array;
+}
+declare var TextEncoder: { prototype: TextEncoder; new (): TextEncoder };

@@ -1,5 +1,5 @@
 // The shell: sidebar, top bar, the current view, status bar, notices, shortcuts, drag-drop import.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { importInput } from '../api/files';
 import { useApi, useStudio, useStudioStore } from '../store/react';
 import type { ViewName } from '../store/types';
@@ -21,6 +21,7 @@ import { CommandsContext } from './commands-context';
 import { Notices } from './Notices';
 import { PathPrompt } from './PathPrompt';
 import { useGlobalShortcuts } from './shortcuts';
+import { viewLabel } from './views';
 import { Sidebar } from './Sidebar';
 import { StatusBar } from './StatusBar';
 import { TopBar } from './TopBar';
@@ -50,6 +51,23 @@ export function App() {
   const [prompt, setPrompt] = useState<'open' | 'new' | null>(null);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const mainRef = useRef<HTMLElement>(null);
+  // Each view opens at its top (issue 40): the scrolling element is shared by all views, so without this
+  // a view would open at the previous view's offset.
+  // A view change that took the focus with it (Alt+N, a button in the old view) puts it on the new view,
+  // not on <body>, so Tab continues from there.
+  const firstView = useRef(true);
+  useLayoutEffect(() => {
+    const main = mainRef.current;
+    if (!main) return;
+    main.scrollTop = 0;
+    if (firstView.current) {
+      firstView.current = false;
+      return;
+    }
+    const active = document.activeElement;
+    if (active === null || active === document.body || !active.isConnected) main.focus({ preventScroll: true });
+  }, [view]);
   const focusSearch = useCallback(() => {
     requestAnimationFrame(() => document.getElementById('heatmap-search')?.focus());
   }, []);
@@ -85,7 +103,13 @@ export function App() {
         <Sidebar />
         <div className="main">
           <TopBar />
-          <main className={`view${FILL_VIEWS.includes(view) ? ' fill' : ''}`} data-testid={`view-${view}`}>
+          <main
+            ref={mainRef}
+            tabIndex={-1}
+            aria-label={viewLabel(view)}
+            className={`view${FILL_VIEWS.includes(view) ? ' fill' : ''}`}
+            data-testid={`view-${view}`}
+          >
             {VIEWS[view]()}
           </main>
         </div>

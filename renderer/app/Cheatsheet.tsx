@@ -58,10 +58,10 @@ export function Cheatsheet() {
             ✕
           </button>
         </div>
-        {section(
-          'Views',
-          VIEW_DEFS.slice(0, 9).map((v, i) => [`${mod}${i + 1}`, v.label]),
-        )}
+        {section('Views', [
+          ...VIEW_DEFS.slice(0, 9).map((v, i): [string, string] => [`${mod}${i + 1}`, v.label]),
+          ...(transport === 'electron' ? [] : VIEW_DEFS.flatMap((v): [string, string][] => (v.key ? [[`${mod}${v.key.label}`, v.label]] : []))),
+        ])}
         {section('Everywhere', GENERAL)}
         {section('Heatmap', HEATMAP)}
         {section('Space review', SPACE)}

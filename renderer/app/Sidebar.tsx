@@ -54,6 +54,11 @@ export function Sidebar() {
                       {mod}
                       {index}
                     </span>
+                  ) : v.key && mod === 'Alt+' ? (
+                    <span className="nav-key">
+                      {mod}
+                      {v.key.label}
+                    </span>
                   ) : null}
                 </button>
               );

@@ -34,6 +34,15 @@ export function useGlobalShortcuts(store: StudioStore, commands: Commands, focus
         }
         return;
       }
+      // Alt+0, Alt+G, Alt+M in a browser: the views after the ninth.
+      if (e.altKey && !e.ctrlKey && !e.metaKey) {
+        const def = VIEW_DEFS.find((v) => v.key?.code === e.code);
+        if (def) {
+          e.preventDefault();
+          commands.go(def.name);
+          return;
+        }
+      }
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'o' && s.info?.transport === 'web') {
         e.preventDefault();
         void commands.openProject();

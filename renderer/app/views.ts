@@ -6,6 +6,8 @@ export interface ViewDef {
   label: string;
   group: 'project' | 'task' | 'engine';
   needsTask: boolean;
+  /** The key after Alt (browser) beyond the digits 1…9 of the first nine views (issue 40: every view has one). */
+  key?: { code: string; label: string };
 }
 
 export const VIEW_DEFS: ViewDef[] = [
@@ -18,9 +20,9 @@ export const VIEW_DEFS: ViewDef[] = [
   { name: 'history', label: 'History', group: 'task', needsTask: true },
   { name: 'export', label: 'Export', group: 'task', needsTask: true },
   { name: 'jobs', label: 'Jobs', group: 'engine', needsTask: false },
-  { name: 'gateway', label: 'Gateway', group: 'engine', needsTask: false },
-  { name: 'models', label: 'Models', group: 'engine', needsTask: false },
-  { name: 'demo', label: 'Demo', group: 'engine', needsTask: false },
+  { name: 'gateway', label: 'Gateway', group: 'engine', needsTask: false, key: { code: 'KeyG', label: 'G' } },
+  { name: 'models', label: 'Models', group: 'engine', needsTask: false, key: { code: 'KeyM', label: 'M' } },
+  { name: 'demo', label: 'Demo', group: 'engine', needsTask: false, key: { code: 'Digit0', label: '0' } },
 ];
 
 export function viewLabel(name: ViewName): string {

@@ -23,6 +23,7 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const spacer = useRef<HTMLDivElement>(null);
   const tip = useRef<HTMLDivElement>(null);
+  const live = useRef<HTMLDivElement>(null);
   const openRef = useRef(onOpenCell);
   useLayoutEffect(() => {
     openRef.current = onOpenCell;
@@ -192,6 +193,8 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
       row = Math.max(0, Math.min(model.visibleRows - 1, row));
       col = Math.max(0, Math.min(model.cols - 1, col));
       painter.cursor = { row, col };
+      // What a screen reader says for the cell the keys moved to (issue 40: the canvas has no cells to read).
+      if (live.current) live.current.textContent = cellSpeech(model, row, col);
       // Keep the cursor cell inside the viewport.
       const top = row * layout.cellH;
       const left = col * layout.cellW;
@@ -230,8 +233,18 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
         <div ref={spacer} className="heatmap-spacer" />
       </div>
       <div ref={tip} className="heatmap-tip" role="tooltip" />
+      <div ref={live} className="sr-only" aria-live="polite" data-testid="heatmap-live" />
     </div>
   );
+}
+
+function cellSpeech(model: HeatmapModel, row: number, col: number): string {
+  const req = model.request(row)!;
+  const i = model.order[row]! * model.cols + col;
+  const state = model.states[i];
+  const value = state === CELL_SCORED ? `I = ${fmtSignedSmall(model.values[i], 3)}` : state === CELL_EXPOSED ? 'exposed, no evidence' : 'not exposed';
+  const verdict = req.correct === true ? ', answered correctly' : req.correct === false ? ', answered wrongly' : '';
+  return `${model.tools[col]}: ${value}. Request ${row + 1} of ${model.visibleRows}${verdict}: ${req.text.slice(0, 120)}`;
 }
 
 function gridLabel(model: HeatmapModel): string {

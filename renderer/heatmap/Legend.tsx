@@ -1,20 +1,35 @@
-// The heatmap legend: the diverging scale around 0 and the two cells that carry no score.
+// The heatmap legend: the diverging square-root scale around 0 with its values at five ticks (the ends
+// are the task's largest |I|, so no cell is beyond them), what each colour means, and the three cells
+// that carry no score.
 import { fmtScore, fmtSignedSmall } from '../format';
-import { BUCKETS_PER_SIDE, makePalette } from './palette';
+import { makePalette, valueAtDepth } from './palette';
 
 export function Legend({ scale, dark }: { scale: number; dark: boolean }) {
   const pal = makePalette(dark);
-  const stops = pal.buckets.filter((_, i) => i % 4 === 0 || i === BUCKETS_PER_SIDE || i === pal.buckets.length - 1);
+  // Depths −1, −½, 0, ½, 1 sit at 0, 25, 50, 75 and 100 % of the bar.
+  const ticks = [-1, -0.5, 0, 0.5, 1].map((t) => Math.sign(t) * valueAtDepth(Math.abs(t), scale));
   return (
-    <div className="legend" aria-label="Colour legend" data-testid="heatmap-legend">
-      <span className="legend-end tabular">≤ {end(-scale)}</span>
-      <span className="legend-bar">
-        {stops.map((c, i) => (
-          <span key={i} className="legend-stop" style={{ background: c }} />
-        ))}
+    <div className="legend" aria-label={`Colour legend: square-root scale from ${end(-scale)} (orange) to ${end(scale)} (blue)`} data-testid="heatmap-legend">
+      <span className="legend-scale">
+        <span className="legend-bar">
+          {pal.buckets.map((c, i) => (
+            <span key={i} className="legend-stop" style={{ background: c }} />
+          ))}
+        </span>
+        <span className="legend-ticks tabular" data-testid="legend-ticks">
+          {ticks.map((v, i) => (
+            <span key={i}>{v === 0 ? '0' : end(v)}</span>
+          ))}
+        </span>
       </span>
-      <span className="legend-end tabular">≥ {end(scale)}</span>
-      <span className="legend-zero muted tiny">0 at the centre · blue: the answer relied on the tool's evidence</span>
+      <span className="legend-meaning tiny">
+        <span>
+          <span className="swatch" style={{ background: pal.buckets[pal.buckets.length - 1] }} /> blue: the answer relied on the tool's evidence
+        </span>
+        <span>
+          <span className="swatch" style={{ background: pal.buckets[0] }} /> orange: removing it made the answer more likely
+        </span>
+      </span>
       <span className="legend-item">
         <span className="swatch legend-unexposed" /> not exposed
       </span>
@@ -28,7 +43,7 @@ export function Legend({ scale, dark }: { scale: number; dark: boolean }) {
   );
 }
 
-/** The scale's ends: two decimals, or two significant digits when that would read 0.00. */
+/** A tick's value: two decimals, or two significant digits when that would read 0.00. */
 function end(v: number): string {
   return Math.abs(v) >= 0.005 ? fmtScore(v, 2) : fmtSignedSmall(v, 2).replace(/^\+/, '');
 }

@@ -30,7 +30,7 @@ export class HeatmapModel {
   readonly values: Float32Array;
   readonly states: Uint8Array;
   readonly maxAbs: number;
-  /** Colour scale: the 98th percentile of |I|, so one outlier does not wash out every other cell. */
+  /** Colour scale: the largest |I| of a scored cell; the palette's square root keeps small cells visible. */
   readonly scale: number;
   /** Visible rows, in display order (indices into requests). */
   order: Int32Array;
@@ -60,7 +60,7 @@ export class HeatmapModel {
     this.values = decodeFloat32(data.values);
     this.states = decodeUint8(data.states);
     this.maxAbs = data.maxAbs;
-    this.scale = robustScale(this.values, this.states, data.maxAbs, Math.max(1, data.tools.length));
+    this.scale = robustScale(this.values, this.states, data.maxAbs);
     this.order = new Int32Array(this.rows).map((_, i) => i);
     this.visibleRows = this.rows;
     this.rowScored = new Uint8Array(this.rows);
@@ -180,19 +180,10 @@ export class HeatmapModel {
 }
 
 /** Sampled (at most ~50k cells) so a 10,000 × 120 matrix costs a few ms, not a long task. */
-function robustScale(values: Float32Array, states: Uint8Array, maxAbs: number, cols: number): number {
-  const abs: number[] = [];
-  let stride = Math.max(1, Math.floor(values.length / 50_000));
-  // Coprime with the row length, or the sample would visit only a few columns.
-  while (gcd(stride, cols) !== 1) stride++;
-  for (let i = 0; i < values.length; i += stride) if (states[i] === CELL_SCORED) abs.push(Math.abs(values[i]!));
-  if (abs.length === 0) return maxAbs || 1;
-  abs.sort((a, b) => a - b);
-  const p = abs[Math.min(abs.length - 1, Math.floor(abs.length * 0.98))]!;
-  return p > 0 ? p : maxAbs || 1;
-}
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
+function robustScale(values: Float32Array, states: Uint8Array, maxAbs: number): number {
+  // The largest |I| of the task (issue 40): the colour scale is a square root (palette.ts), so one large
+  // cell does not wash the others out, and a percentile scale made every strong cell the same colour.
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (states[i] === CELL_SCORED) max = Math.max(max, Math.abs(values[i]!));
+  return max > 0 ? max : maxAbs || 1;
 }

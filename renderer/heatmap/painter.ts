@@ -33,13 +33,24 @@ export function labelWidth(frameWidth: number): number {
 /** Column width grows to fill the frame when there are few tools; never below 18 px. */
 export function layoutFor(model: HeatmapModel, frameWidth: number): HeatmapLayout {
   const labelW = labelWidth(frameWidth);
-  const fill = Math.floor((frameWidth - labelW - 16) / Math.max(1, model.cols));
-  const cellW = Math.max(18, Math.min(96, fill));
-  const cellH = model.visibleRows > 2000 ? 14 : model.visibleRows > 200 ? 16 : 20;
   const longest = model.tools.reduce((m, t) => Math.max(m, Math.min(t.length, 26)), 4);
   const headerH = Math.min(150, Math.max(60, Math.round(longest * 6.2 * 0.72) + 28));
+  // The last column's name runs up and to the right of its cell: leave it room (issue 40: it was clipped).
+  const fill = Math.floor((frameWidth - labelW - 16 - headerRoom(headerH)) / Math.max(1, model.cols));
+  const cellW = Math.max(18, Math.min(96, fill));
+  // Few rows get taller cells, so a short task does not sit in a corner of the panel.
+  const cellH = model.visibleRows > 2000 ? 14 : model.visibleRows > 200 ? 16 : model.visibleRows > 40 ? 20 : 28;
   return { cellW, cellH, headerH, labelW };
 }
+
+/** How far a rotated (45°) column name reaches right of its cell. */
+function headerRoom(headerH: number): number {
+  return Math.round(headerH * 0.85);
+}
+
+/** A cell shows its value as text when it is this large (numbers in cells, issue 40). */
+const VALUE_MIN_W = 40;
+const VALUE_MIN_H = 18;
 
 export class HeatmapPainter {
   private hatch: CanvasPattern | null = null;
@@ -55,7 +66,7 @@ export class HeatmapPainter {
   constructor(private readonly canvas: HTMLCanvasElement) {}
 
   contentSize(model: HeatmapModel, layout: HeatmapLayout): { width: number; height: number } {
-    return { width: layout.labelW + model.cols * layout.cellW, height: layout.headerH + model.visibleRows * layout.cellH };
+    return { width: layout.labelW + model.cols * layout.cellW + headerRoom(layout.headerH), height: layout.headerH + model.visibleRows * layout.cellH };
   }
 
   hitTest(model: HeatmapModel, layout: HeatmapLayout, vp: Viewport, x: number, y: number): Hit {
@@ -155,6 +166,7 @@ export class HeatmapPainter {
     ctx.fillStyle = pal.greyOverlay;
     const rowsBottom = Math.min(vp.height, oy + model.visibleRows * cellH);
     for (let c = c0; c < c1; c++) if (model.greyed[c]) ctx.fillRect(ox + c * cellW, headerH, cellW, Math.max(0, rowsBottom - headerH));
+    this.drawValues(ctx, model, layout, pal, r0, r1, c0, c1, ox, oy);
     this.outline(ctx, this.cursor, ox, oy, cellW, cellH, pal.cursor, 2);
     this.outline(ctx, this.hover, ox, oy, cellW, cellH, pal.hover, 1);
     ctx.restore();
@@ -233,6 +245,12 @@ export class HeatmapPainter {
         ctx.textAlign = 'center';
         ctx.fillText('·', x, headerH - 6);
         ctx.textAlign = 'left';
+      } else if (cellW >= VALUE_MIN_W) {
+        // The tool's mean Ī under its name (issue 40: a per-tool mean without hovering).
+        ctx.fillStyle = pal.muted;
+        ctx.textAlign = 'center';
+        ctx.fillText(signed(model.means[c]!), x, headerH - 6);
+        ctx.textAlign = 'left';
       }
     }
     ctx.restore();
@@ -269,10 +287,64 @@ export class HeatmapPainter {
       ctx.fillStyle = req.correct === true ? pal.correct : req.correct === false ? pal.wrong : pal.muted;
       ctx.fillText(req.correct === true ? '✓' : req.correct === false ? '✗' : '·', 8, y);
       ctx.fillStyle = pal.text;
-      const text = `${req.id}  ${req.text}`;
+      // The request's text (inside a task its id only repeats the task); the id where there is no text.
+      const text = req.text.trim() || req.id;
       ctx.fillText(text.length > maxChars ? text.slice(0, maxChars - 1) + '…' : text, 22, y);
     }
     ctx.restore();
+  }
+
+  /**
+   * Each scored cell's value, where cells are large enough to hold it, and a marker on each row's
+   * top-scoring tool (issue 40: "which tool" without hovering).
+   */
+  private drawValues(
+    ctx: CanvasRenderingContext2D,
+    model: HeatmapModel,
+    layout: HeatmapLayout,
+    pal: Palette,
+    r0: number,
+    r1: number,
+    c0: number,
+    c1: number,
+    ox: number,
+    oy: number,
+  ): void {
+    const { cellW, cellH } = layout;
+    const values = cellW >= VALUE_MIN_W && cellH >= VALUE_MIN_H;
+    ctx.font = FONT;
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'center';
+    for (let r = r0; r < r1; r++) {
+      const base = model.order[r]! * model.cols;
+      const y = oy + r * cellH;
+      let top = -1;
+      for (let c = 0; c < model.cols; c++) {
+        const i = base + c;
+        if (model.states[i] === CELL_SCORED && model.values[i]! > 0 && (top < 0 || model.values[i]! > model.values[base + top]!)) top = c;
+      }
+      if (values) {
+        for (let c = c0; c < c1; c++) {
+          const i = base + c;
+          if (model.states[i] !== CELL_SCORED) continue;
+          const b = bucketOf(model.values[i]!, model.scale);
+          // Deep cells take light text.
+          ctx.fillStyle = Math.abs(b - BUCKETS_PER_SIDE) > BUCKETS_PER_SIDE * 0.6 ? '#ffffff' : pal.text;
+          ctx.fillText(signed(model.values[i]!), ox + c * cellW + cellW / 2, y + cellH / 2);
+        }
+      }
+      if (top >= c0 && top < c1) {
+        const x = ox + top * cellW;
+        ctx.fillStyle = pal.cursor;
+        ctx.beginPath();
+        ctx.moveTo(x, y);
+        ctx.lineTo(x + 7, y);
+        ctx.lineTo(x, y + 7);
+        ctx.closePath();
+        ctx.fill();
+      }
+    }
+    ctx.textAlign = 'left';
   }
 
   private hatchPattern(ctx: CanvasRenderingContext2D, pal: Palette): CanvasPattern | string {
@@ -298,4 +370,10 @@ export class HeatmapPainter {
     this.hatchFor = pal;
     return this.hatch ?? pal.unexposed;
   }
+}
+
+/** A cell's or a mean's value: two decimals with its sign (a minus sign, not a hyphen). */
+function signed(v: number): string {
+  const t = Math.abs(v).toFixed(2);
+  return t === '0.00' ? '0.00' : `${v < 0 ? '\u2212' : '+'}${t}`;
 }

@@ -1,5 +1,6 @@
 // The diverging colour scale of I_x(s): blue for evidence the answer relied on (positive), orange for
-// evidence whose removal made the answer more likely (negative), a neutral at exactly 0. Blue/orange
+// evidence whose removal made the answer more likely (negative), a neutral at exactly 0; square-root
+// depth up to the task's largest |I|, so it never saturates. Blue/orange
 // stays distinguishable for the common colour-vision deficiencies. Quantised so a frame sets each
 // fillStyle once per bucket, not once per cell.
 
@@ -39,10 +40,9 @@ export function makePalette(dark: boolean): Palette {
   const zero: Rgb = dark ? [52, 56, 64] : [244, 244, 242];
   const buckets: string[] = [];
   for (let i = -BUCKETS_PER_SIDE; i <= BUCKETS_PER_SIDE; i++) {
+    // Linear in the bucket: the square root in bucketOf already lifts small scores off the neutral.
     const t = Math.abs(i) / BUCKETS_PER_SIDE;
-    // A gamma below 1 lifts small scores off the neutral so they stay visible.
-    const eased = Math.pow(t, 0.75);
-    buckets.push(i === 0 ? mix(zero, zero, 0) : mix(zero, i > 0 ? POSITIVE : NEGATIVE, eased));
+    buckets.push(i === 0 ? mix(zero, zero, 0) : mix(zero, i > 0 ? POSITIVE : NEGATIVE, t));
   }
   return dark
     ? {
@@ -83,11 +83,21 @@ export function makePalette(dark: boolean): Palette {
       };
 }
 
-/** Bucket index of a value on a symmetric scale ±scale (clamped). */
+/**
+ * Bucket index of a value on a symmetric square-root scale up to ±scale (issue 40): the colour's depth
+ * grows with √(|I| / scale), so small scores stay visible and, with `scale` the largest |I| of the task,
+ * nothing saturates: the strongest cell alone is the deepest colour, a cell at a quarter of it is half
+ * as deep. Values beyond ±scale (a scale chosen elsewhere) are clamped.
+ */
 export function bucketOf(value: number, scale: number): number {
   if (!(scale > 0) || value === 0) return BUCKETS_PER_SIDE;
-  const t = Math.max(-1, Math.min(1, value / scale));
+  const t = Math.sqrt(Math.min(1, Math.abs(value) / scale));
   const i = Math.round(t * BUCKETS_PER_SIDE);
   // A nonzero score never lands on the neutral colour: zero must look different from "tiny".
-  return BUCKETS_PER_SIDE + (i === 0 ? Math.sign(t) : i);
+  return BUCKETS_PER_SIDE + Math.sign(value) * Math.max(1, i);
+}
+
+/** The value at depth `t` ∈ [0, 1] of the scale (the inverse of bucketOf's square root), for the legend's ticks. */
+export function valueAtDepth(t: number, scale: number): number {
+  return t * t * scale;
 }

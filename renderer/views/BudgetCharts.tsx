@@ -23,9 +23,11 @@ import { fmtInt, fmtPercent } from '../format';
 import { useStudio } from '../store/react';
 import { baselineLabel, baselineLayout, baselineStyle, fmtAxisScore, tickDigits, type BaselineShape } from './budget-chart';
 import type { useChartColors } from './chart-colors';
+import { drawsInterval, niceTicks } from './budget-stats';
 
 export type Colors = ReturnType<typeof useChartColors>;
-export type ChartPoint = BudgetData['points'][number];
+/** A budget point with the Wilson 95% band of its measured accuracy (issue 40), null where not measured. */
+export type ChartPoint = BudgetData['points'][number] & { band: [number, number] | null };
 
 /**
  * The current K, drawn by itself inside a chart: a slider move re-renders this marker only, never the
@@ -74,68 +76,99 @@ interface ChartProps {
   colors: Colors;
 }
 
+/**
+ * One quantity against K per chart (issue 40: a log-likelihood and an accuracy never share a plot):
+ * `accuracy` is the measured fitting accuracy with its Wilson 95% band and the baselines' markers,
+ * `surrogate` the additive surrogate F̂.
+ */
 export const FitChart = memo(function FitChart({
   task,
   budget,
   data,
   max,
-  swept,
+  mode,
   baselines,
   colors,
-}: ChartProps & { swept: boolean; baselines: BudgetData['baselines'] }) {
+}: ChartProps & { mode: 'accuracy' | 'surrogate'; baselines: BudgetData['baselines'] }) {
   const rec = budget.recommendedK;
-  const marks = swept ? baselines : [];
+  const accuracy = mode === 'accuracy';
+  const marks = accuracy ? baselines : [];
   const digits = useMemo(() => tickDigits(data.map((p) => p.surrogate)), [data]);
+  const n = data.find((p) => p.n !== null)?.n;
   return (
     <div className="card">
       <div className="card-head">
-        <h2>Fit against K</h2>
-        <span className="sub">{swept ? 'measured on the fitting requests' : 'surrogate F̂ · no sweep yet'}</span>
+        <h2>{accuracy ? 'Fitting accuracy against K' : 'Surrogate F̂ against K'}</h2>
+        <span className="sub">
+          {accuracy ? `measured on ${n ?? 'the'} fitting requests · band: 95% Wilson interval` : 'mean log-likelihood of the kept evidence, from the scores'}
+        </span>
       </div>
-      <FitLegend swept={swept} rec={rec} baselines={marks} colors={colors} />
-      <div className="chart" data-testid="budget-fit-chart">
+      <FitLegend mode={mode} rec={rec} baselines={marks} colors={colors} />
+      <div className="chart" data-testid={accuracy ? 'budget-fit-chart' : 'budget-surrogate-chart'}>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={data} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
             <CartesianGrid stroke={colors.grid} />
             {kAxis(max, colors)}
-            <YAxis
-              yAxisId="s"
-              tick={{ fontSize: 11, fill: colors.text }}
-              stroke={colors.axis}
-              tickFormatter={(v: number) => fmtAxisScore(v, digits)}
-              width={56}
-              domain={['auto', 'auto']}
-              padding={Y_PADDING}
-            />
-            {swept && (
+            {accuracy ? (
               <YAxis
                 yAxisId="a"
-                orientation="right"
                 domain={[0, 1]}
+                ticks={[0, 0.25, 0.5, 0.75, 1]}
                 tickFormatter={(v: number) => fmtPercent(v)}
                 tick={{ fontSize: 11, fill: colors.text }}
                 stroke={colors.axis}
                 width={44}
                 padding={Y_PADDING}
               />
+            ) : (
+              <YAxis
+                yAxisId="s"
+                tick={{ fontSize: 11, fill: colors.text }}
+                stroke={colors.axis}
+                tickFormatter={(v: number) => fmtAxisScore(v, digits)}
+                width={56}
+                domain={['auto', 'auto']}
+                padding={Y_PADDING}
+              />
             )}
             <Tooltip
               contentStyle={colors.tooltip}
               labelFormatter={(v) => `K = ${Number(v)}`}
-              formatter={(v, name) => (name === 'accuracy' ? fmtPercent(Number(v), 1) : fmtAxisScore(Number(v), Math.max(4, digits)))}
+              formatter={(v, name) =>
+                name === 'accuracy'
+                  ? fmtPercent(Number(v), 1)
+                  : name === '95% interval' && Array.isArray(v)
+                    ? `[${fmtPercent(Number(v[0]))}, ${fmtPercent(Number(v[1]))}]`
+                    : fmtAxisScore(Number(v), Math.max(4, digits))
+              }
             />
-            <Line
-              yAxisId="s"
-              type="linear"
-              dataKey="surrogate"
-              name="F̂ (surrogate)"
-              stroke={colors.neg}
-              strokeDasharray="5 3"
-              dot={{ r: 2 }}
-              strokeWidth={2}
-              isAnimationActive={false}
-            />
-            {swept && (
+            {!accuracy && (
+              <Line
+                yAxisId="s"
+                type="linear"
+                dataKey="surrogate"
+                name="F̂ (surrogate)"
+                stroke={colors.neg}
+                strokeDasharray="5 3"
+                dot={{ r: 2 }}
+                strokeWidth={2}
+                isAnimationActive={false}
+              />
+            )}
+            {accuracy && (
+              <Area
+                yAxisId="a"
+                type="linear"
+                dataKey="band"
+                name="95% interval"
+                stroke="none"
+                fill={colors.pos}
+                fillOpacity={0.15}
+                connectNulls
+                isAnimationActive={false}
+              />
+            )}
+            {accuracy && (
               <Line
                 yAxisId="a"
                 type="linear"
@@ -148,7 +181,7 @@ export const FitChart = memo(function FitChart({
                 isAnimationActive={false}
               />
             )}
-            {rec !== null && <ReferenceLine yAxisId="s" x={rec} stroke={colors.good} strokeDasharray="4 4" />}
+            {rec !== null && <ReferenceLine yAxisId={accuracy ? 'a' : 's'} x={rec} stroke={colors.good} strokeDasharray="4 4" />}
             <KMarker task={task} max={max} color={colors.accent} label />
             {marks.length > 0 && <BaselineMarks baselines={marks} colors={colors} />}
           </ComposedChart>
@@ -166,19 +199,36 @@ const Y_PADDING = { top: 8, bottom: 10 };
  * drawn in the chart, each with its own stroke or marker, and the baselines by name (the chart itself
  * carries no baseline text, so nothing can be drawn over anything else).
  */
-function FitLegend({ swept, rec, baselines, colors }: { swept: boolean; rec: number | null; baselines: BudgetData['baselines']; colors: Colors }) {
+function FitLegend({
+  mode,
+  rec,
+  baselines,
+  colors,
+}: {
+  mode: 'accuracy' | 'surrogate';
+  rec: number | null;
+  baselines: BudgetData['baselines'];
+  colors: Colors;
+}) {
   return (
-    <div className="chart-legends" data-testid="budget-fit-legend">
+    <div className="chart-legends" data-testid={mode === 'accuracy' ? 'budget-fit-legend' : 'budget-surrogate-legend'}>
       <ul className="chart-legend" aria-label="Legend: curves">
-        <li>
-          <LineSwatch color={colors.neg} dash="5 3" dot />
-          F̂ (surrogate)
-        </li>
-        {swept && (
+        {mode === 'surrogate' ? (
           <li>
-            <LineSwatch color={colors.pos} dot />
-            accuracy
+            <LineSwatch color={colors.neg} dash="5 3" dot />
+            F̂ (surrogate)
           </li>
+        ) : (
+          <>
+            <li>
+              <LineSwatch color={colors.pos} dot />
+              accuracy
+            </li>
+            <li>
+              <AreaSwatch color={colors.pos} />
+              95% interval
+            </li>
+          </>
         )}
         {rec !== null && (
           <li>
@@ -196,12 +246,7 @@ function FitLegend({ swept, rec, baselines, colors }: { swept: boolean; rec: num
           <li className="legend-title">baselines</li>
           {baselineNames(baselines).map(([name, list]) => {
             const style = baselineStyle(name, colors);
-            const title = list
-              .map(
-                (b) =>
-                  `${baselineLabel(b.name)}: K = ${b.k}, accuracy ${fmtPercent(b.accuracy, 1)}${b.accuracyStd !== undefined ? ` ± ${fmtPercent(b.accuracyStd, 1)}` : ''} (n = ${b.n})`,
-              )
-              .join('\n');
+            const title = list.map((b) => `${baselineLabel(b.name)}: K = ${b.k}, accuracy ${fmtBaselineAccuracy(b)} (n = ${b.n})`).join('\n');
             return (
               <li key={name} data-baseline={name} title={title}>
                 <svg className="legend-swatch" width={14} height={14} viewBox="-7 -7 14 14" aria-hidden="true">
@@ -376,6 +421,11 @@ function BaselineMarks({ baselines, colors }: { baselines: BudgetData['baselines
 }
 
 export const CostChart = memo(function CostChart({ task, budget, data, max, hasPrompt, colors }: ChartProps & { hasPrompt: boolean }) {
+  // Round ticks (0, 100, 200 …), up to the largest of the curves and the keep-all line.
+  const ticks = useMemo(
+    () => niceTicks(Math.max(budget.menuSchemaTokens, ...data.map((p) => Math.max(p.schemaTokens, p.promptTokens ?? 0)))),
+    [budget.menuSchemaTokens, data],
+  );
   return (
     <div className="card">
       <div className="card-head">
@@ -411,7 +461,14 @@ export const CostChart = memo(function CostChart({ task, budget, data, max, hasP
           <ComposedChart data={data} margin={{ top: 14, right: 18, bottom: 18, left: 8 }}>
             <CartesianGrid stroke={colors.grid} />
             {kAxis(max, colors)}
-            <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={56} tickFormatter={(v: number) => fmtInt(v)} />
+            <YAxis
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              width={56}
+              ticks={ticks}
+              domain={[0, ticks.at(-1) ?? 'auto']}
+              tickFormatter={(v: number) => fmtInt(v)}
+            />
             <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `K = ${Number(v)}`} formatter={(v) => fmtInt(Number(v))} />
             <Area
               type="stepAfter"
@@ -448,4 +505,11 @@ function AreaSwatch({ color }: { color: string }) {
       <rect x={1} y={1} width={20} height={8} fill={color} fillOpacity={0.15} stroke={color} strokeWidth={1.5} />
     </svg>
   );
+}
+
+/** A baseline's accuracy; a random baseline's as the 95% interval of its mean over the draws, "[lo, hi]" like every other interval. */
+export function fmtBaselineAccuracy(b: BudgetData['baselines'][number]): string {
+  if (b.accuracyStd === undefined) return fmtPercent(b.accuracy, 1);
+  const ci = drawsInterval(b.accuracy, b.accuracyStd, b.draws ?? 1);
+  return `${fmtPercent(b.accuracy, 1)} [${fmtPercent(ci.lo, 1)}, ${fmtPercent(ci.hi, 1)}]`;
 }

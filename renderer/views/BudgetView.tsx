@@ -8,7 +8,8 @@ import { fmtInt, fmtPercent, fmtScore, fmtSigned } from '../format';
 import { selectKept } from '../store/draft-slice';
 import { useDraft, useStudio, useTaskView } from '../store/react';
 import { useChartColors } from './chart-colors';
-import { CostChart, FitChart } from './BudgetCharts';
+import { CostChart, FitChart, fmtBaselineAccuracy, type ChartPoint } from './BudgetCharts';
+import { describeGrid, wilson } from './budget-stats';
 import { ownValue } from '../../shared/trace/own-record';
 
 export function BudgetView() {
@@ -18,8 +19,16 @@ export function BudgetView() {
   const kept = useStudio((s) => selectKept(s, task));
   const setK = useStudio((s) => s.setK);
   const navigate = useStudio((s) => s.navigate);
+  const project = useStudio((s) => s.project);
   const colors = useChartColors();
-  const data = useMemo(() => budget?.points ?? [], [budget]);
+  const data = useMemo<ChartPoint[]>(
+    () =>
+      (budget?.points ?? []).map((p) => {
+        const ci = p.accuracy !== null && p.n ? wilson(p.accuracy, p.n) : null;
+        return { ...p, band: ci ? [ci.lo, ci.hi] : null };
+      }),
+    [budget],
+  );
   const fitBaselines = useMemo(() => (budget?.baselines ?? []).filter((b) => b.split !== 'eval'), [budget]);
 
   if (!task) return <Empty title="No task selected">Pick a task on the project view.</Empty>;
@@ -46,6 +55,7 @@ export function BudgetView() {
   const swept = budget.points.some((p) => p.accuracy !== null);
   const hasPrompt = budget.points.some((p) => p.promptTokens !== null);
   const rec = budget.recommendedK;
+  const measured = budget.points.filter((p) => p.accuracy !== null).map((p) => p.k);
   const edited = draft ? draft.pinned.length + draft.banned.length + draft.added.length + draft.removed.length > 0 : false;
 
   return (
@@ -100,7 +110,14 @@ export function BudgetView() {
           <Readout
             label="fitting accuracy"
             value={point?.accuracy !== null && point?.accuracy !== undefined ? fmtPercent(point.accuracy, 1) : '—'}
-            hint={swept ? `n = ${point?.n ?? '—'}` : 'not swept'}
+            hint={
+              !swept
+                ? 'not swept'
+                : point?.accuracy !== null && point?.accuracy !== undefined && point.n
+                  ? `${fmtCi(wilson(point.accuracy, point.n))} · n = ${point.n}`
+                  : `not measured at K = ${k}`
+            }
+            testId="readout-accuracy"
           />
           <Readout
             label="tool-definition tokens"
@@ -108,6 +125,15 @@ export function BudgetView() {
             hint={`${fmtPercent(budget.menuSchemaTokens ? 1 - keptTokens / budget.menuSchemaTokens : 0)} saved vs keep-all${budget.schemaTokensEstimated ? ' · estimated' : ''}`}
           />
         </div>
+        {swept && (point?.accuracy === null || point?.accuracy === undefined) && (
+          <p className="callout small" data-testid="k-outside-sweep" style={{ margin: '8px 0' }}>
+            The sweep measured K = {describeGrid(measured)}; K = {k} was not measured, so its fitting accuracy is unknown. To measure it:{' '}
+            <code>
+              lots sweep --project {project?.dir ?? '<project>'} --model {'<model.gguf>'} --task {task} --k {k}
+            </code>{' '}
+            (points already measured are reused).
+          </p>
+        )}
         <div className="chips kept-chips" data-testid="kept-set" aria-live="polite">
           {keptTools.length === 0 ? (
             <span className="muted small">No tools kept at K = 0.</span>
@@ -123,7 +149,8 @@ export function BudgetView() {
       </div>
 
       <div className="grid-2" style={{ marginTop: 14 }}>
-        <FitChart task={task} budget={budget} data={data} max={max} swept={swept} baselines={fitBaselines} colors={colors} />
+        {swept && <FitChart task={task} budget={budget} data={data} max={max} mode="accuracy" baselines={fitBaselines} colors={colors} />}
+        <FitChart task={task} budget={budget} data={data} max={max} mode="surrogate" baselines={[]} colors={colors} />
         <CostChart task={task} budget={budget} data={data} max={max} hasPrompt={hasPrompt} colors={colors} />
       </div>
 
@@ -132,9 +159,9 @@ export function BudgetView() {
   );
 }
 
-function Readout({ label, value, hint }: { label: string; value: string; hint?: string }) {
+function Readout({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId?: string }) {
   return (
-    <div className="readout">
+    <div className="readout" data-testid={testId}>
       <span className="label">{label}</span>
       <span className="value tabular">{value}</span>
       <span className="hint">{hint ?? '\u00a0'}</span>
@@ -179,9 +206,8 @@ function SweepCard({ budget }: { budget: BudgetData }) {
                     <td>{b.name}</td>
                     <td className="muted">{b.split === 'eval' ? 'evaluation' : 'fitting'}</td>
                     <td className="num">{b.k}</td>
-                    <td className="num">
-                      {fmtPercent(b.accuracy, 1)}
-                      {b.accuracyStd !== undefined ? ` ± ${fmtPercent(b.accuracyStd, 1)}` : ''}
+                    <td className="num" title={b.accuracyStd !== undefined ? `mean over ${b.draws ?? '?'} draws; 95% interval of the mean` : undefined}>
+                      {fmtBaselineAccuracy(b)}
                     </td>
                     <td className="num">{fmtInt(b.promptTokens)}</td>
                   </tr>
@@ -217,4 +243,8 @@ function SweepCard({ budget }: { budget: BudgetData }) {
       </p>
     </div>
   );
+}
+
+function fmtCi(ci: { lo: number; hi: number }): string {
+  return `[${fmtPercent(ci.lo)}, ${fmtPercent(ci.hi)}]`;
 }

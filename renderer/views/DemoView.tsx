@@ -3,13 +3,15 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DemoData } from '../../shared/api';
-import { accuracyChart, demoDuration, growthChart, meanKept, METHOD_LABELS, methodLabel, tokensChart } from '../../shared/export/demo-report';
+import { accuracyChart, accuracyTokensChart, growthChart, METHOD_LABELS, methodLabel, tokensChart } from '../../shared/export/demo-report';
 import { costHtml, pairedHtml } from '../../shared/export/demo-statistics';
 import { downloadText } from '../api/files';
 import { DEMO_STEPS, DEMO_TASK, type DemoStep } from '../store/demo-slice';
 import { fmtInt } from '../format';
 import { useApi, useStudio } from '../store/react';
 import { DemoRunCard } from './DemoRunCard';
+import { DemoHeadline, DemoProvenance } from './DemoHeadline';
+import { DemoDifferences } from './DemoDifferences';
 
 const TEXT: Record<DemoStep, [string, string]> = {
   build: ['Build the benchmark project', 'Deterministic scenes, ten task families, tool chains and distractors, gold answers, fitting/evaluation splits.'],
@@ -53,8 +55,6 @@ function DemoStory({ data }: { data: DemoData }) {
   const fail = useStudio((s) => s.fail);
   const api = useApi();
   const r = data.record;
-  const lots = data.mean.lots?.eval;
-  const all = data.mean['keep-all']?.eval;
   const open = (task: string, view: 'heatmap' | 'ranking' | 'space') => {
     setTask(task);
     navigate({ view, task });
@@ -75,22 +75,8 @@ function DemoStory({ data }: { data: DemoData }) {
       <div className="view-header">
         <div>
           <h1>What LOTS did on {project?.name ?? 'this project'}</h1>
-          {lots && all ? (
-            <p className="lede" data-testid="demo-headline">
-              LOTS keeps <strong>{meanKept(data).toFixed(1)}</strong> tools per task and answers <strong>{Math.round(lots.accuracy * 100)}%</strong> of {lots.n}{' '}
-              evaluation requests, against <strong>{Math.round(all.accuracy * 100)}%</strong> with the whole registry — using{' '}
-              <strong>{fmtInt(Math.round(lots.promptTokens))}</strong> instead of {fmtInt(Math.round(all.promptTokens))} prompt tokens per request.
-            </p>
-          ) : (
-            <p className="lede">Budget sweeps without evaluation results yet.</p>
-          )}
-          {r ? (
-            <p className="small text-2" data-testid="demo-provenance">
-              {r.modelName} · {r.machine} · {r.startedAt.slice(0, 10)}
-              {demoDuration(r)} · {families(r.preset.families.length)} × ({r.preset.fit} fit + {r.preset.eval} eval), {r.preset.registry} tools, K ≤{' '}
-              {r.preset.kMax ?? 'all'} · <code>{r.command}</code>
-            </p>
-          ) : null}
+          <DemoHeadline data={data} />
+          <DemoProvenance data={data} />
         </div>
         <div className="field-row">
           <button className="btn" onClick={() => void report()} data-testid="demo-report">
@@ -112,6 +98,13 @@ function DemoStory({ data }: { data: DemoData }) {
             <span className="small muted">evaluation requests</span>
           </div>
           <div className="svg-chart" dangerouslySetInnerHTML={{ __html: tokensChart(data) }} />
+        </div>
+        <div className="card" data-testid="demo-accuracy-tokens">
+          <div className="card-head">
+            <h2>Accuracy against prompt tokens</h2>
+            <span className="small muted">up and to the left is better</span>
+          </div>
+          <div className="svg-chart" dangerouslySetInnerHTML={{ __html: accuracyTokensChart(data) }} />
         </div>
         {growth ? (
           <div className="card" data-testid="demo-growth">
@@ -184,6 +177,7 @@ function DemoStory({ data }: { data: DemoData }) {
           Methods compared: {data.methods.map(methodLabel).join(', ')}. Accuracy: the first number of the answer within max(0.01, 0.1%) of the gold value.
         </p>
       </div>
+      <DemoDifferences data={data} />
       {paired ? (
         <div className="card demo-stat" style={{ marginTop: 14 }}>
           <div className="card-head">

@@ -118,6 +118,7 @@ function ProjectHome() {
     if (hasImportJob && document.activeElement === document.body) cancelRef.current?.focus();
   }, [hasImportJob]);
   const navigate = useStudio((s) => s.navigate);
+  const selectedTask = useStudio((s) => s.route.task);
   const setTask = useStudio((s) => s.setTask);
   const closeProject = useStudio((s) => s.closeProject);
   const eligible = project.tasks.reduce((n, t) => n + t.eligible, 0);
@@ -217,9 +218,10 @@ function ProjectHome() {
                   <th>Task</th>
                   <th className="num">Requests</th>
                   <th className="num">Scored</th>
-                  <th className="num">Tools</th>
-                  <th className="num">|Aₜ|</th>
-                  <th className="num">✓ / ✗</th>
+                  <th className="num" title="Tools scored on this task (|Aₜ|) of the tools on its menus">
+                    Scored tools
+                  </th>
+                  <th className="num">Answers</th>
                   <th>Space</th>
                   <th>Models</th>
                   <th />
@@ -229,10 +231,11 @@ function ProjectHome() {
                 {project.tasks.map((t) => (
                   <tr
                     key={t.task}
-                    className="clickable"
+                    className={`clickable${t.task === selectedTask ? ' selected' : ''}`}
+                    aria-current={t.task === selectedTask ? 'true' : undefined}
                     tabIndex={0}
                     onClick={() => openTask(t.task)}
-                    onKeyDown={(e) => e.key === 'Enter' && openTask(t.task)}
+                    onKeyDown={(e) => e.target === e.currentTarget && e.key === 'Enter' && openTask(t.task)}
                     data-task={t.task}
                   >
                     <td>
@@ -245,11 +248,12 @@ function ProjectHome() {
                     </td>
                     <td className="num">{fmtInt(t.requests)}</td>
                     <td className="num">{t.scored === 0 ? <span className="muted">—</span> : fmtInt(t.scored)}</td>
-                    <td className="num">{fmtInt(t.tools)}</td>
-                    <td className="num">{t.eligible === 0 ? <span className="muted">—</span> : fmtInt(t.eligible)}</td>
-                    <td className="num">
-                      <span className="good">{t.correct}</span> / <span className="bad">{t.wrong}</span>
-                      {t.unlabeled ? <span className="muted"> · {t.unlabeled}?</span> : null}
+                    <td className="num" data-testid="task-tools">
+                      {t.eligible === 0 ? <span className="muted">—</span> : fmtInt(t.eligible)} <span className="muted">of {fmtInt(t.tools)}</span>
+                    </td>
+                    <td className="num" data-testid="task-answers">
+                      <span className="good">{t.correct} right</span> · <span className="bad">{t.wrong} wrong</span>
+                      {t.unlabeled ? <span className="muted"> · {t.unlabeled} unlabelled</span> : null}
                     </td>
                     <td>
                       <SpacePill status={t.space.status} version={t.space.version} />
@@ -311,26 +315,28 @@ function ProjectHome() {
               No scores yet. Pick a model on the Models view and press Score on the Jobs view, or import scores with <code>lots scores import</code>.
             </p>
           ) : (
-            <table className="table small">
-              <thead>
-                <tr>
-                  <th>Run</th>
-                  <th className="num">Rows</th>
-                  <th className="num">Last</th>
-                </tr>
-              </thead>
-              <tbody>
-                {project.runs.map((r) => (
-                  <tr key={r.run}>
-                    <td className="ellipsis" style={{ maxWidth: 320 }} title={r.run}>
-                      {runLabel(r.run, r.model)}
-                    </td>
-                    <td className="num">{fmtInt(r.rows)}</td>
-                    <td className="num muted">{fmtTime(r.lastAt)}</td>
+            <div className="table-wrap">
+              <table className="table small">
+                <thead>
+                  <tr>
+                    <th>Run</th>
+                    <th className="num">Rows</th>
+                    <th className="num">Last</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {project.runs.map((r) => (
+                    <tr key={r.run}>
+                      <td className="ellipsis" style={{ maxWidth: 320 }} title={r.run}>
+                        {runLabel(r.run, r.model)}
+                      </td>
+                      <td className="num">{fmtInt(r.rows)}</td>
+                      <td className="num muted">{fmtTime(r.lastAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </div>
       </div>

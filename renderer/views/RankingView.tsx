@@ -9,7 +9,7 @@ import { faithfulnessVerdict } from '../../shared/lots/faithfulness';
 import { parseRunKey } from '../../shared/project/scores';
 import { DataTable, sortableFeatures } from '../components/DataTable';
 import { Empty } from '../components/Empty';
-import { fmtPercent, fmtScore, fmtSigned, plural, runLabel } from '../format';
+import { fmtPercent, fmtScore, fmtShare, fmtSigned, plural, runLabel } from '../format';
 import { selectKept } from '../store/draft-slice';
 import { useDraft, useStudio } from '../store/react';
 import { useRanking } from '../store/use-ranking';
@@ -140,7 +140,7 @@ function Stability({ share }: { share: number | null }) {
       <span className="stability-bar">
         <span style={{ width: `${share * 100}%` }} />
       </span>
-      {fmtPercent(share)}
+      {fmtShare(share)}
     </span>
   );
 }
@@ -169,13 +169,13 @@ function StabilityCard({ rows, k, resamples }: { rows: Row[]; k: number; resampl
         {shakiest.topKShare! < 0.95 && (
           <>
             {' '}
-            Least stable: <span className="mono">{shakiest.tool}</span> ({fmtPercent(shakiest.topKShare)}).
+            Least stable: <span className="mono">{shakiest.tool}</span> ({fmtShare(shakiest.topKShare)}).
           </>
         )}
         {challenger && challenger.topKShare! > 0.05 && (
           <>
             {' '}
-            Closest outside: <span className="mono">{challenger.tool}</span> ({fmtPercent(challenger.topKShare)}).
+            Closest outside: <span className="mono">{challenger.tool}</span> ({fmtShare(challenger.topKShare)}).
           </>
         )}
       </p>

@@ -1,7 +1,7 @@
 // The space editor: accept the proposal or edit it (keep, drop, pin, defer, ban; a note is required for an
 // edit), see each tool's state (pinned, deferred, hidden), the diff against the previous approved version
 // and the version history. Keyboard-driven.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { diffSpaces, type SpaceVersion } from '../../shared/project/spaces';
 import { selectTopK } from '../../shared/lots/select';
 import { describeRule } from '../../shared/export/space-report';
@@ -31,6 +31,12 @@ export function SpaceView() {
   const listRef = useRef<HTMLDivElement>(null);
   const noteRef = useRef<HTMLTextAreaElement>(null);
   const [historyOpen, setHistoryOpen] = useState<number | null>(null);
+  const refocus = useRef(false);
+  const approve = useCallback(() => {
+    if (!task) return;
+    refocus.current = true;
+    void acceptDraft(task);
+  }, [task, acceptDraft]);
 
   const ranking = useMemo(() => rankingOf(space), [space]);
   const top = useMemo(() => new Set(draft ? selectTopK(ranking, draft.k) : []), [ranking, draft]);
@@ -50,17 +56,21 @@ export function SpaceView() {
     if (!el || !task || !draft) return;
     const onKey = (e: KeyboardEvent) => {
       if (isTyping(e.target)) return;
-      const tool = candidates[cursor]?.tool;
+      // The keys act on the row that has the focus (a row's button), else on the row cursor (issue 40).
+      const focusedRow = e.target instanceof HTMLElement && e.target !== el ? e.target.closest<HTMLElement>('[data-tool]') : null;
+      const tool = focusedRow?.dataset.tool ?? candidates[cursor]?.tool;
       const act = (a: EditAction) => {
         if (tool) editTool(task, tool, a);
       };
       if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
         e.preventDefault();
-        if (!noteMissing) void acceptDraft(task);
+        if (!noteMissing) approve();
         else noteRef.current?.focus();
         return;
       }
       if (e.ctrlKey || e.metaKey || e.altKey) return;
+      // Enter and Space on a focused button press that button, as everywhere else.
+      if (e.target instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' ')) return;
       switch (e.key) {
         case 'ArrowDown':
         case 'j':
@@ -105,7 +115,15 @@ export function SpaceView() {
     };
     el.addEventListener('keydown', onKey);
     return () => el.removeEventListener('keydown', onKey);
-  }, [task, draft, candidates, cursor, setCursor, editTool, acceptDraft, noteMissing]);
+  }, [task, draft, candidates, cursor, setCursor, editTool, approve, noteMissing]);
+
+  // An approval reloads the space (the list is briefly replaced): the focus comes back to the list.
+  useEffect(() => {
+    if (refocus.current && draft && listRef.current) {
+      refocus.current = false;
+      listRef.current.focus();
+    }
+  }, [draft, space]);
 
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${cursor}"]`)?.scrollIntoView({ block: 'nearest' });
@@ -159,6 +177,9 @@ export function SpaceView() {
                 onClick={() => {
                   setCursor(i);
                   listRef.current?.focus();
+                }}
+                onFocus={(e) => {
+                  if (e.target !== e.currentTarget && i !== cursor) setCursor(i);
                 }}
               >
                 <span className="num muted">{c.rank ?? '—'}</span>
@@ -278,7 +299,7 @@ export function SpaceView() {
               placeholder="e.g. pinned Calculator: the team's agents always need it"
               data-testid="space-note"
               onKeyDown={(e) => {
-                if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !noteMissing) void acceptDraft(task);
+                if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !noteMissing) approve();
                 if (e.key === 'Escape') listRef.current?.focus();
               }}
             />
@@ -286,7 +307,7 @@ export function SpaceView() {
           <div className="btn-row" style={{ marginTop: 10 }}>
             <button
               className="btn primary"
-              onClick={() => void acceptDraft(task)}
+              onClick={approve}
               disabled={accepting || noteMissing || unchanged}
               data-testid="approve-space"
               title={noteMissing ? 'Write a note first' : unchanged ? 'Same as the approved version' : 'Ctrl+Enter'}
@@ -304,8 +325,11 @@ export function SpaceView() {
             )}
           </div>
           <p className="muted tiny" style={{ marginTop: 8 }}>
-            Proposal: {describeRule(space.proposal.rule)} → {space.proposal.tools.length} tools. Pinned tools are always kept, banned ones never; the rule never
-            pads with unscored tools.
+            Proposal: {describeRule(space.proposal.rule)} → {space.proposal.tools.length} tools
+            {space.proposal.rule.kind === 'topk' && space.proposal.tools.length > space.proposal.rule.k
+              ? ` (${space.proposal.tools.length - space.proposal.rule.k} pinned tool${space.proposal.tools.length - space.proposal.rule.k === 1 ? '' : 's'} counted on top of K = ${space.proposal.rule.k})`
+              : ''}
+            . Pinned tools are always kept, banned ones never; the rule never pads with unscored tools.
           </p>
           {space.changedSinceApproval && (
             <div className="callout warn small" style={{ marginTop: 8 }}>

@@ -1,7 +1,7 @@
 // The trace inspector: request, menu, every call and observation, the frozen answer with its scored
 // tokens; pick a tool to see which evidence its intervention removes and the per-token log-prob change.
 import { useEffect, useMemo } from 'react';
-import { applyIntervention, scoreableTools, type RemovedStep } from '../../shared/trace/interventions';
+import { scoreableTools, type RemovedStep } from '../../shared/trace/interventions';
 import { UNSCORED_REASON_TEXT, type StoredScore, type TurnScoreDetail, type UnscoredReason } from '../../shared/project/scores';
 import type { CallStep, Step, Trace } from '../../shared/trace/schema';
 import { stepsBeforeTarget, targetCall } from '../../shared/trace/target';
@@ -10,6 +10,8 @@ import { fmtScore, fmtSigned, runLabel } from '../format';
 import { useStudio } from '../store/react';
 import { ownValue } from '../../shared/trace/own-record';
 import { ObservationContent } from '../components/ObservationContent';
+import { TokenDeltaChart } from './TokenDeltaChart';
+import { INTERVENTION_LABEL, interventionOf, previewIntervention } from './trace-intervention';
 
 export function TraceView() {
   const detail = useStudio((s) => s.traceDetail);
@@ -65,9 +67,10 @@ interface BodyProps {
 }
 
 function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
-  const kind = score?.intervention === 'line' ? 'line' : 'evidence';
-  const scoreable = useMemo(() => new Set(scoreableTools(trace, turn, kind)), [trace, turn, kind]);
-  const removal = useMemo(() => (tool && scoreable.has(tool) ? applyIntervention(trace, turn, tool, kind) : null), [trace, turn, tool, kind, scoreable]);
+  // The intervention the shown score was computed with (issue 40): the preview shows that one.
+  const kind = interventionOf(score);
+  const scoreable = useMemo(() => new Set(scoreableTools(trace, turn, kind === 'line' ? 'line' : 'evidence')), [trace, turn, kind]);
+  const removal = useMemo(() => (tool && scoreable.has(tool) ? previewIntervention(trace, turn, tool, kind) : null), [trace, turn, tool, kind, scoreable]);
   const removedKey = useMemo(() => new Set((removal?.removed ?? []).map(stepKey)), [removal]);
   const turnDetail = score?.turns?.find((t) => t.turn === turn) ?? null;
   const correct = trace.turns[turn]!.correct;
@@ -141,9 +144,29 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
           <div className={`callout ${removal ? 'warn' : ''}`} data-testid="intervention-note">
             {removal ? (
               <>
-                Intervention <strong>{kind}</strong> on <strong className="mono">{tool}</strong> removes {removal.removed.length} step
-                {removal.removed.length === 1 ? '' : 's'} (highlighted)
-                {removal.sharedWith.length > 0 && <> — shared with {removal.sharedWith.join(', ')}: a removed message also called them</>}.
+                {score ? 'Scored with intervention' : 'Intervention'} <strong data-testid="intervention-kind">{INTERVENTION_LABEL[kind]}</strong> on{' '}
+                <strong className="mono">{tool}</strong>
+                {kind === 'reexecute' ? (
+                  <>
+                    : the request runs again without it; {removal.removed.length} line{removal.removed.length === 1 ? '' : 's'} go
+                    {removal.changed.size > 0 && (
+                      <>
+                        {' '}
+                        and {removal.changed.size} other tool{removal.changed.size === 1 ? '' : 's'} now answer{removal.changed.size === 1 ? 's' : ''}{' '}
+                        differently
+                      </>
+                    )}{' '}
+                    (highlighted)
+                    {removal.error && <> — not re-executed here ({removal.error}); the highlighted steps are its evidence</>}.
+                  </>
+                ) : (
+                  <>
+                    {' '}
+                    removes {removal.removed.length} step
+                    {removal.removed.length === 1 ? '' : 's'} (highlighted)
+                    {removal.sharedWith.length > 0 && <> — shared with {removal.sharedWith.join(', ')}: a removed message also called them</>}.
+                  </>
+                )}
                 {ownValue(score?.scores, tool) !== undefined && (
                   <>
                     {' '}
@@ -169,7 +192,7 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
               <div className="msg-text">{t.request}</div>
             </Block>
             {(ti === turn ? t.steps.slice(0, stepsBeforeTarget(t)) : t.steps).map((step, si) => (
-              <StepView key={si} step={step} turn={ti} index={si} removedKey={removedKey} tool={tool} />
+              <StepView key={si} step={step} turn={ti} index={si} removedKey={removedKey} changed={removal?.changed} tool={tool} />
             ))}
             {ti < turn && t.target !== 'call' && (
               <Block title="Answer (earlier turn, context)">
@@ -213,7 +236,21 @@ function Block({ title, tone, removed, children }: { title: string; tone?: strin
   );
 }
 
-function StepView({ step, turn, index, removedKey, tool }: { step: Step; turn: number; index: number; removedKey: Set<string>; tool: string | null }) {
+function StepView({
+  step,
+  turn,
+  index,
+  removedKey,
+  changed,
+  tool,
+}: {
+  step: Step;
+  turn: number;
+  index: number;
+  removedKey: Set<string>;
+  changed?: Map<string, string> | undefined;
+  tool: string | null;
+}) {
   const removed = removedKey.has(`${turn}.${index}`);
   switch (step.kind) {
     case 'call':
@@ -243,13 +280,19 @@ function StepView({ step, turn, index, removedKey, tool }: { step: Step; turn: n
         <Block title="Tool outputs (one line per served tool)" tone="obs">
           {step.lines.map((l, li) => {
             const gone = removedKey.has(`${turn}.${index}.${li}`);
+            const rerun = changed?.get(`${turn}.${index}.${li}`);
             return (
-              <div key={li} className={`line-row${gone ? ' removed' : ''}${l.tool === tool ? ' focus' : ''}`}>
+              <div key={li} className={`line-row${gone ? ' removed' : ''}${rerun !== undefined ? ' changed' : ''}${l.tool === tool ? ' focus' : ''}`}>
                 <span className="mono line-tool">{l.tool}:</span> <span className="mono">{l.output}</span>
                 {gone && (
                   <span className="pill bad" style={{ marginLeft: 8 }}>
                     removed
                   </span>
+                )}
+                {rerun !== undefined && (
+                  <div className="mono small" data-testid="reexecuted-line">
+                    <span className="pill warn">re-executed</span> {rerun}
+                  </div>
                 )}
               </div>
             );
@@ -369,7 +412,7 @@ function AnswerView({
               )}
             </div>
           )}
-          {deltas && <TokenStrip tokens={tokens} deltas={deltas} maxAbs={maxAbs} />}
+          {deltas && tool && <TokenDeltaChart tokens={tokens} deltas={deltas} maxAbs={maxAbs} tool={tool} />}
         </>
       ) : unscored ? null : (
         <>
@@ -402,29 +445,6 @@ function AnswerView({
       )}
     </div>
   );
-}
-
-/** Δ log p per scored token: bars up (the tool's evidence made the token more likely) or down, the token below. */
-function TokenStrip({ tokens, deltas, maxAbs }: { tokens: string[]; deltas: number[]; maxAbs: number }) {
-  return (
-    <div className="token-strip" aria-label="Per-token log-prob change">
-      {deltas.map((d, i) => (
-        <div key={i} className="token-col" title={`${JSON.stringify(tokens[i])}: Δ log p = ${fmtSigned(d, 3)}`}>
-          <div className="token-up">
-            <span className="up" style={{ height: `${d > 0 ? Math.max(1, (d / maxAbs) * 100) : 0}%` }} />
-          </div>
-          <div className="token-down">
-            <span className="down" style={{ height: `${d < 0 ? Math.max(1, (-d / maxAbs) * 100) : 0}%` }} />
-          </div>
-          <div className="token-text">{visibleToken(tokens[i]!)}</div>
-        </div>
-      ))}
-    </div>
-  );
-}
-
-function visibleToken(t: string): string {
-  return t.replace(/ /g, '·').replace(/\n/g, '⏎') || '∅';
 }
 
 function tokenColour(t: number): string {

@@ -259,6 +259,22 @@ export interface DemoData {
   paired?: PairedTable;
   /** The cost of selection per method (paper Table 20). */
   cost?: CostRow[];
+  /** The evaluation requests LOTS and keep-all answered differently (absent without per-request outcomes). */
+  differences?: DemoDifference[];
+}
+
+/** One evaluation request where LOTS's space and the whole registry disagree on correctness. */
+export interface DemoDifference {
+  task: string;
+  /** The request's trace id in the project. */
+  request: string;
+  /** The request text (first turn), when the trace is in the project. */
+  text?: string;
+  /** True: LOTS right and keep-all wrong; false: the reverse. */
+  lotsRight: boolean;
+  /** Prompt tokens per request under each menu. */
+  lotsTokens: number;
+  allTokens: number;
 }
 
 export interface SpaceCandidate {

@@ -10,7 +10,7 @@
 //   every distractor line (a control for where the answer sits in a long prompt).
 import type { FamilyInstance, FamilyName } from './family';
 import { formatNumber } from './format';
-import type { Rng } from './rng';
+import type { Rng } from '../lots/rng';
 import { SENSOR_UNITS, type Scene } from './scene';
 import { SENSOR_CONVERSIONS } from './families/sensor';
 

@@ -101,6 +101,65 @@ ${bars}
 </svg>`;
 }
 
+/**
+ * Accuracy against prompt tokens per request, one point per method on the evaluation requests (issue 40):
+ * up and to the left is better, so the picture shows at once what LOTS buys and what it costs. Round
+ * ticks on both axes; each point labelled with its method.
+ */
+export function accuracyTokensChart(data: DemoData): string {
+  const rows = data.methods.filter((m) => data.mean[m]?.eval);
+  if (rows.length < 2) return '';
+  const width = 460;
+  const height = 250;
+  const left = 48;
+  const right = 24;
+  const top = 12;
+  const plotH = 180;
+  const plotW = width - left - right;
+  const maxTokens = Math.max(...rows.map((m) => data.mean[m]!.eval!.promptTokens), 1);
+  const raw = maxTokens / 4;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((f) => f * mag).find((v) => v >= raw) ?? 10 * mag;
+  const xMax = Math.ceil(maxTokens / step) * step;
+  const x = (v: number) => left + (v / xMax) * plotW;
+  const y = (v: number) => top + (1 - v) * plotH;
+  const yGrid = [0, 0.25, 0.5, 0.75, 1]
+    .map(
+      (t) =>
+        `<line x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#8884"/><text x="${left - 6}" y="${px(y(t) + 3)}" text-anchor="end">${pct(t)}</text>`,
+    )
+    .join('');
+  const xTicks: string[] = [];
+  for (let v = 0; v <= xMax + step / 2; v += step) {
+    xTicks.push(
+      `<line x1="${px(x(v))}" x2="${px(x(v))}" y1="${top + plotH}" y2="${top + plotH + 4}" stroke="#888"/><text x="${px(x(v))}" y="${top + plotH + 16}" text-anchor="middle">${Math.round(v).toLocaleString('en-US')}</text>`,
+    );
+  }
+  const points = rows
+    .map((m) => {
+      const c = data.mean[m]!.eval!;
+      const fill = m === 'lots' ? COLOURS.lots : m === 'keep-all' ? COLOURS.keepAll : COLOURS.other;
+      const cx = x(c.promptTokens);
+      const cy = y(c.accuracy);
+      const anchorEnd = cx > left + plotW * 0.8;
+      return (
+        `<circle cx="${px(cx)}" cy="${px(cy)}" r="${m === 'lots' ? 5 : 4}" fill="${fill}"><title>${escapeHtml(`${methodLabel(m)}: ${pct(c.accuracy)} of ${c.n} requests, ${Math.round(c.promptTokens)} prompt tokens per request`)}</title></circle>` +
+        `<text x="${px(cx + (anchorEnd ? -8 : 8))}" y="${px(cy + 4)}"${anchorEnd ? ' text-anchor="end"' : ''}${m === 'lots' ? ' font-weight="600"' : ''}>${escapeHtml(methodLabel(m))} ${pct(c.accuracy)}</text>`
+      );
+    })
+    .join('');
+  const axisTitle = `<text x="${left + plotW / 2}" y="${height - 8}" text-anchor="middle">prompt tokens per request (evaluation) →</text>`;
+  const summary = rows
+    .map((m) => `${methodLabel(m)} ${pct(data.mean[m]!.eval!.accuracy)} at ${Math.round(data.mean[m]!.eval!.promptTokens)} tokens`)
+    .join(', ');
+  return `<svg class="demo-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy against prompt tokens per request: ${escapeHtml(summary)}">
+${yGrid}
+${xTicks.join('')}
+${points}
+${axisTitle}
+</svg>`;
+}
+
 /** Accuracy of keep-all and LOTS against registry size (paper Figure 1(c)), prompt tokens under each point. */
 export function growthChart(points: readonly GrowthPoint[]): string {
   const usable = points.filter((p) => p.methods.lots && p.methods['keep-all']);
@@ -230,6 +289,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
 <div class="charts">
 <div><h2>Accuracy per method</h2>${accuracyChart(data)}</div>
 <div><h2>Prompt tokens per request</h2>${tokensChart(data)}</div>
+${accuracyTokensChart(data) ? `<div><h2>Accuracy against prompt tokens</h2>${accuracyTokensChart(data)}</div>` : ''}
 ${growth ? `<div><h2>Accuracy as the registry grows</h2>${growth}</div>` : ''}
 </div>
 <h2>Per family: kept tools against the gold chain</h2>

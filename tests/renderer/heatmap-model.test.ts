@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CELL_EXPOSED, CELL_SCORED, CELL_UNEXPOSED } from '../../shared/api';
 import { HeatmapModel } from '../../renderer/heatmap/model';
-import { BUCKETS_PER_SIDE, bucketOf } from '../../renderer/heatmap/palette';
+import { BUCKETS_PER_SIDE, bucketOf, valueAtDepth } from '../../renderer/heatmap/palette';
 import { scoredHarness } from './harness';
 
 async function model() {
@@ -74,5 +74,19 @@ describe('colour scale', () => {
     expect(bucketOf(-1e-9, 1)).toBe(BUCKETS_PER_SIDE - 1);
     expect(bucketOf(5, 1)).toBe(2 * BUCKETS_PER_SIDE);
     expect(bucketOf(-5, 1)).toBe(0);
+  });
+
+  it('does not saturate (issue 40): the scale ends at the largest |I|, the strongest cell alone is the deepest colour', async () => {
+    const m = await model();
+    let max = 0;
+    for (let i = 0; i < m.values.length; i++) if (m.states[i] === CELL_SCORED) max = Math.max(max, Math.abs(m.values[i]!));
+    expect(m.scale).toBeCloseTo(max, 6);
+    // Square-root depth: a cell at a quarter of the largest is half as deep, and distinct from it.
+    expect(bucketOf(max, m.scale)).toBe(2 * BUCKETS_PER_SIDE);
+    expect(bucketOf(max / 4, m.scale)).toBe(BUCKETS_PER_SIDE + BUCKETS_PER_SIDE / 2);
+    expect(bucketOf(-max / 4, m.scale)).toBe(BUCKETS_PER_SIDE / 2);
+    expect(bucketOf(0.9 * max, m.scale)).toBeLessThan(2 * BUCKETS_PER_SIDE);
+    // The legend's ticks are the inverse: depth ½ is a quarter of the scale.
+    expect(valueAtDepth(0.5, 2)).toBe(0.5);
   });
 });

@@ -6,7 +6,7 @@ import { isFamilyName } from '../../../shared/benchmark/family';
 import { comparisonRow, TABLE_COLUMNS, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { costTable } from '../../../shared/benchmark/cost-table';
 import { pairedTable } from '../../../shared/benchmark/paired-table';
-import type { DemoCell, DemoData, DemoTask } from '../../../shared/api/types';
+import type { DemoCell, DemoData, DemoDifference, DemoTask } from '../../../shared/api/types';
 import type { BaselineResult } from '../../../shared/project/sweeps';
 import type { ProjectStore } from '../store/project-store';
 
@@ -42,6 +42,7 @@ export function buildDemoData(store: ProjectStore): DemoData {
   }
   const paired = pairedTable(rows);
   const cost = costTable(rows);
+  const differences = disagreements(store, rows);
   return {
     record: store.readDemo() ?? null,
     methods,
@@ -49,7 +50,36 @@ export function buildDemoData(store: ProjectStore): DemoData {
     mean,
     ...(paired.against.length || paired.missing.length ? { paired } : {}),
     ...(cost.some((c) => c.per !== 'none') ? { cost } : {}),
+    ...(differences.length > 0 ? { differences } : {}),
   };
+}
+
+/**
+ * The evaluation requests where LOTS and keep-all disagree (issue 40: show the difference, not only its
+ * size): one entry per request one method answered right and the other wrong, with its text.
+ */
+function disagreements(store: ProjectStore, rows: readonly ComparisonRow[]): DemoDifference[] {
+  const out: DemoDifference[] = [];
+  for (const row of rows) {
+    const lots = row.results.get('lots')?.eval?.outcomes;
+    const all = row.results.get('keep-all')?.eval?.outcomes;
+    if (!lots || !all) continue;
+    const byRequest = new Map(all.map((o) => [o.request, o]));
+    for (const l of lots) {
+      const a = byRequest.get(l.request);
+      if (!a || l.correct >= 0.5 === a.correct >= 0.5) continue;
+      const text = store.getTrace(l.request)?.turns[0]?.request;
+      out.push({
+        task: row.task,
+        request: l.request,
+        ...(text !== undefined ? { text: text.length > 240 ? `${text.slice(0, 239)}…` : text } : {}),
+        lotsRight: l.correct >= 0.5,
+        lotsTokens: l.promptTokens,
+        allTokens: a.promptTokens,
+      });
+    }
+  }
+  return out;
 }
 
 function cell(b: BaselineResult): DemoCell {

@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../shared/api';
-import { fakeApi, renderStudio, TASK } from '../fake-api';
+import { budget, fakeApi, renderStudio, TASK } from '../fake-api';
 
 afterEach(cleanup);
 
@@ -19,7 +19,8 @@ describe('Budget view', () => {
     expect((await screen.findByTestId('k-value')).textContent).toBe('K = 3');
     expect(kept()).toEqual(['CurrencyConvert', 'ExchangeRate', 'LedgerPost']);
     expect(screen.getByText('3 of 5')).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Fit against K' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Surrogate F̂ against K' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Fitting accuracy against K' })).toBeNull();
     fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '1' } });
     await waitFor(() => expect(screen.getByTestId('k-value').textContent).toBe('K = 1'));
     expect(kept()).toEqual(['CurrencyConvert']);
@@ -51,5 +52,26 @@ describe('Budget view', () => {
     const notice = within(await screen.findByRole('alert'));
     expect(notice.getByText('fx_settle has no executor: a sweep needs one')).toBeTruthy();
     expect(notice.getByText(/cannot do that yet/)).toBeTruthy();
+  });
+
+  it('a sweep: accuracy and F̂ in separate charts, the accuracy with its Wilson interval, a K outside the grid said in a sentence (issue 40)', async () => {
+    const swept = {
+      ...budget,
+      points: budget.points.map((p) => (p.k >= 1 && p.k <= 2 ? { ...p, accuracy: 0.75, n: 8, promptTokens: 180 } : p)),
+      sweep: { model: 'qwen.gguf', createdAt: '2026-11-30T09:12:00.000Z', bestK: 2 },
+      baselines: [{ name: 'random', k: 2, tools: [], accuracy: 0.208, accuracyStd: 0.295, draws: 5, n: 8, promptTokens: 140, split: 'fit' as const }],
+      recommendedK: 2,
+      recommendedBy: 'sweep' as const,
+    };
+    await renderStudio({ view: 'budget', task: TASK }, fakeApi({ getBudget: async () => swept }));
+    expect((await screen.findByTestId('k-value')).textContent).toBe('K = 3');
+    expect(screen.getByRole('heading', { name: 'Fitting accuracy against K' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Surrogate F̂ against K' })).toBeTruthy();
+    expect(screen.getByTestId('k-outside-sweep').textContent).toMatch(/^The sweep measured K = 1, 2; K = 3 was not measured/);
+    expect(screen.getByTestId('k-outside-sweep').textContent).toContain(`--task ${TASK} --k 3`);
+    fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '2' } });
+    await waitFor(() => expect(screen.getByTestId('readout-accuracy').textContent).toBe('fitting accuracy75.0%[41%, 93%] · n = 8'));
+    expect(screen.queryByTestId('k-outside-sweep')).toBeNull();
+    expect(screen.getByText('20.8% [0.0%, 46.7%]')).toBeTruthy();
   });
 });

@@ -1,0 +1,61 @@
+// The Demo view's headline and provenance (issue 40): the result with its uncertainty in the same
+// sentence (the paired difference against keep-all, its 95% interval and McNemar's p, from the paired
+// table the view shows further down), and how it was measured as a sentence — model, preset, machine,
+// date, duration — with the exact command behind a disclosure rather than a raw command line.
+import type { DemoData } from '../../shared/api';
+import { formatSigned, pClause } from '../../shared/benchmark/paired';
+import { demoDuration, meanKept } from '../../shared/export/demo-report';
+import { fmtInt } from '../format';
+
+export function DemoHeadline({ data }: { data: DemoData }) {
+  const lots = data.mean.lots?.eval;
+  const all = data.mean['keep-all']?.eval;
+  if (!lots || !all) return <p className="lede">Budget sweeps without evaluation results yet.</p>;
+  const d = data.paired?.against.find((a) => a.baseline === 'keep-all')?.accuracy.pooled;
+  const points = (x: number) => formatSigned(x * 100, 0);
+  return (
+    <p className="lede" data-testid="demo-headline">
+      LOTS keeps <strong>{meanKept(data).toFixed(1)}</strong> tools per task and answers <strong>{Math.round(lots.accuracy * 100)}%</strong> of {lots.n}{' '}
+      evaluation requests, against <strong>{Math.round(all.accuracy * 100)}%</strong> with the whole registry
+      {d ? (
+        <span data-testid="demo-headline-interval">
+          {' '}
+          (<strong>{points(d.difference)}</strong> points,{' '}
+          {d.interval ? (
+            <>
+              95% interval{' '}
+              <strong className="tabular">
+                [{points(d.interval.lo)}, {points(d.interval.hi)}]
+              </strong>
+            </>
+          ) : (
+            <>too few requests for an interval</>
+          )}
+          {d.p !== undefined ? <>, {pClause(d.p, true)}</> : null})
+        </span>
+      ) : null}{' '}
+      — using <strong>{fmtInt(Math.round(lots.promptTokens))}</strong> instead of {fmtInt(Math.round(all.promptTokens))} prompt tokens per request.
+    </p>
+  );
+}
+
+export function DemoProvenance({ data }: { data: DemoData }) {
+  const r = data.record;
+  if (!r) return null;
+  const families = r.preset.families.length;
+  const date = r.startedAt.slice(0, 10);
+  const minutes = demoDuration(r).replace(/^ · /, '');
+  return (
+    <div className="small text-2 demo-provenance" data-testid="demo-provenance">
+      Measured with <strong>{r.modelName}</strong> on {r.machine}, {date}
+      {minutes ? `, in ${minutes}` : ''}: the <strong>{r.preset.name}</strong> preset, {families} famil{families === 1 ? 'y' : 'ies'} × ({r.preset.fit} fitting
+      + {r.preset.eval} evaluation requests), {r.preset.registry} tools in the registry, K from 1 to {r.preset.kMax ?? 'all'}.{' '}
+      <details className="inline-details">
+        <summary>The command</summary>
+        <code className="wrap-anywhere" data-testid="demo-command">
+          {r.command}
+        </code>
+      </details>
+    </div>
+  );
+}
