@@ -271,15 +271,13 @@ describe('what is recorded, and where (item 9)', () => {
   it('records three identical exchanges that call tools as three traces', async () => {
     const up = await startRawUpstream();
     up.handle = (_got, res) =>
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          chatAnswer({
-            role: 'assistant',
-            content: null,
-            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'ExchangeRate', arguments: '{"query":"EUR"}' } }],
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        chatAnswer({
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'ExchangeRate', arguments: '{"query":"EUR"}' } }],
+        }),
+      );
     const project = makeProject(tmp.dir, 'identical');
     const gw = await startGatewayProcess(['--project', project, '--upstream', up.url]);
     const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: 'unused', maxRetries: 0 });
