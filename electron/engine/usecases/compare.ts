@@ -5,6 +5,7 @@ import { compareRankings, type RankingComparison } from '../../../shared/lots/co
 import type { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectIndex } from '../read-model/project-index';
+import { approvedSpace } from '../read-model/approved-space';
 
 export interface RunInfo {
   run: string;
@@ -68,7 +69,7 @@ export function compareRuns(store: ProjectStore, index: ProjectIndex, options: C
     const ma = means(a.fit);
     const mb = means(b.fit);
     const smaller = Math.max(1, Math.min(Object.keys(ma).length, Object.keys(mb).length));
-    const k = options.k ?? positive(store.readSpaces(task).versions.at(-1)?.tools.length) ?? positive(store.readSweep(task)?.bestK) ?? Math.min(5, smaller);
+    const k = options.k ?? positive(approvedSpace(store, task)?.tools.length) ?? positive(store.readSweep(task)?.bestK) ?? Math.min(5, smaller);
     return { task, rowsA: a.rows.length, rowsB: b.rows.length, ...compareRankings(ma, mb, k) };
   });
 }

@@ -3,6 +3,7 @@ import type { ProjectSummary, RunInfo, TaskSummary } from '../../../shared/api/t
 import { type ProjectStore } from '../store';
 import { changedSince } from './spaces';
 import type { ProjectIndex } from '../read-model/project-index';
+import { approvedSpace } from '../read-model/approved-space';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectSummary {
@@ -39,8 +40,7 @@ export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectS
   const tasks: TaskSummary[] = index.tasks().map((task) => {
     const data = index.task(task);
     const { correct, wrong } = data;
-    const versions = tolerant(() => store.readSpaces(task).versions, []);
-    const approved = versions.at(-1) ?? null;
+    const approved = tolerant(() => approvedSpace(store, task), null);
     const status = approved ? (changedSince(approved, data) ? 'changed' : 'approved') : data.rows.length > 0 ? 'proposed' : 'none';
     const models = [
       ...new Set(
