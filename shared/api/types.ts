@@ -3,8 +3,11 @@
 import type { InterventionKind, RemovedStep } from '../trace/interventions';
 import type { Trace } from '../trace/schema';
 import type { StoredScore } from '../project/scores';
-import type { SelectionRule, SpaceVersion } from '../project/spaces';
-import { TOOL_EXPORT_FORMATS } from '../export/format-ids';
+import type { SpaceVersion } from '../project/spaces';
+import type { SpaceCandidate, SpaceState } from '../project/spaces';
+
+export type { SpaceCandidate, SpaceState };
+import { TOOL_EXPORT_FORMATS } from './export-formats';
 import type { BaselineResult } from '../project/sweeps';
 import type { DemoRecord } from '../project/demo';
 import type { PairedTable } from '../benchmark/paired-table';
@@ -275,27 +278,6 @@ export interface DemoDifference {
   /** Prompt tokens per request under each menu. */
   lotsTokens: number;
   allTokens: number;
-}
-
-export interface SpaceCandidate {
-  tool: string;
-  rank: number | null;
-  mean: number | null;
-  n: number;
-}
-
-export interface SpaceState {
-  task: string;
-  versions: SpaceVersion[];
-  approved: SpaceVersion | null;
-  /** The rule's top-K pinned (`tools`), the task's other observed tools deferred, the rest hidden. */
-  proposal: { tools: string[]; deferred: string[]; rule: SelectionRule; run: string | null };
-  /** Every tool on the task's menus, ranked ones first. */
-  candidates: SpaceCandidate[];
-  changedSinceApproval: boolean;
-  /** The latest continual-update proposal (History view, `lots update`), with the approved version's pins
-   * and bans applied; null before the first fold. Approving exactly these tools records the update's rule. */
-  update: { batch: number; tools: string[]; rule: SelectionRule; alpha: number } | null;
 }
 
 export const EXPORT_FORMATS = TOOL_EXPORT_FORMATS;

@@ -3,7 +3,7 @@ import type { ToolDef } from '../trace/schema';
 import { definitionsFor } from './definitions';
 import { toAnthropicTools, toMcpAllowList, toNameList, toOpenAIResponsesTools, toOpenAITools } from './formats';
 import { ExpectedError } from '../api/errors';
-import type { SpaceExportFormat } from './format-ids';
+import type { SpaceExportFormat } from '../api/export-formats';
 import { renderSpaceReport, type ReportInput } from './space-report';
 import { buildSpaceFile, type ExportableSpace } from './space';
 

@@ -2,7 +2,7 @@
 // a plain name list and a one-page HTML report.
 export * from './definitions';
 export * from './export';
-export * from './format-ids';
+export * from '../api/export-formats';
 export * from './formats';
 export * from './html';
 export * from './space-report';

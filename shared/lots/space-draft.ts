@@ -8,8 +8,7 @@
 //   keep   pinned (for this version)           pin    pinned, and kept pinned by later updates
 //   defer  deferred, kept deferred by updates   drop/hide  hidden (for this version)
 //   ban    hidden, and kept hidden by updates
-import type { SpaceState } from '../api/types';
-import type { SelectionRule, SpaceVersion, ToolState } from '../project/spaces';
+import type { SelectionRule, SpaceState, SpaceVersion, ToolState } from '../project/spaces';
 import { compareNames } from './aggregate';
 import { applyEdits } from './edits';
 import { selectTopK } from './select';

@@ -88,3 +88,25 @@ export function diffSpaces(before: readonly string[], after: readonly string[]):
     kept: after.filter((t) => a.has(t)),
   };
 }
+
+/** A task's space as the Space view and `lots space` see it (the API's `getSpace`). */
+export interface SpaceCandidate {
+  tool: string;
+  rank: number | null;
+  mean: number | null;
+  n: number;
+}
+
+export interface SpaceState {
+  task: string;
+  versions: SpaceVersion[];
+  approved: SpaceVersion | null;
+  /** The rule's top-K pinned (`tools`), the task's other observed tools deferred, the rest hidden. */
+  proposal: { tools: string[]; deferred: string[]; rule: SelectionRule; run: string | null };
+  /** Every tool on the task's menus, ranked ones first. */
+  candidates: SpaceCandidate[];
+  changedSinceApproval: boolean;
+  /** The latest continual-update proposal (History view, `lots update`), with the approved version's pins
+   * and bans applied; null before the first fold. Approving exactly these tools records the update's rule. */
+  update: { batch: number; tools: string[]; rule: SelectionRule; alpha: number } | null;
+}

@@ -8,7 +8,7 @@ import { ProjectStore } from '../../engine/store';
 import { writeFileAtomic } from '../../engine/store/atomic';
 import { ProjectIndex } from '../../engine/read-model/project-index';
 import { exportAllApproved, exportTaskSpace } from '../../engine/views/export-space';
-import { SPACE_EXPORT_FORMATS, TOOL_EXPORT_FORMATS } from '../../../shared/export/format-ids';
+import { SPACE_EXPORT_FORMATS, TOOL_EXPORT_FORMATS } from '../../../shared/api/export-formats';
 
 export const command: Command = {
   name: 'export',

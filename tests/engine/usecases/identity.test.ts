@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CELL_SCORED, decodeUint8, EXPORT_FORMATS } from '../../../shared/api';
 import { UNROUTED } from '../../../shared/lots/aggregate';
-import { SPACE_EXPORT_FORMATS } from '../../../shared/export/format-ids';
+import { SPACE_EXPORT_FORMATS } from '../../../shared/api/export-formats';
 import type { StoredScore } from '../../../shared/project/scores';
 import type { Trace } from '../../../shared/trace/schema';
 import { StudioService } from '../../../electron/engine/api';
