@@ -66,9 +66,11 @@ export class BfclHarness {
   private readonly pending = new Map<number, Pending>();
   private stderrTail = '';
   private exited: string | undefined;
+  private readonly exitPromise: Promise<void>;
 
   private constructor(private readonly child: ChildProcess) {
     live.add(this);
+    this.exitPromise = new Promise((resolve) => child.once('exit', () => resolve()));
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => this.onLine(line));
     child.stderr!.on('data', (d: Buffer) => {
@@ -151,13 +153,17 @@ export class BfclHarness {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
   }
 
+  /** Resolves when the Python process has exited (for whatever reason). */
+  whenExited(): Promise<void> {
+    return this.exitPromise;
+  }
+
   /** Ends the process (stdin closed: the driver's loop ends) and waits for it. */
   async close(): Promise<void> {
     if (this.exited !== undefined) return;
-    const done = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.child.stdin!.end();
     const timer = setTimeout(() => this.kill(), 5000);
-    await done;
+    await this.exitPromise;
     clearTimeout(timer);
   }
 }
