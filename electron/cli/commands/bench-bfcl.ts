@@ -25,7 +25,7 @@ export const command: Command = {
     `The official harness: bfcl-eval==${BFCL_VERSION} from the package index with --no-deps, plus ${BFCL_RUNTIME_DEPS.join(', ')}`,
     `(what its executable API classes and multi-turn checker import), in a virtual environment cached`,
     `outside the clone (${bfclInstall().dir}; LOTS_BFCL_DIR moves it), created on first use (about`,
-    '30 s and 85 MB). A Python process speaking JSON lines runs the official code; nothing is ported.',
+    '30–40 s and 42 MB). A Python process speaking JSON lines runs the official code; nothing is ported.',
     '',
     `Protocol (paper §4.1): the 200 multi_turn_base records grouped by primary API class`,
     `(${BFCL_PRIMARY_CLASSES.join(', ')}; the one of them a record involves),`,

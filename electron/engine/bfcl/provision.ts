@@ -6,7 +6,7 @@
 // multi-turn checker import only the standard library and mpmath (MathAPI), so the package goes in with
 // --no-deps and mpmath at the version the package pins. An import check of every class closes it.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ExpectedError } from '../../../shared/api/errors';
@@ -86,14 +86,14 @@ function run(cmd: string, args: string[], what: string): Promise<void> {
   });
 }
 
+/** Bytes of the files under `dir`; links are not followed (a venv's lib64 links to lib). */
 export function folderBytes(dir: string): number {
   let total = 0;
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
-    const st = statSync(p, { throwIfNoEntry: false });
-    if (!st) continue;
-    if (st.isDirectory() && !st.isSymbolicLink()) total += folderBytes(p);
-    else total += st.size;
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (!st || st.isSymbolicLink()) continue;
+    total += st.isDirectory() ? folderBytes(p) : st.size;
   }
   return total;
 }
