@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './io';
+import { describeRequiring } from '../describe-requiring';
 
 const tmp = tempDir('lots-bfcl-');
 afterAll(() => tmp.cleanup());
@@ -32,13 +33,16 @@ describe('lots bench bfcl', () => {
 
   it('runs the diagnostic on the 200 records and writes gold traces lots import takes', async () => {
     const traces = `${tmp.dir}/gold.jsonl`;
-    const r = await runCli(['bench', 'bfcl', '--diagnostic', '--k', '8,200', '--json', '--traces-out', traces]);
+    const r = await runCli(['bench', 'bfcl', '--diagnostic', '--skip-dense', '--k', '8,200', '--json', '--traces-out', traces]);
     expect(r.code, r.err).toBe(0);
     const report = JSON.parse(r.out) as {
       records: number;
       checkerPassed: number;
       classes: { cls: string; fit: string[]; evaluate: string[]; rankings: Record<string, { coverage: { k: number; calls: number; records: number }[] }> }[];
+      dense: { skipped?: string };
     };
+    expect(report.dense.skipped).toMatch(/--skip-dense/);
+    expect(report.classes.every((c) => !('dense' in c.rankings))).toBe(true);
     expect(report.records).toBe(200);
     expect(report.checkerPassed).toBe(200);
     expect(report.classes.map((c) => [c.cls, c.fit.length, c.evaluate.length])).toEqual([
@@ -60,4 +64,14 @@ describe('lots bench bfcl', () => {
     expect(imported.code, imported.err).toBe(0);
     expect(imported.out).toMatch(/200/);
   });
+});
+
+describeRequiring('sentence-encoder', 'lots bench bfcl with the sentence encoder', () => {
+  it('adds the Dense ranking, embedded by the sentence encoder, to every class', async () => {
+    const r = await runCli(['bench', 'bfcl', '--diagnostic', '--k', '200']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/dense: embedded by .*all-minilm-l6-v2/);
+    for (const cls of ['GorillaFileSystem', 'TradingBot', 'TravelAPI', 'VehicleControlAPI'])
+      expect(r.out).toMatch(new RegExp(`${cls} +\\d+ +\\d+ +dense +100\\.0 / 100`));
+  }, 300_000);
 });

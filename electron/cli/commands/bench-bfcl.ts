@@ -19,6 +19,7 @@ export const command: Command = {
     diagnostic: { type: 'boolean', description: 'the no-serving diagnostic (the only mode built so far)' },
     k: { type: 'string', multi: true, description: `documented-function budgets to report (default ${DIAGNOSTIC_KS.join(',')})` },
     'traces-out': { type: 'string', description: 'write the 200 gold trajectories as canonical traces (JSONL, `lots import` reads it)' },
+    'skip-dense': { type: 'boolean', description: 'leave out the Dense ranking (it loads the sentence encoder)' },
     json: { type: 'boolean', description: 'print the report as one JSON object (without the traces)' },
   },
   details: [
@@ -51,7 +52,7 @@ export const command: Command = {
             return k;
           })
       : DIAGNOSTIC_KS;
-    const report = await bfclDiagnostic({ ks, onProgress: (line) => io.err(line) });
+    const report = await bfclDiagnostic({ ks, onProgress: (line) => io.err(line), dense: !args.flags['skip-dense'] });
     const out = flagString(args, 'traces-out');
     if (out) {
       writeFileSync(resolve(out), report.traces.map((t) => JSON.stringify(t)).join('\n') + '\n');
@@ -70,6 +71,7 @@ export function formatDiagnostic(d: BfclDiagnostic): string {
       ` (${d.goldErrorObservations} answered with an error); official checker on the gold sequences: ${d.checkerPassed}/${d.records} pass`,
     ...d.checkerFailed.map((f) => `  fails: ${f.id} ${f.error}`),
     ...d.traceProblems.map((p) => `  no trace: ${p}`),
+    'embedder' in d.dense ? `dense: embedded by ${d.dense.embedder}` : `dense: not run, ${d.dense.skipped}`,
     '',
     "coverage of the evaluation records' gold calls by the top K (calls % / records with every call covered %):",
   ];
@@ -77,13 +79,15 @@ export function formatDiagnostic(d: BfclDiagnostic): string {
   const header = ['class', 'candidates', 'gold fns', 'ranking', ...ks.map((k) => `K=${k}`)];
   const body: string[][] = [];
   for (const c of d.classes) {
-    for (const name of Object.keys(c.rankings) as DiagnosticRanking[]) {
+    for (const name of Object.keys(DIAGNOSTIC_RANKINGS) as DiagnosticRanking[]) {
+      const r = c.rankings[name];
+      if (!r) continue;
       body.push([
         c.cls,
         String(c.candidates),
         String(c.evalGoldFunctions),
         name,
-        ...c.rankings[name].coverage.map((v) => `${(100 * v.calls).toFixed(1)} / ${(100 * v.records).toFixed(0)}`),
+        ...r.coverage.map((v) => `${(100 * v.calls).toFixed(1)} / ${(100 * v.records).toFixed(0)}`),
       ]);
     }
   }

