@@ -56,7 +56,8 @@ function hookExit(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       for (const h of live) h.kill();
-      process.kill(process.pid, signal);
+      // Another handler (the CLI's Ctrl-C) decides what happens next; alone, end as the signal would.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     });
   }
 }
