@@ -134,6 +134,11 @@ export const commandIndex: CommandEntry[] = [
     load: () => import('./bench-reuse').then((m) => m.command),
   },
   {
+    name: 'bench bfcl',
+    summary: "BFCL v4 multi-turn from the official package: --diagnostic executes the gold calls and measures each ranking's coverage (no serving)",
+    load: () => import('./bench-bfcl').then((m) => m.command),
+  },
+  {
     name: 'serve',
     summary: "answer a benchmark project's requests with a local model (greedy) and grade them",
     load: () => import('./serve').then((m) => m.command),

@@ -1,0 +1,77 @@
+// `lots bench bfcl --diagnostic` end to end on the official package (provisioned once into the cached
+// venv by the command itself): the gold sequences pass the official checker, the report has the four
+// classes, and the gold traces it writes are canonical traces `lots import` takes.
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './io';
+import { describeRequiring } from '../describe-requiring';
+
+const tmp = tempDir('lots-bfcl-');
+afterAll(() => tmp.cleanup());
+
+describe('lots bench bfcl', () => {
+  it('says that only the diagnostic is built, and how to run it', async () => {
+    const r = await runCli(['bench', 'bfcl']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^lots bench bfcl: only the no-serving diagnostic is built so far: run `lots bench bfcl --diagnostic`/);
+  });
+
+  it('has help naming the package, the protocol and the rankings', async () => {
+    const r = await runCli(['bench', 'bfcl', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('usage: lots bench bfcl --diagnostic');
+    expect(r.out).toContain('bfcl-eval==2026.3.23');
+    expect(r.out).toContain('bm25:');
+    expect(r.out).toContain('fit-gold:');
+  });
+
+  it('rejects a budget that is not a whole number', async () => {
+    const r = await runCli(['bench', 'bfcl', '--diagnostic', '--k', '4,x']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--k x: a budget is a whole number ≥ 1');
+  });
+
+  it('runs the diagnostic on the 200 records and writes gold traces lots import takes', async () => {
+    const traces = `${tmp.dir}/gold.jsonl`;
+    const r = await runCli(['bench', 'bfcl', '--diagnostic', '--skip-dense', '--k', '8,200', '--json', '--traces-out', traces]);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(r.out) as {
+      records: number;
+      checkerPassed: number;
+      classes: { cls: string; fit: string[]; evaluate: string[]; rankings: Record<string, { coverage: { k: number; calls: number; records: number }[] }> }[];
+      dense: { skipped?: string };
+    };
+    expect(report.dense.skipped).toMatch(/--skip-dense/);
+    expect(report.classes.every((c) => !('dense' in c.rankings))).toBe(true);
+    expect(report.records).toBe(200);
+    expect(report.checkerPassed).toBe(200);
+    expect(report.classes.map((c) => [c.cls, c.fit.length, c.evaluate.length])).toEqual([
+      ['GorillaFileSystem', 10, 40],
+      ['TradingBot', 10, 40],
+      ['TravelAPI', 10, 40],
+      ['VehicleControlAPI', 10, 40],
+    ]);
+    for (const c of report.classes) {
+      const bm25 = c.rankings.bm25!.coverage;
+      expect(bm25.map((x) => x.k)).toEqual([8, 200]);
+      // Every candidate documented: every gold call of the evaluation records is covered.
+      expect(bm25[1]).toEqual({ k: 200, calls: 1, records: 1 });
+      expect(bm25[0]!.calls).toBeLessThan(1);
+    }
+    const lines = readFileSync(traces, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(200);
+    const imported = await runCli(['import', traces, '--project', `${tmp.dir}/p`]);
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.out).toMatch(/200/);
+  });
+});
+
+describeRequiring('sentence-encoder', 'lots bench bfcl with the sentence encoder', () => {
+  it('adds the Dense ranking, embedded by the sentence encoder, to every class', async () => {
+    const r = await runCli(['bench', 'bfcl', '--diagnostic', '--k', '200']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/dense: embedded by .*all-minilm-l6-v2/);
+    for (const cls of ['GorillaFileSystem', 'TradingBot', 'TravelAPI', 'VehicleControlAPI'])
+      expect(r.out).toMatch(new RegExp(`${cls} +\\d+ +\\d+ +dense +100\\.0 / 100`));
+  }, 300_000);
+});
