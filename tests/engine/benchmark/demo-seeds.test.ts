@@ -76,4 +76,11 @@ describe('lots demo --seeds 2 --variant composition', () => {
     expect(existsSync(join(options.out, 'seeds', 'seed-2'))).toBe(false);
     await expect(runDemo({ ...options, variant: 'faithful' })).rejects.toThrow(/holds another benchmark \(seed 0, composition variant/);
   }, 900_000);
+
+  it('--seeds with several registry sizes is refused before any model is loaded', async () => {
+    await expect(runDemo({ ...options, out: join(dir, 'both'), registries: [15, 30], modelPath: join(dir, 'no-model.gguf') })).rejects.toThrow(
+      /--seeds 2 runs one registry size; give one --registry \(got 15,30\)/,
+    );
+    expect(existsSync(join(dir, 'both'))).toBe(false);
+  });
 });
