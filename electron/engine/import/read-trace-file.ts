@@ -67,6 +67,8 @@ export interface ReadSummary {
   fatal?: string;
   /** Set when the file was UTF-16 (decoded; everything else is read as UTF-8). */
   encoding?: Utf16Encoding;
+  /** Without --task-field: the field the first records seem to keep a task label in. */
+  taskFieldGuess?: string;
   /** Set when the file was gzip-compressed (read decompressed; `bytes` counts the decompressed text). */
   compressed?: 'gzip';
 }
@@ -303,6 +305,7 @@ async function* readPlainTraceFile(path: string, options: ReadOptions = {}): Asy
       unansweredTurns: s.unansweredTurns,
       callTargetTurns: s.callTargetTurns,
       malformedToolCalls: s.malformedToolCalls,
+      ...(s.taskFieldGuess ? { taskFieldGuess: s.taskFieldGuess } : {}),
       elapsedMs: Date.now() - started,
       fatal,
       ...(encoding ? { encoding } : {}),
