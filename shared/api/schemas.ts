@@ -53,6 +53,8 @@ export const apiInputSchemas = {
         .array(z.object({ name: z.string().min(1), text: z.string() }).strict())
         .max(1000)
         .optional(),
+      /** Dotted path of the task label in each record (`metadata.task`), as `lots import --task-field`. */
+      taskField: z.string().min(1).max(200).optional(),
     })
     .strict()
     .refine((v) => (v.paths?.length ?? 0) + (v.files?.length ?? 0) > 0, { message: 'give at least one file (paths or files)' }),

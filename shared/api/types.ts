@@ -93,6 +93,10 @@ export interface ImportFileReport {
   rejected: RejectedLine[];
   /** Rejected lines beyond those listed. */
   moreRejected: number;
+  /** Traces imported without a task (left for routing). */
+  unlabelled?: number;
+  /** The field the records seem to keep a task label in, when they were read without one (offer it). */
+  taskFieldGuess?: string;
 }
 
 export interface ImportReport {

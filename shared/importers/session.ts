@@ -9,6 +9,7 @@ import { DEFAULT_SPAN_BUDGET_BYTES, SpanGrouper } from './spans/grouper';
 import { malformedToolName } from './tools';
 import { restoreBigIntegers } from './number-range';
 import { chainLink, ResponsesChains } from './responses-chain';
+import { guessTaskField } from './task';
 import type { FormatId, ImportOptions, RecordOutcome, SourceRecord, SpanGroup, TraceFormat } from './types';
 import { depthOf, MAX_DEPTH } from './values';
 
@@ -38,6 +39,8 @@ export interface ImportStats {
   unansweredTurns: number;
   /** Turns whose last assistant message is a call: the serialized call is their frozen target (paper B.2). */
   callTargetTurns: number;
+  /** Without --task-field: the field the first records seem to keep a task label in (a hint for traces left without a task). */
+  taskFieldGuess?: string;
   /** Calls to a tool name no API accepts (a chat-template token in it, `ls<|channel|>commentary`): flagged, kept off inferred menus. */
   malformedToolCalls: number;
 }
@@ -140,9 +143,16 @@ export class ImportSession {
       return [...events, { kind: 'fatal', message: `${this.file ? `${this.file}: ` : ''}${result.message}` }];
     }
     this.fmt = formatById(result.detection.format);
+    this.guessTask(records);
     const events: ImportEvent[] = [{ kind: 'format', format: this.fmt.id, reason: result.detection.reason, detected: true }];
     for (const r of buffered) events.push(...('error' in r ? this.rejectCounted(r.error) : this.parse(r)));
     return events;
+  }
+
+  private guessTask(records: readonly SourceRecord[]): void {
+    if (this.options.taskField) return;
+    const guess = guessTaskField(records.map((r) => r.value));
+    if (guess) this.stats.taskFieldGuess = guess;
   }
 
   private parse(record: SourceRecord, held = false): ImportEvent[] {

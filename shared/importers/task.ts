@@ -55,3 +55,31 @@ export function pickTask(sources: unknown[], taskField: string | undefined, own:
   }
   return taskLabel(own);
 }
+
+/** Where records commonly keep a task label (gateways' and SDKs' metadata), tried in this order. */
+export const TASK_FIELD_CANDIDATES = [
+  'metadata.task',
+  'task',
+  'metadata.task_name',
+  'task_name',
+  'metadata.category',
+  'category',
+  'request.metadata.task',
+  'body.metadata.task',
+  'attributes.task',
+  'metadata.tags.task',
+];
+
+/**
+ * A guess at the field holding each record's task label, from sampled records: the first candidate that
+ * gives a label in at least half of them and more than one distinct label or one label for all. Undefined
+ * when none does.
+ */
+export function guessTaskField(samples: readonly unknown[]): string | undefined {
+  if (samples.length === 0) return undefined;
+  for (const path of TASK_FIELD_CANDIDATES) {
+    const labels = samples.map((s) => taskLabel(lookupPath(s, path))).filter((l): l is string => l !== undefined);
+    if (labels.length >= Math.max(1, samples.length / 2)) return path;
+  }
+  return undefined;
+}

@@ -150,6 +150,10 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
       `  tasks found: ${labelled.length}${labelled.length ? ` — ${shown}${labelled.length > 8 ? ', …' : ''}` : ''}${unlabelled ? `; ${unlabelled} trace(s) without a task, left for routing` : ''}`,
     );
   }
+  if (unlabelled > 0 && s.taskFieldGuess)
+    lines.push(
+      `  hint: the records carry a task label at ${s.taskFieldGuess}; import again with --task-field ${s.taskFieldGuess} to use it (or route them: lots route)`,
+    );
   if (s.callTargetTurns > 0)
     lines.push(`  note: ${s.callTargetTurns} turn(s) end in a function call: the call is their frozen answer, scored in the model's tool-call format`);
   if (s.malformedToolCalls)

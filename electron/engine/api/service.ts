@@ -224,6 +224,7 @@ export class StudioService implements ApiMethods {
     );
     const result = await importTraces(store, sources, {
       signal: job.signal,
+      ...(input.taskField ? { read: { taskField: input.taskField } } : {}),
       onFile: (i, source) => job.file(i, source.name),
       onWait: (wait) => job.note(wait.message),
       onProgress: (p) => job.progress(p),

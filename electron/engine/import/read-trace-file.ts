@@ -67,6 +67,8 @@ export interface ReadSummary {
   fatal?: string;
   /** Set when the file was UTF-16 (decoded; everything else is read as UTF-8). */
   encoding?: Utf16Encoding;
+  /** Without --task-field: the field the first records seem to keep a task label in. */
+  taskFieldGuess?: string;
   /** Set when the file was gzip-compressed (read decompressed; `bytes` counts the decompressed text). */
   compressed?: 'gzip';
 }
@@ -90,10 +92,11 @@ export function containerOf(head: Buffer): { kind: 'gzip' } | { kind: 'refuse'; 
   if (starts(0x42, 0x5a, 0x68)) return { kind: 'refuse', what: 'bzip2-compressed', how: 'decompress it first (`bunzip2 file.bz2`)' };
   if (starts(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return { kind: 'refuse', what: 'xz-compressed', how: 'decompress it first (`unxz file.xz`)' };
   if (detectUtf16(head)) return { kind: 'text' };
-  // UTF-8 JSON never holds a raw NUL, and text holds few control bytes besides tab and line breaks.
+  // Text holds few control bytes besides tab, line breaks and form feed; random or binary data about one
+  // in nine. (A text file with a stray NUL in one line is text: that line alone is rejected.)
   let control = 0;
-  for (const b of head) if (b === 0 || (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12)) control++;
-  if (head.includes(0) || (head.length >= 64 && control > head.length * 0.1))
+  for (const b of head) if (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12) control++;
+  if (head.length >= 64 && control > head.length * 0.05)
     return { kind: 'refuse', what: 'binary data, not text', how: 'a trace file is JSON text (JSON Lines or one JSON document); give the trace file itself' };
   return { kind: 'text' };
 }
@@ -303,6 +306,7 @@ async function* readPlainTraceFile(path: string, options: ReadOptions = {}): Asy
       unansweredTurns: s.unansweredTurns,
       callTargetTurns: s.callTargetTurns,
       malformedToolCalls: s.malformedToolCalls,
+      ...(s.taskFieldGuess ? { taskFieldGuess: s.taskFieldGuess } : {}),
       elapsedMs: Date.now() - started,
       fatal,
       ...(encoding ? { encoding } : {}),

@@ -159,6 +159,8 @@ export async function importSource(store: ProjectStore, source: TraceSource, opt
       conflicts,
       rejected,
       moreRejected,
+      ...(s.tasks[''] ? { unlabelled: s.tasks[''] } : {}),
+      ...(s.taskFieldGuess ? { taskFieldGuess: s.taskFieldGuess } : {}),
     },
     summary: s,
   };
