@@ -114,6 +114,21 @@ describeRequiring('chromium', 'a UI a stakeholder reads at a glance (issue 40)',
     expect(ui.errors).toEqual([]);
   });
 
+  it('Ranking: tool analytics per tool with a flag, and a prune list', async () => {
+    const { page, ui } = session;
+    await ui.go('ranking');
+    const card = page.locator('[data-testid="tool-analytics"]');
+    await card.waitFor();
+    const flags = await card.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-flag')));
+    expect(flags.length).toBe(15);
+    for (const f of flags) expect(['relied on', 'uncertain', 'never relied on', 'never used']).toContain(f);
+    expect(flags).toContain('relied on');
+    expect(await card.locator('.sub').textContent()).toMatch(/^(prune list: \d+ tools? never used or never relied on|every tool was relied on at least once)/);
+    await card.scrollIntoViewIfNeeded();
+    await ui.settle();
+    await ui.shot('issue40-tool-analytics');
+  });
+
   it('every view at both sizes (screenshots for the closing note)', async () => {
     const { page, ui } = session;
     for (const [w, h] of [
