@@ -219,7 +219,25 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
     if (step === 'build') return true;
     if (!project) return false;
     const prev = DEMO_STEPS[i - 1]!;
-    return Boolean(done[prev]) || (step === 'rank' && project.runs.length > 0);
+    return Boolean(done[prev]) || Boolean(inProject[prev]) || (step === 'rank' && project.runs.length > 0);
+  };
+  // What the open project already holds counts as done (issue 40: the sample is scored, swept and approved).
+  const inProject: Partial<Record<DemoStep, boolean>> = project
+    ? {
+        build: project.tasks.length > 0,
+        score: project.runs.length > 0,
+        rank: project.runs.length > 0,
+        sweep: project.tasks.some((t) => t.swept),
+        approve: project.tasks.some((t) => t.space.status === 'approved'),
+      }
+    : {};
+  const ticked = (step: DemoStep): boolean => Boolean(done[step]) || Boolean(inProject[step]);
+  /** Why a step's button is disabled (issue 40: never without a reason). */
+  const reason = (step: DemoStep, i: number): string | null => {
+    if (enabled(step, i)) return null;
+    if (busy || jobRunning) return 'Wait for the running step to finish.';
+    if (!project) return 'Build the benchmark project first (step 1).';
+    return `Run “${TEXT[DEMO_STEPS[i - 1]!][0]}” first (step ${i}).`;
   };
 
   return (
@@ -255,11 +273,16 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
       )}
       <ol className="demo-steps" data-testid="demo-steps">
         {DEMO_STEPS.map((step, i) => (
-          <li key={step} className={`demo-step${done[step] ? ' done' : ''}`}>
-            <span className="demo-num">{done[step] ? '✓' : i + 1}</span>
+          <li key={step} className={`demo-step${ticked(step) ? ' done' : ''}`} data-done={ticked(step) ? 'true' : undefined}>
+            <span className="demo-num">{ticked(step) ? '✓' : i + 1}</span>
             <div className="demo-body">
               <strong>{TEXT[step][0]}</strong>
               <p className="small text-2">{TEXT[step][1]}</p>
+              {reason(step, i) && (
+                <p className="tiny muted" id={`demo-why-${step}`} data-testid={`demo-why-${step}`}>
+                  {reason(step, i)}
+                </p>
+              )}
               {step === 'build' && !done.build && (
                 <div className="field-row" style={{ marginTop: 6 }}>
                   <select value={size} onChange={(e) => setSize(e.target.value as 'quick' | 'full')} aria-label="Demo size">
@@ -290,11 +313,12 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
             <button
               className={`btn${enabled(step, i) && !done[step] ? ' primary' : ''}`}
               disabled={!enabled(step, i)}
+              aria-describedby={reason(step, i) ? `demo-why-${step}` : undefined}
               onClick={() => void runDemoStep(step, { dir, size })}
               data-testid={`demo-${step}`}
             >
               {busy && step === 'build' ? <span className="spinner" /> : null}
-              {done[step] ? 'Again' : 'Run'}
+              {ticked(step) ? 'Again' : 'Run'}
             </button>
           </li>
         ))}

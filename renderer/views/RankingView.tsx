@@ -8,6 +8,7 @@ import type { RankingData, RankingRow } from '../../shared/api';
 import { faithfulnessVerdict } from '../../shared/lots/faithfulness';
 import { parseRunKey } from '../../shared/project/scores';
 import { DataTable, sortableFeatures } from '../components/DataTable';
+import { ToolAnalytics } from './ToolAnalytics';
 import { Empty } from '../components/Empty';
 import { fmtPercent, fmtScore, fmtShare, fmtSigned, plural, runLabel } from '../format';
 import { selectKept } from '../store/draft-slice';
@@ -129,6 +130,7 @@ export function RankingView() {
       <div className="table-wrap" style={{ marginTop: 14 }}>
         <DataTable columns={columns} data={rows} rowKey={(r) => r.tool} rowClass={(r) => (r.kept ? '' : 'dim')} numeric={NUMERIC} testId="ranking-table" />
       </div>
+      <ToolAnalytics task={task} ranking={ranking} />
     </div>
   );
 }

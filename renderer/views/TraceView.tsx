@@ -148,7 +148,7 @@ function TraceBody({ trace, score, turn, tool, onTool, onTurn }: BodyProps) {
                 <strong className="mono">{tool}</strong>
                 {kind === 'reexecute' ? (
                   <>
-                    : the request runs again without it; {removal.removed.length} line{removal.removed.length === 1 ? '' : 's'} go
+                    : the request runs again without it; {removal.removed.length === 1 ? '1 line goes' : `${removal.removed.length} lines go`}
                     {removal.changed.size > 0 && (
                       <>
                         {' '}

@@ -66,3 +66,15 @@ describe('keys act on the focused row', () => {
     expect(document.activeElement).toBe(screen.getByTestId('view-home'));
   });
 });
+
+describe('the Demo walk-through says why a step is disabled (issue 40)', () => {
+  it('without a project: every step after the first names what it needs', async () => {
+    const { fakeApi } = await import('../fake-api');
+    await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => null }));
+    const score = screen.getByTestId<HTMLButtonElement>('demo-score');
+    expect(score.disabled).toBe(true);
+    expect(screen.getByTestId('demo-why-score').textContent).toBe('Build the benchmark project first (step 1).');
+    expect(score.getAttribute('aria-describedby')).toBe('demo-why-score');
+    expect(screen.queryByTestId('demo-why-build')).toBeNull();
+  });
+});

@@ -16,7 +16,7 @@ describe('Ranking view', () => {
     expect(rows.map((r) => within(r).getAllByRole('cell')[1]!.textContent)).toEqual(['CurrencyConvert', 'ExchangeRate', 'LedgerPost', 'TaxLookup']);
     expect(within(rows[0]!).getByText('0.362 … 0.462')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Exposed, never scored' })).toBeTruthy();
-    expect(screen.getByText('WeatherNow')).toBeTruthy();
+    expect(within(screen.getByRole('heading', { name: 'Exposed, never scored' }).closest('.card') as HTMLElement).getByText('WeatherNow')).toBeTruthy();
   });
 
   it("runs the faithfulness check at the draft's K with the run's model", async () => {

@@ -1,0 +1,146 @@
+// Issue 40 in Chromium on the bundled sample project, as a stakeholder meets it: the Demo headline
+// carries its interval and the provenance is a sentence with the command behind a disclosure; the
+// accuracy-against-tokens chart; the requests where LOTS and keep-all differ, one click from their
+// trace; each view opens at its top and Alt+N leaves the focus on the new view; the heatmap's legend
+// has ticks up to the largest |I| and explains both colours; the Trace view names the intervention
+// the run was scored with (re-execute) and its per-token chart has values. Screenshots of every view
+// at 1280×800 and 1920×1080 land in artifacts/screenshots/ (named issue40-*).
+import { expect, it } from 'vitest';
+import { describeRequiring } from '../describe-requiring';
+import { useStudioPage } from './studio';
+
+describeRequiring('chromium', 'a UI a stakeholder reads at a glance (issue 40)', () => {
+  const session = useStudioPage('stakeholder');
+  const main = '[data-testid^="view-"]';
+
+  it('Demo: the headline has the interval, the provenance a sentence, the command a disclosure', async () => {
+    const { page, ui } = session;
+    await page.click('[data-testid="open-sample"]');
+    await page.waitForSelector('[data-testid="demo-story"]');
+    await ui.settle();
+    const headline = (await page.locator('[data-testid="demo-headline"]').textContent())!;
+    expect(headline).toMatch(
+      /with the whole registry \([+−]\d+ points, 95% interval \[[+−]\d+, [+−]\d+\], p [<=] [\d.]+\) — using \d+ instead of \d+ prompt tokens/,
+    );
+    const provenance = page.locator('[data-testid="demo-provenance"]');
+    expect(await provenance.textContent()).toMatch(/^Measured with \S+\.gguf on .+, \d{4}-\d\d-\d\d, in \d+ min: the \w+ preset, \d+ families ×/);
+    expect(await page.locator('[data-testid="demo-command"]').isVisible()).toBe(false);
+    await provenance.locator('summary').click();
+    expect(await page.locator('[data-testid="demo-command"]').textContent()).toMatch(/^lots demo /);
+    // The walk-through ticks what the sample already holds (built, scored, ranked, swept, approved); export is left.
+    expect(await page.locator('[data-testid="demo-steps"] li[data-done="true"]').count()).toBe(5);
+    expect(await page.locator('[data-testid="demo-steps"] li:not([data-done])').count()).toBe(1);
+    expect(await page.locator('[data-testid="demo-accuracy-tokens"] svg').getAttribute('aria-label')).toMatch(
+      /^Accuracy against prompt tokens per request: LOTS \d+% at \d+ tokens, Keep-all \d+% at \d+ tokens/,
+    );
+  });
+
+  it('Demo: the requests where LOTS and keep-all differ match the paired counts and open their trace', async () => {
+    const { page, ui } = session;
+    const lotsOnly = page.locator('[data-testid="demo-lots-only"]');
+    const allOnly = page.locator('[data-testid="demo-all-only"]');
+    const won = Number((await lotsOnly.locator('h3').textContent())!.match(/\((\d+)\)/)![1]);
+    const lost = Number((await allOnly.locator('h3').textContent())!.match(/\((\d+)\)/)![1]);
+    const keepAllRow = (await page.locator('[data-testid="demo-paired"] tr', { hasText: 'Keep-all' }).first().textContent())!;
+    expect(keepAllRow).toContain(`${won} / ${lost}`);
+    for (const [w, h] of [
+      [1280, 800],
+      [1920, 1080],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.locator('[data-testid="demo-differences"]').scrollIntoViewIfNeeded();
+      await ui.settle();
+      await ui.shot('issue40-demo-differences');
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const first = lotsOnly.locator('button.diff-item').first();
+    const id = (await first.getAttribute('aria-label'))!.replace('Open the trace of ', '');
+    await first.click();
+    await page.waitForSelector('[data-testid="view-trace"]');
+    await page.waitForSelector(`.trace-side h2[title="${id}"]`);
+    expect(ui.errors).toEqual([]);
+  });
+
+  it('each view opens at its top; after Alt+N the focus is on the new view', async () => {
+    const { page, ui } = session;
+    await ui.go('demo');
+    await page.evaluate((sel) => {
+      document.querySelector(sel)!.scrollTop = 900;
+    }, main);
+    expect(await page.evaluate((sel) => document.querySelector(sel)!.scrollTop, main)).toBeGreaterThan(0);
+    await ui.go('home');
+    expect(await page.evaluate((sel) => document.querySelector(sel)!.scrollTop, main)).toBe(0);
+    await page.locator('[data-testid="task-table"] tbody tr').first().focus();
+    await page.keyboard.press('Alt+0');
+    await page.waitForSelector('[data-testid="view-demo"]');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('view-demo');
+  });
+
+  it('Heatmap: the legend has five ticks up to the largest |I| and explains both colours; Trace: the run’s intervention and per-token values', async () => {
+    const { page, ui } = session;
+    await page.click('button[aria-label="Heatmap of compute_only"]');
+    await page.waitForSelector('[data-testid="heatmap-scroller"][data-visible-rows]');
+    await ui.settle();
+    const ticks = await page.locator('[data-testid="legend-ticks"] span').allTextContents();
+    expect(ticks).toHaveLength(5);
+    expect(ticks[2]).toBe('0');
+    expect(Number(ticks[4]!.replace('−', '-'))).toBeGreaterThan(0.3);
+    expect(await page.locator('[data-testid="heatmap-legend"]').textContent()).toContain('orange: removing it made the answer more likely');
+    for (const [w, h] of [
+      [1280, 800],
+      [1920, 1080],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await ui.settle();
+      await ui.shot('issue40-heatmap');
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // The keyboard cursor's cell is announced.
+    await page.focus('[data-testid="heatmap-scroller"]');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('[data-testid="heatmap-live"]').textContent()).toMatch(/^GoogleSearch: I = [+−]\d\.\d{3}\. Request 1 of \d+/);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid="intervention-note"]');
+    expect(await page.locator('[data-testid="intervention-kind"]').textContent()).toBe('re-execute');
+    expect(await page.locator('[data-testid="intervention-note"]').textContent()).toMatch(
+      /^Scored with intervention re-execute on Calculator: the request runs again without it; 1 line goes/,
+    );
+    const values = await page.locator('[data-testid="token-delta"]').allTextContents();
+    expect(values.length).toBeGreaterThan(0);
+    for (const v of values) expect(v).toMatch(/^([+−]\d\.\d\d|0\.00)$/);
+    await ui.settle();
+    await ui.shot('issue40-trace');
+    expect(ui.errors).toEqual([]);
+  });
+
+  it('Ranking: tool analytics per tool with a flag, and a prune list', async () => {
+    const { page, ui } = session;
+    await ui.go('ranking');
+    const card = page.locator('[data-testid="tool-analytics"]');
+    await card.waitFor();
+    const flags = await card.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-flag')));
+    expect(flags.length).toBe(15);
+    for (const f of flags) expect(['relied on', 'uncertain', 'never relied on', 'never used']).toContain(f);
+    expect(flags).toContain('relied on');
+    expect(await card.locator('.sub').textContent()).toMatch(/^(prune list: \d+ tools? never used or never relied on|every tool was relied on at least once)/);
+    await card.scrollIntoViewIfNeeded();
+    await ui.settle();
+    await ui.shot('issue40-tool-analytics');
+  });
+
+  it('every view at both sizes (screenshots for the closing note)', async () => {
+    const { page, ui } = session;
+    for (const [w, h] of [
+      [1280, 800],
+      [1920, 1080],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      for (const view of ['home', 'heatmap', 'ranking', 'budget', 'space', 'history', 'export', 'jobs', 'gateway', 'models', 'demo']) {
+        await ui.go(view);
+        await ui.shot(`issue40-${view}`);
+      }
+    }
+    expect(ui.errors).toEqual([]);
+  });
+});
