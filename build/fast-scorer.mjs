@@ -11,6 +11,13 @@
 //   node build/fast-scorer.mjs --restore  only restore a cached build; never builds (npm's postinstall)
 //   node build/fast-scorer.mjs --check    exit 0 when the installed node-llama-cpp has the fast read
 //
+// It builds for the backends this machine has: the CPU always (the tests and `--gpu cpu` use it) and,
+// first, the GPU backend node-llama-cpp would pick here — Metal on macOS, CUDA where an NVIDIA GPU and
+// CUDA's compiler (nvcc) are present, Vulkan where a GPU, the Vulkan headers and glslc are (Debian:
+// `apt-get install libvulkan-dev glslc spirv-headers`). LOTS_FAST_SCORER_GPU=cuda|vulkan|metal|none
+// overrides the choice. A GPU build that fails is reported, with what it needs, and the CPU one is still
+// built; `lots bench scoring` and `lots score` say which read path runs and why.
+//
 // The build is cached outside the clone (LOTS_FAST_SCORER_DIR, default ~/.cache/lots-studio/fast-scorer),
 // keyed by the node-llama-cpp version, the patch, the platform and the CPU (llama.cpp is built for the
 // CPU it runs on), so `npm ci` in any clone on this machine gets it back in a second.
@@ -98,14 +105,34 @@ function save() {
   say(`cached in ${dest}`);
 }
 
-function run(args) {
+function has(command) {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** The GPU backend to build for on this machine, and why (or why none). */
+function gpuBackend(env = process.env) {
+  const forced = env.LOTS_FAST_SCORER_GPU;
+  if (forced) return forced === 'none' ? { gpu: false, why: 'LOTS_FAST_SCORER_GPU=none' } : { gpu: forced, why: `LOTS_FAST_SCORER_GPU=${forced}` };
+  if (process.platform === 'darwin') return { gpu: 'metal', why: 'macOS' };
+  const nvidia = has('nvidia-smi');
+  if (nvidia && (has('nvcc') || existsSync('/usr/local/cuda/bin/nvcc'))) return { gpu: 'cuda', why: 'an NVIDIA GPU (nvidia-smi) and CUDA’s compiler (nvcc)' };
+  const gpuDevice = nvidia || (existsSync('/dev/dri') && readdirSync('/dev/dri').some((d) => d.startsWith('renderD')));
+  const vulkanHeaders = existsSync('/usr/include/vulkan/vulkan.h');
+  if (gpuDevice && vulkanHeaders && has('glslc')) return { gpu: 'vulkan', why: 'a GPU, the Vulkan headers and glslc' };
+  if (nvidia) return { gpu: false, why: 'an NVIDIA GPU but neither nvcc (CUDA) nor the Vulkan headers and glslc: install one (see docs/scoring-speed.md)' };
+  return { gpu: false, why: 'no GPU found (nvidia-smi, /dev/dri/renderD*)' };
+}
+
+function run(args, { fatal = true } = {}) {
   const r = spawnSync(process.execPath, [join(PACKAGE, 'dist', 'cli', 'cli.js'), ...args], { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) {
+    if (!fatal) return false;
     process.stderr.write(
       `fast scorer: \`node-llama-cpp ${args.join(' ')}\` failed (${r.error?.message ?? `exit code ${r.status}`}). It needs cmake and a C++ compiler.\n`,
     );
     process.exit(1);
   }
+  return true;
 }
 
 function build() {
@@ -114,8 +141,16 @@ function build() {
     process.exit(1);
   }
   const started = Date.now();
-  say('building node-llama-cpp from its sources with the patch, CPU backend (once per machine; about 15 minutes on 2 cores)');
+  const backend = gpuBackend();
   if (!existsSync(join(PACKAGE, 'llama', 'llama.cpp', 'CMakeLists.txt'))) run(['source', 'download', '--skipBuild', '--noUsageExample']);
+  if (backend.gpu) {
+    say(`building node-llama-cpp from its sources with the patch for ${backend.gpu} (${backend.why}); then for the CPU`);
+    const gpuStarted = Date.now();
+    if (run(['source', 'build', '--gpu', backend.gpu, '--noUsageExample'], { fatal: false }))
+      say(`${backend.gpu} build done in ${Math.round((Date.now() - gpuStarted) / 1000)} s`);
+    else say(`the ${backend.gpu} build failed (see above); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
+  } else say(`no GPU backend to build for (${backend.why})`);
+  say('building node-llama-cpp from its sources with the patch, CPU backend (once per machine; about 15 minutes on 2 cores)');
   run(['source', 'build', '--gpu', 'false', '--noUsageExample']);
   if (!installedHasFastRead()) {
     process.stderr.write('fast scorer: the build finished but its binding lacks the patched calls; see the output above.\n');

@@ -119,6 +119,7 @@ export function formatReport(r: ScoringBenchReport): string {
     'wall time',
     ...(r.naive ? [`  naive               ${r.naive.seconds.toFixed(2)} s`] : []),
     `  optimized           ${r.optimized.seconds.toFixed(2)} s  (${describePath(r)})`,
+    `  read path           ${r.readPath.path} on ${r.readPath.backend}: ${r.readPath.why}`,
     ...(r.speedup !== undefined ? [`  speed-up            ${r.speedup.toFixed(2)}×`] : []),
     '',
     ...(r.scoreDiff

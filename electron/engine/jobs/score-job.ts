@@ -10,7 +10,7 @@ import { ProjectStore } from '../store';
 import { loadModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import { createRenderer } from '../scoring/chat-template';
-import { fitContextSize, scoreTraces } from '../scoring/scorer';
+import { fitContextSize, readPath, scoreTraces } from '../scoring/scorer';
 import { toStoredScore, type PlanProgress } from '../scoring/trace-scores';
 import { scoreKey, scoreRun } from '../scoring/keys';
 import { benchExecutor } from '../../../shared/benchmark/trace';
@@ -171,6 +171,8 @@ async function openLocalScorer(spec: ScoreJobSpec, note: (message: string) => vo
   note('loading the model');
   const { model } = await loadModel(spec.model, { gpu: spec.gpu });
   const renderer = createRenderer(model, spec.format ?? 'auto');
+  const path = await readPath(model);
+  note(`reading scored tokens with the ${path.path}: ${path.why}`);
   // The rendering is part of the run: a template and a plain transcript of one model never mix.
   const run = scoreRun(modelHash, spec.intervention, spec.span, renderer.format);
   // One context size for every batch: fitted to the longest pending trace, as if they were scored at once.

@@ -15,7 +15,7 @@ import { ProjectStore } from '../store/project-store';
 import { hasTarget } from '../../../shared/trace/target';
 import { ExpectedError } from '../../../shared/api/errors';
 import { createRenderer, type TraceRenderer } from './chat-template';
-import { scoreTraces } from './scorer';
+import { backendName, readPath, scoreTraces } from './scorer';
 import { SequenceRunner, type EvaluationMode, type EvaluationStats, type OutputPath, type ScoringRead } from './sequence-runner';
 import { singleStepTraces } from './synthetic-traces';
 import { meanLogprob, type TurnLogprobs } from './trace-scores';
@@ -119,6 +119,8 @@ export interface ScoringBenchReport {
   tokenLogprobDiff?: { max: number };
   perScoredToken: { confidenceMs: number; probabilitiesMs: number; decodeMs: number; fastReadMs?: number };
   /** The figures the scoring-speed issue is judged by, in one place (`--json` prints the whole report). */
+  /** Why the optimized path read with what it did (the binding in use, the backend, --read). */
+  readPath: { path: OutputPath; why: string; backend: string };
   summary: {
     outputPath: OutputPath;
     /** Output reading's share of the optimized run's wall time (absent where the calls cannot be timed). */
@@ -142,6 +144,8 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
   const { model } = await loadModel(modelPath, { gpu: options.gpu });
   try {
     const renderer = createRenderer(model);
+    const path = await readPath(model, options.read);
+    say(`reading scored tokens with the ${path.path}: ${path.why}`);
     const fromProject = options.project !== undefined;
     const answers = fromProject ? 'recorded' : (options.answers ?? 'greedy');
     let traces: Trace[];
@@ -244,6 +248,7 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
       turns,
       unscored: { turns: unscoredTurns, interventions: unscoredInterventions },
       perTrace,
+      readPath: { ...path, backend: backendName(model) },
       tools: fromProject ? Math.max(0, ...traces.map((t) => t.tools.length)) : options.tools,
       answers,
       parallel: optimized.parallel,

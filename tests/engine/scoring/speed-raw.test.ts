@@ -72,6 +72,13 @@ describe('bench scoring: raw vs optimized throughput', () => {
     // The path that read the scored tokens is named, and the summary carries the issue's figures.
     expect(text).toContain(report.optimized.outputPath === 'fast read' ? 'fast read: ' : 'confidence path');
     expect(report.summary.outputPath).toBe(report.optimized.outputPath);
+    // The path and why: the binding in use and the backend (issue 43).
+    expect(report.readPath.path).toBe(report.optimized.outputPath);
+    expect(report.readPath.backend).toBe('CPU');
+    expect(report.readPath.why).toMatch(
+      report.readPath.path === 'fast read' ? /patched sources/ : /prebuilt one, which lacks the fast read; `npm run build:fast-scorer`/,
+    );
+    expect(text).toContain(`read path           ${report.readPath.path} on CPU: ${report.readPath.why}`);
     expect(report.summary.optimizedOverRaw).toBe(report.throughput.ratio);
     expect(report.summary.outputShare).toBeCloseTo(split(report).outputSeconds / report.optimized.seconds, 9);
     expect(text).toMatch(/raw +\d+ tokens in [\d.]+ s = [\d.]+ tok\/s/);
