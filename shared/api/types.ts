@@ -3,7 +3,6 @@
 import type { InterventionKind, RemovedStep } from '../trace/interventions';
 import type { Trace } from '../trace/schema';
 import type { StoredScore } from '../project/scores';
-import type { SpaceVersion } from '../project/spaces';
 import type { SpaceCandidate, SpaceState } from '../project/spaces';
 
 export type { SpaceCandidate, SpaceState };
