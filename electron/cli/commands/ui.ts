@@ -106,6 +106,7 @@ export async function startUi(args: ParsedArgs, io: CliIO): Promise<WebHost> {
   }
   io.out(`LOTS Studio is served at ${host.url}${service.paths.confined ? `; files confined to ${service.paths.root} (--root)` : ''}`);
   io.out(`Open: ${host.openUrl}`);
+  io.out(`View only (for an audience: the open project and its Demo view, nothing can be changed): ${host.viewUrl}`);
   return {
     ...host,
     close: async () => {
