@@ -39,6 +39,8 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 export interface HostPolicy {
   port: number;
   token: string;
+  /** The view-only token: reads the open project (shared/api/access.ts), nothing else. */
+  viewToken?: string;
   /** Host names (without port) this host answers to. */
   hostnames: readonly string[];
 }
@@ -72,9 +74,19 @@ export function checkSite(req: IncomingMessage, policy: HostPolicy): Verdict {
   return { ok: true };
 }
 
-/** The token, from the session cookie or an Authorization: Bearer header. */
-export function checkToken(req: IncomingMessage, policy: HostPolicy): Verdict {
+export type Role = 'full' | 'view';
+
+/** Which token a value is: the full one, the view-only one, or neither. */
+export function roleOf(given: string | undefined, policy: HostPolicy): Role | null {
+  if (sameToken(given, policy.token)) return 'full';
+  if (policy.viewToken !== undefined && sameToken(given, policy.viewToken)) return 'view';
+  return null;
+}
+
+/** The token, from the session cookie or an Authorization: Bearer header, and what it may do. */
+export function checkToken(req: IncomingMessage, policy: HostPolicy): Verdict & { role?: Role } {
   const given = readCookie(req, tokenCookieName(policy.port)) ?? bearerToken(req);
-  if (sameToken(given, policy.token)) return { ok: true };
+  const role = roleOf(given, policy);
+  if (role) return { ok: true, role };
   return { ok: false, status: 401, message: 'refused: this LOTS host needs its access token; open the URL that `lots ui` printed (it carries ?token=…)' };
 }

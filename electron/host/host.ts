@@ -9,7 +9,8 @@ import { EVENTS_PATH } from '../../shared/api/channels';
 import { contentSecurityPolicy } from '../../shared/api/csp';
 import type { ApiEventName, ApiEvents } from '../../shared/api/contract';
 import { dispatch, type DispatchTarget } from '../engine/api/dispatch';
-import { checkSite, checkToken, newToken, tokenCookieName, type HostPolicy, type Verdict } from './auth';
+import { checkSite, checkToken, newToken, roleOf, tokenCookieName, type HostPolicy, type Verdict } from './auth';
+import { isReadMethod } from '../../shared/api/access';
 import { resolveStatic } from './static-files';
 import { errorCode } from '../../shared/api/errors';
 
@@ -28,6 +29,9 @@ export interface WebHostOptions {
   /** 0 picks a free port. */
   port?: number;
   token?: string;
+  /** The view-only token (default: a new random one): the audience's link reads the open project and its
+   * Demo view; every other API method (shared/api/access.ts) is refused with 403. */
+  viewToken?: string;
   /** Extra host names the host answers to (e.g. the GPU box's name when bound to 0.0.0.0). */
   allowHosts?: string[];
   /** Largest body of an `importTraces` call (trace files picked in a browser arrive as text): default 256 MiB. */
@@ -51,6 +55,8 @@ export interface WebHost {
   url: string;
   /** The URL with the token, to open in a browser. */
   openUrl: string;
+  /** The URL with the view-only token, for an audience. */
+  viewUrl: string;
   port: number;
   token: string;
   close(): Promise<void>;
@@ -63,7 +69,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? newToken();
   const maxImport = options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const policy: HostPolicy = { port: 0, token, hostnames: [] };
+  const viewToken = options.viewToken ?? newToken();
+  const policy: HostPolicy = { port: 0, token, viewToken, hostnames: [] };
 
   // Every listener is guarded: a bug in handling one request answers 500 (or drops that connection) and is
   // logged; the host, and every other tab it serves, lives on.
@@ -98,8 +105,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // The printed URL carries the token once; it becomes an HttpOnly cookie and leaves the address bar.
     const fromQuery = url.searchParams.get('token');
     if (req.method === 'GET' && fromQuery !== null) {
-      if (fromQuery !== token) return refuse(res, { ok: false, status: 401, message: 'refused: wrong access token' });
-      res.setHeader('Set-Cookie', `${tokenCookieName(policy.port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
+      if (!roleOf(fromQuery, policy)) return refuse(res, { ok: false, status: 401, message: 'refused: wrong access token' });
+      res.setHeader('Set-Cookie', `${tokenCookieName(policy.port)}=${encodeURIComponent(fromQuery)}; HttpOnly; SameSite=Strict; Path=/`);
       url.searchParams.delete('token');
       res.writeHead(303, { Location: url.pathname + (url.search || '') + (url.hash || ''), 'Cache-Control': 'no-store' });
       res.end();
@@ -115,6 +122,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return refuse(res, { ok: false, status: 415, message: 'API calls need Content-Type: application/json' });
       }
       const method = url.pathname.slice(API_PREFIX.length);
+      const viewOnly = auth.role === 'view';
+      if (viewOnly && !isReadMethod(method)) {
+        return refuse(res, {
+          ok: false,
+          status: 403,
+          message: `refused: ${method} is not open to the view-only link (it reads the open project and nothing else); use the full link that \`lots ui\` printed`,
+        });
+      }
       const cap = method === IMPORT_METHOD ? maxImport : maxBody;
       const body = await readBody(req, cap);
       if (body === null) return tooLarge(req, res, method, cap);
@@ -130,6 +145,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         );
       }
       const envelope = await dispatch(options.service, method, input);
+      // The page learns it is view-only from getAppInfo (it hides what it may not do).
+      if (viewOnly && method === 'getAppInfo' && envelope.ok) envelope.value = { ...(envelope.value as object), viewOnly: true };
       return send(res, 200, 'application/json', JSON.stringify(envelope));
     }
 
@@ -200,6 +217,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   return {
     url,
     openUrl: `${url}?token=${encodeURIComponent(token)}`,
+    viewUrl: `${url}?token=${encodeURIComponent(viewToken)}`,
     port,
     token,
     close: () =>

@@ -20,6 +20,8 @@ export interface AppInfo {
   platform: string;
   /** Native open/save dialogs exist (Electron); in a browser paths are typed in. */
   nativeDialogs: boolean;
+  /** Opened with the web host's view-only link: only the open project's views can be read (write actions are refused). */
+  viewOnly?: boolean;
 }
 
 export interface RecentProject {

@@ -29,8 +29,8 @@ async function viaNpx(argv: string[], ready: RegExp): Promise<{ npx: ChildProces
       const m = ready.exec(text);
       if (m) done(m);
     };
-    npx.stdout!.on('data', look);
-    npx.stderr!.on('data', look);
+    npx.stdout.on('data', look);
+    npx.stderr.on('data', look);
     npx.once('exit', () => fail(new Error(`npx exited first:\n${text}`)));
   });
   const serverPid = Number(

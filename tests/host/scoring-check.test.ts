@@ -148,5 +148,5 @@ describe('lots score against a server that quotes the key (issue 37 item 5)', ()
     const files = existsSync(jobs) ? readdirSync(jobs).filter((f) => f.startsWith('score-')) : [];
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) expect(readFileSync(join(jobs, f), 'utf8')).not.toContain(KEY);
-  }, 120_000);
+  }, 600_000); // loading the GGUF for its vocabulary is slow on a busy machine
 });

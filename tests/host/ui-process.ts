@@ -28,8 +28,9 @@ export async function startUiProcess(args: string[] = [], env: Record<string, st
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const open = await new Promise<string>((done, fail) => {
     const look = (): void => {
+      // The last line it prints on start is the view-only link.
       const m = /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(text);
-      if (m) done(m[1]!);
+      if (m && /View only .*\n/.test(text)) done(m[1]!);
     };
     child.stdout.on('data', look);
     void exited.then(() => fail(new Error(`lots ui exited before serving:\n${text}`)));

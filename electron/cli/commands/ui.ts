@@ -49,6 +49,10 @@ export const command: Command = {
     "and models it lists and the model file of a run a job is started from. LOTS Studio's own folders stay",
     'usable: the models folder (pulled and generated models) and the demo and sample projects it makes.',
     "Uploaded trace files are written to the host's temp folder while they are imported.",
+    '',
+    'A second, view-only link is printed for an audience: it reads the open project and its Demo view; every',
+    'other API method is refused with 403. A scoring server is sent a key only from a variable named',
+    'LOTS_SCORING_KEY_* or allowed with --allow-key-env. See docs/security.md.',
   ].join('\n'),
   async run(args: ParsedArgs, io: CliIO): Promise<number> {
     const host = await startUi(args, io);
@@ -106,6 +110,7 @@ export async function startUi(args: ParsedArgs, io: CliIO): Promise<WebHost> {
   }
   io.out(`LOTS Studio is served at ${host.url}${service.paths.confined ? `; files confined to ${service.paths.root} (--root)` : ''}`);
   io.out(`Open: ${host.openUrl}`);
+  io.out(`View only (for an audience: the open project and its Demo view, nothing can be changed): ${host.viewUrl}`);
   return {
     ...host,
     close: async () => {

@@ -3,7 +3,8 @@
 // (benchmark/demo.ts, which sits below the use cases): a task's imports are its batches, in import order;
 // each batch that has score rows in the task's run folds its batch means into the running scores, and the
 // rule proposes the next space. It computes the new history; the caller stores it.
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
+import { damagedFile, taskFileName } from '../store/project-file';
 import { foldBatch } from '../../../shared/lots/update';
 import { diffSpaces, type SpaceVersion } from '../../../shared/project/spaces';
 import { DEFAULT_UPDATE_ALPHA, describeUpdateRule as describeRule, type TaskUpdates, type UpdateBatch, type UpdateRule } from '../../../shared/project/updates';
@@ -92,12 +93,17 @@ export function foldTaskUpdates(store: ProjectStore, index: ProjectIndex, task: 
 
   // The task's traces by import, in import order.
   const byFile = new Map<string, string[]>();
+  const allFiles = new Set<string>();
   for (const info of store.traceInfos()) {
+    allFiles.add(info.file);
     if ((info.task ?? UNROUTED) !== task) continue;
     let ids = byFile.get(info.file);
     if (!ids) byFile.set(info.file, (ids = []));
     ids.push(info.id);
   }
+  // A history that names a batch twice, or a batch the project does not hold, cannot be continued: folding
+  // on would count a batch twice (or fold a renamed one again) in the running scores. Said, not repaired.
+  if (!why && stored) checkHistory(store, task, stored, allFiles);
   const files = [...byFile.keys()].sort();
   const folded: UpdateBatch[] = [];
   const waiting: WaitingBatch[] = [];
@@ -176,6 +182,24 @@ function unanswered(store: ProjectStore, file: string, ids: ReadonlySet<string>)
 
 function positive(n: number | undefined): number | undefined {
   return n !== undefined && n > 0 ? n : undefined;
+}
+
+function checkHistory(store: ProjectStore, task: string, stored: TaskUpdates, files: ReadonlySet<string>): void {
+  const seen = new Set<string>();
+  for (const [i, batch] of stored.batches.entries()) {
+    const problem = seen.has(batch.source)
+      ? `batch ${i + 1} names ${batch.source} a second time`
+      : !files.has(batch.source)
+        ? `batch ${i + 1} names ${batch.source}, which is not a batch of the project (renamed or removed)`
+        : undefined;
+    seen.add(batch.source);
+    if (problem)
+      throw damagedFile(
+        join(store.dir, 'updates', taskFileName(task)),
+        problem,
+        `or fold the task's batches again from its scores with \`lots update --project ${store.dir} --task ${JSON.stringify(task)} --refold\``,
+      );
+  }
 }
 
 function refoldReason(stored: TaskUpdates | undefined, next: { alpha: number; rule: UpdateRule; run: string }, asked: boolean): string | undefined {

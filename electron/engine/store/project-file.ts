@@ -47,6 +47,11 @@ export function readProjectFile<T>(path: string, schema: z.ZodType<T>, remedy: s
     text = readFileSync(path, 'utf8');
   } catch (e) {
     if (isFsError(e, 'ENOENT')) return undefined;
+    if (isFsError(e, 'EISDIR'))
+      throw new ExpectedError(
+        'PROJECT_FILE_DAMAGED',
+        `${path} is a folder where LOTS Studio keeps a file: move that folder out of the project (or delete it if it is empty), then run the command again`,
+      );
     throw e;
   }
   let raw: unknown;

@@ -14,13 +14,33 @@ export const CHECK_RETRY: Partial<RetryPolicy> = { attempts: 2, baseDelayMs: 200
 /** What the check tokenizes: a short text with a space and a digit (any tokenizer gives a few tokens). */
 const PROBE = 'Check: 12 tools';
 
+/**
+ * Endpoint checks in flight at once in this process, whoever asked. Without a bound, 200 parallel checks of
+ * 16 endpoints put 3,200 requests in flight: the live heap stays at ~40 MB, but the burst's peak (heap
+ * ~170 MB, undici's buffers) left the process's RSS ~300 MB higher for good (the allocator keeps its pages).
+ */
+const MAX_CHECKS_IN_FLIGHT = 8;
+let inFlight = 0;
+const queue: Array<() => void> = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (inFlight >= MAX_CHECKS_IN_FLIGHT) await new Promise<void>((go) => queue.push(go));
+  inFlight++;
+  try {
+    return await work();
+  } finally {
+    inFlight--;
+    queue.shift()?.();
+  }
+}
+
 export async function checkScoringServers(
   settings: ScoringServerSettings,
   env: NodeJS.ProcessEnv = process.env,
   retry: Partial<RetryPolicy> = CHECK_RETRY,
 ): Promise<ScoringServerCheck> {
   const apiKey = settings.apiKeyEnv ? env[settings.apiKeyEnv] : undefined;
-  const endpoints = await Promise.all(settings.endpoints.map((endpoint) => checkOne(settings, endpoint, apiKey, retry)));
+  const endpoints = await Promise.all(settings.endpoints.map((endpoint) => inTurn(() => checkOne(settings, endpoint, apiKey, retry))));
   const reachable = endpoints.filter((e) => e.reachable);
   const identities = [...new Set(reachable.map((e) => e.identity!))];
   let problem: string | null = null;
