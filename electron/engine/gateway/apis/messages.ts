@@ -101,7 +101,14 @@ export const messagesApi: GatewayApi = {
       },
     };
   },
-  promptTokens: (usage) => (typeof usage?.input_tokens === 'number' ? usage.input_tokens : undefined),
+  // The prompt is the uncached input plus what was read from or written to the cache (llama-server reports
+  // a repeated prompt as input_tokens 1 and cache_read_input_tokens the rest).
+  promptTokens: (usage) =>
+    typeof usage?.input_tokens === 'number'
+      ? usage.input_tokens +
+        (typeof usage.cache_read_input_tokens === 'number' ? usage.cache_read_input_tokens : 0) +
+        (typeof usage.cache_creation_input_tokens === 'number' ? usage.cache_creation_input_tokens : 0)
+      : undefined,
   calledTools: (answer) =>
     blocks(answer)
       .filter((b) => b.type === 'tool_use')
