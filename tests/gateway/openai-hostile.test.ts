@@ -257,6 +257,27 @@ describe('keys and upstream URLs (item 11)', () => {
       await up.close();
     }
   }, 60_000);
+
+  it('sends ANTHROPIC_API_KEY only to api.anthropic.com (as x-api-key), where Messages defers natively; to any other upstream, neither key', async () => {
+    const project = makeProject(tmp.dir, 'anthropic-key');
+    const env = { ...process.env, OPENAI_API_KEY: 'sk-openai', ANTHROPIC_API_KEY: 'sk-ant' };
+    const hosted = await startGatewayProcess(['--project', project, '--upstream', 'https://api.anthropic.com'], env);
+    try {
+      expect(hosted.out()).toMatch(
+        /upstream key: the value of ANTHROPIC_API_KEY is sent to api\.anthropic\.com as a bearer token \(x-api-key on \/v1\/messages\)/,
+      );
+      expect(hosted.out()).toMatch(/deferred tools: chat demote, responses demote, messages native/);
+    } finally {
+      await hosted.stop();
+    }
+    const local = await startGatewayProcess(['--project', project, '--upstream', 'http://127.0.0.1:1'], env);
+    try {
+      expect(local.out()).toMatch(/upstream key: none sent/);
+    } finally {
+      await local.stop();
+    }
+    expect(hosted.out() + hosted.err() + local.out() + local.err()).not.toContain('sk-ant');
+  }, 60_000);
 });
 
 function readdirJson(project: string): string[] {
