@@ -1,20 +1,22 @@
-// The OpenAI-compatible gateway: a Chat Completions proxy that cuts each request's menu to its task's
-// approved space, forwards it to the upstream (llama-server, vLLM, a hosted API), returns the upstream's
-// answer unchanged (a stream passes through as it arrives, at the pace the client reads it) and records
-// the exchange as a native trace (shared/gateway/exchange-trace.ts) into a new batch of the project
-// (recorder.ts). The task comes from the `x-lots-task` header, else `metadata.lots_task`, else the
-// project's router; a request with no task, or of a task with no approved space, passes through with its
-// menu as it was, and is counted.
+// The gateway core for the model APIs: Chat Completions (its own path below) and every API of the adapter
+// registry (apis/registry.ts: the Responses API, Anthropic's Messages API). Each request's menu is cut to
+// its task's approved space in three states (apis/cut.ts: pinned, deferred in the --deferred form,
+// hidden), forwarded to the upstream (llama-server, vLLM, a hosted API); the upstream's answer is returned
+// unchanged (a stream passes through as it arrives, at the pace the client reads it) and the exchange is
+// recorded through its API's importer (shared/gateway/exchange-trace.ts, apis/trace.ts) into a new batch
+// of the project (recorder.ts). The task comes from the `x-lots-task` header, else `metadata.lots_task`,
+// else the project's router; a request with no task, or of a task with no approved space, passes through
+// with its menu as it was, and is counted.
 //
 // Every decision is taken on one reading of the path (shared/gateway/request-path.ts), and that reading is
 // what is forwarded. The client's body is forwarded byte for byte when nothing is cut; a cut changes only
 // the members it changes (shared/gateway/json-splice.ts). APIs that carry tools and are not served yet
-// (`/v1/responses`, `/v1/messages`, …) are refused per request (501); every other path (`/v1/models`, …)
-// is passed through, logged and counted. An upstream that fails after the answer began is not hidden:
-// the client's connection is cut as the upstream's was. A request that has already passed through this
-// gateway (its hop header names this session) is refused, so an upstream that points back at the
-// gateway cannot loop. Serving never waits for the project: spaces are read without the lock and traces
-// are committed in the background.
+// (`/v1/assistants`, `/v1/threads`, `/v1/realtime`) are refused per request (501); every other path
+// (`/v1/models`, …) is passed through, logged and counted. An upstream that fails after the answer began
+// is not hidden: the client's connection is cut as the upstream's was. A request that has already passed
+// through this gateway (its hop header names this session) is refused, so an upstream that points back at
+// the gateway cannot loop. Serving never waits for the project: spaces are read without the lock and
+// traces are committed in the background.
 import { randomBytes } from 'node:crypto';
 import {
   Agent as HttpAgent,
