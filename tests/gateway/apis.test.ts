@@ -12,7 +12,7 @@ import { startOpenAIGateway, type RunningGateway } from '../../electron/engine/g
 import { ProjectStore } from '../../electron/engine/store';
 import type { Trace } from '../../shared/trace/schema';
 import { tempDir } from '../cli/io';
-import { makeProject, TOOL_NAMES } from './fixture';
+import { makeProject, openaiTools, TOOL_NAMES } from './fixture';
 import { startRawUpstream, type RawUpstream } from './raw-upstream';
 
 const tmp = tempDir('lots-gateway-apis-');
@@ -121,6 +121,38 @@ describe('the Responses API through the gateway', () => {
   });
 });
 
+describe('Chat Completions through the same core', () => {
+  it('sends the deferred tool demoted and records a call to it as called while deferred', async () => {
+    up.handle = (_got, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          choices: [
+            {
+              index: 0,
+              finish_reason: 'tool_calls',
+              message: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [{ id: 'call_c1', type: 'function', function: { name: 'DocRetrieve', arguments: '{}' } }],
+              },
+            },
+          ],
+        }),
+      );
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+    await client.chat.completions.create(
+      { model: 'm', messages: [{ role: 'user', content: 'find the EUR rate doc' }], tools: openaiTools as OpenAI.Chat.ChatCompletionTool[] },
+      fx,
+    );
+    const tools = lastBody().tools as { function: Record<string, unknown> }[];
+    expect(tools.map((t) => t.function.name)).toEqual(['Calculator', 'DocRetrieve', 'ExchangeRate']);
+    expect(tools[1]!.function).toEqual({ name: 'DocRetrieve', description: 'The DocRetrieve tool: it does what its name says.' });
+    expect(lines.some((l) => /POST \/v1\/chat\/completions task=fx .*called while deferred: DocRetrieve/.test(l))).toBe(true);
+  });
+});
+
 describe("Anthropic's Messages API through the gateway", () => {
   it('sends the key as x-api-key with the client anthropic-version, defers natively, and assembles a streamed tool call for the recorder', async () => {
     const events = [
@@ -170,5 +202,9 @@ describe("Anthropic's Messages API through the gateway", () => {
     const call = trace.turns[0]!.steps.find((s) => s.kind === 'call');
     expect(call).toMatchObject({ calls: [{ id: 'toolu_1', name: 'ExchangeRate', arguments: { query: 'EUR to USD' } }] });
     expect(trace.meta?.gateway).toMatchObject({ kind: 'messages', deferredForm: 'native', usage: { input_tokens: 50, output_tokens: 9 } });
+    const chat = ProjectStore.open(project)
+      .listTraces()
+      .find((t) => (t.meta?.gateway as { kind?: string } | undefined)?.kind === 'openai')!;
+    expect(chat.meta?.gateway).toMatchObject({ deferred: ['DocRetrieve'], calledWhileDeferred: ['DocRetrieve'] });
   });
 });

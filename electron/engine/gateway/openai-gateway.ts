@@ -423,7 +423,13 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       ...(promptTokens !== undefined ? { promptTokens } : {}),
       ...(space ? { spaceVersion: space.version } : {}),
     });
-    line(status, promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : '');
+    const calledDeferred = (Array.isArray(answer.tool_calls) ? answer.tool_calls : [])
+      .map((c) => (isObj(c) && isObj(c.function) && typeof c.function.name === 'string' ? c.function.name : ''))
+      .filter((n) => n !== '' && cut.deferred.includes(n));
+    line(
+      status,
+      `${promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : ''}${calledDeferred.length ? `, called while deferred: ${calledDeferred.map((n) => printable(n)).join(', ')}` : ''}`,
+    );
     const messages = cut.body.messages as unknown[];
     const before = open.take(messages);
     const exchange: Exchange = {
@@ -434,6 +440,8 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       answer,
       requested,
       hidden: cut.hidden,
+      deferred: cut.deferred,
+      calledWhileDeferred: [...new Set([...(before?.value.exchange.calledWhileDeferred ?? []), ...calledDeferred])],
       ...(space ? { spaceVersion: space.version } : {}),
       ...(usage ? { usage } : {}),
       requests: (before?.value.exchange.requests ?? 0) + 1,
