@@ -19,6 +19,9 @@ export interface Exchange {
   /** The tools the client's request listed. */
   requested: string[];
   hidden: string[];
+  /** Tools sent deferred (demoted), and the deferred ones the chain's answers called. */
+  deferred?: string[];
+  calledWhileDeferred?: string[];
   /** Whether the task had an approved space (and which version cut the menu). */
   spaceVersion?: number;
   usage?: Obj;
@@ -54,6 +57,8 @@ export function exchangeTrace(e: Exchange): TraceOrError {
         requests: e.requests,
         requestedTools: e.requested.length,
         hidden: e.hidden,
+        ...(e.deferred !== undefined ? { deferred: e.deferred } : {}),
+        ...(e.calledWhileDeferred !== undefined ? { calledWhileDeferred: e.calledWhileDeferred } : {}),
         ...(e.spaceVersion !== undefined ? { spaceVersion: e.spaceVersion } : {}),
         ...(e.usage ? { usage: e.usage } : {}),
       },

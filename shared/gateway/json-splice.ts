@@ -166,6 +166,8 @@ export interface BodyEdit {
   drop: ReadonlySet<string>;
   /** The indexes of the `tools` elements to keep (undefined: `tools` stays as it is). */
   keepTools?: readonly number[];
+  /** Per `tools` element: replacement bytes, null to drop it, undefined to keep it; `append` is added at the end (a gateway's tool search tool). */
+  editTools?: { edit: (i: number) => Uint8Array | null | undefined; append?: Uint8Array };
   /** Remove this key from `metadata` (and `metadata` itself when nothing else is left in it). */
   dropMetadataKey?: string;
 }
@@ -177,6 +179,17 @@ export function editBody(b: Uint8Array, edit: BodyEdit): Uint8Array {
   const parts = spliceItems(b, open, close, members, (i) => {
     const m = members[i]!;
     if (edit.drop.has(m.key)) return null;
+    if (m.key === 'tools' && edit.editTools !== undefined && b[m.valueStart] === LBRACKET) {
+      const { items, close: end } = arrayItems(b, m.valueStart);
+      const parts = spliceItems(b, m.valueStart, end, items, edit.editTools.edit);
+      const more = edit.editTools.append;
+      if (more !== undefined) {
+        const last = parts.pop()!;
+        const empty = parts.reduce((n, x) => n + x.length, 0) === 1 + countSpace(parts);
+        parts.push(empty ? more : concat([COMMA_BYTES, more]), last);
+      }
+      return concat([b.subarray(m.start, m.valueStart), ...parts]);
+    }
     if (m.key === 'tools' && edit.keepTools !== undefined && b[m.valueStart] === LBRACKET) {
       const { items, close: end } = arrayItems(b, m.valueStart);
       const keep = new Set(edit.keepTools);
@@ -195,4 +208,13 @@ export function editBody(b: Uint8Array, edit: BodyEdit): Uint8Array {
     return undefined;
   });
   return concat([b.subarray(0, open), ...parts, b.subarray(close + 1)]);
+}
+
+const COMMA_BYTES = new Uint8Array([COMMA]);
+
+/** The spacing bytes among parts (to tell an array with no item left from one with items). */
+function countSpace(parts: readonly Uint8Array[]): number {
+  let n = 0;
+  for (const p of parts) for (const c of p) if (isSpace(c)) n++;
+  return n;
 }

@@ -45,6 +45,8 @@ describe('lots gateway openai', () => {
     expect(err).toMatch(/fx: 1 request\(s\), 2 tool\(s\) hidden/);
     expect(err).toMatch(/stopped; 1 trace\(s\) recorded into the project/);
     expect(gatewayTraces(project)).toHaveLength(1);
+    // The deferred form each API gets from this upstream (llama-server-like: no native deferral) is printed.
+    expect(out).toMatch(/deferred tools: chat demote, responses demote, messages demote \(--deferred\)/);
   }, 60_000);
 
   it('refuses to bind off loopback without a token, and a key variable that is not set', async () => {
@@ -57,5 +59,8 @@ describe('lots gateway openai', () => {
     expect(key.err).toMatch(/the environment variable LOTS_TEST_UNSET_KEY is not set/);
     const bad = await runCli(['gateway', 'openai', '--project', project, '--upstream', 'localhost:8080']);
     expect(bad.err).toMatch(/--upstream must be an http\(s\) URL/);
+    const deferred = await runCli(['gateway', 'openai', '--project', project, '--upstream', 'http://127.0.0.1:1', '--deferred', 'sometimes']);
+    expect(deferred.code).toBe(2);
+    expect(deferred.err).toMatch(/--deferred must be one of native, demote, hide, got "sometimes"/);
   });
 });

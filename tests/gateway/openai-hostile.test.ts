@@ -77,18 +77,14 @@ describe('one reading of the path, decided on and forwarded (item 6)', () => {
   });
 
   it('refuses the APIs it does not serve yet (their tools would pass uncut), each request with a 501 and a log line', async () => {
-    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: 'unused', maxRetries: 0 });
     const before = up.received.length;
-    const e = await client.responses
-      .create({ model: 'raw', input: 'hi', tools: [{ type: 'function', name: 'WebSearch', parameters: {}, strict: false }] })
-      .catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(OpenAI.APIError);
-    expect((e as InstanceType<typeof OpenAI.APIError>).status).toBe(501);
-    expect((e as Error).message).toMatch(/the Responses API \(\/v1\/responses\) is not served yet/);
-    const messages = await rawRequest(gw.url, 'POST', '/v1/./messages', '{}');
-    expect(messages.status).toBe(501);
+    const threads = await rawRequest(gw.url, 'POST', '/v1/threads', '{"tools":[{"type":"function","function":{"name":"WebSearch"}}]}');
+    expect(threads.status).toBe(501);
+    expect(threads.body).toMatch(/the Assistants API \(\/v1\/threads\) is not served yet/);
+    const assistants = await rawRequest(gw.url, 'POST', '/v1/./assistants', '{}');
+    expect(assistants.status).toBe(501);
     expect(up.received.length).toBe(before);
-    await expect.poll(() => gw.err()).toMatch(/POST \/v1\/messages → 501: .*Anthropic's Messages API/);
+    await expect.poll(() => gw.err()).toMatch(/POST \/v1\/assistants → 501: .*the Assistants API/);
   });
 
   it('passes other paths through as they are, and logs and counts each', async () => {
@@ -260,6 +256,27 @@ describe('keys and upstream URLs (item 11)', () => {
       await named.stop();
       await up.close();
     }
+  }, 60_000);
+
+  it('sends ANTHROPIC_API_KEY only to api.anthropic.com (as x-api-key), where Messages defers natively; to any other upstream, neither key', async () => {
+    const project = makeProject(tmp.dir, 'anthropic-key');
+    const env = { ...process.env, OPENAI_API_KEY: 'sk-openai', ANTHROPIC_API_KEY: 'sk-ant' };
+    const hosted = await startGatewayProcess(['--project', project, '--upstream', 'https://api.anthropic.com'], env);
+    try {
+      expect(hosted.out()).toMatch(
+        /upstream key: the value of ANTHROPIC_API_KEY is sent to api\.anthropic\.com as a bearer token \(x-api-key on \/v1\/messages\)/,
+      );
+      expect(hosted.out()).toMatch(/deferred tools: chat demote, responses demote, messages native/);
+    } finally {
+      await hosted.stop();
+    }
+    const local = await startGatewayProcess(['--project', project, '--upstream', 'http://127.0.0.1:1'], env);
+    try {
+      expect(local.out()).toMatch(/upstream key: none sent/);
+    } finally {
+      await local.stop();
+    }
+    expect(hosted.out() + hosted.err() + local.out() + local.err()).not.toContain('sk-ant');
   }, 60_000);
 });
 

@@ -8,7 +8,9 @@ import { flagInt, flagNumber, flagString, requireFlag, UsageError, type ParsedAr
 import { CliError, EXIT_FAIL, EXIT_OK, type CliIO, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { GatewayError, isLoopbackHost } from '../../engine/gateway/http-guard';
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, shownUpstream, startOpenAIGateway } from '../../engine/gateway/openai-gateway';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, deferredForms, shownUpstream, startOpenAIGateway } from '../../engine/gateway/openai-gateway';
+import { DEFERRED_FORMS, type DeferredForm } from '../../engine/gateway/apis/api';
+import { API_ADAPTERS } from '../../engine/gateway/apis/registry';
 import { DEFAULT_MAX_MESSAGE_BYTES, McpGateway } from '../../engine/gateway/mcp-gateway';
 import type { GatewayStats } from '../../../shared/gateway/stats';
 import { listenFailure } from '../listen-errors';
@@ -25,8 +27,9 @@ const common = {
 
 export const openaiCommand: Command = {
   name: 'gateway openai',
-  summary: "an OpenAI-compatible Chat Completions proxy that cuts each request's tools to its task's approved space and records the traffic",
-  usage: 'lots gateway openai --project <dir> --upstream URL [--port N] [--host 127.0.0.1] [--upstream-key-env NAME] [--token-env NAME]',
+  summary:
+    "a proxy for Chat Completions, the Responses API and Anthropic's Messages API that cuts each request's tools to its task's approved space (pinned / deferred / hidden) and records the traffic",
+  usage: `lots gateway openai --project <dir> --upstream URL [--port N] [--host 127.0.0.1] [--deferred ${DEFERRED_FORMS.join('|')}] [--upstream-key-env NAME] [--token-env NAME]`,
   flags: {
     ...common,
     upstream: { type: 'string', description: 'the upstream that speaks Chat Completions: http://127.0.0.1:8080 (llama-server), https://api.openai.com/v1, …' },
@@ -34,7 +37,11 @@ export const openaiCommand: Command = {
     'upstream-key-env': {
       type: 'string',
       description:
-        "environment variable holding the upstream's API key, sent as a bearer token (default: OPENAI_API_KEY, only when the upstream is api.openai.com)",
+        "environment variable holding the upstream's API key, sent as a bearer token (as x-api-key on /v1/messages) (default: OPENAI_API_KEY only when the upstream is api.openai.com, ANTHROPIC_API_KEY only when it is api.anthropic.com)",
+    },
+    deferred: {
+      type: 'string',
+      description: `how deferred tools reach the upstream, for every API: ${DEFERRED_FORMS.join(', ')} (native: the API's defer_loading plus its tool search tool; demote: name and short description, no schema; hide: left out). Default per API: native on api.openai.com (Responses) and api.anthropic.com (Messages), else demote; Chat Completions has no native form`,
     },
     'upstream-timeout-s': {
       type: 'string',
@@ -53,7 +60,10 @@ export const openaiCommand: Command = {
     },
   },
   details: [
-    'Point an agent at http://HOST:PORT/v1 instead of its provider. For each POST /v1/chat/completions the',
+    `Point an agent at http://HOST:PORT/v1 instead of its provider. Served: POST /v1/chat/completions, ${API_ADAPTERS.map((a) => a.label).join(', ')}.`,
+    "Each request's tools are cut to the space's three states: pinned sent as the client sent them, deferred in the --deferred form, hidden left out;",
+    'answers carry x-lots-task, x-lots-space-version and x-lots-tools (pinned=N; deferred=N; hidden=N; form=F).',
+    'For each request the',
     'task is the `x-lots-task` header, else `metadata.lots_task` (removed before forwarding), else the',
     "project's router (once `lots route` has routed the project: the nearest task by the request's text,",
     'unless the request is less similar to it than --route-threshold, by default the 1st percentile of the',
@@ -74,8 +84,8 @@ export const openaiCommand: Command = {
     '',
     'The path is read once (dot segments, %2e, // and \\ resolved) and that reading is decided on and',
     "forwarded; a path climbing above the root is refused. The client's body is forwarded byte for byte, or",
-    'with only the cut members changed. APIs that carry tools and are not served yet (/v1/responses,',
-    '/v1/messages, /v1/assistants, /v1/threads, /v1/realtime) are refused with 501. Other paths (/v1/models,',
+    'with only the cut members changed. APIs that carry tools and are not served yet (/v1/assistants,',
+    '/v1/threads, /v1/realtime) are refused with 501. Other paths (/v1/models,',
     '…) are passed through as they are, each logged and counted.',
     '',
     'Errors the gateway gives itself (OpenAI error shape): 400 malformed JSON (with line and column), an',
@@ -98,7 +108,12 @@ export const openaiCommand: Command = {
     }
     const { store, host, token, maxBodyBytes, batchMs, summaryMs } = commonSettings(args);
     // A key goes where the operator said, or to its own provider: never, by default, to a box on the LAN.
-    const keyEnv = flagString(args, 'upstream-key-env') ?? (upstreamHost === 'api.openai.com' && process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined);
+    const providerKey = upstreamHost === 'api.openai.com' ? 'OPENAI_API_KEY' : upstreamHost === 'api.anthropic.com' ? 'ANTHROPIC_API_KEY' : undefined;
+    const keyEnv = flagString(args, 'upstream-key-env') ?? (providerKey !== undefined && process.env[providerKey] ? providerKey : undefined);
+    const deferredFlag = flagString(args, 'deferred');
+    if (deferredFlag !== undefined && !(DEFERRED_FORMS as readonly string[]).includes(deferredFlag))
+      throw new UsageError(`--deferred must be one of ${DEFERRED_FORMS.join(', ')}, got "${deferredFlag}"`);
+    const deferred = deferredFlag as DeferredForm | undefined;
     const upstreamKey = keyEnv !== undefined ? secretFrom(keyEnv, '--upstream-key-env') : undefined;
     const upstreamTimeoutMs = seconds(args, 'upstream-timeout-s', DEFAULT_UPSTREAM_TIMEOUT_MS / 1000);
     if (!(upstreamTimeoutMs > 0)) throw new UsageError('--upstream-timeout-s must be positive');
@@ -107,6 +122,7 @@ export const openaiCommand: Command = {
       store,
       upstream,
       ...(upstreamKey !== undefined ? { upstreamKey } : {}),
+      ...(deferred !== undefined ? { deferred } : {}),
       host,
       port,
       ...(token !== undefined ? { token } : {}),
@@ -122,8 +138,13 @@ export const openaiCommand: Command = {
     io.out(`lots gateway openai: serving ${gateway.url}/v1 → ${shownUpstream(upstream)} for project ${store.dir} (session ${gateway.session})`);
     io.out(
       keyEnv !== undefined
-        ? `  upstream key: the value of ${keyEnv} is sent to ${upstreamHost} as a bearer token${upstream.startsWith('http:') && !isLoopbackHost(upstreamHost) ? ' (over plain http: readable on the network)' : ''}`
-        : `  upstream key: none sent (--upstream-key-env NAME sends one; OPENAI_API_KEY is sent by default only to api.openai.com)`,
+        ? `  upstream key: the value of ${keyEnv} is sent to ${upstreamHost} as a bearer token (x-api-key on /v1/messages)${upstream.startsWith('http:') && !isLoopbackHost(upstreamHost) ? ' (over plain http: readable on the network)' : ''}`
+        : `  upstream key: none sent (--upstream-key-env NAME sends one; OPENAI_API_KEY is sent by default only to api.openai.com, ANTHROPIC_API_KEY only to api.anthropic.com)`,
+    );
+    io.out(
+      `  deferred tools: ${deferredForms(upstream, deferred)
+        .map((f) => `${f.api} ${f.form}`)
+        .join(', ')} (--deferred)`,
     );
     io.out(`  recording into new batches of the project labelled gateway-openai-${gateway.session}; Ctrl-C stops and commits`);
     io.out(`  the Studio's Gateway view shows it (its status: ${join(store.dir, 'gateways', `${gateway.session}.json`)})`);

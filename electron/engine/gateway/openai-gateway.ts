@@ -1,20 +1,22 @@
-// The OpenAI-compatible gateway: a Chat Completions proxy that cuts each request's menu to its task's
-// approved space, forwards it to the upstream (llama-server, vLLM, a hosted API), returns the upstream's
-// answer unchanged (a stream passes through as it arrives, at the pace the client reads it) and records
-// the exchange as a native trace (shared/gateway/exchange-trace.ts) into a new batch of the project
-// (recorder.ts). The task comes from the `x-lots-task` header, else `metadata.lots_task`, else the
-// project's router; a request with no task, or of a task with no approved space, passes through with its
-// menu as it was, and is counted.
+// The gateway core for the model APIs: Chat Completions (its own path below) and every API of the adapter
+// registry (apis/registry.ts: the Responses API, Anthropic's Messages API). Each request's menu is cut to
+// its task's approved space in three states (apis/cut.ts: pinned, deferred in the --deferred form,
+// hidden), forwarded to the upstream (llama-server, vLLM, a hosted API); the upstream's answer is returned
+// unchanged (a stream passes through as it arrives, at the pace the client reads it) and the exchange is
+// recorded through its API's importer (shared/gateway/exchange-trace.ts, apis/trace.ts) into a new batch
+// of the project (recorder.ts). The task comes from the `x-lots-task` header, else `metadata.lots_task`,
+// else the project's router; a request with no task, or of a task with no approved space, passes through
+// with its menu as it was, and is counted.
 //
 // Every decision is taken on one reading of the path (shared/gateway/request-path.ts), and that reading is
 // what is forwarded. The client's body is forwarded byte for byte when nothing is cut; a cut changes only
 // the members it changes (shared/gateway/json-splice.ts). APIs that carry tools and are not served yet
-// (`/v1/responses`, `/v1/messages`, …) are refused per request (501); every other path (`/v1/models`, …)
-// is passed through, logged and counted. An upstream that fails after the answer began is not hidden:
-// the client's connection is cut as the upstream's was. A request that has already passed through this
-// gateway (its hop header names this session) is refused, so an upstream that points back at the
-// gateway cannot loop. Serving never waits for the project: spaces are read without the lock and traces
-// are committed in the background.
+// (`/v1/assistants`, `/v1/threads`, `/v1/realtime`) are refused per request (501); every other path
+// (`/v1/models`, …) is passed through, logged and counted. An upstream that fails after the answer began
+// is not hidden: the client's connection is cut as the upstream's was. A request that has already passed
+// through this gateway (its hop header names this session) is refused, so an upstream that points back at
+// the gateway cannot loop. Serving never waits for the project: spaces are read without the lock and
+// traces are committed in the background.
 import { randomBytes } from 'node:crypto';
 import {
   Agent as HttpAgent,
@@ -27,25 +29,20 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import {
-  chatRequestText,
-  cutToSpace,
-  estimateTokens,
-  metadataTask,
-  parseChatRequest,
-  requestToolNames,
-  TASK_HEADER,
-  TASK_METADATA_FIELD,
-  type CutRequest,
-} from '../../../shared/gateway/chat-request';
+import { chatRequestText, estimateTokens, metadataTask, parseChatRequest, TASK_HEADER } from '../../../shared/gateway/chat-request';
 import { OpenExchanges } from '../../../shared/gateway/conversations';
 import { exchangeTrace, type Exchange } from '../../../shared/gateway/exchange-trace';
-import { duplicateTopKey, editBody } from '../../../shared/gateway/json-splice';
+import { duplicateTopKey } from '../../../shared/gateway/json-splice';
 import { printable } from '../../../shared/gateway/printable';
 import { isChatPath, normalizeRequestPath, unservedApi, type RequestPath } from '../../../shared/gateway/request-path';
 import { SseAssembler } from '../../../shared/gateway/sse';
 import { GatewayStats, type TaskSource } from '../../../shared/gateway/stats';
 import { isObj, type Obj } from '../../../shared/importers/values';
+import type { DeferredForm, GatewayApi } from './apis/api';
+import { chatMenu } from './apis/chat';
+import { cutRequest } from './apis/cut';
+import { adapterFor, API_ADAPTERS } from './apis/registry';
+import { apiExchangeTrace, type ApiExchange } from './apis/trace';
 import { publicUpstream } from '../../../shared/project/gateways';
 import type { ProjectStore } from '../store';
 import { checkCaller, DEFAULT_MAX_BODY_BYTES, GatewayError, parseJsonBody, readBody, sendError, sendJson } from './http-guard';
@@ -78,7 +75,23 @@ export interface OpenAIGatewayOptions {
   log?: (line: string) => void;
   /** --route-threshold: the router's similarity threshold instead of the one the project's data gives (routing/request-router.ts). */
   routeThreshold?: number;
+  /** --deferred: the form deferred tools reach the upstream in, for every API (default: per API and upstream, `deferredForms`). */
+  deferred?: DeferredForm;
 }
+
+/** The form each served API sends deferred tools in, for an upstream (what startup prints). */
+export function deferredForms(upstream: string, chosen?: DeferredForm): { api: string; form: DeferredForm }[] {
+  const host = new URL(upstream).hostname;
+  return [
+    { api: 'chat', form: chosen === 'hide' ? 'hide' : 'demote' },
+    ...API_ADAPTERS.map((a) => ({ api: a.id, form: chosen !== undefined && a.forms.includes(chosen) ? chosen : a.defaultForm(host) })),
+  ];
+}
+
+/** Headers that tell the client what the gateway did with its request. */
+export const TASK_ANSWER_HEADER = 'x-lots-task';
+export const SPACE_VERSION_HEADER = 'x-lots-space-version';
+export const TOOLS_HEADER = 'x-lots-tools';
 
 export interface RunningGateway {
   url: string;
@@ -148,6 +161,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
   const open = new OpenExchanges<Pending>();
   let seq = 0;
   const idleMs = options.openIdleMs ?? 120_000;
+  const forms = new Map(deferredForms(options.upstream, options.deferred).map((f) => [f.api, f.form]));
 
   const record = (e: Exchange): void => {
     const t = exchangeTrace(e);
@@ -173,7 +187,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
   };
 
   /** Sends one request upstream; resolves with its answer once the headers came. */
-  const send = (req: IncomingMessage, p: RequestPath, body: Uint8Array | undefined, signal: AbortSignal): Promise<IncomingMessage> => {
+  const send = (req: IncomingMessage, p: RequestPath, body: Uint8Array | undefined, signal: AbortSignal, api?: GatewayApi): Promise<IncomingMessage> => {
     const headers: OutgoingHttpHeaders = {
       accept: req.headers.accept ?? 'application/json',
       'accept-encoding': 'identity',
@@ -181,7 +195,13 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     };
     if (req.headers['content-type']) headers['content-type'] = req.headers['content-type'];
     if (body !== undefined) headers['content-length'] = body.length;
-    if (options.upstreamKey) headers.authorization = `Bearer ${options.upstreamKey}`;
+    for (const name of ['anthropic-version', 'anthropic-beta']) {
+      const v = req.headers[name];
+      if (v !== undefined) headers[name] = v;
+    }
+    const anthropic = api?.id === 'messages';
+    if (options.upstreamKey && anthropic) headers['x-api-key'] = options.upstreamKey;
+    else if (options.upstreamKey) headers.authorization = `Bearer ${options.upstreamKey}`;
     else if (base.username)
       headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString('base64')}`;
     return new Promise((resolve, reject) => {
@@ -280,7 +300,11 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     for (const [name, value] of Object.entries(from.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
   };
 
-  const resolveTask = (req: IncomingMessage, body: Obj): { task?: string; source: TaskSource } => {
+  const resolveTask = (
+    req: IncomingMessage,
+    body: Obj,
+    text: () => string = () => chatRequestText(body.messages as unknown[]),
+  ): { task?: string; source: TaskSource } => {
     const header = req.headers[TASK_HEADER];
     const named = (Array.isArray(header) ? header[0] : header)?.trim();
     const fromMeta = metadataTask(body);
@@ -298,7 +322,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       }
       return explicit;
     }
-    return view.route(chatRequestText(body.messages as unknown[]), stats);
+    return view.route(text(), stats);
   };
 
   const chat = async (req: IncomingMessage, res: ServerResponse, p: RequestPath, signal: AbortSignal): Promise<void> => {
@@ -315,23 +339,16 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     const { body } = parsed.value;
     const { task, source } = resolveTask(req, body);
     const space = task !== undefined ? view.space(task) : undefined;
-    const cut: CutRequest = cutToSpace(body, space?.tools);
-    const requested = requestToolNames(body);
-    const saved = estimateTokens(cut.hiddenChars);
-    const toolsCut = Array.isArray(body.tools) && cut.keptIndexes.length < body.tools.length;
-    // The client's bytes, unless the cut changes something: then only what it changes.
-    const forwarded =
-      toolsCut || cut.dropped.length > 0 || cut.droppedTaskField
-        ? editBody(raw, {
-            drop: new Set(cut.dropped),
-            ...(toolsCut && !cut.dropped.includes('tools') ? { keepTools: cut.keptIndexes } : {}),
-            ...(cut.droppedTaskField ? { dropMetadataKey: TASK_METADATA_FIELD } : {}),
-          })
-        : raw;
-    const menu = `menu ${requested.length}→${cut.shown.length}${space ? ` (space v${space.version})` : task !== undefined ? ' (no approved space)' : ''}`;
+    const chatForm = forms.get('chat') ?? 'demote';
+    const cut = cutRequest(chatMenu, raw, body, space ? { pinned: space.tools, deferred: space.deferred } : undefined, chatForm);
+    const requested = cut.requested;
+    const saved = estimateTokens(cut.savedChars);
+    const forwarded = cut.bytes;
+    const shownCount = cut.pinned.length + cut.deferred.length;
+    const menu = `menu ${requested.length}→${shownCount}${cut.deferred.length ? ` (${cut.deferred.length} deferred, demoted)` : ''}${space ? ` (space v${space.version})` : task !== undefined ? ' (no approved space)' : ''}`;
     const line = (status: number | string, extra = '') =>
       log(
-        `${req.method} ${p.path} task=${task !== undefined ? printable(task) : '-'} (${source}) ${menu}${cut.hidden.length ? `, ${cut.hidden.length} hidden, ~${saved} tokens saved` : ''} → ${status}${extra} in ${Date.now() - started} ms`,
+        `${req.method} ${p.path} task=${task !== undefined ? printable(task) : '-'} (${source}) ${menu}${cut.hidden.length || saved ? `, ${cut.hidden.length} hidden, ~${saved} tokens saved` : ''} → ${status}${extra} in ${Date.now() - started} ms`,
       );
     let answerRes: IncomingMessage;
     try {
@@ -406,7 +423,13 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       ...(promptTokens !== undefined ? { promptTokens } : {}),
       ...(space ? { spaceVersion: space.version } : {}),
     });
-    line(status, promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : '');
+    const calledDeferred = (Array.isArray(answer.tool_calls) ? answer.tool_calls : [])
+      .map((c) => (isObj(c) && isObj(c.function) && typeof c.function.name === 'string' ? c.function.name : ''))
+      .filter((n) => n !== '' && cut.deferred.includes(n));
+    line(
+      status,
+      `${promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : ''}${calledDeferred.length ? `, called while deferred: ${calledDeferred.map((n) => printable(n)).join(', ')}` : ''}`,
+    );
     const messages = cut.body.messages as unknown[];
     const before = open.take(messages);
     const exchange: Exchange = {
@@ -417,6 +440,8 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       answer,
       requested,
       hidden: cut.hidden,
+      deferred: cut.deferred,
+      calledWhileDeferred: [...new Set([...(before?.value.exchange.calledWhileDeferred ?? []), ...calledDeferred])],
       ...(space ? { spaceVersion: space.version } : {}),
       ...(usage ? { usage } : {}),
       requests: (before?.value.exchange.requests ?? 0) + 1,
@@ -430,6 +455,163 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       const t = exchangeTrace(exchange);
       if (t.ok) recorder.provisional(t.trace);
     } else record(exchange);
+    res.end(rest);
+  };
+
+  /** Open chains of the adapters' APIs: an exchange whose answer calls tools (or that a previous_response_id may continue), by the keys that continue it. */
+  const chains = new Map<string, { exchange: ApiExchange; at: number }>();
+  const openChains = new Set<{ exchange: ApiExchange; at: number }>();
+  const recordApi = (e: ApiExchange): void => {
+    const t = apiExchangeTrace(e);
+    if (t.ok) {
+      recorder.add(t.trace);
+      stats.recorded++;
+    } else log(`gateway: exchange ${e.id} not recorded: ${printable(t.message)}`);
+  };
+  const closeChain = (c: { exchange: ApiExchange; at: number }): void => {
+    openChains.delete(c);
+    for (const [k, v] of chains) if (v === c) chains.delete(k);
+  };
+  const chainSweep = setInterval(
+    () => {
+      const old = Date.now() - idleMs;
+      for (const c of [...openChains])
+        if (c.at < old) {
+          closeChain(c);
+          recordApi(c.exchange);
+        }
+    },
+    Math.min(idleMs, 10_000),
+  );
+  chainSweep.unref();
+
+  /** A request of an adapter's API (Responses, Messages): the core's one path for all of them. */
+  const serveApi = async (api: GatewayApi, req: IncomingMessage, res: ServerResponse, p: RequestPath, signal: AbortSignal): Promise<void> => {
+    const started = Date.now();
+    const raw = await readBody(req, guard.maxBodyBytes);
+    const parsed = api.parse(parseJsonBody(raw));
+    if (!parsed.ok) throw new GatewayError(400, parsed.message);
+    const twice = duplicateTopKey(raw);
+    if (twice !== undefined)
+      throw new GatewayError(
+        400,
+        `the key "${printable(twice)}" occurs twice at the top of the request body (JSON parsers disagree on which one counts): send it once`,
+      );
+    const body = parsed.value;
+    const { task, source } = resolveTask(req, body, () => api.routeText(body));
+    const space = task !== undefined ? view.space(task) : undefined;
+    const form = forms.get(api.id) ?? 'demote';
+    const cut = cutRequest(api, raw, body, space ? { pinned: space.tools, deferred: space.deferred } : undefined, form);
+    const saved = estimateTokens(cut.savedChars);
+    const menu = `menu ${cut.requested.length}→${cut.pinned.length} pinned, ${cut.deferred.length} deferred (${form}), ${cut.hidden.length} hidden${space ? ` (space v${space.version})` : task !== undefined ? ' (no approved space)' : ''}`;
+    const line = (status: number | string, extra = '') =>
+      log(
+        `${req.method} ${p.path} [${api.id}] task=${task !== undefined ? printable(task) : '-'} (${source}) ${menu}${saved ? `, ~${saved} tokens saved` : ''} → ${status}${extra} in ${Date.now() - started} ms`,
+      );
+    let answerRes: IncomingMessage;
+    try {
+      answerRes = await send(req, p, cut.bytes, signal, api);
+    } catch (e) {
+      if (e instanceof UpstreamFailure) stats.failed(task);
+      throw e;
+    }
+    const status = answerRes.statusCode ?? 502;
+    const ok = status >= 200 && status < 300;
+    const streamed = (answerRes.headers['content-type'] ?? '').includes('text/event-stream');
+    res.statusCode = status;
+    copyHeaders(answerRes, res);
+    if (task !== undefined) res.setHeader(TASK_ANSWER_HEADER, encodeURIComponent(task));
+    if (space) res.setHeader(SPACE_VERSION_HEADER, String(space.version));
+    res.setHeader(TOOLS_HEADER, `pinned=${cut.pinned.length}; deferred=${cut.deferred.length}; hidden=${cut.hidden.length}; form=${form}`);
+    let got: { answer?: Obj; usage?: Obj; why?: string } = { why: 'upstream error, not recorded' };
+    let rest: Buffer | undefined;
+    if (streamed) {
+      res.flushHeaders();
+      const assembler = api.stream();
+      const decoder = new TextDecoder();
+      try {
+        await pipeAnswer(answerRes, res, signal, (chunk) => assembler.push(decoder.decode(chunk, { stream: true })), false);
+      } catch (e) {
+        if (e instanceof UpstreamFailure) {
+          stats.failed(task);
+          line(status, ` then the upstream failed: ${e.message}; the client's connection was cut, nothing recorded`);
+          return;
+        }
+        throw e;
+      }
+      if (ok) got = assembler.result();
+    } else {
+      const bytes = await readAnswer(answerRes).catch((e: unknown) => {
+        stats.failed(task);
+        throw e;
+      });
+      rest = bytes;
+      if (ok) {
+        try {
+          got = api.answer(JSON.parse(bytes.toString('utf8')));
+        } catch {
+          got = { why: 'the answer is not JSON, not recorded' };
+        }
+      }
+    }
+    const answer = got.answer;
+    const promptTokens = api.promptTokens(got.usage);
+    if (!answer) {
+      res.end(rest);
+      stats.failed(task);
+      line(status, ` (${got.why ?? 'not recorded'})`);
+      return;
+    }
+    stats.served({
+      ...(task !== undefined ? { task } : {}),
+      source,
+      hasSpace: space !== undefined,
+      hidden: cut.hidden.length,
+      tokensSaved: saved,
+      ...(promptTokens !== undefined ? { promptTokens } : {}),
+      ...(space ? { spaceVersion: space.version } : {}),
+    });
+    const deferredSet = new Set(cut.deferred);
+    const calledDeferred = api.calledTools(answer).filter((n) => deferredSet.has(n));
+    line(
+      status,
+      `${promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : ''}${calledDeferred.length ? `, called while deferred: ${calledDeferred.map((n) => printable(n)).join(', ')}` : ''}`,
+    );
+    let before: { exchange: ApiExchange; at: number } | undefined;
+    for (const k of api.continues(body)) {
+      before = chains.get(k);
+      if (before) break;
+    }
+    if (before) closeChain(before);
+    const forwarded = before && api.merge ? api.merge(before.exchange, cut.body) : cut.body;
+    const exchange: ApiExchange = {
+      id: before?.exchange.id ?? `gw-${session}-${String(++seq).padStart(4, '0')}`,
+      api,
+      ...(task !== undefined ? { task } : {}),
+      taskSource: source,
+      forwarded,
+      answer,
+      requested: cut.requested,
+      pinned: cut.pinned,
+      deferred: cut.deferred,
+      hidden: cut.hidden,
+      deferredForm: form,
+      calledWhileDeferred: [...new Set([...(before?.exchange.calledWhileDeferred ?? []), ...calledDeferred])],
+      ...(space ? { spaceVersion: space.version } : {}),
+      ...(got.usage ? { usage: got.usage } : {}),
+      requests: (before?.exchange.requests ?? 0) + 1,
+      session,
+      at: new Date().toISOString(),
+    };
+    const keys = api.opens(answer);
+    if (api.calledTools(answer).length > 0 && keys.length > 0) {
+      const c = { exchange, at: Date.now() };
+      openChains.add(c);
+      for (const k of keys) chains.set(k, c);
+      // Journaled as it stands; a continuation replaces it.
+      const t = apiExchangeTrace(exchange);
+      if (t.ok) recorder.provisional(t.trace);
+    } else recordApi(exchange);
     res.end(rest);
   };
 
@@ -482,14 +664,18 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
         const p = normalizeRequestPath(rawUrl);
         if (!p.ok) throw new GatewayError(400, p.message);
         shownPath = p.value.path;
-        const unserved = unservedApi(p.value);
+        const adapter = req.method === 'POST' ? adapterFor(p.value.segments) : undefined;
+        const unserved = adapter ? undefined : unservedApi(p.value);
         if (unserved !== undefined)
           throw new GatewayError(
             501,
-            `this gateway serves Chat Completions (POST /v1/chat/completions) only; ${unserved} is not served yet: its tools would reach the upstream uncut and unrecorded. Point this agent at Chat Completions, or straight at the upstream`,
+            `this gateway serves Chat Completions (POST /v1/chat/completions)${API_ADAPTERS.map((a) => `, ${a.label}`).join('')}; ${unserved} is not served yet: its tools would reach the upstream uncut and unrecorded. Point this agent at a served API, or straight at the upstream`,
             'not_implemented',
           );
-        if (req.method === 'POST' && isChatPath(p.value)) {
+        if (adapter) {
+          const segments = p.value.segments.map((x) => x.toLowerCase());
+          await serveApi(adapter, req, res, { ...p.value, segments, path: `/${segments.join('/')}` }, abort.signal);
+        } else if (req.method === 'POST' && isChatPath(p.value)) {
           // Forwarded as the upstream's own spelling of the path, whatever case the client used.
           const segments = p.value.segments.map((x) => x.toLowerCase());
           await chat(req, res, { ...p.value, segments, path: `/${segments.join('/')}` }, abort.signal);
@@ -553,6 +739,11 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
         await stopped;
         clearTimeout(slow);
         clearInterval(sweep);
+        clearInterval(chainSweep);
+        for (const c of [...openChains]) {
+          closeChain(c);
+          recordApi(c.exchange);
+        }
         agent.destroy();
         for (const e of open.drain()) record(e.value.exchange);
         try {
