@@ -1,6 +1,6 @@
 // Export of a task's approved space (or the proposal, marked as such): our space file, OpenAI and
 // Anthropic tools arrays, an MCP allow-list, plain names; copy or save; the one-page report.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/api';
 import { copyText, downloadText } from '../api/files';
 import { Empty } from '../components/Empty';
@@ -72,18 +72,32 @@ export function ExportView() {
     }
   };
 
+  const onFormatKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[e.key];
+    const i = EXPORT_FORMATS.indexOf(format);
+    const next =
+      e.key === 'Home' ? 0 : e.key === 'End' ? EXPORT_FORMATS.length - 1 : step === undefined ? -1 : (i + step + EXPORT_FORMATS.length) % EXPORT_FORMATS.length;
+    if (next < 0) return;
+    e.preventDefault();
+    const f = EXPORT_FORMATS[next]!;
+    setFormat(f);
+    e.currentTarget.querySelector<HTMLButtonElement>(`[data-format="${f}"]`)?.focus();
+  };
+
   return (
     <div className="export-layout">
       <div className="card">
         <div className="card-head">
           <h2>Format</h2>
         </div>
-        <div className="format-list" role="radiogroup" aria-label="Export format">
+        {/* One Tab stop for the group (the checked format); arrows, Home and End move the choice (ARIA radiogroup). */}
+        <div className="format-list" role="radiogroup" aria-label="Export format" onKeyDown={onFormatKey}>
           {EXPORT_FORMATS.map((f) => (
             <button
               key={f}
               role="radio"
               aria-checked={format === f}
+              tabIndex={format === f ? 0 : -1}
               className={`format-item${format === f ? ' selected' : ''}`}
               onClick={() => setFormat(f)}
               data-format={f}

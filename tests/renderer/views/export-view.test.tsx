@@ -63,4 +63,31 @@ describe('Export view', () => {
     expect(await screen.findByText('1 approved space exported')).toBeTruthy();
     expect(screen.getByText('skipped (no approved space): other')).toBeTruthy();
   });
+  it('is one Tab stop: the checked format is focusable, the arrows, Home and End move the choice and the focus (issue 40 item 13)', async () => {
+    const renderExport = vi.fn(async (input: Parameters<StudioApi['renderExport']>[0]) => ({
+      format: input.format,
+      text: '{}',
+      filename: `fx.${input.format}.json`,
+      mime: 'application/json',
+      version: 1,
+    }));
+    await renderStudio({ view: 'export', task: TASK }, fakeApi({ renderExport }));
+    const radios = screen.getAllByRole('radio');
+    const stops = () => radios.filter((r) => r.tabIndex === 0);
+    expect(stops()).toHaveLength(1);
+    const first = stops()[0]!;
+    expect(first.getAttribute('aria-checked')).toBe('true');
+    first.focus();
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    const second = radios[radios.indexOf(first) + 1]!;
+    await waitFor(() => expect(second.getAttribute('aria-checked')).toBe('true'));
+    expect(document.activeElement).toBe(second);
+    expect(stops()).toEqual([second]);
+    fireEvent.keyDown(second, { key: 'End' });
+    await waitFor(() => expect(radios[radios.length - 1]!.getAttribute('aria-checked')).toBe('true'));
+    fireEvent.keyDown(radios[radios.length - 1]!, { key: 'ArrowRight' });
+    await waitFor(() => expect(radios[0]!.getAttribute('aria-checked')).toBe('true'));
+    expect(document.activeElement).toBe(radios[0]);
+    await waitFor(() => expect(renderExport).toHaveBeenLastCalledWith(expect.objectContaining({ format: radios[0]!.getAttribute('data-format') })));
+  });
 });
