@@ -105,6 +105,7 @@ describe('the path fields of the API', () => {
       startFaithfulness: ['model'],
       inspectModel: ['path'],
       buildDemo: ['dir'],
+      exportAllSpaces: ['dir'],
     });
     const plain = (Object.keys(apiInputSchemas) as ApiMethodName[]).flatMap((m) =>
       plainStringFieldsOf(apiInputSchemas[m] as z.ZodType).map((f) => `${m}: ${f}`),
@@ -112,6 +113,7 @@ describe('the path fields of the API', () => {
     // Named like paths but not paths, each with why: the filter below must be told of every such field.
     const notPaths: Record<string, string> = {
       'checkScoringServer: servedModel': 'the name a scoring server serves its model under',
+      'saveScoringServer: servedModel': 'the same settings, saved without a check',
       'startDemo: model': '"default", "reference", a model source or a file; a file is checked by the service (demoModel)',
     };
     expect(
