@@ -399,10 +399,11 @@ function BaselineMarks({ baselines, colors }: { baselines: BudgetData['baselines
   if (points.some((p) => p.px === undefined || p.py === undefined || !Number.isFinite(p.px) || !Number.isFinite(p.py))) return null;
   const placed = baselineLayout(
     points.map((p) => ({ x: p.px!, y: p.py! })),
-    { gap: 14, minX: area.x + 6, maxX: area.x + area.width - 6 },
+    { gap: 17, minX: area.x + 6, maxX: area.x + area.width - 6 },
   );
   return (
     // Above the lines and their dots (a marker at the current K would hide behind them), below the hover dot.
+    // (gap 17: the widest marker, a star with its halo, is about 16 px across.)
     <ZIndexLayer zIndex={DefaultZIndexes.scatter + 50}>
       <g className="baseline-marks">
         {points.map((p, i) => {

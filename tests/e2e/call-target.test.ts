@@ -29,12 +29,12 @@ describeRequiring('chromium', 'call-valued final turns in the Studio', () => {
     },
   });
 
-  it('the scoring job counts the call-valued turns and the turn it could not score', () => {
-    expect(job!.message).toContain('2 turns ending in a call scored as the serialized call');
-    expect(job!.message).toContain('1 turn not scored (1: the turn has no final assistant message');
+  it('the scoring job counts the call-valued turns (turn 2 ends in an empty step after its call: the call is its target)', () => {
+    expect(job!.message).toContain('3 turns ending in a call scored as the serialized call');
+    expect(job!.message).not.toContain('not scored');
   });
 
-  it('the Trace view shows the final call as the frozen answer, and the empty turn as not scored', async () => {
+  it('the Trace view shows the final call as the frozen answer, also where an empty step closes the turn', async () => {
     const ui = await openStudioPage(s.browser, `${s.studio.host.openUrl}#/trace?task=GorillaFileSystem&trace=${TRACE}`);
     const page = ui.page;
     await page.waitForSelector('[data-testid="frozen-answer"]');
@@ -48,11 +48,15 @@ describeRequiring('chromium', 'call-valued final turns in the Studio', () => {
     expect(await page.locator('[data-testid="frozen-answer"] .tok.scored').count()).toBeGreaterThan(10);
     await page.locator('[data-testid="frozen-answer"]').scrollIntoViewIfNeeded();
     await ui.shot('call-target');
+    // Turn 2 ends in an empty closing step after a call: the call is its frozen answer (paper B.2), not the empty step.
     await page.selectOption('.trace-side select', '2');
-    await page.waitForSelector('[data-testid="turn-unscored"]');
-    expect(await page.textContent('[data-testid="turn-unscored"]')).toContain('no final assistant message');
+    await ui.settle();
+    const last = (await page.textContent('[data-testid="frozen-answer"]'))!;
+    expect(last).toContain('Frozen answer: a call');
+    expect(last).toContain('pwd');
+    expect(await page.locator('[data-testid="turn-unscored"]').count()).toBe(0);
     await page.locator('[data-testid="frozen-answer"]').scrollIntoViewIfNeeded();
-    await ui.shot('call-target-unscored');
+    await ui.shot('call-target-empty-closing-step');
     expect(ui.errors).toEqual([]);
     await ui.close();
   });

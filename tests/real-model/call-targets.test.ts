@@ -28,15 +28,16 @@ describeRequiring('real-model', 'BFCL call-valued final turns on the default rea
     await model?.dispose();
   });
 
-  it('scores the turns whose final message is a call, as the serialized <tool_call>, and names the turn it cannot score', async () => {
+  it('scores the turns whose final message is a call, as the serialized <tool_call>, an empty closing step included (its call is the target)', async () => {
     const imported = importText(readFileSync(fixturePath(FILE), 'utf8'), { file: FILE });
     const trace = imported.traces[0]!.trace;
-    expect(trace.turns.map((t) => t.target ?? 'text')).toEqual(['call', 'call', 'text']);
+    // Turn 2 ends in an empty closing step after its pwd call: the call is its frozen target (paper B.2).
+    expect(trace.turns.map((t) => t.target ?? 'text')).toEqual(['call', 'call', 'call']);
     const results: TraceResult[] = [];
     await scoreTraces(model, renderer, [trace], { mode: 'optimized', intervention: 'evidence', span: 'answer' }, (r) => void results.push(r));
     const { plan, logprobs } = results[0]!;
-    expect(plan.turns.map((t) => t.turn)).toEqual([0, 1]);
-    expect(plan.unscored).toEqual([{ turn: 2, reason: 'empty-answer' }]);
+    expect(plan.turns.map((t) => t.turn)).toEqual([0, 1, 2]);
+    expect(plan.unscored ?? []).toEqual([]);
     const scored = (turn: number) => {
       const b = plan.turns.find((t) => t.turn === turn)!.base;
       return model.detokenize(b.tokens.slice(b.start, b.end), true);
@@ -56,11 +57,14 @@ describeRequiring('real-model', 'BFCL call-valued final turns on the default rea
       span: 'answer',
       piece: (t) => model.detokenize([t], true),
     });
-    // ls has evidence before both targets; cat (turn 0's target) and cd only before turn 1's.
-    expect(Object.keys(row.scores).sort()).toEqual(['cat', 'cd', 'ls']);
+    // ls has evidence before every target; cat (turn 0's target) and cd before turn 1's and 2's; mv and wc (turn 1's
+    // calls) only before turn 2's (pwd).
+    expect(Object.keys(row.scores).sort()).toEqual(['cat', 'cd', 'ls', 'mv', 'wc']);
     for (const v of Object.values(row.scores)) expect(Number.isFinite(v)).toBe(true);
-    expect(row.turns!.map((t) => Object.keys(t.removed).sort())).toEqual([['ls'], ['cat', 'cd', 'ls']]);
-    expect(row.unscoredTurns).toEqual([{ turn: 2, reason: 'empty-answer' }]);
+    expect(row.turns!.map((t) => Object.keys(t.removed).sort())).toEqual([['ls'], ['cat', 'cd', 'ls'], ['cat', 'cd', 'ls', 'mv', 'wc']]);
+    expect(row.unscoredTurns ?? []).toEqual([]);
+    // Turn 2 ends in an empty closing step after its call: the call (pwd) is what is scored, not the empty step.
+    expect(scored(2)).toBe('<tool_call>\n{"name": "pwd", "arguments": {}}\n</tool_call>');
     console.log(`BFCL call targets: I = ${JSON.stringify(row.scores)}`);
   }, 900_000);
 });
