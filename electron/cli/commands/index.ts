@@ -80,7 +80,8 @@ export const commandIndex: CommandEntry[] = [
   },
   {
     name: 'gateway openai',
-    summary: "an OpenAI-compatible Chat Completions proxy that cuts each request's tools to its task's approved space and records the traffic",
+    summary:
+      "a proxy for Chat Completions, the Responses API and Anthropic's Messages API that cuts each request's tools to its task's approved space (pinned / deferred / hidden) and records the traffic",
     load: () => import('./gateway').then((m) => m.openaiCommand),
   },
   {
