@@ -38,6 +38,16 @@ export async function main(argv: readonly string[], rawIO: CliIO = defaultIO): P
   }
   const match = findCommand(argv);
   if (!match) {
+    // A group of subcommands named alone (`lots space`, `lots bench --help`): list its subcommands.
+    const group = commandIndex.filter((e) => e.name.startsWith(`${argv[0]} `));
+    if (group.length > 0 && (argv.length === 1 || argv[1] === '--help' || argv[1] === '-h')) {
+      const width = Math.max(...group.map((e) => e.name.length));
+      const list = [`lots ${argv[0]}: one of these subcommands (\`lots ${argv[0]} <subcommand> --help\` for its options):`];
+      for (const e of group) list.push(`  ${e.name.padEnd(width)}  ${e.summary}`);
+      if (argv.length === 1) io.err(list.join('\n'));
+      else io.out(list.join('\n'));
+      return argv.length === 1 ? EXIT_FAIL : 0;
+    }
     io.err(`lots: unknown command "${argv.slice(0, 2).join(' ')}". Run \`lots --help\` for the list.`);
     return EXIT_FAIL;
   }

@@ -46,3 +46,19 @@ describe('the CLI command index', () => {
     for (const file of modules) expect(commandImports(file), file).toEqual([]);
   });
 });
+
+describe('a group of subcommands named alone', () => {
+  it('lists its subcommands (on --help, exit 0; alone, on stderr with exit 2), and a real unknown command is still unknown', async () => {
+    const { runCli } = await import('./io');
+    const help = await runCli(['space', '--help']);
+    expect(help.code).toBe(0);
+    for (const e of commandIndex.filter((c) => c.name.startsWith('space '))) expect(help.out).toContain(e.name);
+    expect(help.out).toContain('lots space <subcommand> --help');
+    const alone = await runCli(['bench']);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain('bench scoring');
+    const unknown = await runCli(['nosuch', '--help']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('unknown command "nosuch --help"');
+  });
+});
