@@ -101,7 +101,8 @@ export function containerOf(head: Buffer): { kind: 'gzip' } | { kind: 'refuse'; 
   return { kind: 'text' };
 }
 
-function emptySummary(file: string, bytes: number, fatal: string): ReadSummary {
+/** The summary of a file that yielded nothing (before any record was read, or refused with `fatal`). */
+export function emptySummary(file: string, bytes: number, fatal?: string): ReadSummary {
   return {
     file,
     mode: 'empty',
@@ -114,7 +115,7 @@ function emptySummary(file: string, bytes: number, fatal: string): ReadSummary {
     unansweredTurns: 0,
     callTargetTurns: 0,
     elapsedMs: 0,
-    fatal,
+    ...(fatal !== undefined ? { fatal } : {}),
   };
 }
 

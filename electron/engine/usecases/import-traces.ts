@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { ImportFileReport } from '../../../shared/api/types';
 import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import type { LineError } from '../../../shared/trace/validate';
-import { assertRegularFile, importCancelled, readTraceFile, type ReadProgress, type ReadSummary } from '../import';
+import { assertRegularFile, emptySummary, importCancelled, readTraceFile, type ReadProgress, type ReadSummary } from '../import';
 import type { LockWait } from '../store/lock';
 import { ExpectedError } from '../../../shared/api/errors';
 import { traceIdConflictMessage, type ProjectStore, type TraceImport } from '../store';
@@ -135,19 +135,7 @@ export async function importSource(store: ProjectStore, source: TraceSource, opt
     source.cleanup?.();
   }
   // The reader always ends with a summary; the fallback only keeps the types honest.
-  const s: ReadSummary = summary ?? {
-    file: source.name,
-    mode: 'empty',
-    bytes: 0,
-    records: 0,
-    traces: 0,
-    rejected: 0,
-    pairing: { id: 0, position: 0, 'name-order': 0 },
-    tasks: {},
-    unansweredTurns: 0,
-    callTargetTurns: 0,
-    elapsedMs: 0,
-  };
+  const s: ReadSummary = summary ?? emptySummary(source.name, 0);
   if (s.fatal) reject(0, s.fatal);
   s.tasks = Object.fromEntries([...addedTasks.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
   return {
