@@ -212,6 +212,34 @@ describe('an upstream that fails is said as such (items 7, 12)', () => {
     await expect.poll(() => gw.err()).toMatch(/went silent for 1 s in the middle of its answer/);
   });
 
+  it('a keep-alive socket the upstream closed while idle is retried on a fresh connection; a fresh one that breaks is a 502', async () => {
+    // llama-server closes idle keep-alive sockets after 5 s; a request sent on one as it closes breaks
+    // before the upstream read it (CI saw "socket hang up" between two tests). Here every request that
+    // arrives on a socket used before is cut without an answer, as that race does.
+    const seen = new WeakSet<object>();
+    up.handle = (_got, res) => {
+      const socket = res.socket!;
+      if (seen.has(socket)) socket.destroy();
+      else {
+        seen.add(socket);
+        answerOk(_got, res);
+      }
+    };
+    const before = up.received.length;
+    for (const ask of ['convert 5 EUR', 'convert 6 EUR', 'convert 7 EUR']) {
+      const r = await rawRequest(gw.url, 'POST', '/v1/chat/completions', JSON.stringify(chatRequest(ask)), fx);
+      expect(r.status, ask).toBe(200);
+    }
+    // The first went out on a fresh socket; each later one first on the kept socket (cut), then on a fresh one.
+    expect(up.received.length - before).toBe(5);
+    expect(gw.err()).not.toMatch(/could not be reached/);
+
+    up.handle = (_got, res) => res.socket!.destroy();
+    const r = await rawRequest(gw.url, 'POST', '/v1/chat/completions', JSON.stringify(chatRequest('convert 8 EUR')), fx);
+    expect(r.status).toBe(502);
+    expect(r.body).toMatch(/could not be reached \(socket hang up\)/);
+  });
+
   it('a task name with a newline cannot forge a log line', async () => {
     const forged = 'fx\nPOST /v1/chat/completions task=admin (header) menu 4→4 → 200 in 1 ms';
     const r = await rawRequest(gw.url, 'POST', '/v1/chat/completions', JSON.stringify(chatRequest('x', { metadata: { lots_task: forged } })));

@@ -109,6 +109,8 @@ export interface RunningGateway {
 /** The header a gateway adds to what it forwards: the sessions a request passed through, comma-separated. */
 export const HOP_HEADER = 'x-lots-gateway-hop';
 const MAX_HOPS = 8;
+/** Keep-alive sockets found closed, one after another, before a request counts as unreachable. */
+const MAX_STALE_SOCKETS = 3;
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 600_000;
 const UPSTREAM_LIMIT_BYTES = 64 * 1024 * 1024;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'upgrade', 'te', 'trailer']);
@@ -204,14 +206,24 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     else if (options.upstreamKey) headers.authorization = `Bearer ${options.upstreamKey}`;
     else if (base.username)
       headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString('base64')}`;
-    return new Promise((resolve, reject) => {
+    return attempt(headers, p, body, signal, req.method ?? 'GET', 0);
+  };
+
+  /**
+   * One try of `send`. A keep-alive socket the upstream closed while idle (llama-server closes them after
+   * 5 s) can break the moment a request goes out on it; the upstream never read that request, so it is
+   * sent again on a fresh connection — as Node's documentation of `request.reusedSocket` advises. A
+   * connection that breaks on a fresh socket, or after any answer came, is the upstream's failure.
+   */
+  const attempt = (headers: OutgoingHttpHeaders, p: RequestPath, body: Uint8Array | undefined, signal: AbortSignal, method: string, tries: number): Promise<IncomingMessage> =>
+    new Promise((resolve, reject) => {
       let timedOut = false;
       let answer: IncomingMessage | undefined;
       const up = (https ? httpsRequest : httpRequest)({
         protocol: base.protocol,
         hostname: base.hostname.replace(/^\[|\]$/g, ''),
         port: base.port || (https ? 443 : 80),
-        method: req.method ?? 'GET',
+        method,
         path: target(p),
         headers,
         agent,
@@ -238,13 +250,14 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
         });
         resolve(got);
       });
-      up.on('error', (e) => {
+      up.on('error', (e: NodeJS.ErrnoException) => {
         if (e instanceof UpstreamFailure || signal.aborted) reject(e);
+        else if (up.reusedSocket && !answer && tries < MAX_STALE_SOCKETS && (e.code === 'ECONNRESET' || e.code === 'EPIPE'))
+          attempt(headers, p, body, signal, method, tries + 1).then(resolve, reject);
         else reject(new UpstreamFailure('unreachable', `the upstream ${shown} could not be reached (${e.message})`));
       });
       up.end(body);
     });
-  };
 
   /** The body of an answer, read whole (at most UPSTREAM_LIMIT_BYTES). */
   const readAnswer = async (answer: IncomingMessage): Promise<Buffer> => {
