@@ -6,8 +6,11 @@ import type { SliceCreator } from './types';
 export interface ScoringServerSlice {
   scoringServer: ScoringServerState | null;
   scoringServerBusy: boolean;
+  /** While a check runs: endpoints checked so far, of how many. */
+  scoringServerProgress: { done: number; total: number } | null;
   loadScoringServer(): Promise<void>;
-  /** Saves the settings, then checks every endpoint (a check saves nothing); null when the engine refused them (a notice says why). */
+  /** Saves the settings, then checks each endpoint in turn (a check contacts one endpoint and saves nothing);
+   * null when the engine refused them (a notice says why). */
   checkScoringServer(input: ApiInput<'checkScoringServer'>): Promise<ScoringServerState | null>;
   forgetScoringServer(): Promise<void>;
 }
@@ -17,6 +20,7 @@ export const createScoringServerSlice =
   (set, get) => ({
     scoringServer: null,
     scoringServerBusy: false,
+    scoringServerProgress: null,
 
     async loadScoringServer() {
       try {
@@ -29,12 +33,17 @@ export const createScoringServerSlice =
     async checkScoringServer(input) {
       set({ scoringServerBusy: true }, false, 'scoring-server/check-start');
       try {
-        await api.saveScoringServer(input);
-        const state = await api.checkScoringServer(input);
-        set({ scoringServer: state, scoringServerBusy: false }, false, 'scoring-server/check');
+        const saved = await api.saveScoringServer(input);
+        const endpoints = saved.settings?.endpoints ?? input.endpoints;
+        let state = saved;
+        for (const [i, endpoint] of endpoints.entries()) {
+          set({ scoringServerProgress: { done: i, total: endpoints.length } }, false, 'scoring-server/check-progress');
+          state = await api.checkScoringServer({ ...input, endpoints: [endpoint] });
+        }
+        set({ scoringServer: state, scoringServerBusy: false, scoringServerProgress: null }, false, 'scoring-server/check');
         return state;
       } catch (e) {
-        set({ scoringServerBusy: false }, false, 'scoring-server/check-failed');
+        set({ scoringServerBusy: false, scoringServerProgress: null }, false, 'scoring-server/check-failed');
         get().fail(e, 'Cannot check the scoring server');
         return null;
       }

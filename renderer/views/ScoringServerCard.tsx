@@ -20,6 +20,7 @@ export function parseEndpoints(text: string): string[] {
 export function ScoringServerCard() {
   const state = useStudio((s) => s.scoringServer);
   const busy = useStudio((s) => s.scoringServerBusy);
+  const progress = useStudio((s) => s.scoringServerProgress);
   const load = useStudio((s) => s.loadScoringServer);
   const check = useStudio((s) => s.checkScoringServer);
   const forget = useStudio((s) => s.forgetScoringServer);
@@ -125,6 +126,11 @@ export function ScoringServerCard() {
             <button className="btn primary" type="submit" disabled={urls.length === 0 || busy} data-testid="check-server">
               {busy ? <span className="spinner" /> : null} Check
             </button>
+            {busy && progress && progress.total > 1 && (
+              <span className="muted small" role="status" data-testid="server-check-progress">
+                checking endpoint {progress.done + 1} of {progress.total}…
+              </span>
+            )}
             {saved && (
               <button
                 className="btn"

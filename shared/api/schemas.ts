@@ -143,7 +143,9 @@ export const apiInputSchemas = {
   getScoringServer: none,
   /** Save these settings (per user); nothing is contacted. The API key variable must be one the operator allowed. */
   saveScoringServer: scoringServerInput,
-  /** Ask each endpoint what it serves (model id and status line; never a server's body). Nothing is saved. */
+  /** Ask one endpoint what it serves (model id and status line; never a server's body): `endpoints` names exactly
+   * one (after normalisation); check each in turn. Nothing is saved; the saved settings' last check is composed
+   * from this session's checks of their endpoints. */
   checkScoringServer: scoringServerInput,
   /** Remove the saved settings (scoring then runs on this machine only). */
   forgetScoringServer: none,

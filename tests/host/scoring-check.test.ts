@@ -74,12 +74,17 @@ describe('checkScoringServer through a real lots ui', () => {
 
   it('answers a status line, never the body, and changes no settings', async () => {
     seen.length = 0;
-    const reply = await call(ui, ui.token, 'checkScoringServer', { endpoints: [`${base}/notfound`, `${base}/html`], apiKeyEnv: 'LOTS_SCORING_KEY_TEST' });
-    const text = JSON.stringify(reply.body);
-    expect(text).not.toContain('INTERNAL-ADMIN-PAGE');
-    expect(text).not.toContain('hunter2');
-    const state = (reply.body as { value: { settings: unknown; lastCheck: { endpoints: { error: { message: string } }[] } } }).value;
-    expect(state.lastCheck.endpoints.map((e) => e.error.message)).toEqual([
+    const messages: string[] = [];
+    let state: { settings: unknown; lastCheck: { endpoints: { error: { message: string } }[] } } | undefined;
+    for (const endpoint of [`${base}/notfound`, `${base}/html`]) {
+      const reply = await call(ui, ui.token, 'checkScoringServer', { endpoints: [endpoint], apiKeyEnv: 'LOTS_SCORING_KEY_TEST' });
+      const text = JSON.stringify(reply.body);
+      expect(text).not.toContain('INTERNAL-ADMIN-PAGE');
+      expect(text).not.toContain('hunter2');
+      state = (reply.body as { value: NonNullable<typeof state> }).value;
+      messages.push(...state.lastCheck.endpoints.map((e) => e.error.message));
+    }
+    expect(messages).toEqual([
       `${base}/notfound answered HTTP 404: no llama-server answers at this URL (check the URL and the backend)`,
       `${base}/html answered HTTP 200, but not as llama-server does (check the URL and the backend)`,
     ]);
@@ -90,8 +95,19 @@ describe('checkScoringServer through a real lots ui', () => {
       expect(s.path).toMatch(/^\/(notfound|html)\//);
     }
     // Nothing was saved by the check.
-    expect(state.settings).toBeNull();
+    expect(state!.settings).toBeNull();
     expect((await call(ui, ui.token, 'getScoringServer')).body).toMatchObject({ ok: true, value: { settings: null } });
+  });
+
+  it('contacts one endpoint per check: a list of endpoints (a port scan in one call) is refused before anything is sent', async () => {
+    seen.length = 0;
+    const ports = Array.from({ length: 16 }, (_, i) => `http://127.0.0.1:${20000 + i}`);
+    const reply = await call(ui, ui.token, 'checkScoringServer', { endpoints: [`${base}/notfound`, ...ports] });
+    expect(reply.body).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: expect.stringContaining('a check contacts one endpoint, and 17 were given') },
+    });
+    expect(seen).toEqual([]);
   });
 
   it('a server that quotes the key back: the answer holds no key', async () => {

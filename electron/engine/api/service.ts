@@ -23,7 +23,15 @@ import type {
   TraceDetail,
   Transport,
 } from '../../../shared/api/types';
-import type { GpuInfo, ModelInfo, ModelsState, ScoringServerCheck, ScoringServerState } from '../../../shared/api/model-types';
+import type {
+  GpuInfo,
+  ModelInfo,
+  ModelsState,
+  ScoringEndpointCheck,
+  ScoringServerCheck,
+  ScoringServerSettings,
+  ScoringServerState,
+} from '../../../shared/api/model-types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import { ProjectStore } from '../store';
 import { buildDemoData } from '../views/demo';
@@ -59,7 +67,7 @@ import { faithfulnessJobSpec } from '../usecases/faithfulness';
 import { checkModelOf } from '../read-model/run-model';
 import { RecentProjects } from '../user-data/recent';
 import { checkKeyEnvAllowed, remoteSpecOf, ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
-import { checkScoringServers } from '../scoring/remote/check';
+import { checkScoringEndpoint, composeScoringCheck } from '../scoring/remote/check';
 import { buildSummary } from '../views/summary';
 import { checkScoringRequest, scoreJobSpec } from '../usecases/score';
 import { ProjectIndex } from '../read-model/project-index';
@@ -108,7 +116,8 @@ export class StudioService implements ApiMethods {
   private readonly jobs: JobCenter;
   private readonly scoringServer: ScoringServerSettingsFile;
   /** The last check of the saved scoring-server settings (this session only: a server's state changes). */
-  private scoringServerCheck: ScoringServerCheck | null = null;
+  /** This session's endpoint checks, by what was checked (backend, key variable, served name, endpoint): the saved settings' last check is composed from them. */
+  private readonly endpointChecks = new Map<string, { check: ScoringEndpointCheck; checkedAt: string }>();
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Which file paths may be used (unconfined without `root`). */
   readonly paths: PathPolicy;
@@ -443,9 +452,7 @@ export class StudioService implements ApiMethods {
 
   async getScoringServer(): Promise<ScoringServerState> {
     const settings = this.scoringServer.read();
-    const lastCheck =
-      settings && this.scoringServerCheck && JSON.stringify(this.scoringServerCheck.settings) === JSON.stringify(settings) ? this.scoringServerCheck : null;
-    return { settings, lastCheck, file: this.scoringServer.file };
+    return { settings, lastCheck: settings ? this.composedCheck(settings) : null, file: this.scoringServer.file };
   }
 
   async saveScoringServer(input: ApiParsedInput<'saveScoringServer'>): Promise<ScoringServerState> {
@@ -454,19 +461,45 @@ export class StudioService implements ApiMethods {
     return this.getScoringServer();
   }
 
-  /** Contacts the endpoints given, with a key only from an allowed variable; what comes back is a status
-   * line and the model id per endpoint, never a body. The saved settings are not changed. */
+  /** Contacts the one endpoint given (each endpoint is its own check), with a key only from an allowed
+   * variable; what comes back is a status line and the model id, never a body. The saved settings are not
+   * changed; their last check is composed from this session's checks of each of their endpoints. */
   async checkScoringServer(input: ApiParsedInput<'checkScoringServer'>): Promise<ScoringServerState> {
     const settings = scoringServerSettings(input, this.options.allowKeyEnv);
-    const check = await checkScoringServers(settings);
-    this.scoringServerCheck = check;
+    if (settings.endpoints.length !== 1)
+      throw new ExpectedError(
+        'INVALID_INPUT',
+        `a check contacts one endpoint, and ${settings.endpoints.length} were given: check each endpoint in turn (the Models view does); the saved settings' last check is composed from them`,
+      );
+    const checkedAt = new Date().toISOString();
+    const endpoint = await checkScoringEndpoint(settings, settings.endpoints[0]!);
+    this.endpointChecks.set(endpointCheckKey(settings, endpoint.endpoint), { check: endpoint, checkedAt });
     const saved = this.scoringServer.read();
-    return { settings: saved, lastCheck: check, file: this.scoringServer.file };
+    const ofSaved =
+      saved !== null &&
+      endpointCheckKey(saved, endpoint.endpoint) === endpointCheckKey(settings, endpoint.endpoint) &&
+      saved.endpoints.includes(endpoint.endpoint);
+    const composed = ofSaved ? this.composedCheck(saved) : null;
+    return { settings: saved, lastCheck: composed ?? composeScoringCheck(settings, [endpoint], process.env, checkedAt), file: this.scoringServer.file };
+  }
+
+  /** The check of these settings from this session's endpoint checks, once every endpoint has one (the earliest time is the check's). */
+  private composedCheck(settings: ScoringServerSettings): ScoringServerCheck | null {
+    const found = settings.endpoints.map((e) => this.endpointChecks.get(endpointCheckKey(settings, e)));
+    if (found.some((f) => f === undefined)) return null;
+    const checks = found as { check: ScoringEndpointCheck; checkedAt: string }[];
+    const checkedAt = checks.map((c) => c.checkedAt).sort()[0]!;
+    return composeScoringCheck(
+      settings,
+      checks.map((c) => c.check),
+      process.env,
+      checkedAt,
+    );
   }
 
   async forgetScoringServer(): Promise<ScoringServerState> {
     this.scoringServer.forget();
-    this.scoringServerCheck = null;
+    this.endpointChecks.clear();
     return { settings: null, lastCheck: null, file: this.scoringServer.file };
   }
 
@@ -522,4 +555,9 @@ export class StudioService implements ApiMethods {
     if (!this.project) throw noProject();
     return this.project;
   }
+}
+
+/** What an endpoint check depends on besides the endpoint: the same URL checked with another backend, key variable or served name is another check. */
+function endpointCheckKey(settings: ScoringServerSettings, endpoint: string): string {
+  return JSON.stringify([settings.backend, settings.apiKeyEnv ?? null, settings.servedModel ?? null, endpoint]);
 }

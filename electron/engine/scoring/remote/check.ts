@@ -39,8 +39,29 @@ export async function checkScoringServers(
   env: NodeJS.ProcessEnv = process.env,
   retry: Partial<RetryPolicy> = CHECK_RETRY,
 ): Promise<ScoringServerCheck> {
+  const endpoints = await Promise.all(settings.endpoints.map((endpoint) => checkScoringEndpoint(settings, endpoint, env, retry)));
+  return composeScoringCheck(settings, endpoints, env, new Date().toISOString());
+}
+
+/** Asks one endpoint what it serves, in turn with every other check of this process. */
+export function checkScoringEndpoint(
+  settings: ScoringServerSettings,
+  endpoint: string,
+  env: NodeJS.ProcessEnv = process.env,
+  retry: Partial<RetryPolicy> = CHECK_RETRY,
+): Promise<ScoringEndpointCheck> {
   const apiKey = settings.apiKeyEnv ? env[settings.apiKeyEnv] : undefined;
-  const endpoints = await Promise.all(settings.endpoints.map((endpoint) => inTurn(() => checkOne(settings, endpoint, apiKey, retry))));
+  return inTurn(() => checkOne(settings, endpoint, apiKey, retry));
+}
+
+/** What the endpoints' answers mean together for a job on these settings (the endpoints in the settings' order). */
+export function composeScoringCheck(
+  settings: ScoringServerSettings,
+  endpoints: ScoringEndpointCheck[],
+  env: NodeJS.ProcessEnv,
+  checkedAt: string,
+): ScoringServerCheck {
+  const apiKey = settings.apiKeyEnv ? env[settings.apiKeyEnv] : undefined;
   const reachable = endpoints.filter((e) => e.reachable);
   const identities = [...new Set(reachable.map((e) => e.identity!))];
   let problem: string | null = null;
@@ -52,7 +73,7 @@ export async function checkScoringServers(
     problem = `the endpoints serve different models (${identities.join(', ')}): every endpoint of a job must serve the same model; remove the others or restart them with one model`;
   else if (reachable.length < endpoints.length)
     problem = `${endpoints.length - reachable.length} of ${endpoints.length} endpoints did not answer: a job would start on the ${reachable.length} that did`;
-  return { settings, checkedAt: new Date().toISOString(), endpoints, identity: identities.length === 1 ? identities[0]! : null, problem };
+  return { settings, checkedAt, endpoints, identity: identities.length === 1 ? identities[0]! : null, problem };
 }
 
 async function checkOne(
