@@ -33,7 +33,7 @@ export function toOpenAITools({ pinned, deferred }: StatedDefinitions): OpenAITo
         ...(d.strict !== undefined ? { strict: d.strict } : {}),
       },
     })),
-    ...deferred.map((d): OpenAITool => ({ type: 'function', function: { name: d.name, ...demotedDescription(d) } })),
+    ...deferred.map((d): OpenAITool => ({ type: 'function', function: demotedTool(d) })),
   ];
 }
 
@@ -148,4 +148,10 @@ export function shortDescription(description: string): string {
 
 function demotedDescription(d: ToolDef): { description?: string } {
   return d.description !== undefined && d.description.trim() !== '' ? { description: shortDescription(d.description) } : {};
+}
+
+/** A deferred tool demoted (the paper's documentation demotion): its name and short description, no schema;
+ * each API wraps these two in its own tool form. */
+export function demotedTool(d: ToolDef): { name: string; description?: string } {
+  return { name: d.name, ...demotedDescription(d) };
 }

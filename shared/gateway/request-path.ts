@@ -50,12 +50,6 @@ export function normalizeRequestPath(rawUrl: string): Parsed<RequestPath> {
 
 const shown = (s: string): string => printable(s, 80);
 
-/** The Chat Completions paths (case folded: some upstreams route without regard to case). */
-export function isChatPath(p: RequestPath): boolean {
-  const s = p.segments.map((x) => x.toLowerCase());
-  return (s.length === 3 && s[0] === 'v1' && s[1] === 'chat' && s[2] === 'completions') || (s.length === 2 && s[0] === 'chat' && s[1] === 'completions');
-}
-
 /**
  * APIs that carry a menu of tools and that the gateway does not serve yet: forwarded, their tools would
  * reach the upstream uncut and unrecorded, so each request is refused (501) with this name.

@@ -83,7 +83,7 @@ describe('the Responses API through the gateway', () => {
     expect(tools.find((t) => t.name === 'DocRetrieve')).toMatchObject({ defer_loading: true, parameters: schema('DocRetrieve') });
     expect(tools.find((t) => t.name === 'ExchangeRate')!.defer_loading).toBeUndefined();
     expect(got.body.toString('utf8')).toContain(JSON.stringify(responsesTools.find((t) => t.name === 'Calculator')));
-    expect(lines.some((l) => /\[responses\] task=fx .* called while deferred: DocRetrieve/.test(l))).toBe(true);
+    expect(lines.some((l) => /POST \/v1\/responses task=fx .* called while deferred: DocRetrieve/.test(l))).toBe(true);
   });
 
   it('records a previous_response_id chain as one trace, with the call to the deferred tool marked', async () => {

@@ -41,7 +41,9 @@ describe('lots gateway openai', () => {
     }
     expect(await exited).toBe(0);
     await upstream.close();
-    expect(err).toMatch(/POST \/v1\/chat\/completions task=fx \(header\) menu 4→2 \(space v0\), 2 hidden, ~\d+ tokens saved → 200, 11 prompt tokens/);
+    expect(err).toMatch(
+      /POST \/v1\/chat\/completions task=fx \(header\) menu 4→2 pinned, 0 deferred \(demote\), 2 hidden \(space v0\), ~\d+ tokens saved → 200, 11 prompt tokens/,
+    );
     expect(err).toMatch(/fx: 1 request\(s\), 2 tool\(s\) hidden/);
     expect(err).toMatch(/stopped; 1 trace\(s\) recorded into the project/);
     expect(gatewayTraces(project)).toHaveLength(1);

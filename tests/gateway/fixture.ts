@@ -39,7 +39,11 @@ export function chatRequest(text: string, extra: Record<string, unknown> = {}): 
   return { model: 'tiny', messages: [{ role: 'user', content: text }], tools: openaiTools, ...extra };
 }
 
-export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: unknown }> {
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; json: unknown; headers: Headers }> {
   const r = await fetch(`${url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -52,7 +56,7 @@ export async function post(url: string, body: unknown, headers: Record<string, s
   } catch {
     json = undefined;
   }
-  return { status: r.status, text, json };
+  return { status: r.status, text, json, headers: r.headers };
 }
 
 /** The traces a gateway recorded into the project (those with `meta.gateway`). */

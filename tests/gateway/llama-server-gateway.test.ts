@@ -93,7 +93,9 @@ describeRequiring('real-model', 'the OpenAI gateway on the default real model', 
         expect(answered.status, answered.text).toBe(200);
         expect(answered.text).toContain('data: [DONE]');
         expect((await gateway.close()).committed).toBe(1);
-        expect(lines.join('\n')).toMatch(/task=fx \(header\) menu 4→2 \(space v0\), 2 hidden, ~\d+ tokens saved → 200, \d+ prompt tokens/);
+        expect(lines.join('\n')).toMatch(
+          /task=fx \(header\) menu 4→2 pinned, 0 deferred \(demote\), 2 hidden \(space v0\), ~\d+ tokens saved → 200, \d+ prompt tokens/,
+        );
 
         // The prompt the server builds from the same request, with the gateway's menu and with the client's.
         const promptTokens = async (tools: unknown[]): Promise<number> => {

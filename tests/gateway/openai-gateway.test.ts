@@ -41,6 +41,10 @@ describe('the OpenAI gateway', () => {
     const r = await post(gateway.url, chatRequest('convert 100 EUR to USD', { tool_choice: 'auto' }), { 'x-lots-task': 'fx' });
     expect(r.status).toBe(200);
     expect((r.json as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('100 EUR is 108 USD');
+    // What the gateway did, said to the client as on every served API (Chat Completions is the first adapter).
+    expect(r.headers.get('x-lots-task')).toBe('fx');
+    expect(r.headers.get('x-lots-space-version')).toBe('0');
+    expect(r.headers.get('x-lots-tools')).toBe('pinned=2; deferred=0; hidden=2; form=demote');
     const sent = upstream.received[0]!.body;
     expect(names(sent.tools)).toEqual(['Calculator', 'ExchangeRate']); // the request's order, only the space
     expect(sent.tool_choice).toBe('auto');

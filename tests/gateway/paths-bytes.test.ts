@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { duplicateTopKey, editBody } from '../../shared/gateway/json-splice';
 import { printable } from '../../shared/gateway/printable';
-import { isChatPath, normalizeRequestPath, unservedApi } from '../../shared/gateway/request-path';
+import { normalizeRequestPath, unservedApi } from '../../shared/gateway/request-path';
+import { adapterFor } from '../../electron/engine/gateway/apis/registry';
 
 const path = (raw: string) => {
   const p = normalizeRequestPath(raw);
@@ -19,8 +20,10 @@ describe('normalizeRequestPath', () => {
       expect(path(raw).path, raw).toBe('/v1/chat/completions');
     expect(path('/v1/models/a%20b?x=1&y=%2F').path).toBe('/v1/models/a%20b');
     expect(path('/v1/models?x=1&y=%2F').query).toBe('x=1&y=%2F');
-    expect(isChatPath(path('/CHAT/Completions'))).toBe(true);
-    expect(isChatPath(path('/v1/chat/completions/x'))).toBe(false);
+    // Served paths are matched by the adapters' registry, case folded, with or without v1.
+    expect(adapterFor(path('/CHAT/Completions').segments)?.id).toBe('chat');
+    expect(adapterFor(path('/v1/chat/./completions/').segments)?.id).toBe('chat');
+    expect(adapterFor(path('/v1/chat/completions/x').segments)).toBeUndefined();
   });
 
   it('refuses climbing above the root, hidden separators, control characters and broken escapes', () => {

@@ -29,17 +29,14 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { chatRequestText, estimateTokens, metadataTask, parseChatRequest, TASK_HEADER } from '../../../shared/gateway/chat-request';
+import { estimateTokens, metadataTask, TASK_HEADER } from '../../../shared/gateway/chat-request';
 import { OpenExchanges } from '../../../shared/gateway/conversations';
-import { exchangeTrace, type Exchange } from '../../../shared/gateway/exchange-trace';
 import { duplicateTopKey } from '../../../shared/gateway/json-splice';
 import { printable } from '../../../shared/gateway/printable';
-import { isChatPath, normalizeRequestPath, unservedApi, type RequestPath } from '../../../shared/gateway/request-path';
-import { SseAssembler } from '../../../shared/gateway/sse';
+import { normalizeRequestPath, unservedApi, type RequestPath } from '../../../shared/gateway/request-path';
 import { GatewayStats, type TaskSource } from '../../../shared/gateway/stats';
-import { isObj, type Obj } from '../../../shared/importers/values';
+import type { Obj } from '../../../shared/importers/values';
 import type { DeferredForm, GatewayApi } from './apis/api';
-import { chatMenu } from './apis/chat';
 import { cutRequest } from './apis/cut';
 import { adapterFor, API_ADAPTERS } from './apis/registry';
 import { apiExchangeTrace, type ApiExchange } from './apis/trace';
@@ -82,10 +79,7 @@ export interface OpenAIGatewayOptions {
 /** The form each served API sends deferred tools in, for an upstream (what startup prints). */
 export function deferredForms(upstream: string, chosen?: DeferredForm): { api: string; form: DeferredForm }[] {
   const host = new URL(upstream).hostname;
-  return [
-    { api: 'chat', form: chosen === 'hide' ? 'hide' : 'demote' },
-    ...API_ADAPTERS.map((a) => ({ api: a.id, form: chosen !== undefined && a.forms.includes(chosen) ? chosen : a.defaultForm(host) })),
-  ];
+  return API_ADAPTERS.map((a) => ({ api: a.id, form: chosen !== undefined && a.forms.includes(chosen) ? chosen : a.defaultForm(host) }));
 }
 
 /** Headers that tell the client what the gateway did with its request. */
@@ -136,10 +130,6 @@ export function shownUpstream(url: string): string {
   }
 }
 
-interface Pending {
-  exchange: Exchange;
-}
-
 export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise<RunningGateway> {
   const base = new URL(options.upstream);
   const basePath = base.pathname.replace(/\/+$/, '');
@@ -160,25 +150,10 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     ...(options.commitEveryMs !== undefined ? { commitEveryMs: options.commitEveryMs } : {}),
     ...(options.commitAtTraces !== undefined ? { commitAtTraces: options.commitAtTraces } : {}),
   });
-  const open = new OpenExchanges<Pending>();
+
   let seq = 0;
   const idleMs = options.openIdleMs ?? 120_000;
   const forms = new Map(deferredForms(options.upstream, options.deferred).map((f) => [f.api, f.form]));
-
-  const record = (e: Exchange): void => {
-    const t = exchangeTrace(e);
-    if (t.ok) {
-      recorder.add(t.trace);
-      stats.recorded++;
-    } else log(`gateway: exchange ${e.id} not recorded: ${printable(t.message)}`);
-  };
-  const sweep = setInterval(
-    () => {
-      for (const e of open.expired(Date.now() - idleMs)) record(e.value.exchange);
-    },
-    Math.min(idleMs, 10_000),
-  );
-  sweep.unref();
 
   /** The upstream's path and query for a gateway path: `/v1/x` and `/x` both reach `<base>/x` when the base ends in /v1; the base's query comes first. */
   const target = (p: RequestPath): string => {
@@ -320,11 +295,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     for (const [name, value] of Object.entries(from.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
   };
 
-  const resolveTask = (
-    req: IncomingMessage,
-    body: Obj,
-    text: () => string = () => chatRequestText(body.messages as unknown[]),
-  ): { task?: string; source: TaskSource } => {
+  const resolveTask = (req: IncomingMessage, body: Obj, text: () => string): { task?: string; source: TaskSource } => {
     const header = req.headers[TASK_HEADER];
     const named = (Array.isArray(header) ? header[0] : header)?.trim();
     const fromMeta = metadataTask(body);
@@ -345,141 +316,9 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     return view.route(text(), stats);
   };
 
-  const chat = async (req: IncomingMessage, res: ServerResponse, p: RequestPath, signal: AbortSignal): Promise<void> => {
-    const started = Date.now();
-    const raw = await readBody(req, guard.maxBodyBytes);
-    const parsed = parseChatRequest(parseJsonBody(raw));
-    if (!parsed.ok) throw new GatewayError(400, parsed.message);
-    const twice = duplicateTopKey(raw);
-    if (twice !== undefined)
-      throw new GatewayError(
-        400,
-        `the key "${printable(twice)}" occurs twice at the top of the request body (JSON parsers disagree on which one counts): send it once`,
-      );
-    const { body } = parsed.value;
-    const { task, source } = resolveTask(req, body);
-    const space = task !== undefined ? view.space(task) : undefined;
-    const chatForm = forms.get('chat') ?? 'demote';
-    const cut = cutRequest(chatMenu, raw, body, space ? { pinned: space.tools, deferred: space.deferred } : undefined, chatForm);
-    const requested = cut.requested;
-    const saved = estimateTokens(cut.savedChars);
-    const forwarded = cut.bytes;
-    const shownCount = cut.pinned.length + cut.deferred.length;
-    const menu = `menu ${requested.length}→${shownCount}${cut.deferred.length ? ` (${cut.deferred.length} deferred, demoted)` : ''}${space ? ` (space v${space.version})` : task !== undefined ? ' (no approved space)' : ''}`;
-    const line = (status: number | string, extra = '') =>
-      log(
-        `${req.method} ${p.path} task=${task !== undefined ? printable(task) : '-'} (${source}) ${menu}${cut.hidden.length || saved ? `, ${cut.hidden.length} hidden, ~${saved} tokens saved` : ''} → ${status}${extra} in ${Date.now() - started} ms`,
-      );
-    let answerRes: IncomingMessage;
-    try {
-      answerRes = await send(req, p, forwarded, signal);
-    } catch (e) {
-      if (e instanceof UpstreamFailure) stats.failed(task);
-      throw e;
-    }
-    const status = answerRes.statusCode ?? 502;
-    const ok = status >= 200 && status < 300;
-    const streamed = (answerRes.headers['content-type'] ?? '').includes('text/event-stream');
-    let answer: Obj | undefined;
-    let usage: Obj | undefined;
-    let why = 'upstream error, not recorded';
-    /** What is left to send once the exchange is journaled (a client that got its whole answer finds it recorded, even after a kill -9). */
-    let rest: Buffer | undefined;
-    if (streamed) {
-      res.statusCode = status;
-      copyHeaders(answerRes, res);
-      res.flushHeaders();
-      const sse = new SseAssembler();
-      const decoder = new TextDecoder();
-      try {
-        await pipeAnswer(answerRes, res, signal, (chunk) => sse.push(decoder.decode(chunk, { stream: true })), false);
-      } catch (e) {
-        if (e instanceof UpstreamFailure) {
-          stats.failed(task);
-          line(status, ` then the upstream failed: ${e.message}; the client's connection was cut, nothing recorded`);
-          return;
-        }
-        throw e;
-      }
-      const got = sse.result();
-      if (got.truncated) why = `the streamed answer was over what the gateway keeps (${got.message.content?.length ?? 0} characters kept), not recorded`;
-      else if (!got.done && !got.finishReason) why = 'the stream ended without [DONE] or a finish reason, not recorded';
-      else if (ok && !got.error) answer = got.message;
-      usage = got.usage;
-    } else {
-      const bytes = await readAnswer(answerRes).catch((e: unknown) => {
-        stats.failed(task);
-        throw e;
-      });
-      res.statusCode = status;
-      copyHeaders(answerRes, res);
-      rest = bytes;
-      if (ok) {
-        try {
-          const json: unknown = JSON.parse(bytes.toString('utf8'));
-          if (isObj(json)) {
-            const choice: unknown = Array.isArray(json.choices) ? json.choices[0] : undefined;
-            if (isObj(choice) && isObj(choice.message)) answer = choice.message;
-            if (isObj(json.usage)) usage = json.usage;
-          }
-        } catch {
-          /* not JSON: passed to the client as it came, nothing to record */
-        }
-      }
-    }
-    const promptTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
-    if (!answer) {
-      res.end(rest);
-      stats.failed(task);
-      line(status, ` (${why})`);
-      return;
-    }
-    stats.served({
-      ...(task !== undefined ? { task } : {}),
-      source,
-      hasSpace: space !== undefined,
-      hidden: cut.hidden.length,
-      tokensSaved: saved,
-      ...(promptTokens !== undefined ? { promptTokens } : {}),
-      ...(space ? { spaceVersion: space.version } : {}),
-    });
-    const calledDeferred = (Array.isArray(answer.tool_calls) ? answer.tool_calls : [])
-      .map((c) => (isObj(c) && isObj(c.function) && typeof c.function.name === 'string' ? c.function.name : ''))
-      .filter((n) => n !== '' && cut.deferred.includes(n));
-    line(
-      status,
-      `${promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : ''}${calledDeferred.length ? `, called while deferred: ${calledDeferred.map((n) => printable(n)).join(', ')}` : ''}`,
-    );
-    const messages = cut.body.messages as unknown[];
-    const before = open.take(messages);
-    const exchange: Exchange = {
-      id: before?.id ?? `gw-${session}-${String(++seq).padStart(4, '0')}`,
-      ...(task !== undefined ? { task } : {}),
-      taskSource: source,
-      forwarded: cut.body,
-      answer,
-      requested,
-      hidden: cut.hidden,
-      deferred: cut.deferred,
-      calledWhileDeferred: [...new Set([...(before?.value.exchange.calledWhileDeferred ?? []), ...calledDeferred])],
-      ...(space ? { spaceVersion: space.version } : {}),
-      ...(usage ? { usage } : {}),
-      requests: (before?.value.exchange.requests ?? 0) + 1,
-      session,
-      at: new Date().toISOString(),
-      gateway: 'openai',
-    };
-    if (Array.isArray(answer.tool_calls) && answer.tool_calls.length > 0) {
-      open.add([...messages, answer], { id: exchange.id, value: { exchange }, at: Date.now() });
-      // Journaled as it stands (what it would be recorded as if nothing continued it); a continuation replaces it.
-      const t = exchangeTrace(exchange);
-      if (t.ok) recorder.provisional(t.trace);
-    } else record(exchange);
-    res.end(rest);
-  };
-
-  /** Open chains of the adapters' APIs: an exchange whose answer calls tools (or that a previous_response_id may continue), by the keys that continue it. */
+  /** Open chains: an exchange whose answer calls tools (or that a previous_response_id may continue), by the keys that continue it, or by its conversation (chainBy 'messages'). */
   const chains = new Map<string, { exchange: ApiExchange; at: number }>();
+  const byMessages = new OpenExchanges<ApiExchange>();
   const openChains = new Set<{ exchange: ApiExchange; at: number }>();
   const recordApi = (e: ApiExchange): void => {
     const t = apiExchangeTrace(e);
@@ -500,12 +339,13 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
           closeChain(c);
           recordApi(c.exchange);
         }
+      for (const e of byMessages.expired(old)) recordApi(e.value);
     },
     Math.min(idleMs, 10_000),
   );
   chainSweep.unref();
 
-  /** A request of an adapter's API (Responses, Messages): the core's one path for all of them. */
+  /** A request of a served API (Chat Completions, Responses, Messages): the core's one path for all of them. */
   const serveApi = async (api: GatewayApi, req: IncomingMessage, res: ServerResponse, p: RequestPath, signal: AbortSignal): Promise<void> => {
     const started = Date.now();
     const raw = await readBody(req, guard.maxBodyBytes);
@@ -526,7 +366,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
     const menu = `menu ${cut.requested.length}→${cut.pinned.length} pinned, ${cut.deferred.length} deferred (${form}), ${cut.hidden.length} hidden${space ? ` (space v${space.version})` : task !== undefined ? ' (no approved space)' : ''}`;
     const line = (status: number | string, extra = '') =>
       log(
-        `${req.method} ${p.path} [${api.id}] task=${task !== undefined ? printable(task) : '-'} (${source}) ${menu}${saved ? `, ~${saved} tokens saved` : ''} → ${status}${extra} in ${Date.now() - started} ms`,
+        `${req.method} ${p.path} task=${task !== undefined ? printable(task) : '-'} (${source}) ${menu}${saved ? `, ~${saved} tokens saved` : ''} → ${status}${extra} in ${Date.now() - started} ms`,
       );
     let answerRes: IncomingMessage;
     try {
@@ -597,15 +437,20 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       status,
       `${promptTokens !== undefined ? `, ${promptTokens} prompt tokens` : ''}${calledDeferred.length ? `, called while deferred: ${calledDeferred.map((n) => printable(n)).join(', ')}` : ''}`,
     );
-    let before: { exchange: ApiExchange; at: number } | undefined;
-    for (const k of api.continues(body)) {
-      before = chains.get(k);
-      if (before) break;
-    }
-    if (before) closeChain(before);
-    const forwarded = before && api.merge ? api.merge(before.exchange, cut.body) : cut.body;
+    let before: ApiExchange | undefined;
+    if (api.chainBy === 'messages') before = byMessages.take(cut.body.messages as unknown[])?.value;
+    else
+      for (const k of api.continues(body)) {
+        const c = chains.get(k);
+        if (c) {
+          closeChain(c);
+          before = c.exchange;
+          break;
+        }
+      }
+    const forwarded = before && api.merge ? api.merge(before, cut.body) : cut.body;
     const exchange: ApiExchange = {
-      id: before?.exchange.id ?? `gw-${session}-${String(++seq).padStart(4, '0')}`,
+      id: before?.id ?? `gw-${session}-${String(++seq).padStart(4, '0')}`,
       api,
       ...(task !== undefined ? { task } : {}),
       taskSource: source,
@@ -616,19 +461,23 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
       deferred: cut.deferred,
       hidden: cut.hidden,
       deferredForm: form,
-      calledWhileDeferred: [...new Set([...(before?.exchange.calledWhileDeferred ?? []), ...calledDeferred])],
+      calledWhileDeferred: [...new Set([...(before?.calledWhileDeferred ?? []), ...calledDeferred])],
       ...(space ? { spaceVersion: space.version } : {}),
       ...(got.usage ? { usage: got.usage } : {}),
-      requests: (before?.exchange.requests ?? 0) + 1,
+      requests: (before?.requests ?? 0) + 1,
       session,
       at: new Date().toISOString(),
     };
-    const keys = api.opens(answer);
-    if (api.calledTools(answer).length > 0 && keys.length > 0) {
-      const c = { exchange, at: Date.now() };
-      openChains.add(c);
-      for (const k of keys) chains.set(k, c);
-      // Journaled as it stands; a continuation replaces it.
+    const keys = api.chainBy === 'messages' ? [] : api.opens(answer);
+    const calls = api.calledTools(answer).length > 0;
+    if (calls && (api.chainBy === 'messages' || keys.length > 0)) {
+      if (api.chainBy === 'messages') byMessages.add([...(cut.body.messages as unknown[]), answer], { id: exchange.id, value: exchange, at: Date.now() });
+      else {
+        const c = { exchange, at: Date.now() };
+        openChains.add(c);
+        for (const k of keys) chains.set(k, c);
+      }
+      // Journaled as it stands (what it would be recorded as if nothing continued it); a continuation replaces it.
       const t = apiExchangeTrace(exchange);
       if (t.ok) recorder.provisional(t.trace);
     } else recordApi(exchange);
@@ -689,16 +538,13 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
         if (unserved !== undefined)
           throw new GatewayError(
             501,
-            `this gateway serves Chat Completions (POST /v1/chat/completions)${API_ADAPTERS.map((a) => `, ${a.label}`).join('')}; ${unserved} is not served yet: its tools would reach the upstream uncut and unrecorded. Point this agent at a served API, or straight at the upstream`,
+            `this gateway serves ${API_ADAPTERS.map((a) => a.label).join(', ')}; ${unserved} is not served yet: its tools would reach the upstream uncut and unrecorded. Point this agent at a served API, or straight at the upstream`,
             'not_implemented',
           );
         if (adapter) {
-          const segments = p.value.segments.map((x) => x.toLowerCase());
-          await serveApi(adapter, req, res, { ...p.value, segments, path: `/${segments.join('/')}` }, abort.signal);
-        } else if (req.method === 'POST' && isChatPath(p.value)) {
           // Forwarded as the upstream's own spelling of the path, whatever case the client used.
           const segments = p.value.segments.map((x) => x.toLowerCase());
-          await chat(req, res, { ...p.value, segments, path: `/${segments.join('/')}` }, abort.signal);
+          await serveApi(adapter, req, res, { ...p.value, segments, path: `/${segments.join('/')}` }, abort.signal);
         } else await passthrough(req, res, p.value, abort.signal);
       } catch (e) {
         const where = `${req.method} ${shownPath}`;
@@ -735,7 +581,7 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
   const status = new GatewayStatusWriter(
     options.store,
     { id: session, kind: 'openai', transport: 'http', url: `${url}/v1`, upstream: publicUpstream(options.upstream) },
-    { stats, recorder, open: () => open.size, passedThrough: () => passed },
+    { stats, recorder, open: () => byMessages.size + openChains.size, passedThrough: () => passed },
     { log, ...(options.statusHeartbeatMs !== undefined ? { heartbeatMs: options.statusHeartbeatMs } : {}) },
   );
   recorder.onCommit = () => status.beat();
@@ -758,14 +604,13 @@ export async function startOpenAIGateway(options: OpenAIGatewayOptions): Promise
         await Promise.allSettled([...inFlight]);
         await stopped;
         clearTimeout(slow);
-        clearInterval(sweep);
         clearInterval(chainSweep);
         for (const c of [...openChains]) {
           closeChain(c);
           recordApi(c.exchange);
         }
         agent.destroy();
-        for (const e of open.drain()) record(e.value.exchange);
+        for (const e of byMessages.drain()) recordApi(e.value);
         try {
           return await recorder.close();
         } finally {

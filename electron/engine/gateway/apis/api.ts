@@ -34,8 +34,10 @@ export interface RequestTool {
 }
 
 export interface GatewayApi {
-  /** Registry name (`--deferred` defaults, logs, the recorded trace's `meta.gateway.kind`). */
+  /** Registry name (`--deferred` defaults, the recorded trace's `meta.gateway.kind` unless `recordedKind`). */
   id: string;
+  /** `meta.gateway.kind` of the recorded traces, when it is not `id`. */
+  recordedKind?: string;
   label: string;
   /** The path, segments case-folded, without a leading `v1`: `['chat','completions']`. */
   route: readonly string[];
@@ -65,6 +67,10 @@ export interface GatewayApi {
   calledTools(answer: Obj): string[];
   /** The exchange as a record its importer reads (forwarded: the body sent upstream, continued chains merged). */
   record(id: string, forwarded: Obj, answer: Obj): { value: unknown; parse: 'openai' | 'anthropic' };
+  /** How an exchange whose answer calls tools is joined to the request that continues it: by the keys of
+   * `continues`/`opens` (call ids, response ids; the default), or by the conversation the request resends
+   * (its messages begin with the earlier request's messages and answer: Chat Completions). */
+  chainBy?: 'keys' | 'messages';
   /** Chains: keys this request continues, keys its answer opens; `merge` joins a chain's earlier exchange to this one's request when the request carries only what is new (Responses' previous_response_id). */
   continues(body: Obj): string[];
   opens(answer: Obj): string[];

@@ -4,10 +4,21 @@
 // schema), hidden tools removed. A tool the request lacks is never added; a tool without a name (a built-in
 // tool) is kept as it is. The body is edited at the byte level (json-splice.ts): every member the cut does
 // not change reaches the upstream as the client sent it. Pure.
+import { anyToolDef } from '../../../../shared/importers/tools';
 import { isObj, type Obj } from '../../../../shared/importers/values';
 import { TASK_METADATA_FIELD } from '../../../../shared/gateway/chat-request';
 import { editBody } from '../../../../shared/gateway/json-splice';
-import type { DeferredForm, GatewayApi } from './api';
+import type { DeferredForm, GatewayApi, RequestTool } from './api';
+
+/** A request's `tools` as the cut reads them: the entries `isFunction` accepts are function tools of a space
+ * (named by their definition); every other entry (a built-in tool) is kept as it is. */
+export function functionTools(body: Obj, isFunction: (tool: Obj) => boolean): RequestTool[] {
+  return (Array.isArray(body.tools) ? body.tools : []).map((t) => {
+    if (!isObj(t) || !isFunction(t)) return {};
+    const def = anyToolDef(t);
+    return def ? { name: def.name, def } : {};
+  });
+}
 
 export interface SpaceStates {
   pinned: readonly string[];

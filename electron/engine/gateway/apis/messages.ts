@@ -3,13 +3,13 @@
 // `content_block_*`, `message_delta`, `message_stop`) assembled here into the message it stands for.
 // Deferred tools: `defer_loading: true` plus the tool search tool natively (api.anthropic.com), else
 // demoted. Recorded through the Anthropic importer (shared/importers/anthropic.ts).
-import { toAnthropicTools, toOpenAITools, ANTHROPIC_TOOL_SEARCH } from '../../../../shared/export/formats';
-import { anyToolDef } from '../../../../shared/importers/tools';
+import { demotedTool, toAnthropicTools, ANTHROPIC_TOOL_SEARCH } from '../../../../shared/export/formats';
 import { contentText, isObj, str, type Obj } from '../../../../shared/importers/values';
 import type { ToolDef } from '../../../../shared/trace/schema';
 import type { Parsed } from '../../../../shared/gateway/chat-request';
 import type { AssembledAnswer, GatewayApi, StreamAssembler } from './api';
 import { SseEvents } from './sse-events';
+import { functionTools } from './cut';
 
 const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 const blocks = (m: unknown): Obj[] => (isObj(m) && Array.isArray(m.content) ? m.content.filter(isObj) : []);
@@ -39,18 +39,12 @@ export const messagesApi: GatewayApi = {
       )
       .filter((t) => t !== '')
       .join('\n'),
-  tools: (body) =>
-    (Array.isArray(body.tools) ? body.tools : []).map((t) => {
-      // Server and client tools with a `type` (tool search, bash, web search …) are not function tools of a space.
-      if (!isObj(t) || (t.type !== undefined && t.type !== 'custom')) return {};
-      const def = anyToolDef(t);
-      return def ? { name: def.name, def } : {};
-    }),
+  // Server and client tools with a `type` (tool search, bash, web search …) are not function tools of a space.
+  tools: (body) => functionTools(body, (t) => t.type === undefined || t.type === 'custom'),
   deferredTool(def: ToolDef, form) {
     if (form === 'native') return toAnthropicTools({ pinned: [], deferred: [def] })[0];
-    // The demoted form (the paper's documentation demotion), the export's own, as this API writes a tool.
-    const { function: fn } = toOpenAITools({ pinned: [], deferred: [def] })[0]!;
-    return { name: fn.name, ...(fn.description !== undefined ? { description: fn.description } : {}), input_schema: { type: 'object', properties: {} } };
+    // The demoted form, as this API writes a tool.
+    return { ...demotedTool(def), input_schema: { type: 'object', properties: {} } };
   },
   searchTool: ANTHROPIC_TOOL_SEARCH,
   forcedTool: (body) => (isObj(body.tool_choice) && body.tool_choice.type === 'tool' ? str(body.tool_choice.name) : undefined),

@@ -1,10 +1,11 @@
-// The APIs the gateway serves besides Chat Completions (served by its own path of the core), by path. A
-// new API is one adapter file (api.ts says what it provides) and one line here.
+// The APIs the gateway serves, by path. A new API is one adapter file (api.ts says what it provides) and
+// one line here.
 import type { GatewayApi } from './api';
+import { chatApi } from './chat';
 import { messagesApi } from './messages';
 import { responsesApi } from './responses';
 
-export const API_ADAPTERS: readonly GatewayApi[] = [responsesApi, messagesApi];
+export const API_ADAPTERS: readonly GatewayApi[] = [chatApi, responsesApi, messagesApi];
 
 /** The adapter serving a path (segments as requested; a leading `v1` is optional), if any. */
 export function adapterFor(segments: readonly string[]): GatewayApi | undefined {

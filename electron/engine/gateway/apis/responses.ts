@@ -3,13 +3,13 @@
 // chains, and a stream of named events ending in `response.completed` (which carries the whole response).
 // Deferred tools: `defer_loading: true` plus `tool_search` natively (OpenAI's own API), else demoted.
 // Recorded through the OpenAI importer's Responses reading (shared/importers/openai.ts).
-import { toOpenAIResponsesTools, toOpenAITools } from '../../../../shared/export/formats';
-import { anyToolDef } from '../../../../shared/importers/tools';
+import { demotedTool, toOpenAIResponsesTools } from '../../../../shared/export/formats';
 import { contentText, isObj, str, type Obj } from '../../../../shared/importers/values';
 import type { ToolDef } from '../../../../shared/trace/schema';
 import type { Parsed } from '../../../../shared/gateway/chat-request';
 import type { AssembledAnswer, GatewayApi, StreamAssembler } from './api';
 import { SseEvents } from './sse-events';
+import { functionTools } from './cut';
 
 const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
@@ -36,18 +36,12 @@ export const responsesApi: GatewayApi = {
       .filter((m): m is Obj => isObj(m) && m.role === 'user')
       .map((m) => contentText(m.content))
       .join('\n'),
-  tools: (body) =>
-    (Array.isArray(body.tools) ? body.tools : []).map((t) => {
-      if (!isObj(t) || t.type !== 'function') return {};
-      const def = anyToolDef(t);
-      return def ? { name: def.name, def } : {};
-    }),
+  tools: (body) => functionTools(body, (t) => t.type === 'function'),
   deferredTool(def: ToolDef, form) {
     if (form === 'native') return toOpenAIResponsesTools({ pinned: [], deferred: [def] })[0];
-    // The demoted form (the paper's documentation demotion), the export's own, flattened as this API writes
-    // a function tool: callable by name, no schema to read (an empty object schema, which the API requires).
-    const { function: fn } = toOpenAITools({ pinned: [], deferred: [def] })[0]!;
-    return { type: 'function', ...fn, parameters: { type: 'object', properties: {} }, strict: false };
+    // The demoted form, flattened as this API writes a function tool: callable by name, no schema to read
+    // (an empty object schema, which the API requires).
+    return { type: 'function', ...demotedTool(def), parameters: { type: 'object', properties: {} }, strict: false };
   },
   searchTool: { type: 'tool_search' },
   forcedTool: (body) => (isObj(body.tool_choice) && body.tool_choice.type === 'function' ? str(body.tool_choice.name) : undefined),

@@ -5,7 +5,7 @@
 import { parseAnthropicRecord } from '../../../../shared/importers/anthropic';
 import { parseOpenAIRecord } from '../../../../shared/importers/openai';
 import type { Obj } from '../../../../shared/importers/values';
-import type { TraceOrError } from '../../../../shared/gateway/exchange-trace';
+import type { Trace } from '../../../../shared/trace/schema';
 import type { TaskSource } from '../../../../shared/gateway/stats';
 import type { GatewayApi } from './api';
 
@@ -32,6 +32,8 @@ export interface ApiExchange {
   at: string;
 }
 
+export type TraceOrError = { ok: true; trace: Trace } | { ok: false; message: string };
+
 export function apiExchangeTrace(e: ApiExchange): TraceOrError {
   const { value, parse } = e.api.record(e.id, e.forwarded, e.answer);
   const record = { value, line: 1 };
@@ -46,7 +48,7 @@ export function apiExchangeTrace(e: ApiExchange): TraceOrError {
       meta: {
         ...parsed.meta,
         gateway: {
-          kind: e.api.id,
+          kind: e.api.recordedKind ?? e.api.id,
           session: e.session,
           at: e.at,
           taskFrom: e.taskSource,
