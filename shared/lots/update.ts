@@ -3,6 +3,7 @@
 // initialises Ĩ(s) to its batch mean; a tool the batch did not score keeps its running score. The proposal
 // is E^(k+1), cut from the running scores by the task's rule; it is only a proposal (the operator approves).
 import type { ScoreRow } from '../project/scores';
+import type { Trace } from '../trace/schema';
 import type { Crossing, TaskUpdates, UpdateBatch, UpdateRule } from '../project/updates';
 import { aggregateOneTask } from './aggregate';
 import { rankRecord } from './rank';
@@ -18,6 +19,27 @@ export interface FoldInput {
   label?: string;
   at: string;
   accuracy?: number;
+  /** Tools called while deferred, by traces of the batch (`deferredCalls`). */
+  calledWhileDeferred?: Readonly<Record<string, number>>;
+}
+
+/**
+ * The tools a batch's traces called while they were deferred, and in how many traces: a call step naming a
+ * tool the trace's forwarded menu had deferred (`meta.gateway.deferred`, written by the gateway). A deferred
+ * tool is callable; the call's observation is scored like any other, so its evidence reaches the running
+ * scores and the rule may pin it in the next proposal (the tool is then "promoted").
+ */
+export function deferredCalls(traces: Iterable<Pick<Trace, 'turns' | 'meta'>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const t of traces) {
+    const gateway = t.meta?.gateway;
+    const deferred = typeof gateway === 'object' && gateway !== null ? (gateway as { deferred?: unknown }).deferred : undefined;
+    if (!Array.isArray(deferred) || deferred.length === 0) continue;
+    const names = new Set(deferred.filter((d): d is string => typeof d === 'string'));
+    const called = new Set(t.turns.flatMap((turn) => turn.steps.flatMap((s) => (s.kind === 'call' ? s.calls.map((c) => c.name) : []))));
+    for (const name of called) if (names.has(name)) out[name] = (out[name] ?? 0) + 1;
+  }
+  return out;
 }
 
 /** The running state the next batch starts from: the last batch's, or nothing before the first. */
@@ -68,6 +90,12 @@ export function foldBatch(task: string, updates: Pick<TaskUpdates, 'alpha' | 'ru
   });
   entry.entered = entry.proposed.filter((t) => !before.has(t)).map(crossing);
   entry.left = [...before].filter((t) => !after.has(t)).map(crossing);
+  const called = input.calledWhileDeferred ?? {};
+  if (Object.keys(called).length > 0) {
+    entry.calledWhileDeferred = { ...called };
+    const promoted = entry.proposed.filter((t) => (called[t] ?? 0) > 0);
+    if (promoted.length > 0) entry.promoted = promoted;
+  }
   return entry;
 }
 

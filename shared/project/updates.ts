@@ -46,6 +46,11 @@ export const UpdateBatchSchema = z.object({
   proposed: z.array(z.string()),
   entered: z.array(CrossingSchema),
   left: z.array(CrossingSchema),
+  /** Tools the batch's traces called while they were deferred (the menu the gateway forwarded had them
+   * deferred), and in how many traces; absent when none was. */
+  calledWhileDeferred: ownRecord(z.string(), z.number().int().positive()).optional(),
+  /** Of those, the ones this batch's proposal pins: called while deferred, scored, and now in the rule's space. */
+  promoted: z.array(z.string()).optional(),
   /** Accuracy of the proposed space where it was measured (benchmark streams). */
   accuracy: z.number().min(0).max(1).optional(),
   at: z.string(),

@@ -138,5 +138,59 @@ describeRequiring('real-model', 'the OpenAI gateway on the default real model', 
       },
       SLOW,
     );
+
+    it(
+      'a deferred tool the agent calls is recorded as such, scored, folded, and promoted: the next proposal pins it (issue 44 item 4)',
+      async () => {
+        const dir = join(tmp.dir, 'promote');
+        // The exchange-rate tool is deferred (callable, demoted), the calculator pinned, the rest hidden.
+        ProjectStore.create(dir).acceptSpace({
+          task: 'fx',
+          tools: ['calculator'],
+          deferred: ['get_exchange_rate'],
+          pinned: [],
+          banned: [],
+          rule: { kind: 'topk', k: 2 },
+          note: 'exchange rate deferred',
+        });
+        const gateway = await startOpenAIGateway({ store: ProjectStore.open(dir), upstream: server.url });
+        const call = { id: 'call_fx', type: 'function', function: { name: 'get_exchange_rate', arguments: '{"base":"EUR","quote":"USD"}' } };
+        const answered = await post(
+          gateway.url,
+          {
+            model: 'default',
+            temperature: 0,
+            max_tokens: 6,
+            messages: [
+              { role: 'user', content: QUESTION },
+              { role: 'assistant', content: null, tool_calls: [call] },
+              { role: 'tool', tool_call_id: 'call_fx', content: '{"base":"EUR","quote":"USD","rate":1.08}' },
+            ],
+            tools: TOOLS,
+          },
+          { 'x-lots-task': 'fx' },
+        );
+        expect(answered.status, answered.text).toBe(200);
+        expect(answered.headers.get('x-lots-tools')).toBe('pinned=1; deferred=1; hidden=2; form=demote');
+        expect((await gateway.close()).committed).toBe(1);
+        const [trace] = ProjectStore.open(dir).listTraces();
+        expect(trace!.meta!.gateway).toMatchObject({ deferred: ['get_exchange_rate'] });
+
+        const scored = await lots(['score', '--project', dir, '--model', modelPath!, '--backend', 'llama-server', '--endpoint', server.url]);
+        expect(scored.code, scored.err + scored.out).toBe(0);
+        const updated = await lots(['update', '--project', dir, '--json']);
+        expect(updated.code, updated.err + updated.out).toBe(0);
+        const fx = (
+          JSON.parse(updated.out) as {
+            tasks: Record<string, { batches: { calledWhileDeferred?: Record<string, number>; promoted?: string[] }[]; proposal: string[] }>;
+          }
+        ).tasks.fx!;
+        expect(fx.batches[0]).toMatchObject({ calledWhileDeferred: { get_exchange_rate: 1 }, promoted: ['get_exchange_rate'] });
+        expect(fx.proposal).toContain('get_exchange_rate');
+        const said = await lots(['update', '--project', dir]);
+        expect(said.out).toContain('called while deferred: get_exchange_rate (1 trace); promoted (pinned in this proposal): get_exchange_rate');
+      },
+      SLOW,
+    );
   });
 });

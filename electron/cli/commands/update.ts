@@ -84,6 +84,11 @@ function printResult(r: TaskUpdateResult, project: string, io: CliIO): void {
     );
     for (const c of b.entered) io.out(`        + ${crossing(c, 'entered')}`);
     for (const c of b.left) io.out(`        − ${crossing(c, 'left')}`);
+    const called = Object.entries(b.calledWhileDeferred ?? {});
+    if (called.length > 0)
+      io.out(
+        `        called while deferred: ${called.map(([t, n]) => `${t} (${n} trace${n === 1 ? '' : 's'})`).join(', ')}${b.promoted?.length ? `; promoted (pinned in this proposal): ${b.promoted.join(', ')}` : '; none promoted (the rule keeps them deferred)'}`,
+      );
   }
   for (const w of r.waiting) io.out(`  waiting: ${w.source} (${w.traces} traces, no score rows in this run yet: lots score --project ${project})`);
   for (const e of r.empty)
@@ -97,7 +102,9 @@ function printResult(r: TaskUpdateResult, project: string, io: CliIO): void {
   const against = r.approved ? `against approved v${r.approved.version}` : 'no version approved yet';
   const diff = [...r.diff.added.map((t) => `+${t}`), ...r.diff.removed.map((t) => `−${t}`)].join(' ') || 'no change';
   io.out(`  proposal (${r.proposal.length} tools, not applied): ${r.proposal.join(', ') || '(none)'}  — ${against}: ${diff}`);
-  io.out("  approve it in the Studio's Space view (`lots ui`), with a note.");
+  io.out(
+    `  approve it with \`lots space approve --project ${project} --task ${r.task} --from update --note "…"\`, or in the Studio's Space view (\`lots ui\`).`,
+  );
 }
 
 function crossing(c: Crossing, how: 'entered' | 'left'): string {

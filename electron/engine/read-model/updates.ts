@@ -5,7 +5,7 @@
 // rule proposes the next space. It computes the new history; the caller stores it.
 import { basename, join } from 'node:path';
 import { damagedFile, taskFileName } from '../store/project-file';
-import { foldBatch } from '../../../shared/lots/update';
+import { deferredCalls, foldBatch } from '../../../shared/lots/update';
 import { diffSpaces, type SpaceVersion } from '../../../shared/project/spaces';
 import { DEFAULT_UPDATE_ALPHA, describeUpdateRule as describeRule, type TaskUpdates, type UpdateBatch, type UpdateRule } from '../../../shared/project/updates';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
@@ -127,7 +127,16 @@ export function foldTaskUpdates(store: ProjectStore, index: ProjectIndex, task: 
       continue;
     }
     const source = store.importSource(file);
-    const batch = foldBatch(task, history, { rows, traces: ids.length, source: file, ...(source ? { label: basename(source) } : {}), at: now().toISOString() });
+    const inBatch = new Set(ids);
+    const calledWhileDeferred = deferredCalls(store.iterTraces((info) => info.file === file && inBatch.has(info.id)));
+    const batch = foldBatch(task, history, {
+      rows,
+      traces: ids.length,
+      source: file,
+      ...(source ? { label: basename(source) } : {}),
+      at: now().toISOString(),
+      calledWhileDeferred,
+    });
     history = { ...history, batches: [...history.batches, batch] };
     folded.push(batch);
   }

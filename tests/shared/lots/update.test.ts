@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldBatch, proposeFromRunning } from '../../../shared/lots/update';
+import { deferredCalls, foldBatch, proposeFromRunning } from '../../../shared/lots/update';
+import type { Trace } from '../../../shared/trace/schema';
 import type { ScoreRow } from '../../../shared/project/scores';
 import type { TaskUpdates } from '../../../shared/project/updates';
 
@@ -97,5 +98,47 @@ describe('foldBatch: running scores by EMA (B.3 eq. 9)', () => {
   it('proposeFromRunning needs support figures for the support rule', () => {
     expect(() => proposeFromRunning({ kind: 'support', tau: 0, phi: 0.05 }, { A: 1 })).toThrow(/support/);
     expect(proposeFromRunning({ kind: 'topk', k: 1 }, { A: 1, B: 2 })).toEqual(['B']);
+  });
+});
+
+describe('calls of deferred tools (issue 44 item 4)', () => {
+  const trace = (calls: string[], deferred: string[] | undefined): Pick<Trace, 'turns' | 'meta'> => ({
+    turns: [
+      {
+        request: 'q',
+        answer: 'a',
+        steps: calls.map((name, i) => ({ kind: 'call' as const, calls: [{ id: `c${i}`, name, arguments: '{}' }] })),
+      },
+    ],
+    ...(deferred ? { meta: { gateway: { deferred } } } : {}),
+  });
+
+  it('counts, per tool, the traces that called it while their forwarded menu had it deferred', () => {
+    expect(
+      deferredCalls([
+        trace(['Doc', 'Doc', 'Calc'], ['Doc', 'Web']), // Doc twice in one trace: one trace
+        trace(['Doc'], ['Doc']),
+        trace(['Web'], []), // deferred nothing
+        trace(['Web'], undefined), // not from a gateway
+        trace(['Calc'], ['Doc']), // Calc was pinned
+      ]),
+    ).toEqual({ Doc: 2 });
+  });
+
+  it("promotes a tool called while deferred once the rule's proposal pins it; one the rule leaves out is only counted", () => {
+    const base = { alpha: 1, rule: { kind: 'topk' as const, k: 1 }, batches: [] };
+    // Doc was deferred and called; its observation carried the answer (I = 0.9 > Calc's 0.2): the rule pins it.
+    const up = foldBatch('t', base, { rows: [row('a', { Doc: 0.9, Calc: 0.2 })], traces: 1, source: 's', at, calledWhileDeferred: { Doc: 1 } });
+    expect(up.proposed).toEqual(['Doc']);
+    expect(up.calledWhileDeferred).toEqual({ Doc: 1 });
+    expect(up.promoted).toEqual(['Doc']);
+    // Called while deferred, but the answer did not rely on it: counted, not promoted.
+    const kept = foldBatch('t', base, { rows: [row('a', { Doc: -0.1, Calc: 0.2 })], traces: 1, source: 's', at, calledWhileDeferred: { Doc: 1 } });
+    expect(kept.proposed).toEqual(['Calc']);
+    expect(kept.calledWhileDeferred).toEqual({ Doc: 1 });
+    expect(kept.promoted).toBeUndefined();
+    // No call of a deferred tool: neither field.
+    const none = foldBatch('t', base, { rows: [row('a', { Calc: 0.2 })], traces: 1, source: 's', at, calledWhileDeferred: {} });
+    expect('calledWhileDeferred' in none || 'promoted' in none).toBe(false);
   });
 });
