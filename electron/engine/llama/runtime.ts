@@ -28,7 +28,28 @@ export function getRuntime(gpu: GpuChoice = 'auto'): Promise<Llama> {
   return runtime;
 }
 
+/**
+ * Whether a GPU backend node-llama-cpp loaded has a device to run on. A machine with the Vulkan loader and
+ * Mesa's drivers but no GPU (many Linux desktops and servers) loads the Vulkan binary with no device: every
+ * layer then runs on the CPU anyway, through the prebuilt binding, without the fast read the patched CPU
+ * build has (build/fast-scorer.mjs). `auto` takes the CPU there.
+ */
+export function gpuUsable(found: { gpu: Llama['gpu']; devices: readonly string[]; vramTotal: number }): boolean {
+  return found.gpu === false || (found.devices.length > 0 && found.vramTotal > 0);
+}
+
 async function openRuntime(gpu: GpuChoice): Promise<Llama> {
+  const llama = await loadRuntime(gpu);
+  if (gpu !== 'auto' || llama.gpu === false) return llama;
+  const devices = await llama.getGpuDeviceNames().catch(() => [] as string[]);
+  const vram = await llama.getVramState().catch(() => ({ total: 0 }));
+  if (gpuUsable({ gpu: llama.gpu, devices, vramTotal: vram.total })) return llama;
+  await llama.dispose();
+  recentLog.push(`llama.cpp's ${llama.gpu} backend found no device: running on the CPU`);
+  return getRuntime('cpu');
+}
+
+async function loadRuntime(gpu: GpuChoice): Promise<Llama> {
   try {
     return await getLlama({
       gpu: gpu === 'cpu' ? false : gpu,

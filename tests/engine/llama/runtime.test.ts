@@ -1,0 +1,22 @@
+// The runtime `auto` picks: a GPU backend only where it has a device. A machine with the Vulkan loader
+// and Mesa's drivers but no GPU (this CI machine: libvulkan1 + mesa-vulkan-drivers, no device) loaded
+// node-llama-cpp's prebuilt Vulkan binary, which ran every layer on the CPU without the patched build's
+// fast read (issue 43).
+import { describe, expect, it } from 'vitest';
+import { getRuntime, gpuInfo, gpuUsable } from '../../../electron/engine/llama/runtime';
+
+describe('the runtime auto picks', () => {
+  it('takes a GPU backend only with a device and memory on it', () => {
+    expect(gpuUsable({ gpu: 'vulkan', devices: [], vramTotal: 0 })).toBe(false);
+    expect(gpuUsable({ gpu: 'vulkan', devices: ['llvmpipe'], vramTotal: 0 })).toBe(false);
+    expect(gpuUsable({ gpu: 'cuda', devices: ['NVIDIA H200'], vramTotal: 150e9 })).toBe(true);
+    expect(gpuUsable({ gpu: false, devices: [], vramTotal: 0 })).toBe(true);
+  });
+
+  it('on this machine: a GPU backend it reports has a device', async () => {
+    const info = await gpuInfo('auto');
+    if (info.type !== false) expect(info.devices.length).toBeGreaterThan(0);
+    const llama = await getRuntime('auto');
+    expect(llama.gpu).toBe(info.type);
+  });
+});
