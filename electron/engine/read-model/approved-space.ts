@@ -1,13 +1,19 @@
 // The approved space of a task is its latest accepted version: this is the one place that says so, so
-// the Space view, exports, `lots space`, updates and the gateways read it alike. `toolState` answers the
+// the Space view, exports, `lots space`, updates, the gateways and the benchmark (serve, evaluate, reuse)
+// read it alike. `toolState` answers the
 // question a gateway adapter asks per tool ("what state is tool X in for task T"), in the three states of
 // shared/project/spaces.ts.
-import { toolStateIn, type SpaceVersion, type ToolState } from '../../../shared/project/spaces';
+import { toolStateIn, type SpaceVersion, type TaskSpaces, type ToolState } from '../../../shared/project/spaces';
 import type { ProjectStore } from '../store';
+
+/** The approved space in a task's space record (its latest accepted version), or null while none is approved. */
+export function approvedIn(spaces: TaskSpaces): SpaceVersion | null {
+  return spaces.versions.at(-1) ?? null;
+}
 
 /** The task's approved space (its latest accepted version), or null while none is approved. */
 export function approvedSpace(store: Pick<ProjectStore, 'readSpaces'>, task: string): SpaceVersion | null {
-  return store.readSpaces(task).versions.at(-1) ?? null;
+  return approvedIn(store.readSpaces(task));
 }
 
 /**

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import type { GatewayBatch, GatewayFoldTask, GatewayInfo, GatewayTotals, GatewayViewData } from '../../../shared/api/gateways';
 import { gatewayLiveness, type GatewayKind, type GatewayStatus } from '../../../shared/project/gateways';
+import { approvedSpace } from '../read-model/approved-space';
 import type { ProjectIndex } from '../read-model/project-index';
 import type { ProjectStore } from '../store';
 import { processAlive } from '../store/lock';
@@ -102,7 +103,7 @@ function foldTasks(store: ProjectStore, index: ProjectIndex, records: GatewaySta
       scored: batches.reduce((n, b) => n + b.scored, 0),
       hasScores: data.run !== null,
       ready: batches.filter((b) => b.state === 'ready').length,
-      approvedVersion: store.readSpaces(task).versions.at(-1)?.version ?? null,
+      approvedVersion: approvedSpace(store, task)?.version ?? null,
       lastFold: updates?.batches.at(-1)?.batch ?? null,
     });
   }
