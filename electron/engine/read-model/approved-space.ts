@@ -4,7 +4,7 @@
 // question a gateway adapter asks per tool ("what state is tool X in for task T"), in the three states of
 // shared/project/spaces.ts.
 import { toolStateIn, type SpaceVersion, type TaskSpaces, type ToolState } from '../../../shared/project/spaces';
-import type { ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 
 /** The approved space in a task's space record (its latest accepted version), or null while none is approved. */
 export function approvedIn(spaces: TaskSpaces): SpaceVersion | null {
@@ -12,7 +12,7 @@ export function approvedIn(spaces: TaskSpaces): SpaceVersion | null {
 }
 
 /** The task's approved space (its latest accepted version), or null while none is approved. */
-export function approvedSpace(store: Pick<ProjectStore, 'readSpaces'>, task: string): SpaceVersion | null {
+export function approvedSpace(store: Pick<ReadOnlyProjectStore, 'readSpaces'>, task: string): SpaceVersion | null {
   return approvedIn(store.readSpaces(task));
 }
 
@@ -20,7 +20,7 @@ export function approvedSpace(store: Pick<ProjectStore, 'readSpaces'>, task: str
  * The state of `tool` in the task's approved space: pinned, deferred or hidden; null while the task has no
  * approved space (the caller decides what an unapproved task gets: a gateway passes the menu through).
  */
-export function toolState(store: Pick<ProjectStore, 'readSpaces'>, task: string, tool: string): ToolState | null {
+export function toolState(store: Pick<ReadOnlyProjectStore, 'readSpaces'>, task: string, tool: string): ToolState | null {
   const approved = approvedSpace(store, task);
   return approved ? toolStateIn(approved, tool) : null;
 }
