@@ -4,23 +4,10 @@
 // view or read-model file takes the full ProjectStore.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { probeDiagnostics, repoRoot as root } from '../../probe-compile';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-
-function diagnosticsFor(code: string): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-  const probe = path.join(root, 'electron/engine/views/__probe__.ts');
-  const host = ts.createCompilerHost(config.options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, languageVersion, ...rest) =>
-    path.resolve(fileName) === probe ? ts.createSourceFile(fileName, code, languageVersion) : getSourceFile(fileName, languageVersion, ...rest);
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = (fileName) => path.resolve(fileName) === probe || fileExists(fileName);
-  const program = ts.createProgram({ rootNames: [probe], options: config.options, host });
-  return ts.getPreEmitDiagnostics(program, program.getSourceFile(probe)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-}
+const diagnosticsFor = (code: string): string[] => probeDiagnostics('tsconfig.json', 'electron/engine/views/__probe__.ts', code);
 
 describe('ReadOnlyProjectStore', () => {
   it('refuses every kind of write from a view, and a full ProjectStore is one', () => {
