@@ -16,6 +16,7 @@ import { JobCenter } from '../../../electron/engine/jobs/center';
 import { JobControl } from '../../../electron/engine/jobs/control';
 import { runSweepJob, type SweepJobEvent } from '../../../electron/engine/jobs/sweep-job';
 import { ProjectStore } from '../../../electron/engine/store';
+import { ended as jobEnded } from './ended';
 
 const TASK = 'compute_only';
 /** Served but not scored. */
@@ -42,25 +43,13 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function follow(center: JobCenter, updates: JobInfo[], id: string): Promise<JobInfo> {
-  return new Promise((done) => {
-    const timer = setInterval(() => {
-      const last = updates.filter((u) => u.id === id).at(-1);
-      if (last && last.status !== 'running') {
-        clearInterval(timer);
-        done(last);
-      }
-    }, 20);
-  });
-}
-
 describe('a budget sweep as a job', () => {
   it('runs in the job worker to the end: the curve is stored and the job says the best K', async () => {
     const updates: JobInfo[] = [];
     const center = new JobCenter((job) => updates.push(job), { quiet: true });
     const started = center.startSweep({ project: dir, task: TASK, model, baselines: false });
     expect(started).toMatchObject({ kind: 'sweep', status: 'running', canCancel: true, canPause: false });
-    const ended = await follow(center, updates, started.id);
+    const ended = await jobEnded(updates, started.id);
     expect(ended, JSON.stringify(ended.error)).toMatchObject({ status: 'done', canCancel: false, etaSeconds: 0 });
     expect(ended.message).toMatch(/^best K = .* over \d+ budgets$/);
     expect(ended.done).toBe(ended.total);
@@ -80,7 +69,7 @@ describe('a budget sweep as a job', () => {
     const updates: JobInfo[] = [];
     const center = new JobCenter((job) => updates.push(job), { quiet: true });
     const started = center.startSweep({ project: dir, task: 'no_such_task', model, baselines: false });
-    const ended = await follow(center, updates, started.id);
+    const ended = await jobEnded(updates, started.id);
     expect(ended).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND', hint: expect.stringContaining('scored') } });
   });
 
