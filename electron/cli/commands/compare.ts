@@ -1,6 +1,7 @@
 // `lots compare`: do two scoring runs (two models, two setups) rank a task's tools alike? (paper C.1)
 import { flagInt, flagList, flagString, requireFlag, UsageError } from '../args';
 import { EXIT_OK, type CliIO, type Command } from '../command';
+import { tableLines } from '../table';
 import { ProjectStore } from '../../engine/store';
 import { ProjectIndex } from '../../engine/read-model/project-index';
 import { compareRuns, listRunInfos, type TaskComparison } from '../../engine/usecases/compare';
@@ -55,19 +56,24 @@ export const command: Command = {
 
 function print(a: string, b: string, result: TaskComparison[], io: CliIO): void {
   io.out(`A = ${a}\nB = ${b}`);
-  const width = Math.max(4, ...result.map((r) => r.task.length));
-  io.out(`  ${'task'.padEnd(width)}  common  Kendall τ  top-K overlap  moved most`);
-  for (const r of result) {
-    const tau = r.tau === null ? '—' : r.tau.toFixed(3);
-    const moved =
-      r.moved
-        .slice(0, 3)
-        .map((m) => `${m.tool} ${m.rankA}→${m.rankB}`)
-        .join(', ') || 'none';
-    io.out(
-      `  ${r.task.padEnd(width)}  ${String(r.common).padStart(6)}  ${tau.padStart(9)}  ${`${Math.round(r.topKOverlap * r.k)}/${r.k}`.padStart(13)}  ${moved}`,
-    );
-  }
+  const rows = result.map((r) => [
+    r.task,
+    String(r.common),
+    r.tau === null ? '—' : r.tau.toFixed(3),
+    `${Math.round(r.topKOverlap * r.k)}/${r.k}`,
+    r.moved
+      .slice(0, 3)
+      .map((m) => `${m.tool} ${m.rankA}→${m.rankB}`)
+      .join(', ') || 'none',
+  ]);
+  const columns = [
+    { header: 'task' },
+    { header: 'common', align: 'right' },
+    { header: 'Kendall τ', align: 'right' },
+    { header: 'top-K overlap', align: 'right' },
+    { header: 'moved most' },
+  ] as const;
+  for (const line of tableLines(columns, rows, { indent: '  ' })) io.out(line);
   const taus = result.map((r) => r.tau).filter((t): t is number => t !== null);
   if (taus.length > 1) io.out(`  mean τ over ${taus.length} tasks: ${(taus.reduce((x, y) => x + y, 0) / taus.length).toFixed(3)}`);
   for (const r of result) {

@@ -1,6 +1,7 @@
 // `lots diagnose`: the ranking diagnostics of a project's fitted spaces, from stored scores alone.
 import { flagInt, flagList, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, type CliIO, type Command } from '../command';
+import { tableLines } from '../table';
 import { ProjectStore } from '../../engine/store';
 import { diagnoseProject, type ProjectDiagnosis, type TaskDiagnosis } from '../../engine/usecases/diagnose';
 
@@ -87,15 +88,8 @@ function print(d: ProjectDiagnosis, io: CliIO): void {
       return `J ${c.jaccard.toFixed(2)}${c.chainFound !== undefined ? `, chain ${pct(c.chainFound)}` : ''}`;
     }),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  io.out(line(header));
-  io.out(line(widths.map((w) => '-'.repeat(w))));
-  for (const r of rows) io.out(line(r));
+  const columns = header.map((h) => ({ header: h }));
+  for (const line of tableLines(columns, rows, { rule: true })) io.out(line);
   const withChain = d.tasks.filter((t) => t.chain);
   if (withChain.length > 0) io.out(`gold chain in the top |G|: ${withChain.filter((t) => t.chain!.found).length} of ${withChain.length} tool-using families`);
   const rhos = d.tasks.map((t) => t.outcomes.rho).filter((r): r is number => r !== undefined);

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { choice, flagInt, flagList, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type CliIO, type Command } from '../command';
 import { followScoreJob } from '../job-progress';
+import { tableLines } from '../table';
 import { ProjectStore } from '../../engine/store';
 import { checkModelPath, GPU_CHOICES, modelFileHash, readModelHeader } from '../../engine/llama';
 import { newJobId } from '../../engine/jobs/ids';
@@ -155,15 +156,15 @@ function printCheck(io: CliIO, task: string, check: FaithfulnessCheck): void {
   io.out(
     `${task}  (run ${check.run}; ${check.intervention} removal; ${check.points[0]?.draws ?? 0} random draws per request; model ${check.modelName ?? check.model})`,
   );
-  const header = ['K', 'together', 'Σ singles', 'random K', 'beats random', 'n', 'top-K'];
+  const columns = [
+    ...['K', 'together', 'Σ singles', 'random K', 'beats random', 'n'].map((header) => ({ header, align: 'right' as const })),
+    { header: 'top-K' },
+  ];
   const rows = check.points.map((p) =>
     p.n === 0
       ? [String(p.k), '—', '—', '—', '—', '0', p.tools.join(', ')]
       : [String(p.k), p.joint.toFixed(4), p.additive.toFixed(4), p.random.toFixed(4), `${Math.round(p.beatsRandom * 100)}%`, String(p.n), p.tools.join(', ')],
   );
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padStart(widths[i]!))).join('  ');
-  io.out(`  ${line(header)}`);
-  for (const r of rows) io.out(`  ${line(r)}`);
+  for (const line of tableLines(columns, rows, { indent: '  ' })) io.out(line);
   for (const p of check.points) io.out(`  K=${p.k}: ${faithfulnessVerdict(p)}`);
 }

@@ -8,6 +8,7 @@ import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU, DEFAULT_TAU, fitTasks, type FitOption
 import { chooseRun, noteLatestRun, readScoreFile, SCORE_FORMAT_HELP } from '../score-files';
 import { fitProject } from '../../engine/usecases/fit';
 import { escapeControl } from '../escape';
+import { tableLines, type Column } from '../table';
 
 const RULES: readonly FitRuleKind[] = ['topk', 'threshold', 'support'];
 /** Enough for stable 95% percentile intervals and keeps `lots fit` on a few thousand records well under a second. */
@@ -170,22 +171,26 @@ export function formatFit(f: TaskFit): string {
   ];
   if (f.ranking.length > 0) {
     const kept = new Set(f.space);
-    const width = Math.max(4, ...f.ranking.map((r) => escapeControl(r.tool).length));
     const support = f.ranking.some((r) => r.support !== undefined);
     const boot = f.ranking.some((r) => r.topKShare !== undefined);
+    const pct = (x: number | undefined) => `${Math.round((x ?? 0) * 100)}%`;
+    const columns: Array<Column & { cell: (r: (typeof f.ranking)[number]) => string }> = [
+      { header: '#', align: 'right', min: 3, cell: (r) => String(r.rank) },
+      { header: 'tool', cell: (r) => escapeControl(r.tool) },
+      { header: 'mean', align: 'right', min: 9, cell: (r) => num(r.mean) },
+      ...(boot ? [{ header: '95% interval', min: 21, cell: (r: (typeof f.ranking)[number]) => `[${num(r.lo)}, ${num(r.hi)}]` }] : []),
+      { header: 'n', align: 'right', min: 6, cell: (r) => String(r.n) },
+      ...(boot ? [{ header: 'in top-K', align: 'right' as const, cell: (r: (typeof f.ranking)[number]) => pct(r.topKShare) }] : []),
+      ...(support ? [{ header: 'support', align: 'right' as const, cell: (r: (typeof f.ranking)[number]) => pct(r.support) }] : []),
+      { header: 'kept', cell: (r) => (kept.has(r.tool) ? '✓' : '') },
+    ];
     lines.push(
-      `  ${'#'.padStart(3)}  ${'tool'.padEnd(width)}  ${'mean'.padStart(9)}  ${boot ? `${'95% interval'.padEnd(21)}  ` : ''}${'n'.padStart(6)}  ${boot ? 'in top-K  ' : ''}${support ? 'support  ' : ''}kept`,
+      ...tableLines(
+        columns,
+        f.ranking.map((r) => columns.map((c) => c.cell(r))),
+        { indent: '  ' },
+      ),
     );
-    for (const r of f.ranking) {
-      lines.push(
-        `  ${String(r.rank).padStart(3)}  ${escapeControl(r.tool).padEnd(width)}  ${num(r.mean).padStart(9)}  ` +
-          (boot ? `${`[${num(r.lo)}, ${num(r.hi)}]`.padEnd(21)}  ` : '') +
-          `${String(r.n).padStart(6)}  ` +
-          (boot ? `${`${Math.round((r.topKShare ?? 0) * 100)}%`.padStart(8)}  ` : '') +
-          (support ? `${`${Math.round((r.support ?? 0) * 100)}%`.padStart(7)}  ` : '') +
-          (kept.has(r.tool) ? '✓' : ''),
-      );
-    }
   }
   lines.push(`  space (${f.space.length}): ${f.space.length > 0 ? f.space.map(escapeControl).join(', ') : '(empty)'}`);
   if (f.unscored.length > 0) lines.push(`  exposed but never scored (not eligible): ${f.unscored.map(escapeControl).join(', ')}`);

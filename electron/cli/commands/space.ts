@@ -5,6 +5,7 @@
 // version the Space view writes for the same edits (tests/cli/space.test.ts compares the files).
 import { choice, flagInt, flagString, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { CliError, EXIT_OK, type CliIO, type Command } from '../command';
+import { tableLines, type Column } from '../table';
 import { ProjectStore } from '../../engine/store';
 import { ProjectIndex, type TaskData } from '../../engine/read-model/project-index';
 import { buildSpaceState } from '../../engine/views/spaces';
@@ -54,13 +55,23 @@ function toolRows(state: SpaceState, stateOfTool: (tool: string) => ToolState) {
   return state.candidates.map((c) => ({ tool: c.tool, rank: c.rank, mean: c.mean, n: c.n, state: stateOfTool(c.tool) }));
 }
 
+const TOOL_COLUMNS: readonly Column[] = [
+  { header: '#', align: 'right', min: 3 },
+  { header: 'tool' },
+  { header: 'Ī', align: 'right', min: 7 },
+  { header: 'n', align: 'right', min: 4 },
+  { header: 'state' },
+];
+
 function printRows(rows: ReturnType<typeof toolRows>, io: CliIO): void {
-  const width = Math.max(4, ...rows.map((r) => r.tool.length));
-  io.out(`  ${'#'.padStart(3)}  ${'tool'.padEnd(width)}  ${'Ī'.padStart(7)}  ${'n'.padStart(4)}  state`);
-  for (const r of rows) {
-    const mean = r.mean === null ? 'unscored' : (r.mean >= 0 ? '+' : '') + r.mean.toFixed(3);
-    io.out(`  ${String(r.rank ?? '—').padStart(3)}  ${r.tool.padEnd(width)}  ${mean.padStart(7)}  ${String(r.n || '—').padStart(4)}  ${r.state}`);
-  }
+  const cells = rows.map((r) => [
+    String(r.rank ?? '—'),
+    r.tool,
+    r.mean === null ? 'unscored' : (r.mean >= 0 ? '+' : '') + r.mean.toFixed(3),
+    String(r.n || '—'),
+    r.state,
+  ]);
+  for (const line of tableLines(TOOL_COLUMNS, cells, { indent: '  ' })) io.out(line);
 }
 
 function counts(rows: readonly { state: ToolState }[]): string {

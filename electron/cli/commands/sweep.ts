@@ -48,7 +48,7 @@ export const command: Command = {
         ...(flagString(args, 'run') !== undefined ? { run: flagString(args, 'run') } : {}),
         onRun: (run) => io.err(`ranking from run ${run}`),
         onTask: (task) => progress.set(task, progressReporter(io, `${task} sweep`)),
-        onProgress: (task, done, total) => progress.get(task)?.(done, total),
+        onProgress: (task, p) => progress.get(task)?.(p.done, p.total),
         onDone: (outcome) => {
           if ('skipped' in outcome) {
             io.err(`${outcome.task}: ${outcome.skipped}; skipped`);

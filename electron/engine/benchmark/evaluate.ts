@@ -17,6 +17,7 @@ import type { Scored } from '../../../shared/lots/rank';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
 
+import { approvedSpace } from '../read-model/approved-space';
 import type { ProjectStore } from '../store/project-store';
 import type { BenchServer } from './server';
 import { lotsSelectionCost } from './selection-cost';
@@ -220,7 +221,7 @@ export async function evaluateTask(
   const lotsCost = await lotsSelectionCost(store, server, task, sweep);
   current = { ...current, baselines: lotsCost ? baselines.map((b) => (b.name === 'lots' ? { ...b, selection: { ...lotsCost, budget: k } } : b)) : baselines };
   store.writeSweep(current);
-  const latest = store.readSpaces(task).versions.at(-1);
+  const latest = approvedSpace(store, task);
   if (!latest || !sameSet(latest.tools, space) || latest.rule.kind !== 'topk' || latest.rule.k !== k) {
     store.acceptSpace({
       task,

@@ -4,6 +4,7 @@
 // access is needed only at fitting time, so a space fitted with one model can serve another.
 import type { MenuEvaluation } from '../../../shared/benchmark/sweep';
 import { ExpectedError } from '../../../shared/api/errors';
+import { approvedSpace } from '../read-model/approved-space';
 import type { ProjectStore } from '../store/project-store';
 import { menuEvaluator } from './evaluate';
 import { benchRequests } from './project';
@@ -36,7 +37,7 @@ export async function evaluateReuse(store: ProjectStore, server: BenchServer, op
   for (const task of tasks) {
     const requests = byTask.get(task);
     if (!requests) throw new ExpectedError('NOT_FOUND', `task "${task}" is not in this benchmark project; its tasks are ${[...byTask.keys()].join(', ')}`);
-    const approved = store.readSpaces(task).versions.at(-1);
+    const approved = approvedSpace(store, task);
     const sweep = store.readSweep(task);
     const fromSweep = sweep?.bestK !== undefined ? sweep.points.find((p) => p.k === sweep.bestK)?.tools : undefined;
     const space = approved?.tools ?? fromSweep;

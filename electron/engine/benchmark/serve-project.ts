@@ -9,6 +9,7 @@ import { registryNames } from '../../../shared/benchmark/registry';
 import { readBenchMeta } from '../../../shared/benchmark/trace';
 import type { Trace } from '../../../shared/trace/schema';
 
+import { approvedSpace } from '../read-model/approved-space';
 import type { ProjectStore } from '../store/project-store';
 import { benchRequests, servedTraceId } from './project';
 import type { BenchServer, ServedTrace } from './server';
@@ -70,7 +71,7 @@ export async function serveProject(store: ProjectStore, server: BenchServer, opt
     let menu: string[] | undefined;
     let label = 'registry';
     if (menuKind === 'space') {
-      const latest = store.readSpaces(task).versions.at(-1);
+      const latest = approvedSpace(store, task);
       if (!latest) throw new ExpectedError('NOT_FOUND', `task "${task}" has no accepted space yet; serve under the registry, score, and fit or evaluate first`);
       menu = latest.tools;
       label = `space v${latest.version}`;

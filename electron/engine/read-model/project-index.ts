@@ -6,7 +6,7 @@ import { UNROUTED } from '../../../shared/lots/aggregate';
 import { fitTask, type TaskFit } from '../../../shared/lots/fit';
 import type { StoredScore } from '../../../shared/project/scores';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
-import type { ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 import { chooseRun } from './choose-run';
 import { rowTask, runRows } from './task-rows';
 import { notFound } from '../../../shared/api/errors';
@@ -54,7 +54,7 @@ export class ProjectIndex {
   private runsByTask = new Map<string, string[]>();
   private cache = new Map<string, TaskData>();
 
-  constructor(readonly store: ProjectStore) {}
+  constructor(readonly store: ReadOnlyProjectStore) {}
 
   /** Re-read what other processes wrote and drop caches when anything changed. */
   sync(): void {

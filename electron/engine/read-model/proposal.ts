@@ -3,7 +3,7 @@
 // approved through the space use case (usecases/space.ts).
 import type { SpaceState } from '../../../shared/api/types';
 import type { SelectionRule, SpaceVersion } from '../../../shared/project/spaces';
-import type { ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 
 /** The operator's edits outlive updates: pinned tools stay in, banned and deferred ones stay out. */
 export function withEdits(proposed: readonly string[], approved: SpaceVersion | undefined | null): string[] {
@@ -15,7 +15,7 @@ export function withEdits(proposed: readonly string[], approved: SpaceVersion | 
 
 /** The task's latest update proposal as the space editor offers it (the update's rule as a selection rule). */
 export function updateProposal(
-  store: ProjectStore,
+  store: ReadOnlyProjectStore,
   task: string,
   approved: SpaceVersion | null,
 ): (NonNullable<SpaceState['update']> & { running: Record<string, number> }) | null {

@@ -2,7 +2,7 @@
 // alike: one rule, so the three agree on K.
 import { selectBudget } from '../../../shared/lots/budget';
 import type { SweepResult } from '../../../shared/project/sweeps';
-import type { ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 
 /** The budget a stored sweep chose: its best K, else the smallest K with the highest accuracy. */
 export function sweepBudget(sweep: SweepResult): number | undefined {
@@ -10,7 +10,7 @@ export function sweepBudget(sweep: SweepResult): number | undefined {
 }
 
 /** The budget of every stored sweep, by task (tasks whose sweep chose no K are left out). */
-export function sweepBudgets(store: ProjectStore): Map<string, number> {
+export function sweepBudgets(store: ReadOnlyProjectStore): Map<string, number> {
   const budgets = new Map<string, number>();
   for (const sweep of store.listSweeps()) {
     const k = sweepBudget(sweep);

@@ -4,7 +4,7 @@
 // replaces the earlier one.
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import type { StoredScore } from '../../../shared/project/scores';
-import type { ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 import { chooseRun, type RunChoice } from './choose-run';
 
 /** Trace id → task (routed tasks included); from the store, without reading a trace. */
@@ -22,7 +22,7 @@ export function rowTask(row: Pick<StoredScore, 'trace' | 'task'>, traceTasks: Tr
 
 /** One run's rows in the order stored, one per trace, each with its task filled in (absent only when
  * neither the row nor its trace has one). */
-export function runRows(store: ProjectStore, run: string, traceTasks: TraceTasks = store.traceTasks()): StoredScore[] {
+export function runRows(store: ReadOnlyProjectStore, run: string, traceTasks: TraceTasks = store.traceTasks()): StoredScore[] {
   const byTrace = new Map<string, StoredScore>();
   for (const row of store.listScores(run)) {
     const task = rowTaskLabel(row, traceTasks);
@@ -34,13 +34,13 @@ export function runRows(store: ProjectStore, run: string, traceTasks: TraceTasks
 }
 
 /** The rows of one task in one run. */
-export function taskRows(store: ProjectStore, run: string, task: string, traceTasks: TraceTasks = store.traceTasks()): StoredScore[] {
+export function taskRows(store: ReadOnlyProjectStore, run: string, task: string, traceTasks: TraceTasks = store.traceTasks()): StoredScore[] {
   return runRows(store, run, traceTasks).filter((r) => (r.task ?? UNROUTED) === task);
 }
 
 /** The project's rows in one run (the one asked for, else the latest), with their tasks filled in;
  * undefined when the project holds no scores. */
-export function projectRunRows(store: ProjectStore, run?: string): { choice: RunChoice & { run: string }; rows: StoredScore[] } | undefined {
+export function projectRunRows(store: ReadOnlyProjectStore, run?: string): { choice: RunChoice & { run: string }; rows: StoredScore[] } | undefined {
   const choice = chooseRun(store.listRuns(), { ...(run !== undefined ? { run } : {}), scope: `in ${store.dir}` });
   if (choice.run === undefined) return undefined;
   return { choice: { ...choice, run: choice.run }, rows: runRows(store, choice.run) };

@@ -10,7 +10,7 @@ import { diffSpaces, type SpaceVersion } from '../../../shared/project/spaces';
 import { DEFAULT_UPDATE_ALPHA, describeUpdateRule as describeRule, type TaskUpdates, type UpdateBatch, type UpdateRule } from '../../../shared/project/updates';
 import { DEFAULT_PHI, DEFAULT_SUPPORT_TAU } from '../../../shared/lots/fit';
 import { UNROUTED } from '../../../shared/lots/aggregate';
-import type { ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectIndex } from './project-index';
 import { withEdits } from './proposal';
@@ -73,7 +73,7 @@ export interface TaskUpdateResult {
  * `history` (store.writeUpdates) — the update use case (usecases/update.ts) and `lots demo`
  * (benchmark/demo.ts) both do.
  */
-export function foldTaskUpdates(store: ProjectStore, index: ProjectIndex, task: string, options: Omit<UpdateOptions, 'task'> = {}): TaskUpdateResult {
+export function foldTaskUpdates(store: ReadOnlyProjectStore, index: ProjectIndex, task: string, options: Omit<UpdateOptions, 'task'> = {}): TaskUpdateResult {
   const stored = store.readUpdates(task);
   const data = index.task(task, options.run ?? (stored && index.runsOf(task).includes(stored.run) ? stored.run : undefined));
   if (!data.run)
@@ -160,7 +160,7 @@ export function foldTaskUpdates(store: ProjectStore, index: ProjectIndex, task: 
 }
 
 function resolveRule(
-  store: ProjectStore,
+  store: ReadOnlyProjectStore,
   task: string,
   options: UpdateOptions,
   stored: TaskUpdates | undefined,
@@ -182,7 +182,7 @@ function resolveRule(
 }
 
 /** True when no trace of the file (of these ids) has an answer: requests waiting to be served. */
-function unanswered(store: ProjectStore, file: string, ids: ReadonlySet<string>): boolean {
+function unanswered(store: ReadOnlyProjectStore, file: string, ids: ReadonlySet<string>): boolean {
   for (const trace of store.iterTraces((info) => info.file === file && ids.has(info.id))) {
     if (trace.turns.some((t) => t.answer.trim() !== '' || t.target === 'call')) return false;
   }
@@ -193,7 +193,7 @@ function positive(n: number | undefined): number | undefined {
   return n !== undefined && n > 0 ? n : undefined;
 }
 
-function checkHistory(store: ProjectStore, task: string, stored: TaskUpdates, files: ReadonlySet<string>): void {
+function checkHistory(store: ReadOnlyProjectStore, task: string, stored: TaskUpdates, files: ReadonlySet<string>): void {
   const seen = new Set<string>();
   for (const [i, batch] of stored.batches.entries()) {
     const problem = seen.has(batch.source)
@@ -222,7 +222,7 @@ function refoldReason(stored: TaskUpdates | undefined, next: { alpha: number; ru
 
 /** The task's imports not folded into its history yet, in import order. Requests nobody answered yet (a
  * benchmark's generated requests) are left out, as the fold leaves them out: they are not batches. */
-export function unfoldedBatches(store: ProjectStore, task: string, history: TaskUpdates | undefined): WaitingBatch[] {
+export function unfoldedBatches(store: ReadOnlyProjectStore, task: string, history: TaskUpdates | undefined): WaitingBatch[] {
   const done = new Set(history?.batches.map((b) => b.source) ?? []);
   const byFile = new Map<string, Set<string>>();
   for (const info of store.traceInfos()) {

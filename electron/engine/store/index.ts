@@ -9,3 +9,4 @@ export { JobStateSchema, JobStatusSchema } from './jobs';
 export type { JobState, JobStatus } from './jobs';
 export { ProjectLock, defaultLockWaitMs, setLockWaitReporter } from './lock';
 export type { AcquireOptions, LockHolder, LockWait } from './lock';
+export type { ReadOnlyProjectStore } from './read-only';

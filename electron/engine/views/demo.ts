@@ -8,9 +8,9 @@ import { costTable } from '../../../shared/benchmark/cost-table';
 import { pairedTable } from '../../../shared/benchmark/paired-table';
 import type { DemoCell, DemoData, DemoDifference, DemoTask } from '../../../shared/api/types';
 import type { BaselineResult } from '../../../shared/project/sweeps';
-import type { ProjectStore } from '../store/project-store';
+import type { ReadOnlyProjectStore } from '../store';
 
-export function buildDemoData(store: ProjectStore): DemoData {
+export function buildDemoData(store: ReadOnlyProjectStore): DemoData {
   const tasks: DemoTask[] = [];
   const rows: ComparisonRow[] = [];
   for (const sweep of store.listSweeps().sort((a, b) => (a.task < b.task ? -1 : 1))) {
@@ -58,7 +58,7 @@ export function buildDemoData(store: ProjectStore): DemoData {
  * The evaluation requests where LOTS and keep-all disagree (issue 40: show the difference, not only its
  * size): one entry per request one method answered right and the other wrong, with its text.
  */
-function disagreements(store: ProjectStore, rows: readonly ComparisonRow[]): DemoDifference[] {
+function disagreements(store: ReadOnlyProjectStore, rows: readonly ComparisonRow[]): DemoDifference[] {
   const out: DemoDifference[] = [];
   for (const row of rows) {
     const lots = row.results.get('lots')?.eval?.outcomes;

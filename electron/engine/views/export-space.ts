@@ -14,7 +14,7 @@ import { collectToolDefinitions, exportSpace, type ExportableSpace, type SpaceEx
 import { ExpectedError } from '../../../shared/api/errors';
 import { approvedSpace } from '../read-model/approved-space';
 import type { SpaceVersion } from '../../../shared/project/spaces';
-import type { ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 import { buildBudget } from './budget';
 import { notFound } from '../../../shared/api/errors';
 import { buildRanking } from './ranking';
@@ -48,7 +48,7 @@ export interface ExportSpaceResult {
   run: string | null;
 }
 
-export function exportTaskSpace(store: ProjectStore, index: ProjectIndex, request: ExportSpaceRequest): ExportSpaceResult {
+export function exportTaskSpace(store: ReadOnlyProjectStore, index: ProjectIndex, request: ExportSpaceRequest): ExportSpaceResult {
   const { task, format } = request;
   let version: SpaceVersion | undefined;
   if (request.version !== undefined) {
@@ -87,7 +87,7 @@ export function exportTaskSpace(store: ProjectStore, index: ProjectIndex, reques
 }
 
 function exportableSpace(
-  store: ProjectStore,
+  store: ReadOnlyProjectStore,
   data: TaskData,
   version: SpaceVersion | undefined,
 ): { space: ExportableSpace; proposal: { k: number; by: 'sweep' | 'surrogate' | null } } {
@@ -126,7 +126,7 @@ function exportableSpace(
   };
 }
 
-function reportContext(store: ProjectStore, data: TaskData, space: ExportableSpace) {
+function reportContext(store: ReadOnlyProjectStore, data: TaskData, space: ExportableSpace) {
   const ranking = buildRanking(data, space.tools.length);
   const budget = buildBudget(data, store.readSweep(data.task));
   return {
@@ -146,7 +146,11 @@ export interface ExportAllResult {
 }
 
 /** "Export every approved space": each task's approved version in one format; unapproved tasks are listed, not exported. */
-export function exportAllApproved(store: ProjectStore, index: ProjectIndex, request: { format: SpaceExportFormat; mcpServer?: string }): ExportAllResult {
+export function exportAllApproved(
+  store: ReadOnlyProjectStore,
+  index: ProjectIndex,
+  request: { format: SpaceExportFormat; mcpServer?: string },
+): ExportAllResult {
   const exported: ExportAllResult['exported'] = [];
   const skipped: ExportAllResult['skipped'] = [];
   index.sync();

@@ -7,8 +7,9 @@ import { hostname } from 'node:os';
 import { UNROUTED } from '../../../shared/lots/aggregate';
 import type { GatewayBatch, GatewayFoldTask, GatewayInfo, GatewayTotals, GatewayViewData } from '../../../shared/api/gateways';
 import { gatewayLiveness, type GatewayKind, type GatewayStatus } from '../../../shared/project/gateways';
+import { approvedSpace } from '../read-model/approved-space';
 import type { ProjectIndex } from '../read-model/project-index';
-import type { ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 import { processAlive } from '../store/lock';
 
 export interface GatewayViewOptions {
@@ -19,7 +20,7 @@ export interface GatewayViewOptions {
 
 const ORDER = { running: 0, lost: 1, stopped: 2 } as const;
 
-export function buildGatewayView(store: ProjectStore, index: ProjectIndex, options: GatewayViewOptions = {}): GatewayViewData {
+export function buildGatewayView(store: ReadOnlyProjectStore, index: ProjectIndex, options: GatewayViewOptions = {}): GatewayViewData {
   const now = options.now ?? new Date();
   const here = hostname();
   const alive = options.alive ?? ((r: GatewayStatus) => (r.hostname === here ? r.pid === process.pid || processAlive(r.pid) : undefined));
@@ -57,7 +58,7 @@ function gatewayInfo(r: GatewayStatus, status: GatewayInfo['status']): GatewayIn
 }
 
 /** Per task, the gateway batches holding its traces, scored and folded as `lots update` sees them. */
-function foldTasks(store: ProjectStore, index: ProjectIndex, records: GatewayStatus[]): GatewayFoldTask[] {
+function foldTasks(store: ReadOnlyProjectStore, index: ProjectIndex, records: GatewayStatus[]): GatewayFoldTask[] {
   const byFile = new Map<string, { kind: GatewayKind; gateway: string }>();
   for (const r of records) for (const file of r.batch.files) byFile.set(file, { kind: r.kind, gateway: r.id });
   if (byFile.size === 0) return [];
@@ -102,7 +103,7 @@ function foldTasks(store: ProjectStore, index: ProjectIndex, records: GatewaySta
       scored: batches.reduce((n, b) => n + b.scored, 0),
       hasScores: data.run !== null,
       ready: batches.filter((b) => b.state === 'ready').length,
-      approvedVersion: store.readSpaces(task).versions.at(-1)?.version ?? null,
+      approvedVersion: approvedSpace(store, task)?.version ?? null,
       lastFold: updates?.batches.at(-1)?.batch ?? null,
     });
   }

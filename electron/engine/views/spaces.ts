@@ -7,11 +7,11 @@ import type { SpaceCandidate, SpaceState } from '../../../shared/api/types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import { approvedSpace } from '../read-model/approved-space';
 import { updateProposal } from '../read-model/proposal';
-import type { ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 import { buildBudget } from './budget';
 import type { TaskData } from '../read-model/project-index';
 
-export function buildSpaceState(store: ProjectStore, data: TaskData): SpaceState {
+export function buildSpaceState(store: ReadOnlyProjectStore, data: TaskData): SpaceState {
   const { versions } = store.readSpaces(data.task);
   const approved = approvedSpace(store, data.task);
   const ranking = data.fit?.ranking ?? [];

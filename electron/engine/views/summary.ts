@@ -1,12 +1,12 @@
 // The project home: tasks with request counts, scoring status, space status and models; runs; activity.
 import type { ProjectSummary, RunInfo, TaskSummary } from '../../../shared/api/types';
-import { type ProjectStore } from '../store';
+import type { ReadOnlyProjectStore } from '../store';
 import { changedSince } from './spaces';
 import type { ProjectIndex } from '../read-model/project-index';
 import { approvedSpace } from '../read-model/approved-space';
 import { ExpectedError } from '../../../shared/api/errors';
 
-export function buildSummary(store: ProjectStore, index: ProjectIndex): ProjectSummary {
+export function buildSummary(store: ReadOnlyProjectStore, index: ProjectIndex): ProjectSummary {
   index.sync();
   // A damaged spaces or sweeps file must not keep the whole project from opening: it is listed as a
   // warning naming the file (the views that need it say so again when they are opened).

@@ -1,6 +1,7 @@
 // A budget sweep through the JobCenter, as the Budget view's "Run sweep" starts it: one job worker runs
 // it to the end (the curve is stored, the job says the best K); a cancelled sweep ends as cancelled,
-// keeping the budgets measured so far; a sweep that cannot run fails with a hint.
+// keeping the budgets measured so far; a sweep that cannot run fails with a hint. The job runs the same
+// per-task loop as `lots sweep` (benchmark/tasks.ts): a task left unscored fails with what to do.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,35 +16,32 @@ import { JobCenter } from '../../../electron/engine/jobs/center';
 import { JobControl } from '../../../electron/engine/jobs/control';
 import { runSweepJob, type SweepJobEvent } from '../../../electron/engine/jobs/sweep-job';
 import { ProjectStore } from '../../../electron/engine/store';
+import { ended as jobEnded } from './ended';
 
 const TASK = 'compute_only';
+/** Served but not scored. */
+const UNSCORED = 'table_total';
 const model = ensureFixtureModel(resolve('tests/.fixtures/models'), { kind: 'random' });
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lots-sweep-job-'));
-  const made = makeBenchProject(dir, { seed: 'sweep-job', families: [TASK], fit: 2, eval: 2 });
+  const made = makeBenchProject(dir, { seed: 'sweep-job', families: [TASK, UNSCORED], fit: 2, eval: 2 });
   const server = await BenchServer.open(model, { gpu: 'cpu', parallel: 2, maxTokens: 6 });
   try {
     const served = await serveProject(made.store, server, { split: 'fit' });
-    await scoreBenchTraces(made.store, server.model, server.renderer, served.traces, { modelHash: server.modelHash, modelName: server.modelName });
+    await scoreBenchTraces(
+      made.store,
+      server.model,
+      server.renderer,
+      served.traces.filter((t) => t.task === TASK),
+      { modelHash: server.modelHash, modelName: server.modelName },
+    );
   } finally {
     await server.close();
   }
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function follow(center: JobCenter, updates: JobInfo[], id: string): Promise<JobInfo> {
-  return new Promise((done) => {
-    const timer = setInterval(() => {
-      const last = updates.filter((u) => u.id === id).at(-1);
-      if (last && last.status !== 'running') {
-        clearInterval(timer);
-        done(last);
-      }
-    }, 20);
-  });
-}
 
 describe('a budget sweep as a job', () => {
   it('runs in the job worker to the end: the curve is stored and the job says the best K', async () => {
@@ -51,7 +49,7 @@ describe('a budget sweep as a job', () => {
     const center = new JobCenter((job) => updates.push(job), { quiet: true });
     const started = center.startSweep({ project: dir, task: TASK, model, baselines: false });
     expect(started).toMatchObject({ kind: 'sweep', status: 'running', canCancel: true, canPause: false });
-    const ended = await follow(center, updates, started.id);
+    const ended = await jobEnded(updates, started.id);
     expect(ended, JSON.stringify(ended.error)).toMatchObject({ status: 'done', canCancel: false, etaSeconds: 0 });
     expect(ended.message).toMatch(/^best K = .* over \d+ budgets$/);
     expect(ended.done).toBe(ended.total);
@@ -71,7 +69,18 @@ describe('a budget sweep as a job', () => {
     const updates: JobInfo[] = [];
     const center = new JobCenter((job) => updates.push(job), { quiet: true });
     const started = center.startSweep({ project: dir, task: 'no_such_task', model, baselines: false });
-    const ended = await follow(center, updates, started.id);
+    const ended = await jobEnded(updates, started.id);
     expect(ended).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND', hint: expect.stringContaining('scored') } });
+  });
+
+  it('a task with no scored tools in the run fails, saying which run and what to do, and stores no sweep', async () => {
+    const events: SweepJobEvent[] = [];
+    await runSweepJob({ jobId: 'sweep-unscored', project: dir, task: UNSCORED, model, baselines: false }, new JobControl(), (e) => events.push(e));
+    const run = ProjectStore.open(dir).listRuns()[0]!;
+    expect(events.at(-1)).toMatchObject({
+      type: 'failed',
+      error: { code: 'NOT_FOUND', message: `task "${UNSCORED}" has no scored tools in run ${run}; score its served fitting requests first` },
+    });
+    expect(ProjectStore.open(dir).readSweep(UNSCORED)).toBeUndefined();
   });
 });

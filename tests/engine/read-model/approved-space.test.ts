@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../../electron/engine/store';
-import { approvedSpace, toolState } from '../../../electron/engine/read-model/approved-space';
+import { approvedIn, approvedSpace, toolState } from '../../../electron/engine/read-model/approved-space';
 import { withEdits } from '../../../electron/engine/read-model/proposal';
 
 const dir = mkdtempSync(join(tmpdir(), 'lots-approved-'));
@@ -23,6 +23,9 @@ describe('approved space read model', () => {
     expect(approvedSpace(store, 't')).toMatchObject({ version: 1, tools: ['B'], deferred: ['A'] });
     expect(['A', 'B', 'C'].map((tool) => toolState(store, 't', tool))).toEqual(['deferred', 'pinned', 'hidden']);
     expect(store.listActivity().map((a) => a.message)).toContain('space v1 of t accepted (1 tool pinned, 1 deferred)');
+    // A reader of every task (the gateway's project view) gets the same answer from the space records.
+    expect(store.listSpaces().map((s) => [s.task, approvedIn(s)?.version])).toEqual([['t', 1]]);
+    expect(approvedIn({ task: 'none', versions: [] })).toBeNull();
   });
 
   it('updates keep pins in and bans and defer edits out of the pinned set', () => {
