@@ -3,7 +3,7 @@
 // crossing the cut) — the running-score trajectories, accuracy per batch where measured, the approved
 // versions, and for a benchmark stream every arm's accuracy and prompt tokens batch by batch. "Fold new
 // batches" runs the update on the task's new scored imports; the proposal is approved on the Space view.
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo, useState, type Key } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HistoryData } from '../../shared/api';
 import { diffSpaces } from '../../shared/project/spaces';
@@ -388,8 +388,14 @@ const TrajectoryCard = memo(function TrajectoryCard({ updates }: { updates: Task
                 strokeWidth={focus === t ? 3 : 2}
                 strokeOpacity={focus === null || focus === t ? 1 : 0.15}
                 strokeDasharray={LINE_DASHES[i] || undefined}
-                dot={(p: { cx?: number; cy?: number; key?: string }) => (
-                  <MarkerShape key={p.key} cx={p.cx} cy={p.cy} marker={MARKERS[i]!} color={focus === null || focus === t ? LINE_COLORS[i]! : 'transparent'} />
+                dot={(p: { cx?: number; cy?: number; key?: Key | null; index?: number }) => (
+                  <MarkerShape
+                    key={p.key ?? `${t}-${p.index ?? 0}`}
+                    cx={p.cx}
+                    cy={p.cy}
+                    marker={MARKERS[i]!}
+                    color={focus === null || focus === t ? LINE_COLORS[i]! : 'transparent'}
+                  />
                 )}
                 connectNulls={false}
                 isAnimationActive={false}
