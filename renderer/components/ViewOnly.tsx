@@ -11,6 +11,12 @@ export function useViewOnly(): boolean {
   return useStudio((s) => s.info?.viewOnly === true);
 }
 
+/** True once the page knows it may write (the full link): a part that reads settings the view-only link
+ * may not read (the demo setup, the scoring server) waits for this rather than asking and being refused. */
+export function useCanWrite(): boolean {
+  return useStudio((s) => s.info !== null && s.info.viewOnly !== true);
+}
+
 /** One line at the top of a view that has write actions, under the view-only link. */
 export function ViewOnlyNote({ what }: { what: string }) {
   const viewOnly = useViewOnly();

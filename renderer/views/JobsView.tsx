@@ -5,14 +5,14 @@ import { useShallow } from 'zustand/react/shallow';
 import type { JobInfo } from '../../shared/api';
 import { Empty } from '../components/Empty';
 import { latestRun, modelName } from '../components/run-name';
-import { useViewOnly, VIEW_ONLY_REASON, ViewOnlyNote } from '../components/ViewOnly';
+import { useCanWrite, useViewOnly, VIEW_ONLY_REASON, ViewOnlyNote } from '../components/ViewOnly';
 import { fmtDuration, fmtInt, fmtTime, runLabel } from '../format';
 import { useStudio } from '../store/react';
 
 export function JobsView() {
   const jobs = useStudio(useShallow((s) => [...s.jobs].reverse()));
   const project = useStudio((s) => s.project);
-  const viewOnly = useViewOnly();
+  const viewOnly = !useCanWrite();
   const runs = project?.runs.filter((r) => !r.run.startsWith('import:')) ?? [];
   return (
     <div style={{ maxWidth: 1200 }}>
