@@ -4,7 +4,7 @@
 // space and with the whole registry (the project holds the request as recorded under the whole
 // registry; LOTS's side is the same request executed again with only the kept tools, by the
 // benchmark's own executor), with which menu got it right, and the trace one more click away.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DemoData, DemoDifference } from '../../shared/api';
 import { reexecuteWithoutTools } from '../../shared/benchmark/trace';
 import type { Trace } from '../../shared/trace/schema';
@@ -113,6 +113,11 @@ function DiffCompare({ d, kept, onClose }: { d: DemoDifference; kept: string[]; 
   const setTask = useStudio((s) => s.setTask);
   const [trace, setTrace] = useState<Trace | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const ref = useRef<HTMLElement>(null);
+  // The comparison opens under both lists: bring it into view (a click high in a long list is far above it).
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [trace]);
   useEffect(() => {
     let live = true;
     api.getTrace({ id: d.request }).then(
@@ -129,7 +134,7 @@ function DiffCompare({ d, kept, onClose }: { d: DemoDifference; kept: string[]; 
   const gold = trace?.turns[0]?.gold;
   const verdict = (right: boolean) => <span className={`pill ${right ? 'good' : 'bad'}`}>{right ? 'answered right' : 'answered wrong'}</span>;
   return (
-    <section className="diff-compare" id="demo-diff-compare" data-testid="demo-diff-compare" aria-label={`${d.request} under both menus`}>
+    <section ref={ref} className="diff-compare" id="demo-diff-compare" data-testid="demo-diff-compare" aria-label={`${d.request} under both menus`}>
       <div className="diff-compare-head">
         <div>
           <strong>{d.request}</strong> <span className="pill">{d.task}</span>

@@ -122,7 +122,7 @@ function DemoStory({ data }: { data: DemoData }) {
           <h2>Per family: the kept tools against the gold chain</h2>
           <span className="small muted">green: in the chain · red: not</span>
         </div>
-        <table className="table" data-testid="demo-families">
+        <table className="table demo-families" data-testid="demo-families">
           <thead>
             <tr>
               <th>Family</th>
