@@ -74,6 +74,11 @@ describeRequiring('chromium', 'Space, History, Jobs and Demo as a stakeholder re
       }),
     );
     for (const gap of rows) expect(gap).toBeGreaterThanOrEqual(0);
+    // The head row's columns line up with the rows' (each row is its own grid).
+    const columns = await page
+      .locator('[data-testid="space-list"] .space-row')
+      .evaluateAll((els) => els.slice(0, 3).map((r) => [...r.children].map((c) => Math.round(c.getBoundingClientRect().left)).join(',')));
+    expect(new Set(columns).size).toBe(1);
     for (const [w, h] of SIZES) {
       await page.setViewportSize({ width: w, height: h });
       await ui.settle();
