@@ -59,7 +59,7 @@ function UpdateCard({ history }: { history: HistoryData }) {
         <h2>Updates of {task}</h2>
         <span className="sub" data-testid="history-summary">
           {updates && updates.batches.length > 0
-            ? `${updates.batches.length} batch${updates.batches.length === 1 ? '' : 'es'} folded · α = ${updates.alpha} · ${describeRule(updates.rule)} · scores of ${runName(updates.run, runs)}`
+            ? `${updates.batches.length} batch${updates.batches.length === 1 ? '' : 'es'} folded · α = ${updates.alpha} · ${describeRule(updates.rule)} · run: ${runName(updates.run, runs)}`
             : 'no batch folded yet'}
         </span>
       </div>
