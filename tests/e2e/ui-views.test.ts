@@ -84,30 +84,6 @@ describeRequiring('chromium', 'Space, History, Jobs and Demo as a stakeholder re
       await ui.settle();
       await ui.shot('ui-space');
     }
-    // Approve an edit: the confirmation sits beside the button and nothing floats over the version history.
-    for (const [w, h] of SIZES) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.click('button[aria-label="Pin Translate"]');
-      await page.fill('[data-testid="space-note"]', `pin Translate (${w} px)`);
-      await page.click('[data-testid="approve-space"]');
-      await page.waitForSelector('[data-testid="space-approved"]');
-      await page.waitForSelector(`[data-testid="space-history"] >> text=pin Translate (${w} px)`);
-      await ui.settle();
-      const covered = await page.evaluate(() => {
-        const history = document.querySelector('[data-testid="space-history"]')!.getBoundingClientRect();
-        return [...document.querySelectorAll('.notice')].some((n) => {
-          const r = n.getBoundingClientRect();
-          return r.left < history.right && r.right > history.left && r.top < history.bottom && r.bottom > history.top;
-        });
-      });
-      expect(covered).toBe(false);
-      await ui.shot('ui-space-approved');
-      // Back to the swept space for the views after this one.
-      await page.click('button[aria-label="Pin Translate"]');
-      await page.fill('[data-testid="space-note"]', 'unpin Translate');
-      await page.click('[data-testid="approve-space"]');
-      await page.waitForSelector('[data-testid="space-history"] >> text=unpin Translate');
-    }
     await page.setViewportSize({ width: 1280, height: 800 });
     await ui.go('history');
     await page.waitForSelector('[data-testid="history-summary"]');
@@ -137,6 +113,32 @@ describeRequiring('chromium', 'Space, History, Jobs and Demo as a stakeholder re
       await page.setViewportSize({ width: w, height: h });
       await ui.settle();
       await ui.shot('ui-jobs');
+    }
+    await ui.go('space');
+    await page.waitForSelector('[data-testid="space-list"]');
+    // Approve an edit: the confirmation sits beside the button and nothing floats over the version history.
+    for (const [w, h] of SIZES) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.click('button[aria-label="Pin Translate"]');
+      await page.fill('[data-testid="space-note"]', `pin Translate (${w} px)`);
+      await page.click('[data-testid="approve-space"]');
+      await page.waitForSelector('[data-testid="space-approved"]');
+      await page.waitForSelector(`[data-testid="space-history"] >> text=pin Translate (${w} px)`);
+      await ui.settle();
+      const covered = await page.evaluate(() => {
+        const history = document.querySelector('[data-testid="space-history"]')!.getBoundingClientRect();
+        return [...document.querySelectorAll('.notice')].some((n) => {
+          const r = n.getBoundingClientRect();
+          return r.left < history.right && r.right > history.left && r.top < history.bottom && r.bottom > history.top;
+        });
+      });
+      expect(covered).toBe(false);
+      await ui.shot('ui-space-approved');
+      // Back to the swept space for the views after this one.
+      await page.click('button[aria-label="Pin Translate"]');
+      await page.fill('[data-testid="space-note"]', 'unpin Translate');
+      await page.click('[data-testid="approve-space"]');
+      await page.waitForSelector('[data-testid="space-history"] >> text=unpin Translate');
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(ui.errors).toEqual([]);
