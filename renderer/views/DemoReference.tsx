@@ -50,7 +50,7 @@ export function DemoReference({ data }: { data: DemoData }) {
                 const c = data.mean[m]!.eval!;
                 const d = paired.get(m);
                 return (
-                  <tr key={m} data-method={m} className={m === 'lots' ? 'strong-row' : undefined}>
+                  <tr key={m} data-method={m}>
                     <td className="nowrap">
                       <strong>{m === 'lots' ? 'LOTS (label-chosen K)' : methodLabel(m)}</strong>
                     </td>
