@@ -55,8 +55,8 @@ export function DemoProvenance({ data }: { data: DemoData }) {
       + {r.preset.eval} evaluation requests), {r.preset.registry} tools in the registry, K from 1 to {r.preset.kMax ?? 'all'}
       {r.preset.seeds && r.preset.seeds > 1 ? `, ${r.preset.seeds} seeds` : ''}.{' '}
       <span data-testid="demo-variant">
-        The <strong>{variant}</strong> variant of the benchmark:{' '}
-        {isBenchVariant(variant) ? VARIANT_SUMMARIES[variant] : 'a variant this version does not describe'}.
+        The <strong>{variant}</strong> variant of the benchmark (
+        {isBenchVariant(variant) ? VARIANT_SUMMARIES[variant] : 'a variant this version does not describe'}).
       </span>{' '}
       <details className="inline-details">
         <summary>The command</summary>

@@ -104,7 +104,7 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     const table = await screen.findByTestId('demo-seeds-table');
     // The provenance says which variant was measured and what it measures.
     expect(screen.getByTestId('demo-variant').textContent).toBe(
-      "The faithful variant of the benchmark: the paper's protocol: the chain's last tool prints the final answer.",
+      "The faithful variant of the benchmark (the paper's protocol: the chain's last tool prints the final answer).",
     );
     const lots = table.querySelector('tr[data-method="lots"]')!.textContent;
     expect(lots).toContain('55.0% ± 5.0% (50.0% … 60.0%)');
