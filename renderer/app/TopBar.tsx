@@ -37,7 +37,8 @@ export function TopBar() {
         </label>
       )}
       {isTaskView && task && <RunPicker task={task} />}
-      {task && (view === 'heatmap' || view === 'ranking' || view === 'space') && <CompactK task={task} />}
+      {/* Not on the Space view: it has its own K slider (issue 40: one K per screen). */}
+      {task && (view === 'heatmap' || view === 'ranking') && <CompactK task={task} />}
     </header>
   );
 }

@@ -38,7 +38,8 @@ export const createAppSlice =
       try {
         const info = await api.getAppInfo();
         set({ info }, false, 'app/info');
-        await Promise.all([get().refreshProject(), get().loadRecent(), get().loadJobs()]);
+        // The view-only link may not list other projects (listRecentProjects is a write method: access.ts).
+        await Promise.all([get().refreshProject(), info.viewOnly ? Promise.resolve() : get().loadRecent(), get().loadJobs()]);
         const { route, project } = get();
         // A task in the URL that the project no longer has falls back to the first task.
         if (project && route.task && !project.tasks.some((t) => t.task === route.task))

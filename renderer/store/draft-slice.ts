@@ -11,13 +11,17 @@ export interface DraftSlice {
   drafts: Record<string, Draft>;
   reviewCursor: number;
   accepting: boolean;
+  /** The last approval made on the Space view: confirmed there, beside the Approve button, instead of in a
+   * toast that would cover the version history (issue 40). */
+  lastApproval: { task: string; version: number; message: string } | null;
   /** Start a draft from the approved version (or the proposal) once the task's spaces are loaded. */
   ensureDraft(task: string): void;
   setK(task: string, k: number): void;
   editTool(task: string, tool: string, action: DraftAction): void;
   setNote(task: string, note: string): void;
   resetDraft(task: string, to: 'proposal' | 'approved' | 'update'): void;
-  acceptDraft(task: string): Promise<boolean>;
+  /** `inline`: confirm in the Space view (lastApproval) rather than with a floating notice. */
+  acceptDraft(task: string, options?: { inline?: boolean }): Promise<boolean>;
   setReviewCursor(index: number): void;
 }
 
@@ -54,6 +58,7 @@ export const createDraftSlice =
       drafts: {},
       reviewCursor: 0,
       accepting: false,
+      lastApproval: null,
 
       ensureDraft(task) {
         const entry = get().spaces[task];
@@ -91,7 +96,7 @@ export const createDraftSlice =
         set({ drafts: { ...get().drafts, [task]: draftFrom(space, to) } }, false, 'space/reset');
       },
 
-      async acceptDraft(task) {
+      async acceptDraft(task, options = {}) {
         const draft = get().drafts[task];
         const space = get().spaces[task]?.value;
         if (!draft || !space) return false;
@@ -102,11 +107,10 @@ export const createDraftSlice =
           delete drafts[task];
           set({ drafts, accepting: false, dataVersion: get().dataVersion + 1 }, false, 'space/accept');
           void get().refreshProject();
-          get().notify({
-            kind: 'success',
-            title: `Space v${version.version} of ${task} approved`,
-            message: `${version.tools.length} pinned: ${version.tools.join(', ') || '(none)'}${version.deferred.length > 0 ? `; ${version.deferred.length} deferred` : ''}`,
-          });
+          const title = `Space v${version.version} of ${task} approved`;
+          const message = `${version.tools.length} pinned: ${version.tools.join(', ') || '(none)'}${version.deferred.length > 0 ? `; ${version.deferred.length} deferred` : ''}`;
+          if (options.inline) set({ lastApproval: { task, version: version.version, message } }, false, 'space/approved');
+          else get().notify({ kind: 'success', title, message });
           return true;
         } catch (e) {
           set({ accepting: false }, false, 'space/accept-failed');

@@ -5,6 +5,7 @@
 import type { DemoData } from '../../shared/api';
 import { formatSigned, pClause } from '../../shared/benchmark/paired';
 import { demoDuration, meanKept } from '../../shared/export/demo-report';
+import { isBenchVariant, VARIANT_SUMMARIES } from '../../shared/benchmark/variant';
 import { fmtInt } from '../format';
 
 export function DemoHeadline({ data }: { data: DemoData }) {
@@ -45,11 +46,18 @@ export function DemoProvenance({ data }: { data: DemoData }) {
   const families = r.preset.families.length;
   const date = r.startedAt.slice(0, 10);
   const minutes = demoDuration(r).replace(/^ · /, '');
+  // What the numbers measure (issue 39): the faithful variant can be passed by copying a tool line.
+  const variant = r.preset.variant ?? 'faithful';
   return (
     <div className="small text-2 demo-provenance" data-testid="demo-provenance">
       Measured with <strong>{r.modelName}</strong> on {r.machine}, {date}
       {minutes ? `, in ${minutes}` : ''}: the <strong>{r.preset.name}</strong> preset, {families} famil{families === 1 ? 'y' : 'ies'} × ({r.preset.fit} fitting
-      + {r.preset.eval} evaluation requests), {r.preset.registry} tools in the registry, K from 1 to {r.preset.kMax ?? 'all'}.{' '}
+      + {r.preset.eval} evaluation requests), {r.preset.registry} tools in the registry, K from 1 to {r.preset.kMax ?? 'all'}
+      {r.preset.seeds && r.preset.seeds > 1 ? `, ${r.preset.seeds} seeds` : ''}.{' '}
+      <span data-testid="demo-variant">
+        The <strong>{variant}</strong> variant of the benchmark (
+        {isBenchVariant(variant) ? VARIANT_SUMMARIES[variant] : 'a variant this version does not describe'}).
+      </span>{' '}
       <details className="inline-details">
         <summary>The command</summary>
         <code className="wrap-anywhere" data-testid="demo-command">

@@ -12,6 +12,8 @@ import { useApi, useStudio } from '../store/react';
 import { DemoRunCard } from './DemoRunCard';
 import { DemoHeadline, DemoProvenance } from './DemoHeadline';
 import { DemoDifferences } from './DemoDifferences';
+import { DemoReference, DemoSeeds } from './DemoReference';
+import { useCanWrite, useViewOnly, VIEW_ONLY_REASON, ViewOnlyNote } from '../components/ViewOnly';
 
 const TEXT: Record<DemoStep, [string, string]> = {
   build: ['Build the benchmark project', 'Deterministic scenes, ten task families, tool chains and distractors, gold answers, fitting/evaluation splits.'],
@@ -34,15 +36,14 @@ export function DemoView() {
     void loadDemo();
   }, [revision, loadDemo]);
   const hasStory = Boolean(project && data && data.tasks.length > 0);
+  // The view-only link may not read the demo settings or start a run (access.ts): no run card then.
+  const canWrite = useCanWrite();
+  const runCard = canWrite ? <DemoRunCard /> : <ViewOnlyNote what="Running the demo and its steps" />;
   return (
     <div style={{ maxWidth: 1180 }}>
       {hasStory && data ? <DemoStory data={data} /> : null}
-      {hasStory ? (
-        <div style={{ marginTop: 22 }}>
-          <DemoRunCard />
-        </div>
-      ) : null}
-      <DemoWalk compact={hasStory} runCard={hasStory ? null : <DemoRunCard />} />
+      {hasStory ? <div style={{ marginTop: 22 }}>{runCard}</div> : null}
+      <DemoWalk compact={hasStory} runCard={hasStory ? null : runCard} />
     </div>
   );
 }
@@ -121,7 +122,7 @@ function DemoStory({ data }: { data: DemoData }) {
           <h2>Per family: the kept tools against the gold chain</h2>
           <span className="small muted">green: in the chain · red: not</span>
         </div>
-        <table className="table" data-testid="demo-families">
+        <table className="table demo-families" data-testid="demo-families">
           <thead>
             <tr>
               <th>Family</th>
@@ -177,6 +178,8 @@ function DemoStory({ data }: { data: DemoData }) {
           Methods compared: {data.methods.map(methodLabel).join(', ')}. Accuracy: the first number of the answer within max(0.01, 0.1%) of the gold value.
         </p>
       </div>
+      <DemoReference data={data} />
+      <DemoSeeds data={data} />
       <DemoDifferences data={data} />
       {paired ? (
         <div className="card demo-stat" style={{ marginTop: 14 }}>
@@ -213,9 +216,10 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
   const [dir, setDir] = useState('');
   const [size, setSize] = useState<'quick' | 'full'>('quick');
   const jobRunning = demoJob !== null && (demoJob.status === 'running' || demoJob.status === 'queued');
+  const viewOnly = useViewOnly();
 
   const enabled = (step: DemoStep, i: number): boolean => {
-    if (busy || jobRunning) return false;
+    if (viewOnly || busy || jobRunning) return false;
     if (step === 'build') return true;
     if (!project) return false;
     const prev = DEMO_STEPS[i - 1]!;
@@ -235,6 +239,7 @@ function DemoWalk({ compact, runCard }: { compact: boolean; runCard: ReactNode }
   /** Why a step's button is disabled (issue 40: never without a reason). */
   const reason = (step: DemoStep, i: number): string | null => {
     if (enabled(step, i)) return null;
+    if (viewOnly) return `Off: ${VIEW_ONLY_REASON}.`;
     if (busy || jobRunning) return 'Wait for the running step to finish.';
     if (!project) return 'Build the benchmark project first (step 1).';
     return `Run “${TEXT[DEMO_STEPS[i - 1]!][0]}” first (step ${i}).`;

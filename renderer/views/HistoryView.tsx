@@ -3,13 +3,16 @@
 // crossing the cut) — the running-score trajectories, accuracy per batch where measured, the approved
 // versions, and for a benchmark stream every arm's accuracy and prompt tokens batch by batch. "Fold new
 // batches" runs the update on the task's new scored imports; the proposal is approved on the Space view.
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo, useState, type Key } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HistoryData } from '../../shared/api';
 import { diffSpaces } from '../../shared/project/spaces';
+import { describeRule as describeSpaceRule } from '../../shared/export/space-report';
 import { describeUpdateRule as describeRule, type Crossing, type TaskUpdates, type UpdateBatch } from '../../shared/project/updates';
 import type { StreamArm } from '../../shared/project/streams';
 import { Empty } from '../components/Empty';
+import { runName } from '../components/run-name';
+import { useViewOnly, VIEW_ONLY_REASON } from '../components/ViewOnly';
 import { fmtInt, fmtPercent, fmtSigned, fmtTime } from '../format';
 import { useStudio, useTaskView } from '../store/react';
 import { useChartColors } from './chart-colors';
@@ -40,6 +43,8 @@ function UpdateCard({ history }: { history: HistoryData }) {
   const { task, updates, waiting, stream } = history;
   const folding = useStudio((s) => s.folding);
   const fold = useStudio((s) => s.foldBatches);
+  const runs = useStudio((s) => s.project?.runs);
+  const viewOnly = useViewOnly();
   const [alpha, setAlpha] = useState(String(updates?.alpha ?? 0.2));
   const [rule, setRule] = useState<'topk' | 'support'>(updates?.rule.kind ?? 'topk');
   const [k, setK] = useState(String(updates?.rule.kind === 'topk' ? updates.rule.k : (history.versions.at(-1)?.tools.length ?? 3)));
@@ -54,7 +59,7 @@ function UpdateCard({ history }: { history: HistoryData }) {
         <h2>Updates of {task}</h2>
         <span className="sub" data-testid="history-summary">
           {updates && updates.batches.length > 0
-            ? `${updates.batches.length} batch${updates.batches.length === 1 ? '' : 'es'} folded · α = ${updates.alpha} · ${describeRule(updates.rule)} · run ${updates.run}`
+            ? `${updates.batches.length} batch${updates.batches.length === 1 ? '' : 'es'} folded · α = ${updates.alpha} · ${describeRule(updates.rule)} · run: ${runName(updates.run, runs)}`
             : 'no batch folded yet'}
         </span>
       </div>
@@ -93,9 +98,16 @@ function UpdateCard({ history }: { history: HistoryData }) {
               φ <input type="number" min={0} max={1} step="any" value={phi} onChange={(e) => setPhi(e.target.value)} aria-label="Minimum running support phi" />
             </label>
           )}
-          <button type="submit" className="btn primary" disabled={folding || !valid} data-testid="fold-batches">
+          <button
+            type="submit"
+            className="btn primary"
+            disabled={viewOnly || folding || !valid}
+            title={viewOnly ? VIEW_ONLY_REASON : undefined}
+            data-testid="fold-batches"
+          >
             {folding ? 'Folding…' : 'Fold new batches'}
           </button>
+          {viewOnly && <span className="small muted">Folding is off: {VIEW_ONLY_REASON}.</span>}
           {!valid && <span className="bad small">α must be in (0, 1]; K a positive integer; φ in [0, 1].</span>}
         </form>
       )}
@@ -113,12 +125,40 @@ function ProposalCard({ history }: { history: HistoryData }) {
   const navigate = useStudio((s) => s.navigate);
   const approved = history.versions.at(-1);
   const diff = diffSpaces(approved?.tools ?? [], history.proposal);
+  const same = approved !== undefined && diff.added.length === 0 && diff.removed.length === 0;
+  const list = (tools: string[]) => tools.join(', ');
   return (
     <div className="card" data-testid="history-proposal">
       <div className="card-head">
         <h2>Proposal after batch {history.updates!.batches.at(-1)!.batch}</h2>
-        <span className="sub">{approved ? `against approved v${approved.version}` : 'no version approved yet'} · not applied</span>
+        <span className="sub" data-testid="history-proposal-status">
+          {!approved
+            ? 'no version approved yet · not applied'
+            : same
+              ? `the same tools as the deployed v${approved.version}: nothing to apply`
+              : `differs from the deployed v${approved.version} · not applied`}
+        </span>
       </div>
+      {approved && !same && (
+        <div className="callout warn small" style={{ marginBottom: 10 }} data-testid="history-differs">
+          The folded space is not the deployed one. The gateways and exports serve approved v{approved.version}
+          {` (${describeSpaceRule(approved.rule)})`}; the fold over the batches
+          {diff.added.length > 0 ? (
+            <>
+              {' '}
+              would add <span className="mono">{list(diff.added)}</span>
+            </>
+          ) : null}
+          {diff.added.length > 0 && diff.removed.length > 0 ? ' and' : ''}
+          {diff.removed.length > 0 ? (
+            <>
+              {' '}
+              would drop <span className="mono">{list(diff.removed)}</span>, which v{approved.version} keeps
+            </>
+          ) : null}
+          . Check the dropped tools on the Trace and Ranking views before approving the fold.
+        </div>
+      )}
       <div className="chips">
         {history.proposal.length === 0 && <span className="muted small">The rule keeps no tool.</span>}
         {history.proposal.map((t) => (
@@ -268,6 +308,34 @@ function TimelineCell({ tool, batch, max }: { tool: string; batch: UpdateBatch; 
 }
 
 const LINE_COLORS = ['#2166ac', '#d66018', '#2e8b57', '#7b4fa0', '#9a6a00', '#c2185b', '#00838f', '#5d4037'];
+/** Per line a dash pattern and a marker besides its colour (issue 40: lines that run together stay apart). */
+export const LINE_DASHES = ['', '7 3', '2 3', '9 3 2 3', '4 4', '1 2', '12 4', '5 2 1 2'];
+const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'cross', 'triangle-down', 'circle-open', 'square-open'] as const;
+type Marker = (typeof MARKERS)[number];
+
+function MarkerShape({ cx, cy, marker, color }: { cx?: number; cy?: number; marker: Marker; color: string }) {
+  if (cx === undefined || cy === undefined || !Number.isFinite(cx) || !Number.isFinite(cy)) return null;
+  const r = 3.5;
+  const filled = { fill: color, stroke: color };
+  switch (marker) {
+    case 'square':
+      return <rect x={cx - r} y={cy - r} width={2 * r} height={2 * r} {...filled} />;
+    case 'square-open':
+      return <rect x={cx - r} y={cy - r} width={2 * r} height={2 * r} fill="var(--surface)" stroke={color} strokeWidth={1.5} />;
+    case 'triangle':
+      return <path d={`M${cx},${cy - r - 1}L${cx + r + 0.5},${cy + r}L${cx - r - 0.5},${cy + r}Z`} {...filled} />;
+    case 'triangle-down':
+      return <path d={`M${cx},${cy + r + 1}L${cx + r + 0.5},${cy - r}L${cx - r - 0.5},${cy - r}Z`} {...filled} />;
+    case 'diamond':
+      return <path d={`M${cx},${cy - r - 1}L${cx + r + 1},${cy}L${cx},${cy + r + 1}L${cx - r - 1},${cy}Z`} {...filled} />;
+    case 'cross':
+      return <path d={`M${cx - r},${cy - r}L${cx + r},${cy + r}M${cx + r},${cy - r}L${cx - r},${cy + r}`} stroke={color} strokeWidth={2} />;
+    case 'circle-open':
+      return <circle cx={cx} cy={cy} r={r} fill="var(--surface)" stroke={color} strokeWidth={1.5} />;
+    default:
+      return <circle cx={cx} cy={cy} r={r} {...filled} />;
+  }
+}
 
 const TrajectoryCard = memo(function TrajectoryCard({ updates }: { updates: TaskUpdates }) {
   const colors = useChartColors();
@@ -281,11 +349,15 @@ const TrajectoryCard = memo(function TrajectoryCard({ updates }: { updates: Task
     () => updates.batches.map((b) => ({ batch: b.batch, ...Object.fromEntries(tools.map((t) => [t, b.running[t] ?? null])) })),
     [updates, tools],
   );
+  // One tool singled out (legend click or the buttons below): the others fade.
+  const [focus, setFocus] = useState<string | null>(null);
   return (
     <div className="card">
       <div className="card-head">
         <h2>Running scores</h2>
-        <span className="sub">Ĩ(s) after each batch · α = {updates.alpha}</span>
+        <span className="sub">
+          Ĩ(s) after each batch · α = {updates.alpha} · each tool has its colour, dash and marker; press a name below to single it out
+        </span>
       </div>
       <div className="chart" data-testid="history-trajectory">
         <ResponsiveContainer width="100%" height="100%">
@@ -300,14 +372,61 @@ const TrajectoryCard = memo(function TrajectoryCard({ updates }: { updates: Task
               stroke={colors.axis}
               label={{ value: 'batch', position: 'insideBottom', offset: -10, fontSize: 11, fill: colors.text }}
             />
-            <YAxis tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} width={56} tickFormatter={(v: number) => fmtSigned(v, 2)} />
+            <YAxis
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              width={56}
+              domain={['auto', 'auto']}
+              tickFormatter={(v: number) => fmtSigned(v, 2)}
+            />
             <Tooltip contentStyle={colors.tooltip} labelFormatter={(v) => `after batch ${Number(v)}`} formatter={(v) => fmtSigned(Number(v))} />
-            <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
             {tools.map((t, i) => (
-              <Line key={t} dataKey={t} stroke={LINE_COLORS[i]} strokeWidth={2} dot={{ r: 2.5 }} connectNulls={false} isAnimationActive={false} />
+              <Line
+                key={t}
+                dataKey={t}
+                stroke={LINE_COLORS[i]}
+                strokeWidth={focus === t ? 3 : 2}
+                strokeOpacity={focus === null || focus === t ? 1 : 0.15}
+                strokeDasharray={LINE_DASHES[i] || undefined}
+                dot={(p: { cx?: number; cy?: number; key?: Key | null; index?: number }) => (
+                  <MarkerShape
+                    key={p.key ?? `${t}-${p.index ?? 0}`}
+                    cx={p.cx}
+                    cy={p.cy}
+                    marker={MARKERS[i]!}
+                    color={focus === null || focus === t ? LINE_COLORS[i]! : 'transparent'}
+                  />
+                )}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
             ))}
           </LineChart>
         </ResponsiveContainer>
+      </div>
+      <div
+        className="btn-row"
+        role="group"
+        aria-label="The lines: single out a tool"
+        style={{ marginTop: 6, flexWrap: 'wrap' }}
+        data-testid="history-line-focus"
+      >
+        {tools.map((t, i) => (
+          <button
+            key={t}
+            className="btn ghost small"
+            aria-pressed={focus === t}
+            onClick={() => setFocus(focus === t ? null : t)}
+            data-tool={t}
+            title={focus === t ? 'Show every line again' : `Single out ${t}`}
+          >
+            <svg width="30" height="10" aria-hidden="true" style={{ marginRight: 4, verticalAlign: 'middle' }}>
+              <line x1="1" x2="29" y1="5" y2="5" stroke={LINE_COLORS[i]} strokeWidth={2} strokeDasharray={LINE_DASHES[i] || undefined} />
+              <MarkerShape cx={15} cy={5} marker={MARKERS[i]!} color={LINE_COLORS[i]!} />
+            </svg>
+            {t}
+          </button>
+        ))}
       </div>
     </div>
   );

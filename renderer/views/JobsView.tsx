@@ -4,23 +4,32 @@ import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { JobInfo } from '../../shared/api';
 import { Empty } from '../components/Empty';
-import { fmtDuration, fmtInt, fmtTime } from '../format';
+import { latestRun, modelName } from '../components/run-name';
+import { useCanWrite, useViewOnly, VIEW_ONLY_REASON, ViewOnlyNote } from '../components/ViewOnly';
+import { fmtDuration, fmtInt, fmtTime, runLabel } from '../format';
 import { useStudio } from '../store/react';
 
 export function JobsView() {
   const jobs = useStudio(useShallow((s) => [...s.jobs].reverse()));
   const project = useStudio((s) => s.project);
+  const viewOnly = !useCanWrite();
+  const runs = project?.runs.filter((r) => !r.run.startsWith('import:')) ?? [];
   return (
     <div style={{ maxWidth: 1200 }}>
-      {project ? <ScoreForm /> : null}
-      <div className="card" style={{ marginTop: project ? 14 : 0 }}>
+      <ViewOnlyNote what="Scoring and steering jobs" />
+      {project && !viewOnly ? <ScoreForm key={project.dir} /> : null}
+      <div className="card" style={{ marginTop: project && !viewOnly ? 14 : 0 }}>
         <div className="card-head">
           <h2>Jobs</h2>
           <span className="sub">scoring runs in its own process: the UI stays responsive; a stopped job resumes where it left off</span>
         </div>
         {jobs.length === 0 ? (
-          <Empty title="No jobs yet">
-            {project ? 'Start scoring above. Progress, throughput and the time left appear here.' : 'Open a project first; scoring and sweeps run as jobs.'}
+          <Empty title={runs.length > 0 ? 'No job started in this session' : 'No jobs yet'}>
+            {!project
+              ? 'Open a project first; scoring and sweeps run as jobs.'
+              : runs.length > 0
+                ? `The project's ${runs.length === 1 ? 'scoring run is' : `${runs.length} scoring runs are`} finished and stored (below). A new job's progress, throughput and time left appear here.`
+                : 'Start scoring above. Progress, throughput and the time left appear here.'}
           </Empty>
         ) : (
           <div className="jobs" data-testid="jobs-list">
@@ -30,9 +39,48 @@ export function JobsView() {
           </div>
         )}
       </div>
+      {runs.length > 0 && <StoredRuns />}
     </div>
   );
 }
+
+/** The scoring runs the project holds (finished in earlier sessions or by the CLI): not jobs of this session. */
+function StoredRuns() {
+  const runs = useStudio(useShallow((s) => (s.project?.runs ?? []).filter((r) => !r.run.startsWith('import:'))));
+  return (
+    <div className="card" style={{ marginTop: 14 }}>
+      <div className="card-head">
+        <h2>Scoring runs in the project</h2>
+        <span className="sub">finished and stored; scoring again with the same model and intervention computes only what is missing</span>
+      </div>
+      <table className="table small" data-testid="stored-runs">
+        <thead>
+          <tr>
+            <th>model</th>
+            <th>intervention</th>
+            <th>span</th>
+            <th className="num">score rows</th>
+            <th>last scores written</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.run} title={runLabel(r.run, r.model)}>
+              <td className="mono">{r.model ? modelName(r.model) : '—'}</td>
+              <td>{r.intervention ?? '—'}</td>
+              <td>{r.span ?? '—'}</td>
+              <td className="num tabular">{fmtInt(r.rows)}</td>
+              <td className="tabular">{fmtTime(r.lastAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+type Intervention = 'evidence' | 'line' | 'reexecute';
+const isIntervention = (x: string | undefined): x is Intervention => x === 'evidence' || x === 'line' || x === 'reexecute';
 
 function ScoreForm() {
   const modelPath = useStudio((s) => s.modelPath);
@@ -41,8 +89,10 @@ function ScoreForm() {
   const chooseReference = useStudio((s) => s.useReferenceModel);
   const busy = useStudio((s) => s.modelBusy);
   const navigate = useStudio((s) => s.navigate);
-  const [intervention, setIntervention] = useState<'evidence' | 'line' | 'reexecute'>('evidence');
-  const [span, setSpan] = useState<'answer' | 'expression'>('answer');
+  // The project's latest run sets the defaults (issue 40): scoring again the way the project was scored.
+  const last = useStudio((s) => latestRun(s.project?.runs));
+  const [intervention, setIntervention] = useState<Intervention>(isIntervention(last?.intervention) ? last.intervention : 'evidence');
+  const [span, setSpan] = useState<'answer' | 'expression'>(last?.span === 'expression' ? 'expression' : 'answer');
   const [gpu, setGpu] = useState<'auto' | 'cpu' | 'cuda' | 'vulkan' | 'metal'>('auto');
   // Where the log-probs come from: this machine (the default) or the scoring server(s) kept on the Models view.
   const [backend, setBackend] = useState<'local' | 'server'>('local');
@@ -74,7 +124,7 @@ function ScoreForm() {
         </label>
         <label className="field">
           <span>Intervention</span>
-          <select value={intervention} onChange={(e) => setIntervention(e.target.value as typeof intervention)}>
+          <select value={intervention} onChange={(e) => setIntervention(e.target.value as typeof intervention)} data-testid="score-intervention">
             <option value="evidence">evidence (calls + observations)</option>
             <option value="line">line (single-step traces)</option>
             <option value="reexecute">re-execute (needs an executor)</option>
@@ -82,7 +132,7 @@ function ScoreForm() {
         </label>
         <label className="field">
           <span>Scored span</span>
-          <select value={span} onChange={(e) => setSpan(e.target.value as typeof span)}>
+          <select value={span} onChange={(e) => setSpan(e.target.value as typeof span)} data-testid="score-span">
             <option value="answer">whole answer</option>
             <option value="expression">answer expression</option>
           </select>
@@ -114,12 +164,25 @@ function ScoreForm() {
         <button
           className="btn primary"
           disabled={!modelPath.trim()}
+          title={modelPath.trim() ? undefined : NO_MODEL}
+          aria-describedby={modelPath.trim() ? undefined : 'score-why'}
           onClick={() => void startScoring({ model: modelPath.trim(), intervention, span, gpu, ...(remote ? { backend: 'server' as const } : {}) })}
           data-testid="start-scoring"
         >
           Score
         </button>
       </div>
+      {!modelPath.trim() && (
+        <p className="small text-2" id="score-why" data-testid="score-why" style={{ marginTop: 6 }}>
+          {NO_MODEL}.
+        </p>
+      )}
+      {last && (
+        <p className="small muted" data-testid="score-defaults" style={{ marginTop: 6 }}>
+          Intervention and span default to the project's latest run ({last.intervention ?? 'evidence'}, {last.span ?? 'answer'}
+          {last.model ? ` with ${modelName(last.model)}` : ''}); another intervention starts a separate run.
+        </p>
+      )}
       {remote && servers && (
         <p className="small text-2" style={{ marginTop: 8 }} data-testid="score-backend-note">
           On <span className="mono">{servers.endpoints.join(', ')}</span> ({servers.backend}
@@ -145,8 +208,12 @@ function ScoreForm() {
   );
 }
 
+const NO_MODEL = 'Score needs a model: type the path of a GGUF file, or use the built-in reference model below';
+
 function JobRow({ job }: { job: JobInfo }) {
   const act = useStudio((s) => s.jobAction);
+  const viewOnly = useViewOnly();
+  const why = viewOnly ? { disabled: true, title: VIEW_ONLY_REASON } : {};
   // Inside the traces being scored: their sequences done of their plans (a long trace takes minutes).
   const f = job.status === 'running' ? job.inFlight : undefined;
   const partial = f && f.sequences > 0 ? (f.traces * f.sequencesDone) / f.sequences : 0;
@@ -195,17 +262,17 @@ function JobRow({ job }: { job: JobInfo }) {
         <span className="muted ellipsis">{job.message ?? ''}</span>
         <span className="btn-row" style={{ justifyContent: 'flex-end' }}>
           {job.canPause && (
-            <button className="btn small" onClick={() => void act(job.id, 'pause')}>
+            <button className="btn small" onClick={() => void act(job.id, 'pause')} {...why}>
               Pause
             </button>
           )}
           {job.canResume && (
-            <button className="btn small" onClick={() => void act(job.id, 'resume')}>
+            <button className="btn small" onClick={() => void act(job.id, 'resume')} {...why}>
               Resume
             </button>
           )}
           {job.canCancel && (
-            <button className="btn small danger" onClick={() => void act(job.id, 'cancel')}>
+            <button className="btn small danger" onClick={() => void act(job.id, 'cancel')} {...why}>
               {job.status === 'interrupted' ? 'Dismiss' : 'Cancel'}
             </button>
           )}

@@ -16,17 +16,18 @@ export function ToolStatePill({ state }: { state: ToolState }) {
   );
 }
 
-export function DeferButton({ tool, deferred, onDefer }: { tool: string; deferred: boolean; onDefer(): void }) {
+export function DeferButton({ tool, deferred, onDefer, disabledWhy }: { tool: string; deferred: boolean; onDefer(): void; disabledWhy?: string }) {
   return (
     <button
       className="btn ghost small"
+      disabled={disabledWhy !== undefined}
       onClick={(e) => {
         e.stopPropagation();
         onDefer();
       }}
       aria-pressed={deferred}
       aria-label={`Defer ${tool}`}
-      title="Callable, not loaded up front; stays deferred in later updates"
+      title={disabledWhy ?? 'Callable, not loaded up front; stays deferred in later updates'}
     >
       defer
     </button>

@@ -77,7 +77,7 @@ describeRequiring('chromium', 'the History view', () => {
     await page.fill('input[aria-label="Budget K"]', '1');
     await page.click('[data-testid="fold-batches"]');
     await page.waitForSelector('[data-testid="history-timeline"]');
-    expect(await page.textContent('[data-testid="history-summary"]')).toContain('2 batches folded · α = 0.5 · top-1 · run import:prod');
+    expect(await page.textContent('[data-testid="history-summary"]')).toContain('2 batches folded · α = 0.5 · top-1 · run: imported: prod');
     // Batch 1: ExchangeRate (0.70) is the top-1; batch 2: DocRetrieve 0.5·0.9 + 0.5·0.1 = 0.50 < ExchangeRate 0.65.
     const cell = (tool: string, batch: number) => page.locator(`[data-testid="history-timeline"] tr[data-tool="${tool}"] td`).nth(batch - 1);
     expect(await cell('ExchangeRate', 1).getAttribute('data-change')).toBe('entered');

@@ -54,8 +54,14 @@ describeRequiring('chromium', 'a UI a stakeholder reads at a glance (issue 40)',
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     const first = lotsOnly.locator('button.diff-item').first();
-    const id = (await first.getAttribute('aria-label'))!.replace('Open the trace of ', '');
+    const id = (await first.getAttribute('aria-label'))!.replace(/^Compare (.+) under both menus$/, '$1');
+    // One click: the request under both menus side by side; one more: its trace.
     await first.click();
+    await page.waitForSelector('[data-testid="demo-diff-lots"] li[data-tool]');
+    expect(await page.locator('[data-testid="demo-diff-all"] li[data-tool]').count()).toBeGreaterThan(
+      await page.locator('[data-testid="demo-diff-lots"] li[data-tool]').count(),
+    );
+    await page.click('[data-testid="demo-diff-open-trace"]');
     await page.waitForSelector('[data-testid="view-trace"]');
     await page.waitForSelector(`.trace-side h2[title="${id}"]`);
     expect(ui.errors).toEqual([]);

@@ -1,0 +1,132 @@
+// The rows a reviewer asks for beside the demo's result (issue 39): the gold-chain oracle and LOTS at a
+// fixed K = 2 and K = 4 (the paper's Table 9 regimes), next to LOTS at its label-chosen K and keep-all,
+// each with LOTS's paired difference against it; and, for a `--seeds N` run, the spread over the seeds
+// (mean ± sd and range) beside each seed's paired interval.
+import type { DemoData } from '../../shared/api';
+import { formatSigned } from '../../shared/benchmark/paired';
+import { seedSummary, type Spread } from '../../shared/benchmark/seeds';
+import { methodLabel } from '../../shared/export/demo-report';
+import { SELECTION_METHODS } from '../../shared/selection/registry';
+import { fmtInt } from '../format';
+
+/** The reference rows, in the order they are shown. */
+export const REFERENCE_ROWS = ['oracle', 'lots-k2', 'lots-k4'] as const;
+
+const DEFINITIONS: Readonly<Record<string, string>> = Object.fromEntries(SELECTION_METHODS.map((m) => [m.id, m.definition]));
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const points = (x: number) => formatSigned(x * 100, 0);
+
+export function DemoReference({ data }: { data: DemoData }) {
+  const present = REFERENCE_ROWS.filter((m) => data.mean[m]?.eval);
+  const rows = ['lots', ...present, 'keep-all'].filter((m) => data.mean[m]?.eval);
+  const paired = new Map(data.paired?.against.map((a) => [a.baseline, a.accuracy.pooled]) ?? []);
+  return (
+    <div className="card" style={{ marginTop: 14 }} data-testid="demo-reference">
+      <div className="card-head">
+        <h2>Reference rows: the gold-chain oracle and LOTS at a fixed K</h2>
+        <span className="small muted">evaluation requests, mean over families</span>
+      </div>
+      {present.length === 0 ? (
+        <p className="small text-2" style={{ margin: 0 }} data-testid="demo-reference-missing">
+          This run has no reference rows. <code>lots demo --baselines all</code> (or <code>--baselines oracle,lots-k2,lots-k4</code>) adds the gold-chain oracle
+          (the answer key's tools: what a perfect selector would serve) and LOTS at K = 2 and K = 4 (the same ranking, K fixed without labels), so LOTS's
+          label-chosen K can be read against both.
+        </p>
+      ) : (
+        <>
+          <table className="table" data-testid="demo-reference-table">
+            <thead>
+              <tr>
+                <th>Row</th>
+                <th className="num">Accuracy</th>
+                <th className="num">Prompt tokens</th>
+                <th className="num">LOTS minus it [95% interval]</th>
+                <th>What it is</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((m) => {
+                const c = data.mean[m]!.eval!;
+                const d = paired.get(m);
+                return (
+                  <tr key={m} data-method={m}>
+                    <td className="nowrap">
+                      <strong>{m === 'lots' ? 'LOTS (label-chosen K)' : methodLabel(m)}</strong>
+                    </td>
+                    <td className="num tabular">
+                      {pct(c.accuracy)} <span className="muted">of {fmtInt(c.n)}</span>
+                    </td>
+                    <td className="num tabular">{fmtInt(Math.round(c.promptTokens))}</td>
+                    <td className="num tabular">
+                      {m === 'lots'
+                        ? '—'
+                        : d
+                          ? `${points(d.difference)} pts ${d.interval ? `[${points(d.interval.lo)}, ${points(d.interval.hi)}]` : '(too few for an interval)'}`
+                          : 'not paired'}
+                    </td>
+                    <td className="small text-2">
+                      {m === 'lots' ? 'the top-K of the ranking, K the smallest at the best fitting accuracy (labels used to choose K)' : DEFINITIONS[m]}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <p className="small muted" style={{ margin: '6px 0 0' }}>
+            Reference rows are not methods a deployment could run: the oracle reads the benchmark's answer key. A gap between LOTS and the oracle is what a
+            better ranking could still win; LOTS at K = 2 and 4 shows how much the label-chosen K matters.
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
+
+const spreadText = (s: Spread, f: (x: number) => string) => `${f(s.mean)} ± ${f(s.sd).replace(/^[+−-]/, '')} (${f(s.min)} … ${f(s.max)})`;
+
+/** The spread over seeds of a `--seeds N` run; nothing for a single seed. */
+export function DemoSeeds({ data }: { data: DemoData }) {
+  const points = data.record?.seeds;
+  if (!points || points.length < 2) return null;
+  const rows = seedSummary(points);
+  const pp = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const signedPts = (x: number) => formatSigned(x * 100, 1);
+  return (
+    <div className="card" style={{ marginTop: 14 }} data-testid="demo-seeds">
+      <div className="card-head">
+        <h2>Across {points.length} seeds</h2>
+        <span className="small muted">seeds {points.map((p) => p.seed).join(', ')}: each redraws the scenes, the requests and Random</span>
+      </div>
+      <table className="table" data-testid="demo-seeds-table">
+        <thead>
+          <tr>
+            <th>Method</th>
+            <th className="num">Accuracy: mean ± sd (range)</th>
+            <th className="num">LOTS minus it, points: mean ± sd (range)</th>
+            <th>Each seed's paired 95% interval</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.method} data-method={r.method}>
+              <td className="nowrap">
+                <strong>{methodLabel(r.method)}</strong>
+              </td>
+              <td className="num tabular">{spreadText(r.accuracy, pp)}</td>
+              <td className="num tabular">{r.lotsMinus ? spreadText(r.lotsMinus, signedPts) : '—'}</td>
+              <td className="small tabular">
+                {r.intervals.some((i) => i !== undefined)
+                  ? r.intervals.map((i, k) => (i ? `${i.seed}: [${signedPts(i.lo)}, ${signedPts(i.hi)}]` : `${points[k]!.seed}: —`)).join(' · ')
+                  : '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="small muted" style={{ margin: '6px 0 0' }}>
+        The spread across seeds says how much the result moves with a new draw of scenes and requests; the interval within a seed says how sure one draw is.
+      </p>
+    </div>
+  );
+}
