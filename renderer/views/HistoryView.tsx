@@ -207,7 +207,10 @@ function TimelineCard({ updates }: { updates: TaskUpdates }) {
     <div className="card">
       <div className="card-head">
         <h2>Space along the batches</h2>
-        <span className="sub">running score per tool after each batch · outlined: in the proposal · ▲ entered · ▼ left</span>
+        <span className="sub">
+          running score per tool after each batch · outlined: in the proposal · ▲ entered · ▼ left
+          {updates.batches.some((b) => b.calledWhileDeferred) ? ' · ◇ called while deferred · ★ promoted (called while deferred, now pinned)' : ''}
+        </span>
       </div>
       <div className="timeline-scroll">
         <table className="timeline" data-testid="history-timeline">
@@ -276,7 +279,14 @@ function TimelineCell({ tool, batch, max }: { tool: string; batch: UpdateBatch; 
   const share = Math.round(Math.min(1, Math.abs(running) / max) * 60);
   const color = running >= 0 ? 'var(--pos)' : 'var(--neg)';
   const scored = batch.batchMeans[tool];
+  const calls = batch.calledWhileDeferred?.[tool];
+  const promoted = batch.promoted?.includes(tool) === true;
   const title = [
+    ...(promoted
+      ? [`${tool} promoted at batch ${batch.batch}: called while deferred in ${calls} trace${calls === 1 ? '' : 's'}, and the rule now pins it`]
+      : calls
+        ? [`${tool} called while deferred in ${calls} trace${calls === 1 ? '' : 's'} of batch ${batch.batch}; the rule keeps it deferred`]
+        : []),
     entered
       ? crossingText(entered, 'entered', batch.batch)
       : left
@@ -302,6 +312,15 @@ function TimelineCell({ tool, batch, max }: { tool: string; batch: UpdateBatch; 
           ▼
         </span>
       )}
+      {promoted ? (
+        <span className="mark good" aria-label="promoted">
+          ★
+        </span>
+      ) : calls ? (
+        <span className="mark" aria-label="called while deferred">
+          ◇
+        </span>
+      ) : null}
       {fmtSigned(running, 2)}
     </td>
   );

@@ -108,4 +108,19 @@ describe('History view (issues 40 and 39)', () => {
     expect(fold.title).toContain('view-only link');
     expect(screen.getByText(/Folding is off: view-only link/)).toBeTruthy();
   });
+
+  it('marks the tools called while deferred in a batch, and the one the rule then pinned as promoted (issue 44 item 4)', async () => {
+    const data = history(['CurrencyConvert', 'ExchangeRate', 'LedgerPost'], ['CurrencyConvert', 'ExchangeRate']);
+    const last = data.updates!.batches[1]!;
+    data.updates!.batches[1] = { ...last, calledWhileDeferred: { LedgerPost: 2, TaxLookup: 1 }, promoted: ['LedgerPost'] };
+    await renderStudio({ view: 'history', task: TASK }, fakeApi({ getHistory: async () => data }));
+    const timeline = await screen.findByTestId('history-timeline');
+    const cell = (tool: string) => timeline.querySelectorAll(`tr[data-tool="${tool}"] td`)[1]!;
+    expect(cell('LedgerPost').querySelector('[aria-label="promoted"]')).toBeTruthy();
+    expect(cell('LedgerPost').getAttribute('title')).toContain('LedgerPost promoted at batch 2: called while deferred in 2 traces, and the rule now pins it');
+    expect(cell('TaxLookup').querySelector('[aria-label="called while deferred"]')).toBeTruthy();
+    expect(cell('TaxLookup').getAttribute('title')).toContain('called while deferred in 1 trace of batch 2; the rule keeps it deferred');
+    expect(cell('ExchangeRate').querySelector('[aria-label="called while deferred"], [aria-label="promoted"]')).toBeNull();
+    expect(timeline.closest('.card')!.textContent).toContain('★ promoted');
+  });
 });
