@@ -117,9 +117,16 @@ export function ModelsView() {
               <Stat label="Devices" value={gpu.devices.join(', ') || '—'} />
               <Stat label="VRAM" value={gpu.vramTotal !== null ? `${fmtBytes(gpu.vramFree)} free of ${fmtBytes(gpu.vramTotal)}` : '—'} />
               <Stat label="Supported" value={gpu.supported.join(', ') || 'CPU'} />
+              <Stat label="Scoring read" value={gpu.scoringRead.path} />
             </div>
           ) : (
             <p className="muted">Reading the GPU…</p>
+          )}
+          {gpu && (
+            <p className={`small ${gpu.scoringRead.path === 'fast read' ? 'muted' : 'callout warn'}`} style={{ marginTop: 10 }} data-testid="scoring-read">
+              {gpu.scoringRead.path === 'fast read' ? 'Scoring reads each token in one pass: ' : 'Scoring uses the slower confidence read: '}
+              {gpu.scoringRead.why}.
+            </p>
           )}
         </div>
         <PullCard />

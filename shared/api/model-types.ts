@@ -32,6 +32,9 @@ export interface GpuInfo {
   devices: string[];
   vramTotal: number | null;
   vramFree: number | null;
+  /** How scoring reads a token's log-prob on this runtime: the fast read (one pass over the logits, the
+   * patched binding of build/fast-scorer.mjs) or the prebuilt binding's confidence path; and why. */
+  scoringRead: { path: 'fast read' | 'confidence'; why: string };
 }
 
 export interface RecommendedModel {

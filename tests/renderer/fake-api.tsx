@@ -312,7 +312,14 @@ export function fakeApi(overrides: Partial<StudioApi> = {}): Fake {
     inspectModel: vi.fn(async () => {
       throw new Error('inspectModel is not faked');
     }),
-    getGpuInfo: answer({ type: false, supported: ['cpu'], devices: [], vramTotal: null, vramFree: null }),
+    getGpuInfo: answer({
+      type: false,
+      supported: ['cpu'],
+      devices: [],
+      vramTotal: null,
+      vramFree: null,
+      scoringRead: { path: 'fast read', why: "node-llama-cpp's CPU binding here is built from its patched sources (npm run build:fast-scorer)" },
+    }),
     downloadModel: answer({ ...scoreJob, id: 'job-pull-1', kind: 'download' as const, unit: 'bytes' }),
     prepareReferenceModel: answer({ path: '/home/ana/.config/lots/models/reference.gguf', name: 'reference.gguf', note: 'generated' }),
     getScoringServer: answer(noScoringServer),

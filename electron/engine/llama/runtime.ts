@@ -71,6 +71,26 @@ async function loadRuntime(gpu: GpuChoice): Promise<Llama> {
   }
 }
 
+/** The llama.cpp backend of a runtime, in words ('CPU', 'CUDA', 'Vulkan', 'Metal'). */
+export function backendOf(gpu: Llama['gpu']): string {
+  return gpu === false ? 'CPU' : gpu === 'cuda' ? 'CUDA' : gpu === 'vulkan' ? 'Vulkan' : gpu === 'metal' ? 'Metal' : String(gpu);
+}
+
+/** The read path of a runtime (its binding has the patched calls or not), without a model: the Models view. */
+export function runtimeReadPath(llama: Llama): { path: 'fast read' | 'confidence'; why: string } {
+  const backend = backendOf(llama.gpu);
+  // The patched binding's context class carries the two calls (LlamaContext.supportsTokenLogprob reads the same).
+  const context = (llama as unknown as { _bindings?: { AddonContext?: { prototype?: Record<string, unknown> } } })._bindings?.AddonContext?.prototype;
+  if (typeof context?.getTokenLogprob === 'function' && typeof context.copySequenceCells === 'function')
+    return { path: 'fast read', why: `node-llama-cpp's ${backend} binding here is built from its patched sources (npm run build:fast-scorer)` };
+  return {
+    path: 'confidence',
+    why:
+      `the ${backend} binding in use is node-llama-cpp's prebuilt one, which lacks the fast read; ` +
+      `\`npm run build:fast-scorer\` builds it for this machine's backend (docs/scoring-speed.md)`,
+  };
+}
+
 export async function gpuInfo(gpu: GpuChoice = 'auto'): Promise<GpuInfo> {
   const llama = await getRuntime(gpu);
   const supported = (await getLlamaGpuTypes('supported')).filter((t): t is Exclude<typeof t, false> => Boolean(t));
@@ -81,5 +101,6 @@ export async function gpuInfo(gpu: GpuChoice = 'auto'): Promise<GpuInfo> {
     devices: llama.gpu ? await llama.getGpuDeviceNames() : [],
     vramTotal: vram?.total ?? null,
     vramFree: vram?.free ?? null,
+    scoringRead: runtimeReadPath(llama),
   };
 }

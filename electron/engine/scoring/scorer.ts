@@ -6,6 +6,7 @@ import type { LlamaModel } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';
 
 import { createScoringContext } from '../llama/load';
+import { backendOf, runtimeReadPath } from '../llama/runtime';
 import { planLength, planTrace, type PlanOptions, type TracePlan } from './plan';
 import type { TraceRenderer } from './chat-template';
 import {
@@ -99,23 +100,14 @@ export function modelHasFastRead(model: LlamaModel): Promise<boolean> {
 
 /** The llama.cpp backend a model runs on, in words ('CPU', 'CUDA', 'Vulkan', 'Metal'). */
 export function backendName(model: LlamaModel): string {
-  const gpu = model.llama.gpu;
-  return gpu === false ? 'CPU' : gpu === 'cuda' ? 'CUDA' : gpu === 'vulkan' ? 'Vulkan' : gpu === 'metal' ? 'Metal' : String(gpu);
+  return backendOf(model.llama.gpu);
 }
 
 /** Which path the optimized mode reads scored tokens with on this model, and why (said by `lots bench
  * scoring` and `lots score`). */
 export async function readPath(model: LlamaModel, read: ScoringRead = 'auto'): Promise<{ path: OutputPath; why: string }> {
-  const backend = backendName(model);
-  if (read === 'confidence') return { path: 'confidence', why: `asked for (--read confidence) on the ${backend} backend` };
-  if (await modelHasFastRead(model))
-    return { path: 'fast read', why: `node-llama-cpp's ${backend} binding here is built from its patched sources (npm run build:fast-scorer)` };
-  return {
-    path: 'confidence',
-    why:
-      `the ${backend} binding in use is node-llama-cpp's prebuilt one, which lacks the fast read; ` +
-      `\`npm run build:fast-scorer\` builds it for this machine's backend (docs/scoring-speed.md)`,
-  };
+  if (read === 'confidence') return { path: 'confidence', why: `asked for (--read confidence) on the ${backendName(model)} backend` };
+  return runtimeReadPath(model.llama);
 }
 
 export async function scoreTraces(

@@ -3,7 +3,8 @@
 // node-llama-cpp's prebuilt Vulkan binary, which ran every layer on the CPU without the patched build's
 // fast read (issue 43).
 import { describe, expect, it } from 'vitest';
-import { getRuntime, gpuInfo, gpuUsable } from '../../../electron/engine/llama/runtime';
+import { spawnSync } from 'node:child_process';
+import { getRuntime, gpuInfo, gpuUsable, runtimeReadPath } from '../../../electron/engine/llama/runtime';
 
 describe('the runtime auto picks', () => {
   it('takes a GPU backend only with a device and memory on it', () => {
@@ -18,5 +19,14 @@ describe('the runtime auto picks', () => {
     if (info.type !== false) expect(info.devices.length).toBeGreaterThan(0);
     const llama = await getRuntime('auto');
     expect(llama.gpu).toBe(info.type);
+  });
+
+  it("names the read path the binding in use has, as build/fast-scorer.mjs --check finds it (the Models view's line)", async () => {
+    const built = spawnSync(process.execPath, ['build/fast-scorer.mjs', '--check']).status === 0;
+    const cpu = runtimeReadPath(await getRuntime('cpu'));
+    expect(cpu.path).toBe(built ? 'fast read' : 'confidence');
+    expect(cpu.why).toContain("node-llama-cpp's CPU binding");
+    const info = await gpuInfo('auto');
+    if (info.type === false) expect(info.scoringRead).toEqual(cpu);
   });
 });

@@ -33,6 +33,33 @@ describe('Models view', () => {
     expect(downloads.getByText('default')).toBeTruthy();
   });
 
+  it('says which read scoring uses on this runtime, and why (issue 43)', async () => {
+    await renderStudio({ view: 'models' });
+    expect((await screen.findByTestId('scoring-read')).textContent).toBe(
+      "Scoring reads each token in one pass: node-llama-cpp's CPU binding here is built from its patched sources (npm run build:fast-scorer).",
+    );
+    cleanup();
+    const why =
+      "the Vulkan binding in use is node-llama-cpp's prebuilt one, which lacks the fast read; `npm run build:fast-scorer` builds it for this machine's backend (docs/scoring-speed.md)";
+    await renderStudio(
+      { view: 'models' },
+      fakeApi({
+        getGpuInfo: async () => ({
+          type: 'vulkan',
+          supported: ['cpu', 'vulkan'],
+          devices: ['Radeon'],
+          vramTotal: 8e9,
+          vramFree: 6e9,
+          scoringRead: { path: 'confidence', why },
+        }),
+      }),
+    );
+    const read = await screen.findByTestId('scoring-read');
+    expect(read.textContent).toBe(`Scoring uses the slower confidence read: ${why}.`);
+    expect(read.className).toContain('warn');
+    expect(screen.getByText('confidence')).toBeTruthy();
+  });
+
   it('inspects the model in the field and shows whether it fits', async () => {
     const { api } = await renderStudio({ view: 'models' }, fakeApi({ inspectModel: async () => info }));
     await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('model-path').value).toBe(MODEL));
