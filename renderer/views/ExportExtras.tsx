@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { downloadText } from '../api/files';
 import { mcpServerOf } from '../store/export-slice';
 import { useApi, useStudio } from '../store/react';
+import { useViewOnly, VIEW_ONLY_REASON } from '../components/ViewOnly';
 
 /** mcp-claude: the server's name in the agent's mcpServers config, for `mcp__<server>__<tool>` names. */
 export function McpServerField() {
@@ -47,6 +48,7 @@ export function ExportAllCard() {
   const notify = useStudio((s) => s.notify);
   const fail = useStudio((s) => s.fail);
   const [busy, setBusy] = useState(false);
+  const viewOnly = useViewOnly();
 
   const run = async () => {
     setBusy(true);
@@ -87,7 +89,7 @@ export function ExportAllCard() {
       <p className="small text-2" style={{ marginBottom: 8 }}>
         Each task&apos;s approved version in the chosen format; tasks without one are listed, not exported.
       </p>
-      <button className="btn" onClick={() => void run()} disabled={busy} data-testid="export-all">
+      <button className="btn" onClick={() => void run()} disabled={busy || viewOnly} title={viewOnly ? VIEW_ONLY_REASON : undefined} data-testid="export-all">
         {native ? 'Export all to a folder…' : 'Download all (JSON)'}
       </button>
     </>

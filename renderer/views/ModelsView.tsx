@@ -6,8 +6,18 @@ import type { JobInfo } from '../../shared/api';
 import { fmtBytes, fmtDuration, fmtInt, fmtTime } from '../format';
 import { useApi, useStudio } from '../store/react';
 import { ScoringServerCard } from './ScoringServerCard';
+import { useCanWrite, useViewOnly, ViewOnlyNote } from '../components/ViewOnly';
 
 export function ModelsView() {
+  // The model files, the GPU and the scoring servers are the machine's and the user's, not the project's:
+  // the view-only link may not read them (shared/api/access.ts), so the view says so instead of asking.
+  const viewOnly = useViewOnly();
+  const canWrite = useCanWrite();
+  if (viewOnly) return <ViewOnlyNote what="The models, the compute card and the scoring servers" />;
+  return canWrite ? <ModelsCards /> : null;
+}
+
+function ModelsCards() {
   const api = useApi();
   const models = useStudio((s) => s.models);
   const gpu = useStudio((s) => s.gpu);

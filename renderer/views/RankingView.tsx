@@ -16,6 +16,7 @@ import { useDraft, useStudio } from '../store/react';
 import { useRanking } from '../store/use-ranking';
 import { useChartColors } from './chart-colors';
 import { comparisonKey } from '../store/history-slice';
+import { useViewOnly, VIEW_ONLY_REASON } from '../components/ViewOnly';
 
 type Row = RankingRow & { kept: boolean };
 const helper = createColumnHelper<typeof sortableFeatures, Row>();
@@ -192,6 +193,7 @@ function Faithfulness({ ranking }: { ranking: RankingData }) {
     s.jobs.find((j) => j.kind === 'faithfulness' && j.task === ranking.task && (j.status === 'running' || j.status === 'queued' || j.status === 'paused')),
   );
   const startFaithfulness = useStudio((s) => s.startFaithfulness);
+  const viewOnly = useViewOnly();
   const jobAction = useStudio((s) => s.jobAction);
   const modelPath = useStudio((s) => s.modelPath);
   const navigate = useStudio((s) => s.navigate);
@@ -308,8 +310,14 @@ function Faithfulness({ ranking }: { ranking: RankingData }) {
           <button
             className="btn"
             data-testid="run-faithfulness"
-            disabled={!model || k < 1}
-            title={model ? `with ${model}` : 'The model file this run was scored with is not on this machine: pick it on the Models view'}
+            disabled={viewOnly || !model || k < 1}
+            title={
+              viewOnly
+                ? VIEW_ONLY_REASON
+                : model
+                  ? `with ${model}`
+                  : 'The model file this run was scored with is not on this machine: pick it on the Models view'
+            }
             onClick={() =>
               void startFaithfulness({
                 task: ranking.task,
@@ -321,7 +329,7 @@ function Faithfulness({ ranking }: { ranking: RankingData }) {
           >
             Run check at K = {k}
           </button>
-          {!model && (
+          {!model && !viewOnly && (
             <button className="btn ghost" onClick={() => navigate({ view: 'models' })}>
               Pick the model…
             </button>
