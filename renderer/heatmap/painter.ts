@@ -188,7 +188,7 @@ export class HeatmapPainter {
     ctx.font = FONT;
     ctx.textBaseline = 'alphabetic';
     ctx.textAlign = 'left';
-    const m = layout.marksH > 0 ? 19 : 0;
+    const m = layout.marksH > 0 ? 24 : 0;
     ctx.fillText(`${model.visibleRows.toLocaleString('en-US')} of ${model.rows.toLocaleString('en-US')} requests`, 10, headerH - 24 - m);
     ctx.fillText(`${model.cols} tools, ranked →`, 10, headerH - 9 - m);
     if (m > 0 && model.marks) {

@@ -60,6 +60,7 @@ export function BudgetView() {
   const hiddenTools = Object.keys(budget.toolSchemaTokens).filter((t) => !shown.has(t));
   const keptTokens = keptTools.reduce((n, t) => n + (ownValue(budget.toolSchemaTokens, t) ?? 0), 0);
   const deferredTokens = deferredTools.reduce((n, t) => n + (ownValue(budget.toolDemotedTokens, t) ?? 0), 0);
+  const deferredFull = deferredTools.reduce((n, t) => n + (ownValue(budget.toolSchemaTokens, t) ?? 0), 0);
   const swept = budget.points.some((p) => p.accuracy !== null);
   const hasPrompt = budget.points.some((p) => p.promptTokens !== null);
   const rec = budget.recommendedK;
@@ -206,7 +207,7 @@ export function BudgetView() {
             {edited ? '; with your edits from the space editor' : ''}.
           </p>
         </div>
-        <MenuCost budget={budget} pinned={keptTokens} deferred={deferredTokens} deferredCount={deferredTools.length} k={k} />
+        <MenuCost budget={budget} pinned={keptTokens} deferred={deferredTokens} deferredFull={deferredFull} deferredCount={deferredTools.length} k={k} />
       </div>
 
       <div className="grid-2" style={{ marginTop: 14 }}>
@@ -224,7 +225,22 @@ export function BudgetView() {
  * What the menu costs per request at K: pinned only, pinned + deferred (demoted, as the gateway sends
  * deferred tools to an upstream without native deferral) and keep-all, as bars on one scale.
  */
-function MenuCost({ budget, pinned, deferred, deferredCount, k }: { budget: BudgetData; pinned: number; deferred: number; deferredCount: number; k: number }) {
+function MenuCost({
+  budget,
+  pinned,
+  deferred,
+  deferredFull,
+  deferredCount,
+  k,
+}: {
+  budget: BudgetData;
+  pinned: number;
+  deferred: number;
+  /** What the deferred tools would cost in full. */
+  deferredFull: number;
+  deferredCount: number;
+  k: number;
+}) {
   const all = budget.menuSchemaTokens;
   const rows: { key: string; label: string; tokens: number; note: string }[] = [
     { key: 'pinned', label: 'pinned only', tokens: pinned, note: 'deferred tools left out (or deferred natively: defer_loading)' },
@@ -261,6 +277,12 @@ function MenuCost({ budget, pinned, deferred, deferredCount, k }: { budget: Budg
           ))}
         </tbody>
       </table>
+      {deferredCount > 0 && deferred >= deferredFull && (
+        <p className="tiny muted" data-testid="budget-demotion-saves-nothing" style={{ margin: '4px 0 0' }}>
+          The deferred tools’ recorded definitions carry no parameter schema, so their demoted form costs what the full one does: here deferring saves tokens
+          only with native deferral (<code>defer_loading</code>), where a deferred tool is not in the prompt at all.
+        </p>
+      )}
     </div>
   );
 }

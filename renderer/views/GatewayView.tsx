@@ -197,20 +197,22 @@ function TaskTable({ gateway: g }: { gateway: GatewayInfo }) {
             <th>Task</th>
             <th>Space served</th>
             <th className="num">Requests</th>
-            <th className="num" title="requests of a task without an approved space, or without a task: their whole menu was forwarded">
-              Passed through
+            <th className="num" title="passed through: requests of a task without an approved space, or without a task: their whole menu was forwarded">
+              Passed
             </th>
             <th className="num" title="tools cut from the menus, summed over the requests">
               Tools hidden
             </th>
-            <th title="deferred tools the answers called (they stay callable), from the traces the gateway recorded">Called while deferred</th>
+            <th title="deferred tools the answers called (they stay callable), from the traces the gateway recorded">Deferred, called</th>
             <th className="num" title="the hidden tools' JSON at four characters a token">
               ~Tokens saved
             </th>
-            <th className="num" title="usage.prompt_tokens as the upstream reported it">
-              Prompt tokens sent
+            <th className="num" title="prompt tokens sent: usage.prompt_tokens as the upstream reported it">
+              Prompt tokens
             </th>
-            <th className="num">Failed upstream</th>
+            <th className="num" title="requests the upstream answered with an error">
+              Failed
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -250,7 +252,7 @@ function SpaceServed({ task: t }: { task: GatewayTaskRow }) {
     <span className="gateway-space" data-testid="gateway-space-states">
       <span className="pill good">v{t.spaceVersion}</span>
       {t.states && (
-        <span className="small text-2">
+        <span className="tiny text-2 gateway-space-states">
           {' '}
           {t.states.pinned} pinned · {t.states.deferred} deferred · {t.states.hidden} hidden
         </span>

@@ -44,6 +44,8 @@ describe('Budget view', () => {
     expect(cells('pinned-deferred')[2]).toBe('284');
     expect(cells('pinned-deferred')[3]).toMatch(/^35% fewer than keep-all · deferred tools demoted: name and one line, no schema$/);
     expect(cells('keep-all').slice(0, 1).concat(cells('keep-all').slice(2, 3))).toEqual(['keep all 5', '440']);
+    // Demoting saves tokens here (20 < 88 a tool): no note that it would not.
+    expect(screen.queryByTestId('budget-demotion-saves-nothing')).toBeNull();
     // K = 1: two more deferred; the slider's value text names the three states for a screen reader.
     fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '1' } });
     await waitFor(() => expect(chips('deferred-set')).toEqual(['ExchangeRate', 'LedgerPost', 'TaxLookup']));
