@@ -189,6 +189,8 @@ function Stat({ label, value, test }: { label: string; value: string; test: stri
 
 function TaskTable({ gateway: g }: { gateway: GatewayInfo }) {
   if (g.tasks.length === 0) return <p className="small muted">No request yet.</p>;
+  // The column of upstream failures only when there are some (the table fits a 1280-wide window).
+  const anyFailed = g.tasks.some((t) => t.failed > 0);
   return (
     <div className="table-wrap gateway-tasks">
       <table className="table" data-testid="gateway-tasks">
@@ -210,9 +212,11 @@ function TaskTable({ gateway: g }: { gateway: GatewayInfo }) {
             <th className="num" title="prompt tokens sent: usage.prompt_tokens as the upstream reported it">
               Prompt tokens
             </th>
-            <th className="num" title="requests the upstream answered with an error">
-              Failed
-            </th>
+            {anyFailed && (
+              <th className="num" title="requests the upstream answered with an error">
+                Failed
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -236,7 +240,7 @@ function TaskTable({ gateway: g }: { gateway: GatewayInfo }) {
                 </td>
                 <td className="num">{t.tokensSaved > 0 ? `~${fmtInt(t.tokensSaved)}` : '0'}</td>
                 <td className="num">{g.kind === 'mcp' ? '—' : fmtInt(t.promptTokens)}</td>
-                <td className="num">{t.failed > 0 ? fmtInt(t.failed) : '—'}</td>
+                {anyFailed && <td className="num">{t.failed > 0 ? fmtInt(t.failed) : '—'}</td>}
               </tr>
             );
           })}

@@ -203,6 +203,14 @@ describe('GatewayView', () => {
       ['Write a haiku about the sea.', TASK, '0.041 < 0.198'],
     ]);
     expect(within(card).getByTestId('gateway-passed-other').textContent).toMatch(/^4 other requests \(not chat/);
+    // No failed request: no column of failures.
+    const noFailures: GatewayInfo = { ...g, tasks: g.tasks.map((t) => ({ ...t, failed: 0 })) };
+    expect(card.querySelectorAll('[data-testid="gateway-tasks"] th').length).toBe(9);
+    cleanup();
+    await renderStudio({ view: 'gateway' }, fakeApi({ getGateways: async () => ({ ...structuredClone(data), gateways: [noFailures] }) }));
+    const table = await screen.findByTestId('gateway-tasks');
+    expect([...table.querySelectorAll('th')].map((th) => th.textContent)).not.toContain('Failed');
+    expect(table.querySelectorAll('th').length).toBe(8);
   });
 
   it('folds the ready batches with lots update and points to the Space view’s new proposal', async () => {
