@@ -59,9 +59,9 @@ export function GatewayView() {
       <FoldCard data={data} />
       {stopped.length > 0 && <StoppedCard gateways={stopped} now={data.checkedAt} />}
       <p className="small muted gateway-note">
-        Tokens saved is the gateway’s own estimate: the hidden tools’ JSON at four characters a token (against llama-server it came out about 13% under the
-        server’s count). Prompt tokens are what the upstream reported (<code>usage.prompt_tokens</code>); an MCP server reports none, and there a request is a{' '}
-        <code>tools/list</code> or a forwarded <code>tools/call</code>.
+        Tokens saved is the gateway’s own estimate: what it took off the menus — the hidden tools’ JSON, and the schemas of the deferred tools it sent demoted —
+        at four characters a token (against llama-server it came out about 13% under the server’s count). Prompt tokens are what the upstream reported (
+        <code>usage.prompt_tokens</code>); an MCP server reports none, and there a request is a <code>tools/list</code> or a forwarded <code>tools/call</code>.
       </p>
     </div>
   );
@@ -206,7 +206,7 @@ function TaskTable({ gateway: g }: { gateway: GatewayInfo }) {
               Tools hidden
             </th>
             <th title="deferred tools the answers called (they stay callable), from the traces the gateway recorded">Deferred, called</th>
-            <th className="num" title="the hidden tools' JSON at four characters a token">
+            <th className="num" title="the hidden tools' JSON and the deferred tools' schemas, at four characters a token">
               ~Tokens saved
             </th>
             <th className="num" title="prompt tokens sent: usage.prompt_tokens as the upstream reported it">
