@@ -202,4 +202,16 @@ describeRequiring('chromium', 'three-state spaces and gateway status (issues 44,
     );
     expect(ui.errors).toEqual([]);
   });
+
+  it('the three views in the dark theme: the state marks and bars keep their contrast', async () => {
+    const { page, ui } = s;
+    await page.click('button[aria-label="Toggle dark theme"]');
+    for (const view of ['budget', 'heatmap', 'gateway']) {
+      await ui.go(view);
+      await ui.settle();
+      await ui.shot(`views-${view}-dark`);
+    }
+    await page.click('button[aria-label="Toggle dark theme"]');
+    expect(ui.errors).toEqual([]);
+  });
 });
