@@ -5,7 +5,7 @@ import { fmtScore, fmtSignedSmall } from '../format';
 import { makePalette, valueAtDepth } from './palette';
 import { marksSourceLabel, STATE_GLYPH, STATE_DEFERRED, STATE_HIDDEN, STATE_PINNED, type SpaceMarks } from './space-marks';
 
-export function Legend({ scale, dark, marks }: { scale: number; dark: boolean; marks?: SpaceMarks | null }) {
+export function Legend({ scale, dark, marks, tools }: { scale: number; dark: boolean; marks?: SpaceMarks | null; tools?: readonly string[] }) {
   const pal = makePalette(dark);
   // Depths −1, −½, 0, ½, 1 sit at 0, 25, 50, 75 and 100 % of the bar.
   const ticks = [-1, -0.5, 0, 0.5, 1].map((t) => Math.sign(t) * valueAtDepth(Math.abs(t), scale));
@@ -59,12 +59,18 @@ export function Legend({ scale, dark, marks }: { scale: number; dark: boolean; m
             <span className="legend-glyph" style={{ color: pal.muted }} aria-hidden="true">
               {STATE_GLYPH[STATE_HIDDEN]}
             </span>{' '}
-            hidden
+            hidden{tools ? ` (${hiddenCount(tools, marks)})` : ''}
           </span>
         </span>
       )}
     </div>
   );
+}
+
+/** The columns neither pinned nor deferred. */
+function hiddenCount(tools: readonly string[], marks: SpaceMarks): number {
+  const shown = new Set([...marks.pinned, ...marks.deferred]);
+  return tools.filter((t) => !shown.has(t)).length;
 }
 
 /** A tick's value: two decimals, or two significant digits when that would read 0.00. */

@@ -85,7 +85,7 @@ export function HeatmapView() {
           )}
         </span>
         <span className="topbar-spacer" />
-        <Legend scale={model.scale} dark={theme === 'dark'} marks={marks} />
+        <Legend scale={model.scale} dark={theme === 'dark'} marks={marks} tools={model.tools} />
       </div>
       {!scored && nothingScoreable && (
         <div className="callout warn" style={{ marginBottom: 10 }} data-testid="heatmap-nothing-scoreable">

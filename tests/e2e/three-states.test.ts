@@ -149,14 +149,14 @@ describeRequiring('chromium', 'three-state spaces and gateway status (issues 44,
     await ui.go('heatmap');
     await page.waitForSelector('[data-testid="heatmap-scroller"][data-visible-rows]');
     await ui.settle();
+    const cols = Number((await page.getAttribute('[data-testid="heatmap-scroller"]', 'aria-label'))!.match(/× (\d+) tools/)![1]);
     expect(await page.locator('[data-testid="legend-states"]').textContent()).toBe(
-      `state in approved v1:● pinned (${proposal.tools.length})○ deferred (${proposal.deferred.length})× hidden`,
+      `state in approved v1:● pinned (${proposal.tools.length})○ deferred (${proposal.deferred.length})× hidden (${cols - proposal.tools.length - proposal.deferred.length})`,
     );
     await shots('heatmap');
     // The keyboard cursor names each column's state.
     await page.focus('[data-testid="heatmap-scroller"]');
     const states: string[] = [];
-    const cols = Number((await page.getAttribute('[data-testid="heatmap-scroller"]', 'aria-label'))!.match(/× (\d+) tools/)![1]);
     for (let c = 0; c < cols; c++) {
       if (c > 0) await page.keyboard.press('ArrowRight');
       else {

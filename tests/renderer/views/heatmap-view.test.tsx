@@ -21,7 +21,7 @@ describe('Heatmap view', () => {
   it("marks each column's state in the approved space (the proposal's before any approval), in the legend and for a screen reader (issue 44)", async () => {
     await renderStudio({ view: 'heatmap', task: TASK });
     const legend = await screen.findByTestId('legend-states');
-    expect(legend.textContent).toBe('state in the proposal (none approved yet):● pinned (3)○ deferred (1)× hidden');
+    expect(legend.textContent).toBe('state in the proposal (none approved yet):● pinned (3)○ deferred (1)× hidden (1)');
     const approved: SpaceState = {
       ...spaces,
       approved: {
@@ -39,7 +39,7 @@ describe('Heatmap view', () => {
     };
     cleanup();
     await renderStudio({ view: 'heatmap', task: TASK }, fakeApi({ getSpaces: async () => structuredClone(approved) }));
-    await waitFor(() => expect(screen.getByTestId('legend-states').textContent).toBe('state in approved v2:● pinned (1)○ deferred (2)× hidden'));
+    await waitFor(() => expect(screen.getByTestId('legend-states').textContent).toBe('state in approved v2:● pinned (1)○ deferred (2)× hidden (2)'));
     // The keyboard cursor's cell names its tool's state (the canvas has no cells to read).
     const scroller = screen.getByTestId('heatmap-scroller');
     await waitFor(() => expect(scroller.getAttribute('data-visible-rows')).toBe('24'));
