@@ -65,8 +65,11 @@ describe('the OpenAI gateway on the Gateway view', () => {
       ]);
       gateway.status.beat();
 
-      // Before any commit: the calls come from the gateway's journal.
-      const live = buildGatewayView(ProjectStore.open(dir), new ProjectIndex(ProjectStore.open(dir)));
+      // Before any commit: the calls come from the gateway's journal. The Studio's store and index live on
+      // between reads, as the service's do.
+      const studio = ProjectStore.open(dir);
+      const index = new ProjectIndex(studio);
+      const live = buildGatewayView(studio, index);
       const g = live.gateways[0]!;
       expect(g).toMatchObject({ kind: 'openai', status: 'running', failure: null, upstreamFailures: null, upstreamDown: false, passedThrough: 0 });
       expect(g.unrouted).toMatchObject({ count: 1, recent: [{ text: 'Write a haiku about the sea.', nearest: expect.any(String), threshold: 0.99 }] });
@@ -80,7 +83,7 @@ describe('the OpenAI gateway on the Gateway view', () => {
       // After the commit: the same, from the committed batch (the journal no longer holds it).
       await gateway.recorder.commit();
       gateway.status.beat();
-      const committed = buildGatewayView(ProjectStore.open(dir), new ProjectIndex(ProjectStore.open(dir))).gateways[0]!;
+      const committed = buildGatewayView(studio, index).gateways[0]!;
       expect(committed.batch.files).toHaveLength(1);
       expect(committed.tasks.find((t) => t.task === 'fx')).toMatchObject({ recorded: 1, calledWhileDeferred: [{ tool: 'WebSearch', traces: 1 }] });
       expect(committed.calledWhileDeferred).toBe(1);

@@ -40,6 +40,9 @@ export function buildGatewayView(store: ProjectStore, index: ProjectIndex, optio
   const alive = options.alive ?? ((r: GatewayStatus) => (r.hostname === here ? r.pid === process.pid || processAlive(r.pid) : undefined));
   const records = store.listGateways();
   const liveness = new Map(records.map((r) => [r.id, gatewayLiveness(r, now, r.state === 'stopped' ? undefined : alive(r))]));
+  // What other processes wrote (a gateway's commit) is read before the recorded traces are: otherwise a batch
+  // just committed, and trimmed from its journal, would be missing from this read.
+  if (records.some((r) => r.batch.files.length > 0)) index.sync();
   const recorded = recordedBySession(store, records, liveness);
   const states = spaceStates(store, index);
   const gateways = records
