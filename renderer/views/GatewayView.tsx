@@ -142,7 +142,7 @@ function GatewayCard({ gateway: g, now }: { gateway: GatewayInfo; now: string })
         {g.kind === 'openai' && <Stat label="Unrouted" value={fmtInt(g.unrouted?.count ?? 0)} test="unrouted" />}
         <Stat label="Refused" value={fmtInt(g.refused)} test="refused" />
         <Stat label="Tools hidden" value={fmtInt(g.totals.toolsHidden)} test="hidden" />
-        <Stat label="Called while deferred" value={fmtInt(g.calledWhileDeferred)} test="deferred-calls" />
+        {g.kind === 'openai' && <Stat label="Called while deferred" value={fmtInt(g.calledWhileDeferred)} test="deferred-calls" />}
         <Stat label="Prompt tokens saved" value={`~${fmtInt(g.totals.tokensSaved)}`} test="saved" />
         <Stat label="Prompt tokens sent" value={g.kind === 'mcp' ? '—' : fmtInt(g.totals.promptTokens)} test="prompt" />
       </div>
