@@ -150,6 +150,8 @@ describe('GatewayView', () => {
     const card = await screen.findByTestId('gateway-card');
     expect(within(card).queryByText('running')).toBeNull();
     expect(within(card).getByTestId('gateway-upstream-down').textContent).toBe('✕ upstream down: not serving');
+    // The MCP gateway records no deferral: no "called while deferred" on its card.
+    expect(card.querySelector('[data-stat="deferred-calls"]')).toBeNull();
     expect(within(card).getByTestId('gateway-upstream-failures').textContent).toMatch(
       /^The upstream failed 2 times, started again once — not serving until it starts again\. Last, .* \(30 s ago\): the upstream MCP server \(npx server-filesystem\) was killed by SIGKILL$/,
     );
