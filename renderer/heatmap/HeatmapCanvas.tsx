@@ -10,6 +10,7 @@ import type { StudioState } from '../store/types';
 import type { HeatmapModel } from './model';
 import { HeatmapPainter, layoutFor, type HeatmapLayout, type Viewport } from './painter';
 import { makePalette, type Palette } from './palette';
+import { marksSourceLabel, spaceMarks, STATE_NAME } from './space-marks';
 
 export interface HeatmapCanvasProps {
   model: HeatmapModel;
@@ -76,6 +77,7 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
       }
       const kept = selectKept(s, model.task);
       model.setKept(kept ? new Set(kept) : null);
+      model.setMarks(spaceMarks(s.spaces[model.task]?.value));
       schedule();
     };
     sync(store.getState());
@@ -99,7 +101,7 @@ export function HeatmapCanvas({ model, onOpenCell }: HeatmapCanvasProps) {
       tt.textContent = '';
       const head = document.createElement('div');
       head.className = 'tip-head';
-      head.textContent = `${tool}${model.greyed[col] ? ' (outside the space)' : ''}`;
+      head.textContent = `${tool}${columnState(model, col, ' · ')}${model.greyed[col] ? ' (not pinned at the current K)' : ''}`;
       const val = document.createElement('div');
       val.className = state === CELL_SCORED ? 'tip-value' : 'tip-value muted';
       val.textContent = value;
@@ -244,7 +246,13 @@ function cellSpeech(model: HeatmapModel, row: number, col: number): string {
   const state = model.states[i];
   const value = state === CELL_SCORED ? `I = ${fmtSignedSmall(model.values[i], 3)}` : state === CELL_EXPOSED ? 'exposed, no evidence' : 'not exposed';
   const verdict = req.correct === true ? ', answered correctly' : req.correct === false ? ', answered wrongly' : '';
-  return `${model.tools[col]}: ${value}. Request ${row + 1} of ${model.visibleRows}${verdict}: ${req.text.slice(0, 120)}`;
+  return `${model.tools[col]}${columnState(model, col, ', ')}: ${value}. Request ${row + 1} of ${model.visibleRows}${verdict}: ${req.text.slice(0, 120)}`;
+}
+
+/** ", deferred in approved v3": the column's state in the space, for the tooltip and the screen reader. */
+function columnState(model: HeatmapModel, col: number, sep: string): string {
+  const state = model.toolState[col]!;
+  return model.marks && state ? `${sep}${STATE_NAME[state]} in ${marksSourceLabel(model.marks)}` : '';
 }
 
 function gridLabel(model: HeatmapModel): string {

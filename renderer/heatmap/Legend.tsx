@@ -3,8 +3,9 @@
 // that carry no score.
 import { fmtScore, fmtSignedSmall } from '../format';
 import { makePalette, valueAtDepth } from './palette';
+import { marksSourceLabel, STATE_GLYPH, STATE_DEFERRED, STATE_HIDDEN, STATE_PINNED, type SpaceMarks } from './space-marks';
 
-export function Legend({ scale, dark }: { scale: number; dark: boolean }) {
+export function Legend({ scale, dark, marks, tools }: { scale: number; dark: boolean; marks?: SpaceMarks | null; tools?: readonly string[] }) {
   const pal = makePalette(dark);
   // Depths −1, −½, 0, ½, 1 sit at 0, 25, 50, 75 and 100 % of the bar.
   const ticks = [-1, -0.5, 0, 0.5, 1].map((t) => Math.sign(t) * valueAtDepth(Math.abs(t), scale));
@@ -37,10 +38,39 @@ export function Legend({ scale, dark }: { scale: number; dark: boolean }) {
         <span className="swatch legend-exposed" /> exposed, no evidence
       </span>
       <span className="legend-item">
-        <span className="swatch legend-greyed" /> outside the space
+        <span className="swatch legend-greyed" /> not pinned at the current K
       </span>
+      {marks && (
+        <span className="legend-states tiny" data-testid="legend-states" title="each column's tool in the space agents are served (issue 44)">
+          <span className="legend-states-source">state in {marksSourceLabel(marks)}:</span>
+          <span className="legend-state" data-state="pinned">
+            <span className="legend-glyph" style={{ color: pal.pinned }} aria-hidden="true">
+              {STATE_GLYPH[STATE_PINNED]}
+            </span>{' '}
+            pinned ({marks.pinned.length})
+          </span>
+          <span className="legend-state" data-state="deferred">
+            <span className="legend-glyph" style={{ color: pal.deferred }} aria-hidden="true">
+              {STATE_GLYPH[STATE_DEFERRED]}
+            </span>{' '}
+            deferred ({marks.deferred.length})
+          </span>
+          <span className="legend-state" data-state="hidden">
+            <span className="legend-glyph" style={{ color: pal.muted }} aria-hidden="true">
+              {STATE_GLYPH[STATE_HIDDEN]}
+            </span>{' '}
+            hidden{tools ? ` (${hiddenCount(tools, marks)})` : ''}
+          </span>
+        </span>
+      )}
     </div>
   );
+}
+
+/** The columns neither pinned nor deferred. */
+function hiddenCount(tools: readonly string[], marks: SpaceMarks): number {
+  const shown = new Set([...marks.pinned, ...marks.deferred]);
+  return tools.filter((t) => !shown.has(t)).length;
 }
 
 /** A tick's value: two decimals, or two significant digits when that would read 0.00. */

@@ -2,6 +2,7 @@
 // for the current filter and sort, a column mask for tools outside the current space. Views read it;
 // the canvas renderer draws from it; nothing here allocates per frame.
 import { CELL_SCORED, decodeFloat32, decodeUint8, type HeatmapData, type HeatmapRequest } from '../../shared/api';
+import { STATE_DEFERRED, STATE_HIDDEN, STATE_PINNED, type SpaceMarks } from './space-marks';
 
 export type CorrectFilter = 'all' | 'correct' | 'wrong';
 
@@ -44,6 +45,10 @@ export class HeatmapModel {
   hiddenUnscored = 0;
   /** 1 where the column's tool is outside the current space (drawn greyed). */
   readonly greyed: Uint8Array;
+  /** Each column's state in the task's space (space-marks.ts: pinned, deferred, hidden; 0 while unknown). */
+  readonly toolState: Uint8Array;
+  /** Where the states come from; null while the space is not known. */
+  marks: SpaceMarks | null = null;
   /** Bumped on every change a renderer must redraw for. */
   version = 0;
   private lowered: string[] | null = null;
@@ -79,6 +84,7 @@ export class HeatmapModel {
     this.unscoredIndex = new Int32Array(unscored);
     for (let r = 0, i = 0; r < this.rows; r++) if (!this.rowScored[r]) this.unscoredIndex[i++] = r;
     this.greyed = new Uint8Array(this.cols);
+    this.toolState = new Uint8Array(this.cols);
     this.colIndex = new Map(this.tools.map((t, i) => [t, i]));
   }
 
@@ -96,6 +102,26 @@ export class HeatmapModel {
         changed = true;
       }
     }
+    if (changed) this.version++;
+    return changed;
+  }
+
+  /** Mark each column with its tool's state in the space; returns true when anything changed. */
+  setMarks(marks: SpaceMarks | null): boolean {
+    let changed =
+      marks?.source.kind !== this.marks?.source.kind ||
+      (marks?.source.kind === 'approved' && this.marks?.source.kind === 'approved' && marks.source.version !== this.marks.source.version);
+    const pinned = new Set(marks?.pinned ?? []);
+    const deferred = new Set(marks?.deferred ?? []);
+    for (let c = 0; c < this.cols; c++) {
+      const t = this.tools[c]!;
+      const s = !marks ? 0 : pinned.has(t) ? STATE_PINNED : deferred.has(t) ? STATE_DEFERRED : STATE_HIDDEN;
+      if (this.toolState[c] !== s) {
+        this.toolState[c] = s;
+        changed = true;
+      }
+    }
+    this.marks = marks;
     if (changed) this.version++;
     return changed;
   }

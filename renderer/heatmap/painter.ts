@@ -4,13 +4,19 @@
 import { CELL_EXPOSED, CELL_SCORED } from '../../shared/api';
 import { BUCKETS_PER_SIDE, bucketOf, type Palette } from './palette';
 import type { HeatmapModel } from './model';
+import { STATE_DEFERRED, STATE_HIDDEN, STATE_PINNED } from './space-marks';
 
 export interface HeatmapLayout {
   cellW: number;
   cellH: number;
   headerH: number;
   labelW: number;
+  /** The height of the row of state marks under the column names (0 without a space). */
+  marksH: number;
 }
+
+/** The row of state marks (pinned / deferred / hidden) under the column names. */
+const MARKS_H = 16;
 
 export interface Viewport {
   scrollLeft: number;
@@ -34,13 +40,14 @@ export function labelWidth(frameWidth: number): number {
 export function layoutFor(model: HeatmapModel, frameWidth: number): HeatmapLayout {
   const labelW = labelWidth(frameWidth);
   const longest = model.tools.reduce((m, t) => Math.max(m, Math.min(t.length, 26)), 4);
-  const headerH = Math.min(150, Math.max(60, Math.round(longest * 6.2 * 0.72) + 28));
+  const marksH = model.marks ? MARKS_H : 0;
+  const headerH = Math.min(150, Math.max(60, Math.round(longest * 6.2 * 0.72) + 28)) + marksH;
   // The last column's name runs up and to the right of its cell: leave it room (issue 40: it was clipped).
   const fill = Math.floor((frameWidth - labelW - 16 - headerRoom(headerH)) / Math.max(1, model.cols));
   const cellW = Math.max(18, Math.min(96, fill));
   // Few rows get taller cells, so a short task does not sit in a corner of the panel.
   const cellH = model.visibleRows > 2000 ? 14 : model.visibleRows > 200 ? 16 : model.visibleRows > 40 ? 20 : 28;
-  return { cellW, cellH, headerH, labelW };
+  return { cellW, cellH, headerH, labelW, marksH };
 }
 
 /** How far a rotated (45°) column name reaches right of its cell. */
@@ -181,8 +188,12 @@ export class HeatmapPainter {
     ctx.font = FONT;
     ctx.textBaseline = 'alphabetic';
     ctx.textAlign = 'left';
-    ctx.fillText(`${model.visibleRows.toLocaleString('en-US')} of ${model.rows.toLocaleString('en-US')} requests`, 10, headerH - 24);
-    ctx.fillText(`${model.cols} tools, ranked →`, 10, headerH - 9);
+    const m = layout.marksH > 0 ? 24 : 0;
+    ctx.fillText(`${model.visibleRows.toLocaleString('en-US')} of ${model.rows.toLocaleString('en-US')} requests`, 10, headerH - 24 - m);
+    ctx.fillText(`${model.cols} tools, ranked →`, 10, headerH - 9 - m);
+    if (m > 0 && model.marks) {
+      ctx.fillText(model.marks.source.kind === 'approved' ? `state in approved v${model.marks.source.version} →` : 'state in the proposal →', 10, headerH - 18);
+    }
     ctx.fillStyle = pal.grid;
     ctx.fillRect(0, headerH - 1, vp.width, 1);
     ctx.fillRect(labelW - 1, 0, 1, vp.height);
@@ -214,7 +225,7 @@ export class HeatmapPainter {
     c1: number,
     ox: number,
   ): void {
-    const { cellW, headerH, labelW } = layout;
+    const { cellW, headerH, labelW, marksH } = layout;
     ctx.save();
     ctx.beginPath();
     ctx.rect(labelW, 0, vp.width - labelW, headerH);
@@ -230,11 +241,12 @@ export class HeatmapPainter {
       ctx.fillStyle = model.greyed[c] ? pal.muted : pal.text;
       ctx.font = sorted ? FONT_BOLD : FONT;
       ctx.save();
-      ctx.translate(x + 3, headerH - 14);
+      ctx.translate(x + 3, headerH - 14 - marksH);
       ctx.rotate(-Math.PI / 4);
       const label = tool.length > 26 ? tool.slice(0, 25) + '…' : tool;
       ctx.fillText(label, 0, 0);
       ctx.restore();
+      if (marksH > 0) this.drawMark(ctx, model.toolState[c]!, x, headerH - 6 - marksH, pal);
       if (sorted) {
         ctx.fillStyle = pal.text;
         ctx.textAlign = 'center';
@@ -252,6 +264,34 @@ export class HeatmapPainter {
         ctx.fillText(signed(model.means[c]!), x, headerH - 6);
         ctx.textAlign = 'left';
       }
+    }
+    ctx.restore();
+  }
+
+  /** A column's state: a filled disc (pinned), a ring (deferred), a cross (hidden): told apart by shape. */
+  private drawMark(ctx: CanvasRenderingContext2D, state: number, x: number, y: number, pal: Palette): void {
+    const r = 4.5;
+    ctx.save();
+    if (state === STATE_PINNED) {
+      ctx.fillStyle = pal.pinned;
+      ctx.beginPath();
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+      ctx.fill();
+    } else if (state === STATE_DEFERRED) {
+      ctx.strokeStyle = pal.deferred;
+      ctx.lineWidth = 1.75;
+      ctx.beginPath();
+      ctx.arc(x, y, r - 0.5, 0, 2 * Math.PI);
+      ctx.stroke();
+    } else if (state === STATE_HIDDEN) {
+      ctx.strokeStyle = pal.muted;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      ctx.moveTo(x - 3.5, y - 3.5);
+      ctx.lineTo(x + 3.5, y + 3.5);
+      ctx.moveTo(x + 3.5, y - 3.5);
+      ctx.lineTo(x - 3.5, y + 3.5);
+      ctx.stroke();
     }
     ctx.restore();
   }

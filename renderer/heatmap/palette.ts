@@ -24,6 +24,9 @@ export interface Palette {
   hover: string;
   correct: string;
   wrong: string;
+  /** The state marks of the column headers (space-marks.ts): pinned, deferred. */
+  pinned: string;
+  deferred: string;
 }
 
 type Rgb = [number, number, number];
@@ -62,6 +65,8 @@ export function makePalette(dark: boolean): Palette {
         hover: '#ffffff',
         correct: '#4caf7d',
         wrong: '#e5604d',
+        pinned: '#4caf7d',
+        deferred: '#79b0e4',
       }
     : {
         buckets,
@@ -80,6 +85,8 @@ export function makePalette(dark: boolean): Palette {
         hover: '#111111',
         correct: '#2e8b57',
         wrong: '#c8412f',
+        pinned: '#2e8b57',
+        deferred: '#2166ac',
       };
 }
 

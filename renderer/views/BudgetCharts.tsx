@@ -26,8 +26,9 @@ import type { useChartColors } from './chart-colors';
 import { drawsInterval, niceTicks } from './budget-stats';
 
 export type Colors = ReturnType<typeof useChartColors>;
-/** A budget point with the Wilson 95% band of its measured accuracy (issue 40), null where not measured. */
-export type ChartPoint = BudgetData['points'][number] & { band: [number, number] | null };
+/** A budget point with the Wilson 95% band of its measured accuracy (issue 40), null where not measured,
+ * and the menu's cost with the proposal's deferred tools demoted beside the pinned ones (issue 44). */
+export type ChartPoint = BudgetData['points'][number] & { band: [number, number] | null; withDeferred: number };
 
 /**
  * The current K, drawn by itself inside a chart: a slider move re-renders this marker only, never the
@@ -424,7 +425,7 @@ function BaselineMarks({ baselines, colors }: { baselines: BudgetData['baselines
 export const CostChart = memo(function CostChart({ task, budget, data, max, hasPrompt, colors }: ChartProps & { hasPrompt: boolean }) {
   // Round ticks (0, 100, 200 …), up to the largest of the curves and the keep-all line.
   const ticks = useMemo(
-    () => niceTicks(Math.max(budget.menuSchemaTokens, ...data.map((p) => Math.max(p.schemaTokens, p.promptTokens ?? 0)))),
+    () => niceTicks(Math.max(budget.menuSchemaTokens, ...data.map((p) => Math.max(p.schemaTokens, p.withDeferred, p.promptTokens ?? 0)))),
     [budget.menuSchemaTokens, data],
   );
   return (
@@ -439,7 +440,11 @@ export const CostChart = memo(function CostChart({ task, budget, data, max, hasP
         <ul className="chart-legend" aria-label="Legend">
           <li>
             <AreaSwatch color={colors.pos} />
-            tool-definition tokens
+            pinned only (top K in full)
+          </li>
+          <li>
+            <LineSwatch color={colors.pos} dash="6 3" />
+            pinned + rest deferred (demoted)
           </li>
           {hasPrompt && (
             <li>
@@ -474,10 +479,20 @@ export const CostChart = memo(function CostChart({ task, budget, data, max, hasP
             <Area
               type="stepAfter"
               dataKey="schemaTokens"
-              name="tool-definition tokens"
+              name="pinned only"
               stroke={colors.pos}
               fill={colors.pos}
               fillOpacity={0.15}
+              isAnimationActive={false}
+            />
+            <Line
+              type="stepAfter"
+              dataKey="withDeferred"
+              name="pinned + deferred (demoted)"
+              stroke={colors.pos}
+              strokeDasharray="6 3"
+              dot={false}
+              strokeWidth={2}
               isAnimationActive={false}
             />
             {hasPrompt && (

@@ -1,22 +1,26 @@
 // Budget sweep & K slider: curves against K (measured fitting accuracy where swept, the additive
 // surrogate F̂, tool-definition and prompt tokens, baselines) and a slider whose every move updates
-// the kept set, the heatmap greying and the curve markers in the same frame.
+// the kept set, the heatmap greying and the curve markers in the same frame. With the three states
+// (docs/spaces.md) the slider's K pins the top K, defers the task's other ranked tools and hides the
+// rest (the proposal's rule, with the space editor's edits): the view lists the three and what the menu
+// costs per request pinned only, pinned + deferred (demoted: name and one line, no schema) and keep-all.
 import { useMemo } from 'react';
 import type { BudgetData } from '../../shared/api';
 import { Empty } from '../components/Empty';
 import { fmtInt, fmtPercent, fmtScore, fmtSigned } from '../format';
-import { selectKept } from '../store/draft-slice';
+import { selectStates } from '../store/draft-slice';
 import { useDraft, useStudio, useTaskView } from '../store/react';
 import { useChartColors } from './chart-colors';
 import { CostChart, FitChart, fmtBaselineAccuracy, type ChartPoint } from './BudgetCharts';
 import { describeGrid, wilson } from './budget-stats';
 import { ownValue } from '../../shared/trace/own-record';
+import { ToolStatePill } from './ToolState';
 
 export function BudgetView() {
   const task = useStudio((s) => s.route.task);
   const budget = useTaskView('budgets', task);
   const { draft, space } = useDraft(task);
-  const kept = useStudio((s) => selectKept(s, task));
+  const states = useStudio((s) => selectStates(s, task));
   const setK = useStudio((s) => s.setK);
   const navigate = useStudio((s) => s.navigate);
   const project = useStudio((s) => s.project);
@@ -25,7 +29,7 @@ export function BudgetView() {
     () =>
       (budget?.points ?? []).map((p) => {
         const ci = p.accuracy !== null && p.n ? wilson(p.accuracy, p.n) : null;
-        return { ...p, band: ci ? [ci.lo, ci.hi] : null };
+        return { ...p, band: ci ? [ci.lo, ci.hi] : null, withDeferred: p.schemaTokens + p.deferredTokens };
       }),
     [budget],
   );
@@ -50,13 +54,20 @@ export function BudgetView() {
   const max = budget.ranking.length;
   const k = Math.min(draft?.k ?? budget.recommendedK ?? max, max);
   const point = budget.points[k];
-  const keptTools = kept ?? [];
+  const keptTools = states?.pinned ?? [];
+  const deferredTools = states?.deferred ?? [];
+  const shown = new Set([...keptTools, ...deferredTools]);
+  const hiddenTools = Object.keys(budget.toolSchemaTokens).filter((t) => !shown.has(t));
   const keptTokens = keptTools.reduce((n, t) => n + (ownValue(budget.toolSchemaTokens, t) ?? 0), 0);
+  const deferredTokens = deferredTools.reduce((n, t) => n + (ownValue(budget.toolDemotedTokens, t) ?? 0), 0);
+  const deferredFull = deferredTools.reduce((n, t) => n + (ownValue(budget.toolSchemaTokens, t) ?? 0), 0);
   const swept = budget.points.some((p) => p.accuracy !== null);
   const hasPrompt = budget.points.some((p) => p.promptTokens !== null);
   const rec = budget.recommendedK;
   const measured = budget.points.filter((p) => p.accuracy !== null).map((p) => p.k);
-  const edited = draft ? draft.pinned.length + draft.banned.length + draft.added.length + draft.removed.length > 0 : false;
+  const edited = draft
+    ? draft.pinned.length + draft.banned.length + draft.added.length + draft.removed.length + draft.deferred.length + draft.hidden.length > 0
+    : false;
 
   return (
     <div className="budget">
@@ -74,7 +85,7 @@ export function BudgetView() {
             value={k}
             onChange={(e) => task && setK(task, Number(e.target.value))}
             list="k-ticks"
-            aria-valuetext={`K = ${k}, ${keptTools.length} tools kept`}
+            aria-valuetext={`K = ${k}: ${keptTools.length} pinned, ${deferredTools.length} deferred, ${hiddenTools.length} hidden`}
             data-testid="k-slider"
           />
           <datalist id="k-ticks">
@@ -101,7 +112,12 @@ export function BudgetView() {
           )}
         </div>
         <div className="budget-readout">
-          <Readout label="kept tools" value={`${keptTools.length} of ${budget.menuSize}`} />
+          <Readout
+            label="pinned tools"
+            value={`${keptTools.length} of ${budget.menuSize}`}
+            hint={`+ ${deferredTools.length} deferred · ${hiddenTools.length} hidden`}
+            testId="readout-states"
+          />
           <Readout
             label="F̂ at K"
             value={fmtScore(point?.surrogate, 4)}
@@ -134,18 +150,64 @@ export function BudgetView() {
             (points already measured are reused).
           </p>
         )}
-        <div className="chips kept-chips" data-testid="kept-set" aria-live="polite">
-          {keptTools.length === 0 ? (
-            <span className="muted small">No tools kept at K = 0.</span>
-          ) : (
-            keptTools.map((t) => (
-              <span key={t} className={`chip${draft?.pinned.includes(t) ? ' pinned' : ''}${draft?.added.includes(t) ? ' added' : ''}`}>
-                {t}
-              </span>
-            ))
-          )}
-          {edited && <span className="muted small">(with your edits from the space editor)</span>}
+        <div className="budget-states" data-testid="budget-states" aria-live="polite">
+          <div className="budget-state-row" data-state="pinned">
+            <span className="budget-state-label">
+              <ToolStatePill state="pinned" />
+              <span className="tiny muted">in full</span>
+            </span>
+            <div className="chips kept-chips" data-testid="kept-set">
+              {keptTools.length === 0 ? (
+                <span className="muted small">No tools pinned at K = 0.</span>
+              ) : (
+                keptTools.map((t) => (
+                  <span key={t} className={`chip${draft?.pinned.includes(t) ? ' pinned' : ''}${draft?.added.includes(t) ? ' added' : ''}`}>
+                    {t}
+                  </span>
+                ))
+              )}
+            </div>
+          </div>
+          <div className="budget-state-row" data-state="deferred">
+            <span className="budget-state-label">
+              <ToolStatePill state="deferred" />
+              <span className="tiny muted">callable</span>
+            </span>
+            <div className="chips" data-testid="deferred-set">
+              {deferredTools.length === 0 ? (
+                <span className="muted small">None: every ranked tool is pinned.</span>
+              ) : (
+                deferredTools.map((t) => (
+                  <span key={t} className="chip deferred">
+                    {t}
+                  </span>
+                ))
+              )}
+            </div>
+          </div>
+          <div className="budget-state-row" data-state="hidden">
+            <span className="budget-state-label">
+              <ToolStatePill state="hidden" />
+              <span className="tiny muted">not offered</span>
+            </span>
+            <div className="chips" data-testid="hidden-set">
+              {hiddenTools.length === 0 ? (
+                <span className="muted small">None.</span>
+              ) : (
+                hiddenTools.map((t) => (
+                  <span key={t} className="chip hidden-tool">
+                    {t}
+                  </span>
+                ))
+              )}
+            </div>
+          </div>
+          <p className="tiny muted budget-states-rule">
+            The proposal’s rule at K = {k}: the top {k} pinned, the task’s other ranked tools deferred, tools never scored hidden
+            {edited ? '; with your edits from the space editor' : ''}.
+          </p>
         </div>
+        <MenuCost budget={budget} pinned={keptTokens} deferred={deferredTokens} deferredFull={deferredFull} deferredCount={deferredTools.length} k={k} />
       </div>
 
       <div className="grid-2" style={{ marginTop: 14 }}>
@@ -155,6 +217,72 @@ export function BudgetView() {
       </div>
 
       <SweepCard budget={budget} />
+    </div>
+  );
+}
+
+/**
+ * What the menu costs per request at K: pinned only, pinned + deferred (demoted, as the gateway sends
+ * deferred tools to an upstream without native deferral) and keep-all, as bars on one scale.
+ */
+function MenuCost({
+  budget,
+  pinned,
+  deferred,
+  deferredFull,
+  deferredCount,
+  k,
+}: {
+  budget: BudgetData;
+  pinned: number;
+  deferred: number;
+  /** What the deferred tools would cost in full. */
+  deferredFull: number;
+  deferredCount: number;
+  k: number;
+}) {
+  const all = budget.menuSchemaTokens;
+  const rows: { key: string; label: string; tokens: number; note: string }[] = [
+    { key: 'pinned', label: 'pinned only', tokens: pinned, note: 'deferred tools left out (or deferred natively: defer_loading)' },
+    {
+      key: 'pinned-deferred',
+      label: `pinned + ${deferredCount} deferred`,
+      tokens: pinned + deferred,
+      note: 'deferred tools demoted: name and one line, no schema',
+    },
+    { key: 'keep-all', label: `keep all ${budget.menuSize}`, tokens: all, note: 'every tool in full' },
+  ];
+  const max = Math.max(1, ...rows.map((r) => r.tokens));
+  return (
+    <div className="budget-menu-cost" data-testid="budget-menu-cost">
+      <div className="small budget-menu-cost-head">
+        <strong>Tool definitions per request at K = {k}</strong>{' '}
+        <span className="muted">{budget.schemaTokensEstimated ? 'estimated at ~4 characters a token' : 'tokens'}</span>
+      </div>
+      <table className="budget-cost-bars">
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key} data-cost={r.key}>
+              <th scope="row" className="small">
+                {r.label}
+              </th>
+              <td className="budget-cost-bar-cell">
+                <span className={`budget-cost-bar ${r.key}`} style={{ width: `${(100 * r.tokens) / max}%` }} />
+              </td>
+              <td className="num tabular small budget-cost-value">{fmtInt(r.tokens)}</td>
+              <td className="tiny muted budget-cost-note">
+                {r.key === 'keep-all' ? r.note : `${all > 0 ? `${fmtPercent(1 - r.tokens / all)} fewer than keep-all · ` : ''}${r.note}`}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {deferredCount > 0 && deferred >= deferredFull && (
+        <p className="tiny muted" data-testid="budget-demotion-saves-nothing" style={{ margin: '4px 0 0' }}>
+          The deferred tools’ recorded definitions carry no parameter schema, so their demoted form costs what the full one does: here deferring saves tokens
+          only with native deferral (<code>defer_loading</code>), where a deferred tool is not in the prompt at all.
+        </p>
+      )}
     </div>
   );
 }

@@ -1,11 +1,13 @@
 // The Gateway view (README "Gateways"): the gateways (`lots gateway openai|mcp`) that serve the open
 // project, each from the status record it keeps in the project — where it listens, its upstream,
 // requests per task, the tools its spaces hid and the prompt tokens that saved, the batch it is recording
-// — and the fold of what they recorded into each task's running scores (`lots update`, the History
+// — what failed (the MCP gateway's upstream failures, and why a gateway stopped on its own), the requests
+// the router left unrouted, the three states of each task's served space and the deferred tools the
+// agent called anyway — and the fold of what they recorded into each task's running scores (`lots update`, the History
 // view's own fold), which leads to the new proposal on the Space view. Gateways are other processes: the
 // view reads their records again every few seconds while it is shown.
 import { useEffect } from 'react';
-import type { GatewayBatchState, GatewayFoldTask, GatewayInfo, GatewayViewData } from '../../shared/api';
+import type { GatewayBatchState, GatewayFoldTask, GatewayInfo, GatewayTaskRow, GatewayViewData } from '../../shared/api';
 import { Empty } from '../components/Empty';
 import { fmtInt, fmtTime, plural } from '../format';
 import { useStudio } from '../store/react';
@@ -30,8 +32,21 @@ export function GatewayView() {
   if (data.gateways.length === 0) return <NoGateway dir={project.dir} />;
   const live = data.gateways.filter((g) => g.status === 'running');
   const stopped = data.gateways.filter((g) => g.status !== 'running');
+  // The gateways that stopped because something failed, newest first: said before anything else.
+  const failed = stopped.filter((g) => g.failure !== null).slice(0, 3);
   return (
     <div className="gateway-view" data-testid="gateway-view">
+      {failed.map((g) => (
+        <div key={g.id} className="callout bad small gateway-failed" data-testid="gateway-failed" data-gateway={g.id} role="alert">
+          <strong>
+            {kindLabel(g)} failed and stopped {clock(g.stoppedAt ?? g.updatedAt, data.checkedAt)}
+          </strong>{' '}
+          ({ago(g.stoppedAt ?? g.updatedAt, data.checkedAt)}): {g.failure}
+          {g.kind === 'mcp' && g.transport === 'stdio'
+            ? '. Its MCP host starts it again when the agent next needs it; until then its tools are not served.'
+            : '.'}
+        </div>
+      ))}
       {live.map((g) => (
         <GatewayCard key={g.id} gateway={g} now={data.checkedAt} />
       ))}
@@ -44,9 +59,9 @@ export function GatewayView() {
       <FoldCard data={data} />
       {stopped.length > 0 && <StoppedCard gateways={stopped} now={data.checkedAt} />}
       <p className="small muted gateway-note">
-        Tokens saved is the gateway’s own estimate: the hidden tools’ JSON at four characters a token (against llama-server it came out about 13% under the
-        server’s count). Prompt tokens are what the upstream reported (<code>usage.prompt_tokens</code>); an MCP server reports none, and there a request is a{' '}
-        <code>tools/list</code> or a forwarded <code>tools/call</code>.
+        Tokens saved is the gateway’s own estimate: what it took off the menus — the hidden tools’ JSON, and the schemas of the deferred tools it sent demoted —
+        at four characters a token (against llama-server it came out about 13% under the server’s count). Prompt tokens are what the upstream reported (
+        <code>usage.prompt_tokens</code>); an MCP server reports none, and there a request is a <code>tools/list</code> or a forwarded <code>tools/call</code>.
       </p>
     </div>
   );
@@ -73,8 +88,20 @@ function NoGateway({ dir }: { dir: string }) {
 }
 
 function StatusPill({ gateway, now }: { gateway: GatewayInfo; now: string }) {
+  if (gateway.status === 'running' && gateway.upstreamDown)
+    return (
+      <span className="pill bad" data-testid="gateway-upstream-down" title={gateway.upstreamFailures?.last}>
+        ✕ upstream down: not serving
+      </span>
+    );
   if (gateway.status === 'running')
     return <span className={`pill ${gateway.stopping ? 'warn' : 'good'}`}>{gateway.stopping ? 'stopping: committing its batch' : 'running'}</span>;
+  if (gateway.failure !== null)
+    return (
+      <span className="pill bad" title={gateway.failure}>
+        ✕ failed, stopped {clock(gateway.stoppedAt ?? gateway.updatedAt, now)}
+      </span>
+    );
   if (gateway.status === 'lost')
     return (
       <span className="pill warn" title={`its record was last rewritten ${fmtTime(gateway.updatedAt)}; its process is gone or its heartbeat stopped`}>
@@ -108,15 +135,25 @@ function GatewayCard({ gateway: g, now }: { gateway: GatewayInfo; now: string })
           {g.hostname ? ` on ${g.hostname}` : ''}
         </span>
       </div>
+      {g.upstreamFailures && <UpstreamFailures gateway={g} now={now} />}
       <div className="stats gateway-stats" data-testid="gateway-totals">
         <Stat label="Requests" value={fmtInt(g.totals.requests)} test="requests" />
         <Stat label="Passed through" value={fmtInt(g.totals.noSpace + (g.tasks.find((t) => t.task === null)?.requests ?? 0))} test="passed" />
+        {g.kind === 'openai' && <Stat label="Unrouted" value={fmtInt(g.unrouted?.count ?? 0)} test="unrouted" />}
         <Stat label="Refused" value={fmtInt(g.refused)} test="refused" />
         <Stat label="Tools hidden" value={fmtInt(g.totals.toolsHidden)} test="hidden" />
+        {g.kind === 'openai' && <Stat label="Called while deferred" value={fmtInt(g.calledWhileDeferred)} test="deferred-calls" />}
         <Stat label="Prompt tokens saved" value={`~${fmtInt(g.totals.tokensSaved)}`} test="saved" />
         <Stat label="Prompt tokens sent" value={g.kind === 'mcp' ? '—' : fmtInt(g.totals.promptTokens)} test="prompt" />
       </div>
       <TaskTable gateway={g} />
+      {g.unrouted && <UnroutedTable gateway={g} now={now} />}
+      {g.passedThrough !== null && g.passedThrough > 0 && (
+        <p className="small muted" data-testid="gateway-passed-other">
+          {plural(g.passedThrough, 'other request')} (not chat, responses or messages: models, embeddings, files…) passed through as sent: nothing cut or
+          recorded.
+        </p>
+      )}
       <div className="gateway-batch small" data-testid="gateway-batch">
         <strong>Recording</strong> <span className="mono">{b.source}</span>: {plural(b.recorded, 'trace')} recorded, {fmtInt(b.queued)} waiting for the next
         commit
@@ -152,6 +189,8 @@ function Stat({ label, value, test }: { label: string; value: string; test: stri
 
 function TaskTable({ gateway: g }: { gateway: GatewayInfo }) {
   if (g.tasks.length === 0) return <p className="small muted">No request yet.</p>;
+  // The column of upstream failures only when there are some (the table fits a 1280-wide window).
+  const anyFailed = g.tasks.some((t) => t.failed > 0);
   return (
     <div className="table-wrap gateway-tasks">
       <table className="table" data-testid="gateway-tasks">
@@ -160,19 +199,24 @@ function TaskTable({ gateway: g }: { gateway: GatewayInfo }) {
             <th>Task</th>
             <th>Space served</th>
             <th className="num">Requests</th>
-            <th className="num" title="requests of a task without an approved space, or without a task: their whole menu was forwarded">
-              Passed through
+            <th className="num" title="passed through: requests of a task without an approved space, or without a task: their whole menu was forwarded">
+              Passed
             </th>
             <th className="num" title="tools cut from the menus, summed over the requests">
               Tools hidden
             </th>
-            <th className="num" title="the hidden tools' JSON at four characters a token">
+            <th title="deferred tools the answers called (they stay callable), from the traces the gateway recorded">Deferred, called</th>
+            <th className="num" title="the hidden tools' JSON and the deferred tools' schemas, at four characters a token">
               ~Tokens saved
             </th>
-            <th className="num" title="usage.prompt_tokens as the upstream reported it">
-              Prompt tokens sent
+            <th className="num" title="prompt tokens sent: usage.prompt_tokens as the upstream reported it">
+              Prompt tokens
             </th>
-            <th className="num">Failed upstream</th>
+            {anyFailed && (
+              <th className="num" title="requests the upstream answered with an error">
+                Failed
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -187,27 +231,109 @@ function TaskTable({ gateway: g }: { gateway: GatewayInfo }) {
                     </span>
                   )}
                 </td>
-                <td>
-                  {t.spaceVersion !== undefined ? (
-                    <span className="pill good">v{t.spaceVersion}</span>
-                  ) : t.task === null ? (
-                    '—'
-                  ) : (
-                    <span className="pill warn">none approved</span>
-                  )}
-                </td>
+                <td>{t.spaceVersion !== undefined ? <SpaceServed task={t} /> : t.task === null ? '—' : <span className="pill warn">none approved</span>}</td>
                 <td className="num">{fmtInt(t.requests)}</td>
                 <td className="num">{passed > 0 ? fmtInt(passed) : '—'}</td>
                 <td className="num">{fmtInt(t.toolsHidden)}</td>
+                <td>
+                  <DeferredCalls task={t} />
+                </td>
                 <td className="num">{t.tokensSaved > 0 ? `~${fmtInt(t.tokensSaved)}` : '0'}</td>
                 <td className="num">{g.kind === 'mcp' ? '—' : fmtInt(t.promptTokens)}</td>
-                <td className="num">{t.failed > 0 ? fmtInt(t.failed) : '—'}</td>
+                {anyFailed && <td className="num">{t.failed > 0 ? fmtInt(t.failed) : '—'}</td>}
               </tr>
             );
           })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The version served and its three states: "v2 · 2 pinned · 1 deferred · 5 hidden". */
+function SpaceServed({ task: t }: { task: GatewayTaskRow }) {
+  return (
+    <span className="gateway-space" data-testid="gateway-space-states">
+      <span className="pill good">v{t.spaceVersion}</span>
+      {t.states && (
+        <span className="tiny text-2 gateway-space-states">
+          {' '}
+          {t.states.pinned} pinned · {t.states.deferred} deferred · {t.states.hidden} hidden
+        </span>
+      )}
+    </span>
+  );
+}
+
+function DeferredCalls({ task: t }: { task: GatewayTaskRow }) {
+  const calls = t.calledWhileDeferred ?? [];
+  if (calls.length > 0)
+    return (
+      <span className="gateway-deferred-calls" data-testid="gateway-deferred-calls">
+        {calls.map((c, i) => (
+          <span key={c.tool}>
+            {i > 0 ? ', ' : ''}
+            <code>{c.tool}</code> <span className="muted">×{c.traces}</span>
+          </span>
+        ))}
+      </span>
+    );
+  if (t.recorded === undefined) return <span className="muted">{t.states?.deferred ? 'nothing recorded yet' : '—'}</span>;
+  return <span className="muted">{t.deferredServed ? `none in ${plural(t.deferredServed, 'trace')} served with deferred tools` : '—'}</span>;
+}
+
+/** The MCP upstream's failures while serving: how many, the restarts that followed, the last reason. */
+function UpstreamFailures({ gateway: g, now }: { gateway: GatewayInfo; now: string }) {
+  const f = g.upstreamFailures!;
+  return (
+    <div className={`callout small ${g.upstreamDown ? 'bad' : 'warn'} gateway-upstream-failures`} data-testid="gateway-upstream-failures">
+      <strong>
+        The upstream failed {f.count === 1 ? 'once' : `${f.count} times`}
+        {f.restarts > 0 ? `, started again ${f.restarts === 1 ? 'once' : `${f.restarts} times`}` : ''}
+      </strong>
+      {g.upstreamDown ? (g.status === 'running' ? ' — not serving until it starts again' : '') : ' — serving again'}. Last, {clock(f.at, now)} ({ago(f.at, now)}
+      ): {f.last}
+    </div>
+  );
+}
+
+/** Requests the router left without a task (under its threshold): passed through whole, for `lots route` to make tasks of. */
+function UnroutedTable({ gateway: g, now }: { gateway: GatewayInfo; now: string }) {
+  const u = g.unrouted!;
+  const recent = [...u.recent].reverse();
+  return (
+    <details className="gateway-unrouted" data-testid="gateway-unrouted" open={u.count <= 5}>
+      <summary className="small">
+        <strong>{plural(u.count, 'request')} unrouted</strong>: unlike every task (similarity under the router’s threshold), so passed through with the whole
+        menu and recorded without a task. <code>lots route</code> makes tasks of them. {u.count > recent.length ? `The latest ${recent.length}:` : ''}
+      </summary>
+      <div className="table-wrap">
+        <table className="table small" data-testid="gateway-unrouted-table">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Request</th>
+              <th>Nearest task</th>
+              <th className="num" title="cosine similarity to the nearest task's centre, against the router's threshold">
+                Similarity / threshold
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {recent.map((r, i) => (
+              <tr key={`${r.at}${i}`}>
+                <td className="nowrap">{clock(r.at, now)}</td>
+                <td className="gateway-unrouted-text">{r.text}</td>
+                <td>{r.nearest}</td>
+                <td className="num tabular">
+                  {r.similarity.toFixed(3)} &lt; {r.threshold.toFixed(3)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
   );
 }
 

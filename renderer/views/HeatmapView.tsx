@@ -1,11 +1,13 @@
 // The attribution heatmap of a task: requests × tools, I_x(s) per cell; sort, filter, search; click to
-// open the trace. Tools outside the current space (K and edits) are greyed. Requests without any score
+// open the trace. Tools outside the current space (K and edits) are greyed; each column is marked with its
+// tool's state in the approved space (pinned / deferred / hidden; the proposal's before any approval). Requests without any score
 // for the run (a benchmark's unserved requests) are hidden behind a toggle once some request is scored.
 import { useMemo } from 'react';
 import { useStudio, useTaskView } from '../store/react';
 import { Empty } from '../components/Empty';
 import { HeatmapCanvas } from '../heatmap/HeatmapCanvas';
 import { Legend } from '../heatmap/Legend';
+import { spaceMarks } from '../heatmap/space-marks';
 import { useDraft } from '../store/react';
 import type { CorrectFilter } from '../heatmap/model';
 import { useCommands } from '../app/commands-context';
@@ -20,7 +22,8 @@ const FILTERS: [CorrectFilter, string][] = [
 export function HeatmapView() {
   const task = useStudio((s) => s.route.task);
   const model = useTaskView('heatmaps', task);
-  useDraft(task); // the greying follows the task's draft space
+  const { space } = useDraft(task); // the greying follows the task's draft space, the marks its approved one
+  const marks = useMemo(() => spaceMarks(space ?? undefined), [space]);
   const theme = useStudio((s) => s.theme);
   const correct = useStudio((s) => s.hmCorrect);
   const search = useStudio((s) => s.hmSearch);
@@ -82,7 +85,7 @@ export function HeatmapView() {
           )}
         </span>
         <span className="topbar-spacer" />
-        <Legend scale={model.scale} dark={theme === 'dark'} />
+        <Legend scale={model.scale} dark={theme === 'dark'} marks={marks} tools={model.tools} />
       </div>
       {!scored && nothingScoreable && (
         <div className="callout warn" style={{ marginBottom: 10 }} data-testid="heatmap-nothing-scoreable">

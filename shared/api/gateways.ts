@@ -7,6 +7,38 @@ import type { GatewayKind, GatewayLiveness, GatewayStatus, GatewayTaskCounts } f
 /** A gateway's counts summed over its tasks: the per-task counts without the space version. */
 export type GatewayTotals = Omit<TaskCounts, 'spaceVersion'>;
 
+/** The three states of the space version a task was served with (shared/project/spaces.ts). */
+export interface GatewaySpaceStates {
+  version: number;
+  /** Documented in full, loaded up front. */
+  pinned: number;
+  /** Callable, not loaded up front (the gateway's --deferred form). */
+  deferred: number;
+  /** Not offered: the task's other known tools. */
+  hidden: number;
+}
+
+/** A deferred tool the agent called anyway (it stays callable), and in how many recorded traces. */
+export interface GatewayDeferredCall {
+  tool: string;
+  traces: number;
+}
+
+/**
+ * A task's row on a gateway: the counts of its status record, the states of the space it was served
+ * with, and what its recorded traces say about the deferred tools (committed traces and the gateway's
+ * journal of those not committed yet; `meta.gateway.deferred` / `calledWhileDeferred`).
+ */
+export type GatewayTaskRow = GatewayTaskCounts & {
+  /** The states of version `spaceVersion` against the task's known menu; absent without a space. */
+  states?: GatewaySpaceStates;
+  /** Recorded traces of this task by this gateway, and those served with deferred tools. */
+  recorded?: number;
+  deferredServed?: number;
+  /** Deferred tools the answers called, most traces first. */
+  calledWhileDeferred?: GatewayDeferredCall[];
+};
+
 export interface GatewayInfo {
   id: string;
   kind: GatewayKind;
@@ -27,9 +59,21 @@ export interface GatewayInfo {
   /** Running, but finishing its requests and committing its batch. */
   stopping: boolean;
   refused: number;
+  /** Why it stopped when nobody stopped it (MCP: its upstream server failed); null otherwise. */
+  failure: string | null;
+  /** MCP: the upstream server's failures while serving (count, restarts that followed, the last reason and time); null when none. */
+  upstreamFailures: NonNullable<GatewayStatus['upstreamFailures']> | null;
+  /** Whether the upstream failed and was not started again (yet): the gateway cannot serve. */
+  upstreamDown: boolean;
+  /** OpenAI: requests under the router's threshold, passed through whole (the count and the latest 20); null when none. */
+  unrouted: NonNullable<GatewayStatus['unrouted']> | null;
+  /** OpenAI: requests passed through as they were (not chat: nothing cut or recorded); null for the MCP gateway. */
+  passedThrough: number | null;
   bySource: GatewayStatus['bySource'];
   /** Most requests first. */
-  tasks: GatewayTaskCounts[];
+  tasks: GatewayTaskRow[];
+  /** Calls to deferred tools over its tasks (recorded traces that called one). */
+  calledWhileDeferred: number;
   totals: GatewayTotals;
   batch: GatewayStatus['batch'];
 }

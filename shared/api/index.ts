@@ -8,7 +8,17 @@ export type { SerializedError, Envelope } from './errors';
 export * from './types';
 export * from './model-types';
 export type { HistoryData, UpdateResult, RunComparison } from './history';
-export type { GatewayBatch, GatewayBatchState, GatewayFoldTask, GatewayInfo, GatewayTotals, GatewayViewData } from './gateways';
+export type {
+  GatewayBatch,
+  GatewayBatchState,
+  GatewayDeferredCall,
+  GatewayFoldTask,
+  GatewayInfo,
+  GatewaySpaceStates,
+  GatewayTaskRow,
+  GatewayTotals,
+  GatewayViewData,
+} from './gateways';
 export { encodeFloat32, decodeFloat32, encodeUint8, decodeUint8 } from './matrix';
 export { createApiClient } from './client';
 export type { Transport as ApiTransport } from './client';

@@ -212,6 +212,9 @@ export interface BudgetPoint {
   promptTokens: number | null;
   /** Tokens of the tool definitions of the top-K space. */
   schemaTokens: number;
+  /** Tokens of the demoted form (name and one line, no schema) of the ranked tools after the top K: the
+   * proposal's deferred tools at K, as the gateway sends them to an upstream without native deferral. */
+  deferredTokens: number;
 }
 
 export interface BudgetData {
@@ -224,6 +227,8 @@ export interface BudgetData {
   fullValue: number | null;
   /** Tokens of each tool's definition, so any edited space can be costed instantly. */
   toolSchemaTokens: Record<string, number>;
+  /** Tokens of each tool's demoted form (name and the first sentence of its description, no parameter schema). */
+  toolDemotedTokens: Record<string, number>;
   /** True when token counts are estimated from text length (no tokenizer at hand). */
   schemaTokensEstimated: boolean;
   /** All tools on the task's menu (the keep-all baseline). */

@@ -104,7 +104,9 @@ describeRequiring('chromium', 'a UI a stakeholder reads at a glance (issue 40)',
     // The keyboard cursor's cell is announced.
     await page.focus('[data-testid="heatmap-scroller"]');
     await page.keyboard.press('ArrowRight');
-    expect(await page.locator('[data-testid="heatmap-live"]').textContent()).toMatch(/^GoogleSearch: I = [+−]\d\.\d{3}\. Request 1 of \d+/);
+    expect(await page.locator('[data-testid="heatmap-live"]').textContent()).toMatch(
+      /^GoogleSearch, pinned in approved v0: I = [+−]\d\.\d{3}\. Request 1 of \d+/,
+    );
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid="intervention-note"]');

@@ -1,5 +1,9 @@
 // The budget view: curves against K for the top-K space — the additive surrogate F̂ (always), measured
-// fitting accuracy and prompt tokens (where a sweep ran), tool-definition tokens, baselines.
+// fitting accuracy and prompt tokens (where a sweep ran), tool-definition tokens, baselines. With the
+// three states (docs/spaces.md) a top-K space pins the top K and defers the task's other ranked tools;
+// a deferred tool reaches a Chat Completions upstream demoted (name and one line, no schema:
+// shared/export/formats.ts), so each tool's demoted cost is given beside its full one.
+import { toOpenAITools } from '../../../shared/export/formats';
 import { fullContextLikelihood, surrogateCurve } from '../../../shared/lots/surrogate';
 import type { BudgetData, BudgetPoint } from '../../../shared/api/types';
 import type { SweepResult } from '../../../shared/project/sweeps';
@@ -13,11 +17,23 @@ export function estimateSchemaTokens(def: ToolDef): number {
   return Math.ceil(JSON.stringify({ type: 'function', function: def }).length / 4);
 }
 
+/** The same estimate for the tool's demoted form (the one the gateway and the Chat Completions export send). */
+export function estimateDemotedTokens(def: ToolDef): number {
+  return Math.ceil(JSON.stringify(toOpenAITools({ pinned: [], deferred: [def] })[0]).length / 4);
+}
+
 export function buildBudget(data: TaskData, sweep: SweepResult | undefined): BudgetData {
   const ranking = (data.fit?.ranking ?? []).map((r) => ({ tool: r.tool, mean: r.mean }));
   // Keyed by tool names: no prototype, so "__proto__" or "constructor" is just another tool.
   const toolSchemaTokens = Object.create(null) as Record<string, number>;
-  for (const [name, def] of data.menu) toolSchemaTokens[name] = estimateSchemaTokens(def);
+  const toolDemotedTokens = Object.create(null) as Record<string, number>;
+  for (const [name, def] of data.menu) {
+    toolSchemaTokens[name] = estimateSchemaTokens(def);
+    toolDemotedTokens[name] = estimateDemotedTokens(def);
+  }
+  // The demoted cost of the ranked tools after position K, for every K (the proposal defers them).
+  const demotedAfter: number[] = new Array<number>(ranking.length + 1).fill(0);
+  for (let i = ranking.length - 1; i >= 0; i--) demotedAfter[i] = demotedAfter[i + 1]! + (ownValue(toolDemotedTokens, ranking[i]!.tool) ?? 0);
   const full = fullContextLikelihood(data.rows);
   const byK = new Map((sweep?.points ?? []).map((p) => [p.k, p]));
   let cumulative = 0;
@@ -33,6 +49,7 @@ export function buildBudget(data: TaskData, sweep: SweepResult | undefined): Bud
       // Always the same estimate as the keep-all line and the per-tool costs (the sweep's measured
       // cost is its prompt tokens per request, shown as its own curve).
       schemaTokens: cumulative,
+      deferredTokens: demotedAfter[s.k] ?? 0,
     };
   });
   const menuSchemaTokens = Object.values(toolSchemaTokens).reduce((a, b) => a + b, 0);
@@ -56,6 +73,7 @@ export function buildBudget(data: TaskData, sweep: SweepResult | undefined): Bud
     points,
     fullValue: full ?? null,
     toolSchemaTokens,
+    toolDemotedTokens,
     schemaTokensEstimated: true,
     menuSize: data.menu.size,
     menuSchemaTokens,

@@ -75,6 +75,11 @@ describe('studio service', () => {
     expect(b.points[0]!.surrogate).toBeLessThan(0);
     expect(b.recommendedBy).toBe('surrogate');
     expect(b.points.at(-1)!.schemaTokens).toBe(b.ranking.reduce((n, t) => n + b.toolSchemaTokens[t.tool]!, 0));
+    // Three states (issue 44): at K the ranked tools after the top K are deferred, costed in their demoted
+    // form (name and one line, no schema), which is cheaper than the full definition of a tool with a schema.
+    expect(b.points.map((p) => p.deferredTokens)).toEqual(b.points.map((p) => b.ranking.slice(p.k).reduce((n, t) => n + b.toolDemotedTokens[t.tool]!, 0)));
+    expect(b.points.at(-1)!.deferredTokens).toBe(0);
+    for (const t of b.ranking) expect(b.toolDemotedTokens[t.tool]!).toBeLessThan(b.toolSchemaTokens[t.tool]!);
   });
 
   it('refuses spaces that break the rules, and needs a note for an edit', async () => {

@@ -25,7 +25,32 @@ describe('Budget view', () => {
     await waitFor(() => expect(screen.getByTestId('k-value').textContent).toBe('K = 1'));
     expect(kept()).toEqual(['CurrencyConvert']);
     fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '0' } });
-    expect(await screen.findByText('No tools kept at K = 0.')).toBeTruthy();
+    expect(await screen.findByText('No tools pinned at K = 0.')).toBeTruthy();
+  });
+
+  it('at K: the top K pinned, the other ranked tools deferred, the unscored one hidden, and the menu cost three ways (issue 44)', async () => {
+    await renderStudio({ view: 'budget', task: TASK });
+    expect((await screen.findByTestId('k-value')).textContent).toBe('K = 3');
+    const chips = (id: string) => [...screen.getByTestId(id).querySelectorAll('.chip')].map((c) => c.textContent);
+    expect(chips('kept-set')).toEqual(['CurrencyConvert', 'ExchangeRate', 'LedgerPost']);
+    expect(chips('deferred-set')).toEqual(['TaxLookup']);
+    expect(chips('hidden-set')).toEqual(['WeatherNow']);
+    expect(screen.getByTestId('readout-states').textContent).toBe('pinned tools3 of 5+ 1 deferred · 1 hidden');
+    // 88 tokens a tool in full, 20 demoted (fake-api): pinned 3 × 88, + 1 × 20, keep-all 5 × 88.
+    const cost = (key: string) => screen.getByTestId('budget-menu-cost').querySelector(`tr[data-cost="${key}"]`)!;
+    const cells = (key: string) => [...cost(key).querySelectorAll('th, td')].map((c) => c.textContent);
+    expect(cells('pinned').slice(0, 1).concat(cells('pinned').slice(2, 3))).toEqual(['pinned only', '264']);
+    expect(cells('pinned-deferred')[0]).toBe('pinned + 1 deferred');
+    expect(cells('pinned-deferred')[2]).toBe('284');
+    expect(cells('pinned-deferred')[3]).toMatch(/^35% fewer than keep-all · deferred tools demoted: name and one line, no schema$/);
+    expect(cells('keep-all').slice(0, 1).concat(cells('keep-all').slice(2, 3))).toEqual(['keep all 5', '440']);
+    // Demoting saves tokens here (20 < 88 a tool): no note that it would not.
+    expect(screen.queryByTestId('budget-demotion-saves-nothing')).toBeNull();
+    // K = 1: two more deferred; the slider's value text names the three states for a screen reader.
+    fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '1' } });
+    await waitFor(() => expect(chips('deferred-set')).toEqual(['ExchangeRate', 'LedgerPost', 'TaxLookup']));
+    expect(screen.getByTestId('k-slider').getAttribute('aria-valuetext')).toBe('K = 1: 1 pinned, 3 deferred, 1 hidden');
+    expect(cells('pinned-deferred')[2]).toBe('148');
   });
 
   it('runs a sweep of the task with the chosen model', async () => {
