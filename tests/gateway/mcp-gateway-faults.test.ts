@@ -240,7 +240,7 @@ describe('what passes through, and what the gateway answers itself', () => {
       expect((await client.readResource({ uri: 'greeting://Ada' })).contents).toMatchObject([{ text: 'Hello, Ada!' }]);
       await expect(client.getPrompt({ name: 'nope' })).rejects.toThrow(/^MCP error -32602: Prompt nope not found$/);
       await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(
-        /^MCP error -32602: tool "crash" is not in the approved space of task "files" \(v0: echo\); the LOTS gateway hides it$/,
+        /^MCP error -32602: tool "crash" is hidden by the approved space of task "files" \(v0: pinned echo\); the LOTS gateway refuses it$/,
       );
     } finally {
       await client.close();

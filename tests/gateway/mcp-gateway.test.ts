@@ -74,7 +74,7 @@ describe('lots gateway mcp (stdio) in front of the npm filesystem server', () =>
     try {
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(SPACE);
       await expect(client.callTool({ name: 'write_file', arguments: { path: join(data, 'x.txt'), content: 'no' } })).rejects.toThrow(
-        /^MCP error -32602: tool "write_file" is not in the approved space of task "files" \(v0: list_directory, read_text_file\)/,
+        /^MCP error -32602: tool "write_file" is hidden by the approved space of task "files" \(v0: pinned list_directory, read_text_file\)/,
       );
       const allowed = await client.callTool({ name: 'read_text_file', arguments: { path: join(data, 'notes.txt') } });
       expect(allowed).toEqual(upstreamResult);
@@ -158,12 +158,63 @@ describe('the MCP gateway over streamable HTTP', () => {
       const client = await connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer tok' } } }));
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(SPACE);
       await expect(client.callTool({ name: 'write_file', arguments: { path: join(data, 'y.txt'), content: 'no' } })).rejects.toThrow(
-        /not in the approved space/,
+        /is hidden by the approved space/,
       );
       expect(text(await client.callTool({ name: 'read_text_file', arguments: { path: join(data, 'notes.txt') } }))).toBe('the gateway test file');
       await client.close();
     } finally {
       expect((await gateway.close()).committed).toBe(1);
     }
+  }, 60_000);
+});
+
+describe('deferred tools through the MCP gateway (issue 44)', () => {
+  it('lists a deferred tool demoted (or leaves it out with hide), forwards its call and records it as called while deferred', async () => {
+    const dir = join(tmp.dir, 'deferred');
+    ProjectStore.create(dir).acceptSpace({
+      task: 'files',
+      tools: SPACE,
+      deferred: ['get_file_info'],
+      pinned: [],
+      banned: [],
+      rule: { kind: 'topk', k: 2 },
+      note: 'file info deferred',
+    });
+    const direct = await connect(new StdioClientTransport({ command: process.execPath, args: [FS_SERVER, data], stderr: 'ignore' }));
+    const upstreamInfo = (await direct.listTools()).tools.find((t) => t.name === 'get_file_info')!;
+    await direct.close();
+    const lines: string[] = [];
+    for (const form of ['demote', 'hide'] as const) {
+      const gateway = await McpGateway.start({
+        store: ProjectStore.open(dir),
+        task: 'files',
+        upstream: { command: process.execPath, args: [FS_SERVER, data] },
+        deferred: form,
+        log: (l) => void lines.push(l),
+      });
+      try {
+        const client = await connect(new StreamableHTTPClientTransport(new URL(await gateway.serveHttp({}))));
+        const tools = (await client.listTools()).tools;
+        if (form === 'demote') {
+          expect(tools.map((t) => t.name).sort()).toEqual([...SPACE, 'get_file_info'].sort());
+          const info = tools.find((t) => t.name === 'get_file_info')!;
+          // Its name and the first sentence of its description, no schema; the pinned tools as the upstream lists them.
+          expect(info.inputSchema).toEqual({ type: 'object' });
+          expect(upstreamInfo.description!.startsWith(info.description!.replace(/…$/, ''))).toBe(true);
+          expect(info.description!.length).toBeLessThanOrEqual(120);
+        } else expect(tools.map((t) => t.name).sort()).toEqual(SPACE);
+        const got = await client.callTool({ name: 'get_file_info', arguments: { path: join(data, 'notes.txt') } });
+        expect(text(got)).toContain('size');
+        await client.close();
+      } finally {
+        expect((await gateway.close()).committed).toBe(1);
+      }
+    }
+    expect(lines.filter((l) => /tools\/call get_file_info task=files → ok in \d+ ms, called while deferred/.test(l))).toHaveLength(2);
+    expect(lines.some((l) => /tools\/list task=files \d+→2 pinned, 1 deferred \(demote\), \d+ hidden \(space v0\)/.test(l))).toBe(true);
+    const traces = ProjectStore.open(dir).listTraces();
+    expect(traces).toHaveLength(2);
+    for (const t of traces) expect(t.meta!.gateway).toMatchObject({ kind: 'mcp', deferred: ['get_file_info'], calledWhileDeferred: ['get_file_info'] });
+    expect(traces.map((t) => t.tools.map((x) => x.name).sort())).toEqual([[...SPACE, 'get_file_info'].sort(), SPACE]);
   }, 60_000);
 });

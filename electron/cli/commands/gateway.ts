@@ -154,13 +154,20 @@ export const openaiCommand: Command = {
 
 export const mcpCommand: Command = {
   name: 'gateway mcp',
-  summary: "an MCP server in front of an upstream MCP server that lists only the task's approved space, refuses the other tools and records each call",
-  usage: 'lots gateway mcp --project <dir> --task <name> [--http [--port N] [--host 127.0.0.1] [--token-env NAME]] -- <upstream MCP server command…>',
+  summary:
+    "an MCP server in front of an upstream MCP server that lists the task's approved space (pinned, deferred demoted), refuses hidden tools and records each call",
+  usage:
+    'lots gateway mcp --project <dir> --task <name> [--deferred demote|hide] [--http [--port N] [--host 127.0.0.1] [--token-env NAME]] -- <upstream MCP server command…>',
   flags: {
     ...common,
     task: { type: 'string', description: 'the task whose approved space is served' },
     http: { type: 'boolean', description: 'serve streamable HTTP at http://HOST:PORT/mcp (stateless) instead of stdio' },
     port: { type: 'string', description: 'with --http: port to listen on (0: any free one)', default: '8809' },
+    deferred: {
+      type: 'string',
+      description: 'how tools/list shows deferred tools: demote (name and short description, no schema) or hide (left out); either way they stay callable',
+      default: 'demote',
+    },
     'max-message-mib': {
       type: 'string',
       description:
@@ -170,9 +177,11 @@ export const mcpCommand: Command = {
   },
   details: [
     'Starts the upstream MCP server (the command after --) and connects to it as a client. To the agent it is',
-    "an MCP server whose tools/list shows only the task's approved space (its latest accepted version; a",
-    'task without one, a new task included, gets every tool, and is counted); a tools/call of a hidden tool',
-    'is refused with an MCP error (-32602) naming the space; an allowed call is forwarded and its result',
+    "an MCP server whose tools/list shows the task's approved space (its latest accepted version; a task",
+    'without one, a new task included, gets every tool, and is counted): pinned tools as the upstream lists',
+    'them, deferred ones demoted (or left out with --deferred hide) but callable, hidden ones not at all; a',
+    'tools/call of a hidden tool is refused with an MCP error (-32602) naming the space; an allowed call (a',
+    'deferred one is logged and recorded as called while deferred) is forwarded and its result',
     "returned unchanged. Only tools are the gateway's business: the upstream's prompts, resources and",
     'completions are passed through as they are. Each forwarded call is recorded (the call, its result, the',
     'menu shown) as a native trace into a new import batch of the project, committed every --batch-minutes',
@@ -194,20 +203,22 @@ export const mcpCommand: Command = {
       throw new UsageError('give the upstream MCP server command after --, e.g. `-- npx -y @modelcontextprotocol/server-filesystem /data`');
     const task = requireFlag(args, 'task');
     const { store, host, token, maxBodyBytes, batchMs, summaryMs } = commonSettings(args);
+    const deferred = flagString(args, 'deferred') ?? 'demote';
+    if (deferred !== 'demote' && deferred !== 'hide') throw new UsageError(`--deferred must be demote or hide, got "${deferred}"`);
     const messageMib = flagNumber(args, 'max-message-mib') ?? DEFAULT_MAX_MESSAGE_BYTES / 1024 / 1024;
     if (!(messageMib > 0)) throw new UsageError(`--max-message-mib must be positive, got ${messageMib}`);
     const maxMessageBytes = Math.round(messageMib * 1024 * 1024);
     const log = (line: string): void => (args.flags.quiet && !line.startsWith('gateway:') ? undefined : io.err(line));
     let gateway: McpGateway;
     try {
-      gateway = await McpGateway.start({ store, task, upstream: { command, args: commandArgs }, commitEveryMs: batchMs, maxMessageBytes, log });
+      gateway = await McpGateway.start({ store, task, upstream: { command, args: commandArgs }, commitEveryMs: batchMs, maxMessageBytes, deferred, log });
     } catch (e) {
       if (e instanceof GatewayError) throw new CliError(e.message);
       throw e;
     }
     const space = gateway.space();
     const where = space
-      ? `space v${space.version} of task ${task} (${space.tools.length} tools)`
+      ? `space v${space.version} of task ${task} (${space.tools.length} pinned, ${space.deferred.length} deferred: ${deferred === 'hide' ? 'left out of tools/list' : 'demoted'})`
       : `task ${task}, which has no approved space: every tool is shown`;
     let ended: Promise<void> = gateway.ended;
     if (args.flags.http) {

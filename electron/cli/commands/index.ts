@@ -86,7 +86,8 @@ export const commandIndex: CommandEntry[] = [
   },
   {
     name: 'gateway mcp',
-    summary: "an MCP server in front of an upstream MCP server that lists only the task's approved space, refuses the other tools and records each call",
+    summary:
+      "an MCP server in front of an upstream MCP server that lists the task's approved space (pinned, deferred demoted), refuses hidden tools and records each call",
     load: () => import('./gateway').then((m) => m.mcpCommand),
   },
   {

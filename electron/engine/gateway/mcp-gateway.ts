@@ -1,6 +1,9 @@
 // The MCP gateway: an MCP server (the official SDK's) in front of an upstream MCP server it starts and
-// talks to as a client. `tools/list` shows only the task's approved space (its latest accepted version;
-// without one every tool is shown, and counted), `tools/call` of a hidden tool is refused with an MCP
+// talks to as a client. `tools/list` shows the task's approved space in its three states (its latest
+// accepted version; without one every tool is shown, and counted): pinned tools as the upstream lists them,
+// deferred ones demoted (name and short description, an empty input schema: callable, not documented up
+// front; `deferred: 'hide'` leaves them out but keeps them callable), hidden ones not at all. A call of a
+// deferred tool is forwarded and recorded as called while deferred; `tools/call` of a hidden tool is refused with an MCP
 // error that names the space, an allowed call is forwarded and its result returned as the upstream gave
 // it, and every forwarded call is recorded (call, result) as a native trace into a new batch of the
 // project (recorder.ts). Only tools are the gateway's business: the upstream's prompts, resources and
@@ -53,6 +56,7 @@ import { ClientStdioTransport, DEFAULT_MAX_MESSAGE_BYTES, describeExit, OVERSIZE
 import { ProjectView } from './project-view';
 import { TraceRecorder } from './recorder';
 import { GatewayStatusWriter } from './status';
+import { demotedTool } from '../../../shared/export/formats';
 
 export { DEFAULT_MAX_MESSAGE_BYTES } from './mcp-stdio';
 
@@ -74,6 +78,8 @@ export interface McpGatewayOptions {
   maxMessageBytes?: number;
   /** Over HTTP: how many times in a row the upstream may fail to start again before the gateway gives up (default 5). */
   restartAttempts?: number;
+  /** How deferred tools are listed: demoted (the default: name and short description) or left out; either way callable. */
+  deferred?: 'demote' | 'hide';
   log?: (line: string) => void;
 }
 
@@ -323,8 +329,26 @@ export class McpGateway {
     return all;
   }
 
+  /** A tool's state in the space served (every tool is pinned when the task has no approved space). */
+  private stateOf(name: string, space = this.space()): 'pinned' | 'deferred' | 'hidden' {
+    if (space === undefined || space.tools.includes(name)) return 'pinned';
+    return space.deferred.includes(name) ? 'deferred' : 'hidden';
+  }
+
   private allowed(name: string, space = this.space()): boolean {
-    return space === undefined || space.tools.includes(name);
+    return this.stateOf(name, space) !== 'hidden';
+  }
+
+  /** The menu as tools/list shows it: pinned tools as listed upstream, deferred ones demoted (or left out). */
+  private menu(tools: readonly Tool[], space: SpaceVersion | undefined): Tool[] {
+    const form = this.options.deferred ?? 'demote';
+    return tools.flatMap((t): Tool[] => {
+      const state = this.stateOf(t.name, space);
+      if (state === 'pinned') return [t];
+      if (state === 'hidden' || form === 'hide') return [];
+      const demoted = demotedTool({ name: t.name, ...(t.description !== undefined ? { description: t.description } : {}) });
+      return [{ name: t.name, ...(demoted.description !== undefined ? { description: demoted.description } : {}), inputSchema: { type: 'object' } }];
+    });
   }
 
   /** One SDK server wired to the upstream; one per transport (stdio: one, HTTP: one per request). */
@@ -336,9 +360,10 @@ export class McpGateway {
     server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
       const space = this.space();
       const tools = await this.refreshTools(extra.signal);
-      const shown = tools.filter((t) => this.allowed(t.name, space));
-      const hidden = tools.filter((t) => !this.allowed(t.name, space));
-      const saved = estimateTokens(hidden.reduce((n, t) => n + JSON.stringify(t).length, 0));
+      const shown = this.menu(tools, space);
+      const hidden = tools.filter((t) => this.stateOf(t.name, space) === 'hidden');
+      const deferred = tools.filter((t) => this.stateOf(t.name, space) === 'deferred').length;
+      const saved = estimateTokens(JSON.stringify(tools).length - JSON.stringify(shown).length);
       this.stats.served({
         task: this.task,
         source: 'flag',
@@ -348,7 +373,7 @@ export class McpGateway {
         ...(space ? { spaceVersion: space.version } : {}),
       });
       this.log(
-        `tools/list task=${this.task} ${tools.length}→${shown.length} tools${space ? ` (space v${space.version})` : ' (no approved space: all shown)'}${hidden.length ? `, ~${saved} tokens saved` : ''}`,
+        `tools/list task=${this.task} ${tools.length}→${tools.length - hidden.length - deferred} pinned, ${deferred} deferred (${this.options.deferred ?? 'demote'}), ${hidden.length} hidden${space ? ` (space v${space.version})` : ' (no approved space: all shown)'}${saved > 0 ? `, ~${saved} tokens saved` : ''}`,
       );
       return { tools: shown };
     });
@@ -360,7 +385,7 @@ export class McpGateway {
         this.log(`tools/call ${name} task=${this.task}: refused (not in space v${space!.version})`);
         throw new RpcError(
           ErrorCode.InvalidParams,
-          `tool "${name}" is not in the approved space of task "${this.task}" (v${space!.version}: ${space!.tools.join(', ') || 'no tools'}); the LOTS gateway hides it`,
+          `tool "${name}" is hidden by the approved space of task "${this.task}" (v${space!.version}: pinned ${space!.tools.join(', ') || 'none'}${space!.deferred.length ? `; deferred ${space!.deferred.join(', ')}` : ''}); the LOTS gateway refuses it`,
         );
       }
       const started = Date.now();
@@ -383,7 +408,10 @@ export class McpGateway {
         tokensSaved: 0,
         ...(space ? { spaceVersion: space.version } : {}),
       });
-      this.log(`tools/call ${name} task=${this.task} → ${result.isError ? 'error result' : 'ok'} in ${Date.now() - started} ms`);
+      const whileDeferred = this.stateOf(name, space) === 'deferred';
+      this.log(
+        `tools/call ${name} task=${this.task} → ${result.isError ? 'error result' : 'ok'} in ${Date.now() - started} ms${whileDeferred ? ', called while deferred' : ''}`,
+      );
       this.record(name, request.params.arguments, result, space);
       return result;
     });
@@ -407,7 +435,8 @@ export class McpGateway {
 
   private record(name: string, args: unknown, result: Record<string, unknown>, space: SpaceVersion | undefined): void {
     const id = `gw-mcp-${this.session}-${String(++this.seq).padStart(4, '0')}`;
-    const menu = this.tools.filter((t) => this.allowed(t.name, space));
+    const menu = this.menu(this.tools, space);
+    const deferred = this.tools.filter((t) => this.stateOf(t.name, space) === 'deferred').map((t) => t.name);
     const content = contentText(result.content ?? result.structuredContent ?? result.toolResult);
     const trace: Trace = {
       v: 1,
@@ -435,7 +464,10 @@ export class McpGateway {
           at: new Date().toISOString(),
           taskFrom: 'flag',
           upstream: this.upstreamName,
-          hidden: this.tools.filter((t) => !this.allowed(t.name, space)).map((t) => t.name),
+          hidden: this.tools.filter((t) => this.stateOf(t.name, space) === 'hidden').map((t) => t.name),
+          deferred,
+          deferredForm: this.options.deferred ?? 'demote',
+          calledWhileDeferred: deferred.includes(name) ? [name] : [],
           ...(space ? { spaceVersion: space.version } : {}),
         },
       },
