@@ -1,5 +1,5 @@
 // The open project (summary from the engine), recent projects, imports.
-import { ApiError, type ApiInput, type ImportReport, type ProjectSummary, type RecentProject, type StudioApi } from '../../shared/api';
+import { ApiError, type ApiInput, type ImportReport, type ProjectSummary, type RecentProject, type RouteReport, type StudioApi } from '../../shared/api';
 import type { SliceCreator } from './types';
 import { plural } from '../format';
 
@@ -9,6 +9,14 @@ export interface ProjectSlice {
   recent: RecentProject[];
   importing: boolean;
   lastImport: ImportReport | null;
+  /** Dotted path of the task label in each record (`lots import --task-field`), sent with every import; '' for none. */
+  importTaskField: string;
+  setImportTaskField(field: string): void;
+  routing: boolean;
+  /** The last routing run of the traces imported without a task (shown with the import report). */
+  lastRoute: RouteReport | null;
+  /** Route the traces without a task (`lots route`), then show the project as it is after. */
+  routeTraces(): Promise<RouteReport | null>;
   refreshProject(): Promise<void>;
   loadRecent(): Promise<void>;
   openProject(dir: string): Promise<boolean>;
@@ -28,6 +36,32 @@ export const createProjectSlice =
     recent: [],
     importing: false,
     lastImport: null,
+    importTaskField: '',
+    routing: false,
+    lastRoute: null,
+
+    setImportTaskField(field) {
+      set({ importTaskField: field }, false, 'project/task-field');
+    },
+
+    async routeTraces() {
+      set({ routing: true }, false, 'project/route-start');
+      try {
+        const report = await api.routeTraces({});
+        set({ lastRoute: report, project: report.project, routing: false }, false, 'project/route');
+        const tasks = Object.keys(report.sizes).length;
+        get().notify(
+          report.routed > 0
+            ? { kind: 'success', title: `Routed ${plural(report.routed, 'trace')} into ${plural(tasks, 'task')}`, message: routeLine(report) }
+            : { kind: 'info', title: 'Nothing to route', message: 'Every trace already has a task.' },
+        );
+        return report;
+      } catch (e) {
+        set({ routing: false }, false, 'project/route-failed');
+        get().fail(e, 'Routing failed');
+        return null;
+      }
+    },
 
     async refreshProject() {
       try {
@@ -73,7 +107,7 @@ export const createProjectSlice =
       try {
         await api.closeProject();
         get().invalidateData();
-        set({ project: null, lastImport: null, drafts: {}, traceDetail: null, route: { view: 'home' } }, false, 'project/close');
+        set({ project: null, lastImport: null, lastRoute: null, drafts: {}, traceDetail: null, route: { view: 'home' } }, false, 'project/close');
       } catch (e) {
         get().fail(e, 'Cannot close the project');
       }
@@ -82,10 +116,11 @@ export const createProjectSlice =
     async importTraces(input) {
       set({ importing: true }, false, 'project/import-start');
       try {
-        const report = await api.importTraces(input);
+        const taskField = input.taskField ?? (get().importTaskField.trim() || undefined);
+        const report = await api.importTraces(taskField ? { ...input, taskField } : input);
         // The summary comes with the reply; the views' data is refreshed once, by the engine's
         // projectChanged event (store.ts), which every import that changed the project sends.
-        set({ lastImport: report, project: report.project, importing: false }, false, 'project/import');
+        set({ lastImport: report, lastRoute: null, project: report.project, importing: false }, false, 'project/import');
         const added = report.files.reduce((n, f) => n + f.added, 0);
         const rejected = report.files.reduce((n, f) => n + f.rejected.length + f.moreRejected, 0);
         if (!get().route.task && report.project.tasks[0]) get().setTask(report.project.tasks[0].task);
@@ -116,7 +151,7 @@ export const createProjectSlice =
     },
 
     clearImport() {
-      set({ lastImport: null }, false, 'project/clear-import');
+      set({ lastImport: null, lastRoute: null }, false, 'project/clear-import');
     },
 
     projectOpened(project) {
@@ -126,6 +161,7 @@ export const createProjectSlice =
           project,
           projectLoaded: true,
           lastImport: null,
+          lastRoute: null,
           drafts: {},
           traceDetail: null,
           route: { view: 'home', ...(project.tasks[0] ? { task: project.tasks[0].task } : {}) },
@@ -136,3 +172,13 @@ export const createProjectSlice =
       void get().loadRecent();
     },
   });
+
+/** `cluster-01 (12), cluster-02 (7), …`: the tasks a routing made, largest first. */
+export function routeLine(report: RouteReport): string {
+  const sizes = Object.entries(report.sizes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return sizes
+    .slice(0, 8)
+    .map(([task, n]) => `${task} (${n})`)
+    .join(', ')
+    .concat(sizes.length > 8 ? `, and ${sizes.length - 8} more` : '');
+}

@@ -5,6 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { fmtInt, fmtTime, plural, runLabel } from '../format';
 import { useCommands } from '../app/commands-context';
 import { Empty } from '../components/Empty';
+import { ImportTaskField, ImportUnlabelled } from '../components/ImportTasks';
 import { SpacePill } from '../components/SpacePill';
 import { useStudio } from '../store/react';
 
@@ -138,6 +139,7 @@ function ProjectHome() {
           <p className="lede mono small">{project.dir}</p>
         </div>
         <div className="btn-row">
+          <ImportTaskField />
           <button className="btn primary" onClick={() => void commands.importTraces()} disabled={importing} data-testid="import-traces">
             {importing ? <span className="spinner" /> : null} Import traces…
           </button>
@@ -378,6 +380,7 @@ function ImportReport() {
           </button>
         </div>
       </div>
+      <ImportUnlabelled />
       {open && (rejected.length > 0 || conflicts.length > 0) && (
         <ul className="mono small" style={{ margin: '8px 0 0', paddingLeft: 18, maxHeight: 180, overflow: 'auto' }}>
           {rejected.map((r) => (

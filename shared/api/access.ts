@@ -17,6 +17,7 @@ export const API_METHOD_ACCESS: Record<ApiMethodName, ApiAccess> = {
   closeProject: 'write',
   pickPath: 'write',
   importTraces: 'write',
+  routeTraces: 'write', // stores the routing with the project
   getHeatmap: 'read',
   getTrace: 'read',
   getRanking: 'read',

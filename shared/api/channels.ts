@@ -10,6 +10,7 @@ export const API_METHOD_NAMES = [
   'closeProject',
   'pickPath',
   'importTraces',
+  'routeTraces',
   'getHeatmap',
   'getTrace',
   'getRanking',

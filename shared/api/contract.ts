@@ -13,6 +13,7 @@ import type {
   ExportText,
   HeatmapData,
   ImportReport,
+  RouteReport,
   JobInfo,
   MenuCommand,
   ProjectChange,
@@ -40,6 +41,8 @@ export interface StudioApi {
   pickPath(input: ApiInput<'pickPath'>): Promise<string[] | null>;
 
   importTraces(input: ApiInput<'importTraces'>): Promise<ImportReport>;
+  /** Route the traces imported without a task (TF-IDF of their request text, as `lots route`). */
+  routeTraces(input?: ApiInput<'routeTraces'>): Promise<RouteReport>;
   getHeatmap(input: ApiInput<'getHeatmap'>): Promise<HeatmapData>;
   getTrace(input: ApiInput<'getTrace'>): Promise<TraceDetail>;
   getRanking(input: ApiInput<'getRanking'>): Promise<RankingData>;

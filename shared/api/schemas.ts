@@ -58,6 +58,15 @@ export const apiInputSchemas = {
     })
     .strict()
     .refine((v) => (v.paths?.length ?? 0) + (v.files?.length ?? 0) > 0, { message: 'give at least one file (paths or files)' }),
+  /** `lots route` from the Studio: the traces without a task get one by clustering their request text. */
+  routeTraces: z
+    .object({
+      /** Number of tasks; default: chosen by silhouette, as `lots route` without --k. */
+      k: z.number().int().min(1).max(1000).optional(),
+      seed: z.number().int().optional(),
+    })
+    .strict()
+    .optional(),
   getHeatmap: z.object({ task, run }).strict(),
   getTrace: z.object({ id: z.string().min(1) }).strict(),
   getRanking: z.object({ task, run, k: z.number().int().nonnegative().optional() }).strict(),

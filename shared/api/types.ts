@@ -105,6 +105,16 @@ export interface ImportReport {
   project: ProjectSummary;
 }
 
+/** What a routing run (`routeTraces`, `lots route`) did. */
+export interface RouteReport {
+  /** Traces given a task by this run (0: every trace already had one). */
+  routed: number;
+  /** Requests per new task, by task name (`cluster-01`, …). */
+  sizes: Record<string, number>;
+  silhouette: number;
+  project: ProjectSummary;
+}
+
 /** Cell states of the attribution heatmap. */
 export const CELL_UNEXPOSED = 0;
 export const CELL_EXPOSED = 1;
@@ -402,7 +412,7 @@ export type MenuCommand =
   | 'help/shortcuts';
 
 export interface ProjectChange {
-  reason: 'import' | 'scores' | 'space' | 'sweep' | 'open' | 'close';
+  reason: 'import' | 'route' | 'scores' | 'space' | 'sweep' | 'open' | 'close';
 }
 
 export type { InterventionKind, RemovedStep };

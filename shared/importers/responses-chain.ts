@@ -1,4 +1,5 @@
-// OpenAI Responses records chained by `previous_response_id`: a request that continues an earlier response
+// OpenAI Responses records chained by `previous_response_id` (or by a Conversations API `conversation`,
+// where each request continues the conversation's last response before it): a request that continues an earlier response
 // sends only the new input (tool outputs, a new user message); its context is the earlier response's input
 // and output. Within one file the chain is stitched: the records are held until the file ends, and each
 // chain's last record becomes one trace whose history is the whole chain (the records before it are part
@@ -10,6 +11,8 @@ interface Link {
   record: SourceRecord;
   id?: string;
   previous?: string;
+  /** The Conversations API's `conversation` it belongs to: it continues the conversation's last response before it. */
+  conversation?: string;
 }
 
 function requestOf(v: Obj): Obj {
@@ -32,8 +35,14 @@ export function chainLink(record: SourceRecord): Link | undefined {
   const res = responseOf(v);
   const previous = str(req.previous_response_id) ?? str(res?.previous_response_id);
   const id = str(res?.id);
-  if (!previous && !(id && req.input !== undefined)) return undefined;
-  return { record, id, previous };
+  const conversation = conversationId(req.conversation) ?? conversationId(res?.conversation);
+  if (!previous && !conversation && !(id && req.input !== undefined)) return undefined;
+  return { record, id, previous, ...(conversation ? { conversation } : {}) };
+}
+
+/** `conversation` as the request gives it (an id or `{id}`) or the response echoes it (`{id}`). */
+function conversationId(v: unknown): string | undefined {
+  return str(v) ?? (isObj(v) ? str(v.id) : undefined);
 }
 
 function asInputItems(input: unknown): unknown[] {
@@ -44,8 +53,15 @@ function asInputItems(input: unknown): unknown[] {
 export class ResponsesChains {
   private readonly links: Link[] = [];
   private readonly byId = new Map<string, Link>();
+  /** The last response held of each conversation (Conversations API), in file order. */
+  private readonly lastOfConversation = new Map<string, Link>();
 
   hold(link: Link): void {
+    if (link.conversation) {
+      const before = this.lastOfConversation.get(link.conversation);
+      if (!link.previous && before?.id) link.previous = before.id;
+      if (link.id) this.lastOfConversation.set(link.conversation, link);
+    }
     this.links.push(link);
     if (link.id && !this.byId.has(link.id)) this.byId.set(link.id, link);
   }
@@ -90,7 +106,13 @@ export class ResponsesChains {
         ...(chain.some((c) => c.record.bigIntegers) ? { bigIntegers: true } : {}),
         value: {
           ...lastValue,
-          request: { ...req, input, instructions: req.instructions ?? first.instructions, tools: req.tools ?? first.tools, previous_response_id: undefined },
+          request: {
+            ...req,
+            input,
+            instructions: req.instructions ?? first.instructions,
+            tools: req.tools ?? first.tools,
+            previous_response_id: undefined,
+          },
           ...(res ? { response: res } : {}),
           chain: chain.map((c) => c.id ?? null),
         },

@@ -45,16 +45,39 @@ function verdict(reward: unknown): boolean | undefined {
   return undefined;
 }
 
-/** Drop the simulated user's closing `###STOP###` message (with nothing after it): it ends the run, it asks nothing. */
-function withoutStop(messages: unknown[]): { messages: unknown[]; stopped: boolean } {
+/** The tokens the simulated user ends a conversation with (tau-bench's STOP; tau2 adds TRANSFER and OUT-OF-SCOPE). */
+const END_TOKENS = ['###STOP###', '###TRANSFER###', '###OUT-OF-SCOPE###'];
+
+/**
+ * Drop the simulated user's closing message (`###STOP###`, `###TRANSFER###`, `###OUT-OF-SCOPE###`, with
+ * nothing after it): it ends the run, it asks nothing, and the reward belongs to the turn before it.
+ */
+function withoutStop(messages: unknown[]): { messages: unknown[]; stopped: boolean; endToken?: string } {
   const last = messages[messages.length - 1];
-  if (isObj(last) && last.role === 'user' && typeof last.content === 'string' && last.content.includes('###STOP###'))
-    return { messages: messages.slice(0, -1), stopped: true };
+  if (isObj(last) && last.role === 'user' && typeof last.content === 'string') {
+    const token = END_TOKENS.find((t) => (last.content as string).includes(t));
+    if (token) return { messages: messages.slice(0, -1), stopped: true, endToken: token };
+  }
   return { messages, stopped: false };
 }
 
+/**
+ * tau2's agent opens every conversation with a fixed greeting before the user says anything; as a turn
+ * it would be a "request" of no text answered by the greeting. It is kept in the trace's meta instead.
+ */
+function withoutOpening(messages: unknown[]): { messages: unknown[]; opening?: string } {
+  let i = 0;
+  const texts: string[] = [];
+  for (; i < messages.length; i++) {
+    const m = messages[i];
+    if (!isObj(m) || m.role !== 'assistant' || arr(m.tool_calls).length > 0 || typeof m.content !== 'string') break;
+    texts.push(m.content);
+  }
+  return i === 0 ? { messages } : { messages: messages.slice(i), opening: texts.join('\n') };
+}
+
 function tauDraft(v: Obj, options: ImportOptions): TraceDraft | string {
-  const { messages, stopped } = withoutStop(arr(v.traj));
+  const { messages, stopped, endToken } = withoutStop(arr(v.traj));
   const conv = chatMessagesToItems(messages, 'traj');
   if (!conv.ok) return conv.message;
   const domain = domainOf(options, v);
@@ -67,7 +90,7 @@ function tauDraft(v: Obj, options: ImportOptions): TraceDraft | string {
     task: pickTask([v], options.taskField, domain),
     items: conv.items,
     outcome: verdict(v.reward),
-    meta: { taskId: taskId ?? null, reward: v.reward ?? null, ...(stopped ? { userStopped: true } : {}) },
+    meta: { taskId: taskId ?? null, reward: v.reward ?? null, ...(stopped ? { userStopped: true, userEndToken: endToken } : {}) },
   };
 }
 
@@ -107,7 +130,8 @@ function parseSimulations(doc: Obj, record: SourceRecord, options: ImportOptions
       errors.push({ file: options.file ?? '', line: record.line, message: `${where}: expected a simulation object` });
       continue;
     }
-    const { messages, stopped } = withoutStop(arr(sim.messages));
+    const ended = withoutStop(arr(sim.messages));
+    const { messages, opening } = withoutOpening(ended.messages);
     const converted = tau2Messages(messages, `${where}.messages`);
     const conv = typeof converted === 'string' ? ({ ok: false, message: converted } as const) : chatMessagesToItems(converted, `${where}.messages`);
     if (!conv.ok) {
@@ -126,7 +150,12 @@ function parseSimulations(doc: Obj, record: SourceRecord, options: ImportOptions
         task: pickTask([sim], options.taskField, dom),
         items: conv.items,
         outcome: verdict(reward),
-        meta: { taskId: taskId ?? null, reward: reward ?? null, ...(stopped ? { userStopped: true } : {}) },
+        meta: {
+          taskId: taskId ?? null,
+          reward: reward ?? null,
+          ...(ended.stopped ? { userStopped: true, userEndToken: ended.endToken } : {}),
+          ...(opening !== undefined ? { agentOpening: opening } : {}),
+        },
       },
       record,
       options,

@@ -96,6 +96,12 @@ export interface SpanRecord {
   error: boolean;
   statusMessage?: string;
   line: number;
+  /**
+   * OTLP log records (the GenAI events `gen_ai.user.message`, `gen_ai.choice`, …) arrive as span records
+   * holding only events; the trace builder merges them into the span with the same id, or into one span
+   * per id when the spans were not exported.
+   */
+  fromLogs?: true;
   /** Langfuse observations carry input/output objects instead of attributes. */
   observation?: { type: string; input?: unknown; output?: unknown; metadata?: unknown; model?: string };
 }

@@ -272,6 +272,7 @@ export function fakeApi(overrides: Partial<StudioApi> = {}): Fake {
     closeProject: answer(null),
     pickPath: answer(null),
     importTraces: vi.fn(async () => ({ files: [], project })),
+    routeTraces: vi.fn(async () => ({ routed: 0, sizes: {}, silhouette: 0, project: structuredClone(project) })),
     getHeatmap: answer(heatmap),
     getTrace: vi.fn(async () => {
       throw new Error('getTrace is not faked');

@@ -14,6 +14,7 @@ import type {
   HeatmapData,
   ImportFileReport,
   ImportReport,
+  RouteReport,
   JobInfo,
   ProjectSummary,
   RankingData,
@@ -61,6 +62,7 @@ import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
 import { checkModelPath } from '../llama';
 import { importTraces, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
+import { routeProject } from '../usecases/route';
 import { buildRanking } from '../views/ranking';
 import { faithfulnessPoints } from '../views/faithfulness';
 import { faithfulnessJobSpec } from '../usecases/faithfulness';
@@ -261,6 +263,17 @@ export class StudioService implements ApiMethods {
     index.sync();
     this.events.emit('projectChanged', { reason: 'import' });
     return { files, project: buildSummary(store, index) };
+  }
+
+  /** The use case of `lots route` (TF-IDF embedding): traces without a task get one; a rerun keeps earlier routes. */
+  async routeTraces(input: ApiParsedInput<'routeTraces'>): Promise<RouteReport> {
+    const { store, index } = this.requireProject();
+    const result = routeProject(store, { method: input?.k ? { kind: 'kmeans', k: input.k } : { kind: 'silhouette' }, seed: input?.seed ?? 1 });
+    if (result.saved) {
+      index.sync();
+      this.events.emit('projectChanged', { reason: 'route' });
+    }
+    return { routed: Object.keys(result.routes).length, sizes: result.sizes, silhouette: result.silhouette, project: buildSummary(store, index) };
   }
 
   async getHeatmap(input: ApiParsedInput<'getHeatmap'>): Promise<HeatmapData> {

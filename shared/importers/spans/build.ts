@@ -21,7 +21,7 @@ interface ToolRun {
 }
 
 export function draftFromSpans(group: SpanGroup, options: ImportOptions, format: string): TraceDraft | string {
-  const spans = [...group.spans].sort(byStart);
+  const spans = withLogEvents(group.spans).sort(byStart);
   const conv: ConvItem[] = [];
   const seen = new Map<string, number>();
   const tools: ToolDef[] = [];
@@ -53,8 +53,7 @@ export function draftFromSpans(group: SpanGroup, options: ImportOptions, format:
   let turnExtras: TurnExtra[] | undefined;
   if (!items.some((i) => i.role === 'user') && rootInput !== undefined) items = [{ role: 'user', text: textOf(rootInput) }, ...items];
   if (rootOutput !== undefined && conv.length === 0) turnExtras = [{ answer: textOf(rootOutput) }];
-  if (items.length === 0)
-    return `trace ${JSON.stringify(group.traceId)} (${spans.length} span${spans.length === 1 ? '' : 's'}) records no messages and no tool calls: message content capture was probably off when it was recorded`;
+  if (items.length === 0) return noContent(group, spans);
   const sources: unknown[] = [info?.metadata, info?.raw, ...(root ? [root.attributes] : []), ...spans.filter((s) => s !== root).map((s) => s.attributes)];
   return {
     id: group.traceId,
@@ -67,6 +66,35 @@ export function draftFromSpans(group: SpanGroup, options: ImportOptions, format:
     task: pickTask(sources, options.taskField, undefined),
     meta: Object.keys(meta).length ? meta : undefined,
   };
+}
+
+/**
+ * GenAI events read from OTLP logs join the span they were emitted in (same span id), after that span's
+ * own events and in file order; without the span (a logs-only export) each span id becomes one span
+ * holding its events, starting at its first event.
+ */
+function withLogEvents(spans: readonly SpanRecord[]): SpanRecord[] {
+  if (!spans.some((s) => s.fromLogs)) return [...spans];
+  const out: SpanRecord[] = [];
+  const byId = new Map<string, SpanRecord>();
+  for (const s of spans) {
+    if (s.fromLogs) continue;
+    const copy = { ...s, events: [...s.events] };
+    out.push(copy);
+    if (!byId.has(s.spanId)) byId.set(s.spanId, copy);
+  }
+  for (const s of spans) {
+    if (!s.fromLogs) continue;
+    const target = byId.get(s.spanId);
+    if (target) {
+      target.events.push(...s.events);
+      continue;
+    }
+    const own: SpanRecord = { ...s, events: [...s.events] };
+    byId.set(s.spanId, own);
+    out.push(own);
+  }
+  return out;
 }
 
 function byStart(a: SpanRecord, b: SpanRecord): number {
@@ -230,4 +258,15 @@ function rootSpan(spans: SpanRecord[]): SpanRecord | undefined {
 
 function textOf(v: unknown): string {
   return typeof v === 'string' ? v : contentText(v) || asText(v);
+}
+
+/** Why a trace holds nothing to import, and where its content would be. */
+function noContent(group: SpanGroup, spans: SpanRecord[]): string {
+  const what = `trace ${JSON.stringify(group.traceId)} (${spans.length} span${spans.length === 1 ? '' : 's'}) records no messages and no tool calls`;
+  const genai = spans.some((s) => Object.keys(s.attributes).some((k) => k.startsWith('gen_ai.')));
+  if (group.spans.some((s) => s.fromLogs))
+    return `${what}: its GenAI log events carry no content, so content capture was off when it was recorded (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)`;
+  if (genai)
+    return `${what}: the OpenTelemetry GenAI instrumentations (opentelemetry-instrumentation-openai-v2 and its kin) write message content to OTLP log records, not to spans. Import the logs export ("resourceLogs", recorded with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true) together with the spans (in the same file), or alone`;
+  return `${what}: message content capture was probably off when it was recorded`;
 }

@@ -1,9 +1,10 @@
-// The three span formats: where their spans come from differs, how a run is rebuilt does not.
+// The three span formats: where their spans come from differs, how a run is rebuilt does not. OTLP
+// covers both spans and the logs the GenAI instrumentations write their events to.
 import { fromDraft } from '../record-outcome';
 import type { ImportOptions, RecordOutcome, SpanFormat, SpanGroup } from '../types';
 import { arr, isObj } from '../values';
 import { draftFromSpans } from './build';
-import { isLangfuseObservation, langfuseSpans, otlpSpans, phoenixSpans } from './sources';
+import { GENAI_CONTENT_EVENT, isLangfuseObservation, langfuseSpans, otlpSpans, phoenixSpans } from './sources';
 
 function build(format: string) {
   return (group: SpanGroup, options: ImportOptions): RecordOutcome => {
@@ -35,12 +36,39 @@ function otlpFlavour(v: Record<string, unknown>): string {
   return conventions.length ? ` with ${conventions.join(' and ')}` : '';
 }
 
+/** How many of the first log records of an OTLP logs record are GenAI content events. */
+function genaiLogEvents(v: Record<string, unknown>): number {
+  let found = 0;
+  let seen = 0;
+  for (const rl of arr(v.resourceLogs ?? v.resource_logs)) {
+    if (!isObj(rl)) continue;
+    for (const sl of arr(rl.scopeLogs ?? rl.scope_logs)) {
+      if (!isObj(sl)) continue;
+      for (const lr of arr(sl.logRecords ?? sl.log_records)) {
+        if (!isObj(lr) || seen++ > 200) break;
+        const named = lr.eventName ?? lr.event_name ?? arr(lr.attributes).find((a) => isObj(a) && a.key === 'event.name');
+        const name = isObj(named) && isObj(named.value) ? named.value.stringValue : named;
+        if (typeof name === 'string' && GENAI_CONTENT_EVENT.test(name)) found++;
+      }
+    }
+  }
+  return found;
+}
+
 export const otelFormat: SpanFormat = {
   id: 'otel',
   kind: 'span',
-  label: 'OpenTelemetry OTLP JSON (GenAI / OpenInference spans)',
+  label: 'OpenTelemetry OTLP JSON (GenAI / OpenInference spans, GenAI log events)',
   recognize(value) {
     if (!isObj(value)) return null;
+    const logs = value.resourceLogs !== undefined ? 'resourceLogs' : value.resource_logs !== undefined ? 'resource_logs' : undefined;
+    if (logs) {
+      const n = genaiLogEvents(value);
+      return {
+        score: 15,
+        reason: `records are OTLP JSON logs ("${logs}")${n ? ` with ${n} OTel GenAI event(s) (gen_ai.user.message, gen_ai.choice, …)` : ''}`,
+      };
+    }
     if (value.resourceSpans !== undefined) return { score: 15, reason: `records are OTLP JSON ("resourceSpans", camelCase)${otlpFlavour(value)}` };
     if (value.resource_spans !== undefined)
       return { score: 15, reason: `records are OTLP JSON ("resource_spans", snake_case, as Phoenix's otlp-json download)${otlpFlavour(value)}` };

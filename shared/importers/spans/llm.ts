@@ -8,6 +8,7 @@ import type { SpanRecord } from '../types';
 import { contentText, idOf, isObj, str, tryJson, type Obj } from '../values';
 import { indexed } from './attributes';
 import { itemsOf, messageItem, messagesValue } from './messages';
+import { GENAI_CONTENT_EVENT } from './sources';
 
 export interface LlmExchange {
   input: ConvItem[];
@@ -24,15 +25,22 @@ export function isLlmSpan(s: SpanRecord): boolean {
   const op = str(a['gen_ai.operation.name']);
   if (op && LLM_OPERATIONS.has(op)) return true;
   if (a['openinference.span.kind'] === 'LLM') return true;
+  if (s.fromLogs && s.events.some((e) => GENAI_CONTENT_EVENT.test(e.name))) return true;
   return a['gen_ai.input.messages'] !== undefined || a['gen_ai.prompt.0.role'] !== undefined || a['llm.input_messages.0.message.role'] !== undefined;
 }
 
 export function llmExchange(s: SpanRecord): LlmExchange {
   const a = s.attributes;
-  const model = str(a['gen_ai.request.model']) ?? str(a['gen_ai.response.model']) ?? str(a['llm.model_name']) ?? s.observation?.model;
+  const details = s.events.find((e) => e.name === 'gen_ai.client.inference.operation.details')?.attributes ?? {};
+  const model =
+    str(a['gen_ai.request.model']) ??
+    str(a['gen_ai.response.model']) ??
+    str(a['llm.model_name']) ??
+    s.observation?.model ??
+    str(details['gen_ai.request.model']) ??
+    str(details['gen_ai.response.model']);
   if (s.observation) return { ...langfuseExchange(s.observation.input, s.observation.output), model };
   const tools = toolsOf(a);
-  const details = s.events.find((e) => e.name === 'gen_ai.client.inference.operation.details')?.attributes ?? {};
   const genIn = messagesValue(a['gen_ai.input.messages'] ?? details['gen_ai.input.messages']);
   const genOut = messagesValue(a['gen_ai.output.messages'] ?? details['gen_ai.output.messages']);
   if (genIn || genOut) {
@@ -122,6 +130,8 @@ function eventExchange(s: SpanRecord): { input: ConvItem[]; output: ConvItem[] }
       const item = messageItem({ role: m[1], content: at.content, tool_calls: toolCalls, tool_call_id: at.id });
       if (item) input.push(item);
     } else if (e.name === 'gen_ai.choice') {
+      // One answer per request: further choices (n > 1) are alternatives to the first, not later turns.
+      if (typeof at.index === 'number' && at.index > 0) continue;
       const msg = isObj(at.message) ? at.message : typeof at.message === 'string' ? (tryJson(at.message) as { ok: boolean; value?: unknown }).value : at;
       const item = messageItem({ role: 'assistant', ...(isObj(msg) ? msg : { content: msg }) });
       if (item) output.push(item);

@@ -1,9 +1,9 @@
 // Spans out of their containers: OTLP JSON (file exporter lines or Phoenix's otlp-json download, camelCase
-// or snake_case), Phoenix span JSONL, and Langfuse exports (trace JSON, observation rows, API pages).
+// or snake_case; logs exports with the GenAI events too), Phoenix span JSONL, and Langfuse exports (trace JSON, observation rows, API pages).
 import type { LineError } from '../../trace/validate';
 import type { ImportOptions, SourceRecord, SpanExtraction, SpanRecord } from '../types';
 import { arr, idOf, isObj, str, tryJson, typeName, type Obj } from '../values';
-import { flattenAttributes, keyValues } from './attributes';
+import { anyValue, flattenAttributes, keyValues } from './attributes';
 
 function err(options: ImportOptions, line: number, message: string): LineError {
   return { file: options.file ?? '', line, message };
@@ -23,6 +23,8 @@ export function otlpSpans(record: SourceRecord, options: ImportOptions): SpanExt
   const spans: SpanRecord[] = [];
   const errors: LineError[] = [];
   if (!isObj(v)) return { spans, errors: [err(options, record.line, `expected an OTLP JSON object, got ${typeName(v)}`)] };
+  const logs = v.resourceLogs ?? v.resource_logs;
+  if (logs !== undefined) return otlpLogs(logs, record.line, options);
   const resources = v.resourceSpans ?? v.resource_spans;
   if (resources === undefined) {
     const one = otlpSpan(v, record.line);
@@ -44,6 +46,75 @@ export function otlpSpans(record: SourceRecord, options: ImportOptions): SpanExt
     }
   }
   return { spans, errors };
+}
+
+/** Events of the OTel GenAI conventions that hold conversation content (legacy per-message events and the newer details event). */
+export const GENAI_CONTENT_EVENT = /^gen_ai\.((system|user|assistant|tool)\.message|choice|client\.inference\.operation\.details)$/;
+
+/**
+ * OTLP JSON logs: `{resourceLogs:[{scopeLogs:[{logRecords:[…]}]}]}`. The OTel GenAI instrumentations
+ * (opentelemetry-instrumentation-openai-v2 and its kin) write message content as log records named by
+ * `eventName` (or the older `event.name` attribute) with the content in the body. Each GenAI record
+ * becomes a one-event span record under its trace and span id; other log records are application logs,
+ * not conversation content, and are passed over.
+ */
+function otlpLogs(resources: unknown, line: number, options: ImportOptions): SpanExtraction {
+  const spans: SpanRecord[] = [];
+  const errors: LineError[] = [];
+  if (!Array.isArray(resources)) return { spans, errors: [err(options, line, `resourceLogs: expected an array, got ${typeName(resources)}`)] };
+  for (const [r, rl] of resources.entries()) {
+    if (!isObj(rl)) continue;
+    const scopes = arr(rl.scopeLogs ?? rl.scope_logs ?? rl.instrumentationLibraryLogs ?? rl.instrumentation_library_logs);
+    for (const [s, sl] of scopes.entries()) {
+      if (!isObj(sl)) continue;
+      for (const [k, lr] of arr(sl.logRecords ?? sl.log_records).entries()) {
+        const got = otlpLogEvent(lr, line);
+        if (got === null) continue;
+        if (typeof got === 'string') errors.push(err(options, line, `resourceLogs[${r}].scopeLogs[${s}].logRecords[${k}]: ${got}`));
+        else spans.push(got);
+      }
+    }
+  }
+  return { spans, errors };
+}
+
+function otlpLogEvent(lr: unknown, line: number): SpanRecord | string | null {
+  if (!isObj(lr)) return `expected a log record object, got ${typeName(lr)}`;
+  const attrs = Array.isArray(lr.attributes) ? keyValues(lr.attributes) : isObj(lr.attributes) ? lr.attributes : {};
+  const name = str(lr.eventName ?? lr.event_name) || str(attrs['event.name']) || '';
+  if (!GENAI_CONTENT_EVENT.test(name)) return null;
+  // An all-zero id is the invalid span context: the record was emitted with no span current.
+  const validId = (v: unknown): string | undefined => {
+    const id = idOf(v);
+    return id && !/^0+$/.test(id) ? id : undefined;
+  };
+  const traceId = validId(lr.traceId ?? lr.trace_id);
+  const spanId = validId(lr.spanId ?? lr.span_id);
+  if (!traceId || !spanId)
+    return `event ${name} has no ${traceId ? 'spanId' : 'traceId'}: it was emitted outside a span, so it cannot be put with the rest of its conversation. Record with a tracer provider set (the instrumentation then emits each event inside its chat span).`;
+  const rawBody = lr.body === undefined ? undefined : anyValue(lr.body);
+  let body: Obj = {};
+  if (isObj(rawBody)) body = rawBody;
+  else if (typeof rawBody === 'string') {
+    const parsed = rawBody.trimStart().startsWith('{') ? tryJson(rawBody) : undefined;
+    body = parsed?.ok && isObj(parsed.value) ? parsed.value : { content: rawBody };
+  }
+  const time = nanos(lr.timeUnixNano ?? lr.time_unix_nano);
+  const observed = nanos(lr.observedTimeUnixNano ?? lr.observed_time_unix_nano);
+  const at = time > 0 ? time : observed > 0 ? observed : NaN;
+  return {
+    traceId,
+    spanId,
+    name: '',
+    start: at,
+    end: at,
+    attributes: {},
+    // Attributes flattened as span events' are; the body kept as it is (messages, tool_calls, choice message).
+    events: [{ name, attributes: { ...flattenAttributes(attrs), ...body } }],
+    error: false,
+    line,
+    fromLogs: true,
+  };
 }
 
 function otlpSpan(s: unknown, line: number): SpanRecord | string {
