@@ -152,7 +152,7 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
   }
   if (unlabelled > 0 && s.taskFieldGuess)
     lines.push(
-      `  hint: the records carry a task label at ${s.taskFieldGuess}; import again with --task-field ${s.taskFieldGuess} to use it (or route them: lots route)`,
+      `  hint: the records carry a task label at ${s.taskFieldGuess}: give --task-field ${s.taskFieldGuess} when importing them into a project that does not hold them yet (here they would be added a second time, labelled), or route these: lots route --project P`,
     );
   if (s.callTargetTurns > 0)
     lines.push(`  note: ${s.callTargetTurns} turn(s) end in a function call: the call is their frozen answer, scored in the model's tool-call format`);
