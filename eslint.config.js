@@ -140,6 +140,45 @@ const sharedFolderZones = SHARED_LAYERS.flatMap((layer, i) =>
   }),
 );
 
+const rendererPatterns = [
+  { group: nodeBuiltins, message: 'The renderer runs in a browser: no Node built-ins.' },
+  {
+    group: ['electron', 'electron/*', 'node-llama-cpp', 'ws'],
+    message: 'The renderer talks to the engine only through the API contract in shared/api.',
+  },
+  { group: ['../electron/*', '../../electron/*', '../../../electron/*'], message: 'The renderer imports only shared/.' },
+];
+// The renderer's floors, bottom up: api/ (the transport) · store/ (state; of heatmap/ only its pure model) ·
+// heatmap/ and components/ (pieces any view uses) · views/ · app/ (the shell that places the views). A
+// folder imports only from the floors below it (docs/ARCHITECTURE.md).
+const RENDERER_ABOVE = {
+  api: ['store', 'heatmap', 'components', 'views', 'app'],
+  store: ['components', 'views', 'app'],
+  heatmap: ['components', 'views', 'app'],
+  components: ['views', 'app'],
+  views: ['app'],
+};
+const rendererFolderZones = Object.entries(RENDERER_ABOVE).map(([folder, above]) => ({
+  files: [`renderer/${folder}/**/*.ts`, `renderer/${folder}/**/*.tsx`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...rendererPatterns,
+          ...above.map((f) => ({
+            group: [`../${f}`, `../${f}/*`, `../../${f}/*`],
+            message: `renderer/${folder}/ may not import renderer/${f}/: the floors point down (docs/ARCHITECTURE.md).`,
+          })),
+          ...(folder === 'store'
+            ? [{ group: ['../heatmap/*', '!../heatmap/model'], message: 'renderer/store/ may import only the pure model of renderer/heatmap/.' }]
+            : []),
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'artifacts/**', 'tests/.fixtures/**', 'build/types/**'] },
   // A suppression that no longer suppresses anything fails the lint (they must stay next to what they excuse).
@@ -228,20 +267,7 @@ export default tseslint.config(
   ...sharedFolderZones,
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: nodeBuiltins, message: 'The renderer runs in a browser: no Node built-ins.' },
-            {
-              group: ['electron', 'electron/*', 'node-llama-cpp', 'ws'],
-              message: 'The renderer talks to the engine only through the API contract in shared/api.',
-            },
-            { group: ['../electron/*', '../../electron/*', '../../../electron/*'], message: 'The renderer imports only shared/.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: rendererPatterns }] },
   },
+  ...rendererFolderZones,
 );

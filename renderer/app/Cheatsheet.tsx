@@ -1,7 +1,7 @@
 // The `?` cheatsheet: every keyboard shortcut in one place.
 import { useEffect, useRef } from 'react';
 import { useStudio } from '../store/react';
-import { VIEW_DEFS } from './views';
+import { VIEW_DEFS } from '../store/views';
 
 const GENERAL: [string, string][] = [
   ['?', 'this cheatsheet'],

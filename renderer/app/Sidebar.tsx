@@ -1,7 +1,7 @@
 // Navigation between views; task views are disabled until a project with tasks is open.
 import { useShallow } from 'zustand/react/shallow';
 import { useStudio } from '../store/react';
-import { VIEW_DEFS } from './views';
+import { VIEW_DEFS } from '../store/views';
 
 const GROUPS: { id: 'project' | 'task' | 'engine'; label: string }[] = [
   { id: 'project', label: 'Project' },

@@ -4,7 +4,7 @@ import { runLabel } from '../format';
 import { selectKept } from '../store/draft-slice';
 import { useDraft, useStudio, useTaskView } from '../store/react';
 import { TASK_VIEWS } from '../store/types';
-import { viewLabel } from './views';
+import { viewLabel } from '../store/views';
 
 export function TopBar() {
   const view = useStudio((s) => s.route.view);

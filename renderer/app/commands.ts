@@ -1,16 +1,11 @@
 // Actions shared by buttons, keyboard shortcuts and the native menu, so each does the same thing
 // from everywhere.
-import type { MenuCommand, StudioApi } from '../../shared/api';
+import type { StudioApi } from '../../shared/api';
 import type { StudioStore } from '../store/store';
 import type { ViewName } from '../store/types';
+import type { Commands } from '../components/commands-context';
 
-export interface Commands {
-  openProject(): Promise<void>;
-  newProject(): Promise<void>;
-  importTraces(): Promise<void>;
-  go(view: ViewName): void;
-  run(command: MenuCommand): void;
-}
+export type { Commands };
 
 /** `pickProjectPath`/`pickFiles` are supplied by the shell: native dialogs or the page's own prompts. */
 export function makeCommands(

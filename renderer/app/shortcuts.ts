@@ -3,19 +3,8 @@ import { useEffect } from 'react';
 import type { StudioStore } from '../store/store';
 import { TASK_VIEWS } from '../store/types';
 import type { Commands } from './commands';
-import { VIEW_DEFS } from './views';
-
-export function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el) return false;
-  const tag = el.tagName;
-  if (tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable) return true;
-  if (tag === 'INPUT') {
-    const type = (el as HTMLInputElement).type;
-    return type !== 'range' && type !== 'checkbox' && type !== 'radio' && type !== 'button';
-  }
-  return false;
-}
+import { isTyping } from '../components/keys';
+import { VIEW_DEFS } from '../store/views';
 
 export function useGlobalShortcuts(store: StudioStore, commands: Commands, focusSearch: () => void): void {
   useEffect(() => {

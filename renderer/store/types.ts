@@ -31,11 +31,8 @@ export type StudioState = AppSlice &
 
 export type SliceCreator<T> = StateCreator<StudioState, [['zustand/devtools', never]], [], T>;
 
-export const VIEWS = ['home', 'heatmap', 'trace', 'ranking', 'budget', 'space', 'history', 'export', 'jobs', 'gateway', 'models', 'demo'] as const;
-export type ViewName = (typeof VIEWS)[number];
-
-/** Views that show one task (the task picker and K slider appear in the top bar). */
-export const TASK_VIEWS: readonly ViewName[] = ['heatmap', 'trace', 'ranking', 'budget', 'space', 'history', 'export'];
+import type { ViewName } from './views';
+export { TASK_VIEWS, VIEWS, type ViewName } from './views';
 
 export interface Route {
   view: ViewName;

@@ -10,7 +10,7 @@ import { Legend } from '../heatmap/Legend';
 import { spaceMarks } from '../heatmap/space-marks';
 import { useDraft } from '../store/react';
 import type { CorrectFilter } from '../heatmap/model';
-import { useCommands } from '../app/commands-context';
+import { useCommands } from '../components/commands-context';
 import type { HeatmapModel } from '../heatmap/model';
 
 const FILTERS: [CorrectFilter, string][] = [

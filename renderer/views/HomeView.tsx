@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { fmtInt, fmtTime, plural, runLabel } from '../format';
-import { useCommands } from '../app/commands-context';
+import { useCommands } from '../components/commands-context';
 import { Empty } from '../components/Empty';
 import { ImportTaskField, ImportUnlabelled } from '../components/ImportTasks';
 import { SpacePill } from '../components/SpacePill';

@@ -11,7 +11,7 @@ import { selectKept, selectStates } from '../store/draft-slice';
 import { acceptInputOf, isEdited, rankingOf, sameAsVersion, stateOf, type DraftAction as EditAction } from '../../shared/lots/space-draft';
 import { DeferButton, ToolStatePill } from './ToolState';
 import { useDraft, useStudio, useTaskView } from '../store/react';
-import { isTyping } from '../app/shortcuts';
+import { isTyping } from '../components/keys';
 import { SpacePill } from '../components/SpacePill';
 import { useViewOnly, VIEW_ONLY_REASON, ViewOnlyNote } from '../components/ViewOnly';
 

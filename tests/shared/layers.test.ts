@@ -71,6 +71,26 @@ describe('layer rules', () => {
     expect(await errorsFor('renderer/x.ts', "import { ProjectStore } from '../electron/engine/store';\nexport const a = ProjectStore;")).not.toEqual([]);
   });
 
+  it("the renderer's folders import only from the floors below their own", async () => {
+    // The store does not reach up into views, components or the shell; of heatmap/ it takes only the pure model.
+    expect(await errorsFor('renderer/store/x.ts', "import { SpaceView } from '../views/SpaceView';\nexport const a = SpaceView;")).toEqual([
+      expect.stringMatching(/renderer\/store\/ may not import renderer\/views\//),
+    ]);
+    expect(await errorsFor('renderer/store/x.ts', "import { HeatmapModel } from '../heatmap/model';\nexport const a = HeatmapModel;")).toEqual([]);
+    expect(await errorsFor('renderer/store/x.ts', "import { Legend } from '../heatmap/Legend';\nexport const a = Legend;")).toEqual([
+      expect.stringMatching(/only the pure model/),
+    ]);
+    // Views use components and the store, never the shell that places them.
+    expect(await errorsFor('renderer/views/X.tsx', "import { VIEW_DEFS } from '../app/Sidebar';\nexport const a = VIEW_DEFS;")).toEqual([
+      expect.stringMatching(/renderer\/views\/ may not import renderer\/app\//),
+    ]);
+    expect(await errorsFor('renderer/views/X.tsx', "import { isTyping } from '../components/keys';\nexport const a = isTyping;")).toEqual([]);
+    expect(await errorsFor('renderer/components/X.tsx', "import { SpaceView } from '../views/SpaceView';\nexport const a = SpaceView;")).not.toEqual([]);
+    expect(await errorsFor('renderer/api/x.ts', "import { useStudio } from '../store/react';\nexport const a = useStudio;")).not.toEqual([]);
+    // The folder zones keep the renderer-wide rules.
+    expect(await errorsFor('renderer/views/X.tsx', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).not.toEqual([]);
+  });
+
   it('raw ipcMain/ipcRenderer only in the IPC wrapper and the preload', async () => {
     const raw = "import { ipcMain } from 'electron';\nexport const a = ipcMain;";
     expect(await errorsFor('electron/window/x.ts', raw)).toEqual([expect.stringMatching(/Raw ipcMain\/ipcRenderer only in the IPC wrapper/)]);
