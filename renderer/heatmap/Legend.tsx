@@ -43,24 +43,21 @@ export function Legend({ scale, dark, marks, tools }: { scale: number; dark: boo
       {marks && (
         <span className="legend-states tiny" data-testid="legend-states" title="each column's tool in the space agents are served (issue 44)">
           <span className="legend-states-source">state in {marksSourceLabel(marks)}:</span>
-          <span className="legend-state" data-state="pinned">
-            <span className="legend-glyph" style={{ color: pal.pinned }} aria-hidden="true">
-              {STATE_GLYPH[STATE_PINNED]}
-            </span>{' '}
-            pinned ({marks.pinned.length})
-          </span>
-          <span className="legend-state" data-state="deferred">
-            <span className="legend-glyph" style={{ color: pal.deferred }} aria-hidden="true">
-              {STATE_GLYPH[STATE_DEFERRED]}
-            </span>{' '}
-            deferred ({marks.deferred.length})
-          </span>
-          <span className="legend-state" data-state="hidden">
-            <span className="legend-glyph" style={{ color: pal.muted }} aria-hidden="true">
-              {STATE_GLYPH[STATE_HIDDEN]}
-            </span>{' '}
-            hidden{tools ? ` (${hiddenCount(tools, marks)})` : ''}
-          </span>
+          {(
+            [
+              ['pinned', STATE_PINNED, pal.pinned, ` (${marks.pinned.length})`],
+              ['deferred', STATE_DEFERRED, pal.deferred, ` (${marks.deferred.length})`],
+              ['hidden', STATE_HIDDEN, pal.muted, tools ? ` (${hiddenCount(tools, marks)})` : ''],
+            ] as const
+          ).map(([name, state, color, count]) => (
+            <span key={name} className="legend-state" data-state={name}>
+              <span className="legend-glyph" style={{ color }} aria-hidden="true">
+                {STATE_GLYPH[state]}
+              </span>{' '}
+              {name}
+              {count}
+            </span>
+          ))}
         </span>
       )}
     </div>

@@ -6,17 +6,15 @@
 // the router's unrouted requests and the MCP gateway's failure; the Heatmap marks each column's state
 // in the approved space; the Budget view lists pinned / deferred / hidden at K and the menu's cost three
 // ways. Screenshots at 1280×800 and 1920×1080: artifacts/screenshots/<size>/views-*.png.
-import { cpSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { McpGateway } from '../../electron/engine/gateway/mcp-gateway';
 import { startOpenAIGateway, type RunningGateway } from '../../electron/engine/gateway/openai-gateway';
 import { ProjectStore } from '../../electron/engine/store';
 import { DEFAULT_SAMPLE_PROJECT_DIR } from '../../electron/engine/usecases/demo';
 import type { SpaceState } from '../../shared/api';
 import { describeRequiring } from '../describe-requiring';
+import { runFailedMcpGateway } from '../gateway/failed-mcp-gateway';
 import { post } from '../gateway/fixture';
 import { startTinyUpstream, type TinyUpstream } from '../gateway/tiny-upstream';
 import { SIZES, useStudioPage } from './studio';
@@ -78,24 +76,7 @@ describeRequiring('chromium', 'three-state spaces and gateway status (issues 44,
       await gateway.recorder.commit();
       gateway.status.beat();
       // A real MCP gateway whose upstream crashes and cannot be started again: it stops with a failure.
-      const marker = join(work, 'refuse');
-      const mcp = await McpGateway.start({
-        store: ProjectStore.open(project),
-        task: 'files',
-        upstream: { command: process.execPath, args: ['--import', 'tsx', resolve('tests/gateway/tiny-mcp-server.ts'), '--refuse-if', marker] },
-        restartAttempts: 1,
-        log: () => undefined,
-      });
-      try {
-        const client = new Client({ name: 'test-agent', version: '1.0.0' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(await mcp.serveHttp())));
-        writeFileSync(marker, '');
-        await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(/exited with code 3/);
-        await mcp.ended;
-        await client.close();
-      } finally {
-        await mcp.close();
-      }
+      await runFailedMcpGateway(project, work);
     },
   });
   afterAll(async () => {

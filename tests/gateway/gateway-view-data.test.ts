@@ -4,12 +4,8 @@
 // shows the space's three states and "called while deferred", first from the gateway's journal and then
 // from its committed batch), and the MCP gateway over HTTP whose upstream cannot be started again (its
 // failure, never "running").
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { McpGateway } from '../../electron/engine/gateway/mcp-gateway';
 import { startOpenAIGateway } from '../../electron/engine/gateway/openai-gateway';
 import { ProjectIndex } from '../../electron/engine/read-model/project-index';
 import { ProjectStore } from '../../electron/engine/store';
@@ -17,6 +13,7 @@ import { buildGatewayView } from '../../electron/engine/views/gateways';
 import { tempDir } from '../cli/io';
 import { chatRequest, makeProject, openaiTools, post } from './fixture';
 import { startTinyUpstream } from './tiny-upstream';
+import { runFailedMcpGateway } from './failed-mcp-gateway';
 
 const tmp = tempDir('lots-gateway-view-data-');
 afterAll(() => tmp.cleanup());
@@ -100,24 +97,7 @@ describe('the MCP gateway on the Gateway view', () => {
   it('an upstream that cannot be started again: failed, with the reason, never running', async () => {
     const dir = join(tmp.dir, 'mcp');
     ProjectStore.create(dir);
-    const marker = join(tmp.dir, 'refuse');
-    const gateway = await McpGateway.start({
-      store: ProjectStore.open(dir),
-      task: 'files',
-      upstream: { command: process.execPath, args: ['--import', 'tsx', resolve('tests/gateway/tiny-mcp-server.ts'), '--refuse-if', marker] },
-      restartAttempts: 1,
-      log: () => undefined,
-    });
-    try {
-      const client = new Client({ name: 'test-agent', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(await gateway.serveHttp())));
-      writeFileSync(marker, '');
-      await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(/exited with code 3/);
-      await gateway.ended;
-      await client.close();
-    } finally {
-      await gateway.close();
-    }
+    await runFailedMcpGateway(dir, tmp.dir);
     const g = buildGatewayView(ProjectStore.open(dir), new ProjectIndex(ProjectStore.open(dir))).gateways[0]!;
     expect(g).toMatchObject({ kind: 'mcp', task: 'files', status: 'stopped', upstreamDown: true, unrouted: null, passedThrough: null });
     expect(g.failure).toMatch(/could not be started again after 1 attempt\(s\)/);
