@@ -1,7 +1,7 @@
-// OTLP exports written by the official OpenTelemetry GenAI instrumentation of the `openai` client
-// (opentelemetry-instrumentation-openai-v2; tests/fixtures/real/otel-logs/SOURCE.md): message content
-// is in log records (events), not in the spans. Each file is counted here straight from its JSON and
-// compared with the import (issue 38, item 4).
+// OTLP exports written by the official OpenTelemetry GenAI instrumentations of the `openai` client
+// (Python: opentelemetry-instrumentation-openai-v2; npm: @opentelemetry/instrumentation-openai;
+// tests/fixtures/real/otel-logs/SOURCE.md): message content is in log records (events), not in the spans.
+// Each file is counted here straight from its JSON and compared with the import (issue 38).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,8 @@ import { expectConsistent, pairs } from './helpers';
 const DIR = join(__dirname, '..', '..', 'fixtures', 'real', 'otel-logs');
 const EVENTS = 'openai-v2-events.otlp.jsonl';
 const EXPERIMENTAL = 'openai-v2-latest-experimental.otlp.jsonl';
+/** The npm instrumentation names its events in the `event.name` attribute, not in the record's `eventName`. */
+const NPM = 'openai-npm-events.otlp.jsonl';
 
 type J = Record<string, unknown>;
 const lines = (name: string): J[] =>
@@ -46,14 +48,16 @@ function logRecords(records: J[]): LogRecord[] {
   for (const r of records)
     for (const rl of (r.resourceLogs as J[] | undefined) ?? [])
       for (const sl of rl.scopeLogs as J[])
-        for (const lr of sl.logRecords as J[])
+        for (const lr of sl.logRecords as J[]) {
+          const attributes = Object.fromEntries(((lr.attributes as J[]) ?? []).map((kv) => [kv.key, plain(kv.value)]));
           out.push({
             traceId: lr.traceId as string,
             spanId: lr.spanId as string,
-            eventName: lr.eventName as string,
+            eventName: (lr.eventName as string | undefined) ?? (attributes['event.name'] as string),
             body: (plain(lr.body) as J | undefined) ?? {},
-            attributes: Object.fromEntries(((lr.attributes as J[]) ?? []).map((kv) => [kv.key, plain(kv.value)])),
+            attributes,
           });
+        }
   return out;
 }
 
@@ -121,10 +125,11 @@ function imported(all: Trace[]): Counts {
 
 const asText = (records: J[]): string => records.map((r) => JSON.stringify(r)).join('\n');
 
-describe('OTLP logs of opentelemetry-instrumentation-openai-v2 (real exports)', () => {
+describe('OTLP logs of the OpenTelemetry openai instrumentations, Python and npm (real exports)', () => {
   for (const [name, count] of [
     [EVENTS, countEvents],
     [EXPERIMENTAL, countDetails],
+    [NPM, countEvents],
   ] as const) {
     const records = lines(name);
     const expected = count(logRecords(records));
@@ -157,6 +162,21 @@ describe('OTLP logs of opentelemetry-instrumentation-openai-v2 (real exports)', 
       expect(new Set(all.map((t) => t.model))).toEqual(new Set([model]));
     });
   }
+
+  it('the npm export names its events in the `event.name` attribute only, and reads as the same two conversations as the Python one', () => {
+    const raw = lines(NPM).flatMap((r) =>
+      ((r.resourceLogs as J[] | undefined) ?? []).flatMap((rl) => (rl.scopeLogs as J[]).flatMap((sl) => sl.logRecords as J[])),
+    );
+    expect(raw.length).toBeGreaterThan(0);
+    expect(raw.every((lr) => lr.eventName === undefined)).toBe(true);
+    const read = (name: string) => importText(asText(lines(name)), { file: name }).traces.map((t) => t.trace);
+    const npm = read(NPM);
+    const python = read(EVENTS);
+    expect(imported(npm)).toEqual(imported(python));
+    const calls = (all: Trace[]) => all.map((t) => pairs(t).map((p) => [p.call, p.args]));
+    expect(calls(npm)).toEqual(calls(python));
+    expect(npm.flatMap((t) => t.turns.map((u) => u.request))).toEqual(python.flatMap((t) => t.turns.map((u) => u.request)));
+  });
 
   it('the spans alone (content is not in them) say where the content lives instead of guessing capture was off', () => {
     const spansOnly = lines(EVENTS).filter((r) => r.resourceSpans !== undefined);
