@@ -267,6 +267,6 @@ function noContent(group: SpanGroup, spans: SpanRecord[]): string {
   if (group.spans.some((s) => s.fromLogs))
     return `${what}: its GenAI log events carry no content, so content capture was off when it was recorded (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)`;
   if (genai)
-    return `${what}: the OpenTelemetry GenAI instrumentations (opentelemetry-instrumentation-openai-v2 and its kin) write message content to OTLP log records, not to spans. Import the logs export ("resourceLogs", recorded with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true) together with the spans (in the same file), or alone`;
+    return `${what}: the OpenTelemetry GenAI instrumentations (opentelemetry-instrumentation-openai-v2 in Python, @opentelemetry/instrumentation-openai on npm, and their kin) write message content to OTLP log records, not to spans. Import the logs export ("resourceLogs", recorded with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true) together with the spans (in the same file), or alone`;
   return `${what}: message content capture was probably off when it was recorded`;
 }

@@ -53,8 +53,9 @@ export const GENAI_CONTENT_EVENT = /^gen_ai\.((system|user|assistant|tool)\.mess
 
 /**
  * OTLP JSON logs: `{resourceLogs:[{scopeLogs:[{logRecords:[…]}]}]}`. The OTel GenAI instrumentations
- * (opentelemetry-instrumentation-openai-v2 and its kin) write message content as log records named by
- * `eventName` (or the older `event.name` attribute) with the content in the body. Each GenAI record
+ * (opentelemetry-instrumentation-openai-v2, @opentelemetry/instrumentation-openai and their kin) write
+ * message content as log records named by `eventName` (or the `event.name` attribute, all the npm one
+ * sets) with the content in the body. Each GenAI record
  * becomes a one-event span record under its trace and span id; other log records are application logs,
  * not conversation content, and are passed over.
  */

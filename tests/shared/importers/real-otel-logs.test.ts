@@ -178,18 +178,20 @@ describe('OTLP logs of the OpenTelemetry openai instrumentations, Python and npm
     expect(npm.flatMap((t) => t.turns.map((u) => u.request))).toEqual(python.flatMap((t) => t.turns.map((u) => u.request)));
   });
 
-  it('the spans alone (content is not in them) say where the content lives instead of guessing capture was off', () => {
-    const spansOnly = lines(EVENTS).filter((r) => r.resourceSpans !== undefined);
-    const r = importText(asText(spansOnly), { file: EVENTS });
-    expect(r.traces).toEqual([]);
-    expect(r.errors.length).toBe(new Set(logRecords(lines(EVENTS)).map((x) => x.traceId)).size);
-    for (const e of r.errors) {
-      expect(e.file).toBe(EVENTS);
-      expect(e.message).toMatch(/write message content to OTLP log records, not to spans/);
-      expect(e.message).toMatch(/resourceLogs/);
-      expect(e.message).not.toMatch(/probably off/);
-    }
-  });
+  for (const name of [EVENTS, NPM])
+    it(`${name}: the spans alone (content is not in them) say where the content lives, naming both instrumentations, instead of guessing capture was off`, () => {
+      const spansOnly = lines(name).filter((r) => r.resourceSpans !== undefined);
+      const r = importText(asText(spansOnly), { file: name });
+      expect(r.traces).toEqual([]);
+      expect(r.errors.length).toBe(new Set(logRecords(lines(name)).map((x) => x.traceId)).size);
+      for (const e of r.errors) {
+        expect(e.file).toBe(name);
+        expect(e.message).toMatch(/write message content to OTLP log records, not to spans/);
+        expect(e.message).toMatch(/opentelemetry-instrumentation-openai-v2 in Python, @opentelemetry\/instrumentation-openai on npm/);
+        expect(e.message).toMatch(/resourceLogs/);
+        expect(e.message).not.toMatch(/probably off/);
+      }
+    });
 
   it('an event outside any span is reported with its file, line and record, and the rest still imports', () => {
     const records = lines(EVENTS);
