@@ -15,6 +15,7 @@ import { CostChart, FitChart, fmtBaselineAccuracy, type ChartPoint } from './Bud
 import { describeGrid, wilson } from './budget-stats';
 import { ownValue } from '../../shared/trace/own-record';
 import { ToolStatePill } from './ToolState';
+import { useViewOnly, VIEW_ONLY_REASON } from '../components/ViewOnly';
 
 export function BudgetView() {
   const task = useStudio((s) => s.route.task);
@@ -299,6 +300,7 @@ function Readout({ label, value, hint, testId }: { label: string; value: string;
 
 function SweepCard({ budget }: { budget: BudgetData }) {
   const startSweep = useStudio((s) => s.startSweep);
+  const viewOnly = useViewOnly();
   const modelPath = useStudio((s) => s.modelPath);
   const navigate = useStudio((s) => s.navigate);
   return (
@@ -353,13 +355,13 @@ function SweepCard({ budget }: { budget: BudgetData }) {
           </p>
           <button
             className="btn"
-            disabled={!modelPath}
+            disabled={viewOnly || !modelPath}
             onClick={() => void startSweep({ task: budget.task, model: modelPath })}
-            title={modelPath ? undefined : 'Pick a model on the Models view first'}
+            title={viewOnly ? VIEW_ONLY_REASON : modelPath ? undefined : 'Pick a model on the Models view first'}
           >
             Run sweep
           </button>
-          {!modelPath && (
+          {!modelPath && !viewOnly && (
             <button className="btn ghost" onClick={() => navigate({ view: 'models' })}>
               Pick a model…
             </button>

@@ -8,6 +8,7 @@ import { Empty } from '../components/Empty';
 import { ImportTaskField, ImportUnlabelled } from '../components/ImportTasks';
 import { SpacePill } from '../components/SpacePill';
 import { useStudio } from '../store/react';
+import { useViewOnly, VIEW_ONLY_REASON } from '../components/ViewOnly';
 
 export function HomeView() {
   const project = useStudio((s) => s.project);
@@ -107,6 +108,7 @@ function NoProject() {
 }
 
 function ProjectHome() {
+  const viewOnly = useViewOnly();
   const commands = useCommands();
   const project = useStudio((s) => s.project!);
   const importing = useStudio((s) => s.importing);
@@ -139,8 +141,14 @@ function ProjectHome() {
           <p className="lede mono small">{project.dir}</p>
         </div>
         <div className="btn-row">
-          <ImportTaskField />
-          <button className="btn primary" onClick={() => void commands.importTraces()} disabled={importing} data-testid="import-traces">
+          {!viewOnly && <ImportTaskField />}
+          <button
+            className="btn primary"
+            onClick={() => void commands.importTraces()}
+            disabled={importing || viewOnly}
+            title={viewOnly ? VIEW_ONLY_REASON : undefined}
+            data-testid="import-traces"
+          >
             {importing ? <span className="spinner" /> : null} Import traces…
           </button>
           {importJob && (
@@ -154,10 +162,12 @@ function ProjectHome() {
               Cancel import
             </button>
           )}
-          <button className="btn" onClick={() => navigate({ view: 'jobs' })} disabled={project.traces === 0}>
-            Score…
-          </button>
-          <button className="btn ghost" onClick={() => void closeProject()}>
+          {!viewOnly && (
+            <button className="btn" onClick={() => navigate({ view: 'jobs' })} disabled={project.traces === 0}>
+              Score…
+            </button>
+          )}
+          <button className="btn ghost" onClick={() => void closeProject()} disabled={viewOnly} title={viewOnly ? VIEW_ONLY_REASON : undefined}>
             Close
           </button>
         </div>

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // Under the view-only link (issue 40, item 15) the Models view says what is off instead of asking the
-// engine for the machine's model files and GPU (the host would refuse), and Export's "all approved
-// spaces" is disabled with the reason; the full link is unchanged.
+// engine for the machine's model files and GPU (the host would refuse); Export's "all approved spaces"
+// and the Project view's import and close are disabled with the reason; the full link is unchanged.
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appInfo, fakeApi, renderStudio, TASK } from '../fake-api';
@@ -10,7 +10,7 @@ afterEach(cleanup);
 
 const viewOnly = { getAppInfo: async () => ({ ...appInfo, viewOnly: true }) };
 
-describe('view-only link: Models and Export', () => {
+describe('view-only link: Models, Export and Project', () => {
   it('Models: a note, and no request for model files, the GPU or the scoring servers', async () => {
     const { api } = await renderStudio({ view: 'models' }, fakeApi(viewOnly));
     expect((await screen.findByTestId('view-only-note')).textContent).toContain('The models, the compute card and the scoring servers are off here');
@@ -31,5 +31,14 @@ describe('view-only link: Models and Export', () => {
     const all = await screen.findByTestId<HTMLButtonElement>('export-all');
     expect(all.disabled).toBe(true);
     expect(all.title).toContain('view-only link');
+  });
+
+  it('Project: importing and closing are disabled with the reason, and there is no Score button', async () => {
+    await renderStudio({ view: 'home' }, fakeApi(viewOnly));
+    const importButton = await screen.findByTestId<HTMLButtonElement>('import-traces');
+    expect(importButton.disabled).toBe(true);
+    expect(importButton.title).toContain('view-only link');
+    expect(screen.queryByRole('button', { name: 'Score…' })).toBeNull();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Close' }).disabled).toBe(true);
   });
 });
