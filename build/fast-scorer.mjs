@@ -15,8 +15,8 @@
 // first, the GPU backend node-llama-cpp would pick here — Metal on macOS, CUDA where an NVIDIA GPU and
 // CUDA's compiler (nvcc) are present, Vulkan where a GPU, the Vulkan headers and glslc are (Debian:
 // `apt-get install libvulkan-dev glslc spirv-headers`). LOTS_FAST_SCORER_GPU=cuda|vulkan|metal|none
-// overrides the choice. A GPU build that fails is reported, with what it needs, and the CPU one is still
-// built; `lots bench scoring` and `lots score` say which read path runs and why.
+// overrides the choice; LOTS_VULKAN_INCLUDE_DIR points a Vulkan build at newer headers than the system's.
+// A GPU build that fails is reported, with what it needs, and the CPU one is still built; `lots bench scoring` and `lots score` say which read path runs and why.
 //
 // The build is cached outside the clone (LOTS_FAST_SCORER_DIR, default ~/.cache/lots-studio/fast-scorer),
 // keyed by the node-llama-cpp version, the patch, the platform and the CPU (llama.cpp is built for the
@@ -123,8 +123,21 @@ function gpuBackend(env = process.env) {
   return { gpu: false, why: 'no GPU found (nvidia-smi, /dev/dri/renderD*)' };
 }
 
-function run(args, { fatal = true } = {}) {
-  const r = spawnSync(process.execPath, [join(PACKAGE, 'dist', 'cli', 'cli.js'), ...args], { cwd: ROOT, stdio: 'inherit' });
+/**
+ * The Vulkan headers the build compiles against. llama.cpp's Vulkan backend uses VK_EXT_layer_settings
+ * (`vk::LayerSettingEXT`), which Vulkan-Headers 1.3.239 — Debian 12's libvulkan-dev — lacks. LOTS_VULKAN_INCLUDE_DIR
+ * points the build at newer headers (they are headers only: e.g. Debian 13's libvulkan-dev unpacked with
+ * `dpkg-deb -x`); the loader stays the system's.
+ */
+function vulkanHeaders(env = process.env) {
+  const dir = env.LOTS_VULKAN_INCLUDE_DIR || '/usr/include';
+  const structs = join(dir, 'vulkan', 'vulkan_structs.hpp');
+  const ok = existsSync(structs) && readFileSync(structs, 'utf8').includes('LayerSettingEXT');
+  return { dir, ok, custom: Boolean(env.LOTS_VULKAN_INCLUDE_DIR) };
+}
+
+function run(args, { fatal = true, env = process.env } = {}) {
+  const r = spawnSync(process.execPath, [join(PACKAGE, 'dist', 'cli', 'cli.js'), ...args], { cwd: ROOT, stdio: 'inherit', env });
   if (r.status !== 0) {
     if (!fatal) return false;
     process.stderr.write(
@@ -146,7 +159,17 @@ function build() {
   if (backend.gpu) {
     say(`building node-llama-cpp from its sources with the patch for ${backend.gpu} (${backend.why}); then for the CPU`);
     const gpuStarted = Date.now();
-    if (run(['source', 'build', '--gpu', backend.gpu, '--noUsageExample'], { fatal: false }))
+    let env = process.env;
+    if (backend.gpu === 'vulkan') {
+      const headers = vulkanHeaders();
+      if (!headers.ok)
+        say(
+          `the Vulkan headers in ${headers.dir} lack VK_EXT_layer_settings (vk::LayerSettingEXT), which llama.cpp's Vulkan backend uses: ` +
+            'the Vulkan build will fail. Point LOTS_VULKAN_INCLUDE_DIR at newer headers (headers that have VK_EXT_layer_settings, e.g. Debian 13’s libvulkan-dev 1.4.309 unpacked; docs/scoring-speed.md)',
+        );
+      if (headers.custom) env = { ...process.env, NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR: headers.dir };
+    }
+    if (run(['source', 'build', '--gpu', backend.gpu, '--noUsageExample'], { fatal: false, env }))
       say(`${backend.gpu} build done in ${Math.round((Date.now() - gpuStarted) / 1000)} s`);
     else say(`the ${backend.gpu} build failed (see above); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
   } else say(`no GPU backend to build for (${backend.why})`);
