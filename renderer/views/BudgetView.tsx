@@ -5,17 +5,18 @@
 // rest (the proposal's rule, with the space editor's edits): the view lists the three and what the menu
 // costs per request pinned only, pinned + deferred (demoted: name and one line, no schema) and keep-all.
 import { useMemo } from 'react';
-import type { BudgetData } from '../../shared/api';
 import { Empty } from '../components/Empty';
-import { fmtInt, fmtPercent, fmtScore, fmtSigned } from '../format';
+import { fmtInt, fmtPercent, fmtScore } from '../format';
 import { selectStates } from '../store/draft-slice';
 import { useDraft, useStudio, useTaskView } from '../store/react';
 import { useChartColors } from './chart-colors';
-import { CostChart, FitChart, fmtBaselineAccuracy, type ChartPoint } from './BudgetCharts';
+import { CostChart, FitChart, type ChartPoint } from './BudgetCharts';
 import { describeGrid, wilson } from './budget-stats';
 import { ownValue } from '../../shared/trace/own-record';
 import { ToolStatePill } from './ToolState';
-import { useViewOnly, VIEW_ONLY_REASON } from '../components/ViewOnly';
+import { MenuCost } from './budget/MenuCost';
+import { fmtCi, Readout } from './budget/Readout';
+import { SweepCard } from './budget/SweepCard';
 
 export function BudgetView() {
   const task = useStudio((s) => s.route.task);
@@ -220,161 +221,4 @@ export function BudgetView() {
       <SweepCard budget={budget} />
     </div>
   );
-}
-
-/**
- * What the menu costs per request at K: pinned only, pinned + deferred (demoted, as the gateway sends
- * deferred tools to an upstream without native deferral) and keep-all, as bars on one scale.
- */
-function MenuCost({
-  budget,
-  pinned,
-  deferred,
-  deferredFull,
-  deferredCount,
-  k,
-}: {
-  budget: BudgetData;
-  pinned: number;
-  deferred: number;
-  /** What the deferred tools would cost in full. */
-  deferredFull: number;
-  deferredCount: number;
-  k: number;
-}) {
-  const all = budget.menuSchemaTokens;
-  const rows: { key: string; label: string; tokens: number; note: string }[] = [
-    { key: 'pinned', label: 'pinned only', tokens: pinned, note: 'deferred tools left out (or deferred natively: defer_loading)' },
-    {
-      key: 'pinned-deferred',
-      label: `pinned + ${deferredCount} deferred`,
-      tokens: pinned + deferred,
-      note: 'deferred tools demoted: name and one line, no schema',
-    },
-    { key: 'keep-all', label: `keep all ${budget.menuSize}`, tokens: all, note: 'every tool in full' },
-  ];
-  const max = Math.max(1, ...rows.map((r) => r.tokens));
-  return (
-    <div className="budget-menu-cost" data-testid="budget-menu-cost">
-      <div className="small budget-menu-cost-head">
-        <strong>Tool definitions per request at K = {k}</strong>{' '}
-        <span className="muted">{budget.schemaTokensEstimated ? 'estimated at ~4 characters a token' : 'tokens'}</span>
-      </div>
-      <table className="budget-cost-bars">
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.key} data-cost={r.key}>
-              <th scope="row" className="small">
-                {r.label}
-              </th>
-              <td className="budget-cost-bar-cell">
-                <span className={`budget-cost-bar ${r.key}`} style={{ width: `${(100 * r.tokens) / max}%` }} />
-              </td>
-              <td className="num tabular small budget-cost-value">{fmtInt(r.tokens)}</td>
-              <td className="tiny muted budget-cost-note">
-                {r.key === 'keep-all' ? r.note : `${all > 0 ? `${fmtPercent(1 - r.tokens / all)} fewer than keep-all · ` : ''}${r.note}`}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {deferredCount > 0 && deferred >= deferredFull && (
-        <p className="tiny muted" data-testid="budget-demotion-saves-nothing" style={{ margin: '4px 0 0' }}>
-          The deferred tools’ recorded definitions carry no parameter schema, so their demoted form costs what the full one does: here deferring saves tokens
-          only with native deferral (<code>defer_loading</code>), where a deferred tool is not in the prompt at all.
-        </p>
-      )}
-    </div>
-  );
-}
-
-function Readout({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId?: string }) {
-  return (
-    <div className="readout" data-testid={testId}>
-      <span className="label">{label}</span>
-      <span className="value tabular">{value}</span>
-      <span className="hint">{hint ?? '\u00a0'}</span>
-    </div>
-  );
-}
-
-function SweepCard({ budget }: { budget: BudgetData }) {
-  const startSweep = useStudio((s) => s.startSweep);
-  const viewOnly = useViewOnly();
-  const modelPath = useStudio((s) => s.modelPath);
-  const navigate = useStudio((s) => s.navigate);
-  return (
-    <div className="card" style={{ marginTop: 14 }}>
-      <div className="card-head">
-        <h2>Budget sweep</h2>
-        {budget.sweep && (
-          <span className="sub">
-            model {budget.sweep.model} · {budget.sweep.createdAt.slice(0, 16).replace('T', ' ')}
-          </span>
-        )}
-      </div>
-      {budget.sweep ? (
-        <>
-          <p className="small text-2">
-            Best K by measured fitting accuracy: <strong>{budget.sweep.bestK ?? '—'}</strong> (the smallest K at the highest accuracy; labels are used only
-            here).
-          </p>
-          {budget.baselines.length > 0 && (
-            <table className="table small" style={{ marginTop: 8, maxWidth: 720 }}>
-              <thead>
-                <tr>
-                  <th>Baseline</th>
-                  <th>requests</th>
-                  <th className="num">K</th>
-                  <th className="num">accuracy</th>
-                  <th className="num">prompt tokens</th>
-                </tr>
-              </thead>
-              <tbody>
-                {budget.baselines.map((b) => (
-                  <tr key={`${b.name}${b.k}${b.split ?? ''}`}>
-                    <td>{b.name}</td>
-                    <td className="muted">{b.split === 'eval' ? 'evaluation' : 'fitting'}</td>
-                    <td className="num">{b.k}</td>
-                    <td className="num" title={b.accuracyStd !== undefined ? `mean over ${b.draws ?? '?'} draws; 95% interval of the mean` : undefined}>
-                      {fmtBaselineAccuracy(b)}
-                    </td>
-                    <td className="num">{fmtInt(b.promptTokens)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </>
-      ) : (
-        <div className="btn-row">
-          <p className="small text-2" style={{ flex: 1, minWidth: 300 }}>
-            A sweep re-serves the task's fitting requests under the top-K space for every K and measures accuracy against gold answers. It needs an executor for
-            the tools (the built-in benchmark has one) and a model. Until then, the surrogate F̂ previews the curve: it is maximised by the top-K (Theorem 1)
-            {budget.fullValue === null ? ', shown relative to the full menu' : ''}.
-          </p>
-          <button
-            className="btn"
-            disabled={viewOnly || !modelPath}
-            onClick={() => void startSweep({ task: budget.task, model: modelPath })}
-            title={viewOnly ? VIEW_ONLY_REASON : modelPath ? undefined : 'Pick a model on the Models view first'}
-          >
-            Run sweep
-          </button>
-          {!modelPath && !viewOnly && (
-            <button className="btn ghost" onClick={() => navigate({ view: 'models' })}>
-              Pick a model…
-            </button>
-          )}
-        </div>
-      )}
-      <p className="muted tiny" style={{ marginTop: 8 }}>
-        F̂ at K = {budget.ranking.length}: {fmtSigned(budget.points.at(-1)?.surrogate, 4)} (the full scored menu).
-      </p>
-    </div>
-  );
-}
-
-function fmtCi(ci: { lo: number; hi: number }): string {
-  return `[${fmtPercent(ci.lo)}, ${fmtPercent(ci.hi)}]`;
 }
