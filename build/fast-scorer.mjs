@@ -169,9 +169,13 @@ function build() {
         );
       if (headers.custom) env = { ...process.env, NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR: headers.dir };
     }
-    if (run(['source', 'build', '--gpu', backend.gpu, '--noUsageExample'], { fatal: false, env }))
+    if (run(['source', 'build', '--gpu', backend.gpu, '--noUsageExample'], { fatal: false, env })) {
       say(`${backend.gpu} build done in ${Math.round((Date.now() - gpuStarted) / 1000)} s`);
-    else say(`the ${backend.gpu} build failed (see above); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
+      if (env !== process.env)
+        say(
+          `node-llama-cpp keeps a build made with custom CMake options under its own folder name: set NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR=${env.NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR} where the Studio or \`lots\` runs too, or it uses the prebuilt Vulkan binary`,
+        );
+    } else say(`the ${backend.gpu} build failed (see above); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
   } else say(`no GPU backend to build for (${backend.why})`);
   say('building node-llama-cpp from its sources with the patch, CPU backend (once per machine; about 15 minutes on 2 cores)');
   run(['source', 'build', '--gpu', 'false', '--noUsageExample']);
