@@ -153,57 +153,24 @@ export function BudgetView() {
           </p>
         )}
         <div className="budget-states" data-testid="budget-states" aria-live="polite">
-          <div className="budget-state-row" data-state="pinned">
-            <span className="budget-state-label">
-              <ToolStatePill state="pinned" />
-              <span className="tiny muted">in full</span>
-            </span>
-            <div className="chips kept-chips" data-testid="kept-set">
-              {keptTools.length === 0 ? (
-                <span className="muted small">No tools pinned at K = 0.</span>
-              ) : (
-                keptTools.map((t) => (
-                  <span key={t} className={`chip${draft?.pinned.includes(t) ? ' pinned' : ''}${draft?.added.includes(t) ? ' added' : ''}`}>
-                    {t}
-                  </span>
-                ))
-              )}
-            </div>
-          </div>
-          <div className="budget-state-row" data-state="deferred">
-            <span className="budget-state-label">
-              <ToolStatePill state="deferred" />
-              <span className="tiny muted">callable</span>
-            </span>
-            <div className="chips" data-testid="deferred-set">
-              {deferredTools.length === 0 ? (
-                <span className="muted small">None: every ranked tool is pinned.</span>
-              ) : (
-                deferredTools.map((t) => (
-                  <span key={t} className="chip deferred">
-                    {t}
-                  </span>
-                ))
-              )}
-            </div>
-          </div>
-          <div className="budget-state-row" data-state="hidden">
-            <span className="budget-state-label">
-              <ToolStatePill state="hidden" />
-              <span className="tiny muted">not offered</span>
-            </span>
-            <div className="chips" data-testid="hidden-set">
-              {hiddenTools.length === 0 ? (
-                <span className="muted small">None.</span>
-              ) : (
-                hiddenTools.map((t) => (
-                  <span key={t} className="chip hidden-tool">
-                    {t}
-                  </span>
-                ))
-              )}
-            </div>
-          </div>
+          <StateRow
+            state="pinned"
+            note="in full"
+            testId="kept-set"
+            extraClass="kept-chips"
+            empty="No tools pinned at K = 0."
+            tools={keptTools}
+            chipClass={(t) => `${draft?.pinned.includes(t) ? ' pinned' : ''}${draft?.added.includes(t) ? ' added' : ''}`}
+          />
+          <StateRow
+            state="deferred"
+            note="callable"
+            testId="deferred-set"
+            empty="None: every ranked tool is pinned."
+            tools={deferredTools}
+            chipClass={() => ' deferred'}
+          />
+          <StateRow state="hidden" note="not offered" testId="hidden-set" empty="None." tools={hiddenTools} chipClass={() => ' hidden-tool'} />
           <p className="tiny muted budget-states-rule">
             The proposal’s rule at K = {k}: the top {k} pinned, the task’s other ranked tools deferred, tools never scored hidden
             {edited ? '; with your edits from the space editor' : ''}.
@@ -219,6 +186,37 @@ export function BudgetView() {
       </div>
 
       <SweepCard budget={budget} />
+    </div>
+  );
+}
+
+/** One state's row of chips at K: its pill, what the state means, the tools in it (or why none). */
+function StateRow(props: {
+  state: 'pinned' | 'deferred' | 'hidden';
+  note: string;
+  testId: string;
+  extraClass?: string;
+  empty: string;
+  tools: readonly string[];
+  chipClass: (tool: string) => string;
+}) {
+  return (
+    <div className="budget-state-row" data-state={props.state}>
+      <span className="budget-state-label">
+        <ToolStatePill state={props.state} />
+        <span className="tiny muted">{props.note}</span>
+      </span>
+      <div className={`chips${props.extraClass ? ` ${props.extraClass}` : ''}`} data-testid={props.testId}>
+        {props.tools.length === 0 ? (
+          <span className="muted small">{props.empty}</span>
+        ) : (
+          props.tools.map((t) => (
+            <span key={t} className={`chip${props.chipClass(t)}`}>
+              {t}
+            </span>
+          ))
+        )}
+      </div>
     </div>
   );
 }

@@ -21,13 +21,14 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** Checks the shape the gateway relies on (an object with a `messages` array); the rest is the upstream's business. */
 export function parseChatRequest(body: unknown): Parsed<ChatRequest> {
-  if (!isObj(body)) return { ok: false, message: `the request body must be a JSON object (a Chat Completions request), got ${kind(body)}` };
-  if (!Array.isArray(body.messages)) return { ok: false, message: `"messages" must be an array of chat messages, got ${kind(body.messages)}` };
-  if (body.tools !== undefined && !Array.isArray(body.tools)) return { ok: false, message: `"tools" must be an array when given, got ${kind(body.tools)}` };
+  if (!isObj(body)) return { ok: false, message: `the request body must be a JSON object (a Chat Completions request), got ${jsonKind(body)}` };
+  if (!Array.isArray(body.messages)) return { ok: false, message: `"messages" must be an array of chat messages, got ${jsonKind(body.messages)}` };
+  if (body.tools !== undefined && !Array.isArray(body.tools)) return { ok: false, message: `"tools" must be an array when given, got ${jsonKind(body.tools)}` };
   return { ok: true, value: { body, messages: body.messages, stream: body.stream === true } };
 }
 
-function kind(v: unknown): string {
+/** How a request body's value is named in an error ("an array", "null", "string"…). */
+export function jsonKind(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
 }
 

@@ -6,12 +6,11 @@
 import { demotedTool, toAnthropicTools, ANTHROPIC_TOOL_SEARCH } from '../../../../shared/export/formats';
 import { contentText, isObj, str, type Obj } from '../../../../shared/importers/values';
 import type { ToolDef } from '../../../../shared/trace/schema';
-import type { Parsed } from '../../../../shared/gateway/chat-request';
+import { jsonKind, type Parsed } from '../../../../shared/gateway/chat-request';
 import type { AssembledAnswer, GatewayApi, StreamAssembler } from './api';
 import { SseEvents } from './sse-events';
 import { functionTools } from './cut';
 
-const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 const blocks = (m: unknown): Obj[] => (isObj(m) && Array.isArray(m.content) ? m.content.filter(isObj) : []);
 
 export const messagesApi: GatewayApi = {
@@ -21,9 +20,10 @@ export const messagesApi: GatewayApi = {
   forms: ['native', 'demote', 'hide'],
   defaultForm: (host) => (host.toLowerCase() === 'api.anthropic.com' ? 'native' : 'demote'),
   parse(body: unknown): Parsed<Obj> {
-    if (!isObj(body)) return { ok: false, message: `the request body must be a JSON object (a Messages API request), got ${kind(body)}` };
-    if (!Array.isArray(body.messages)) return { ok: false, message: `"messages" must be an array of messages, got ${kind(body.messages)}` };
-    if (body.tools !== undefined && !Array.isArray(body.tools)) return { ok: false, message: `"tools" must be an array when given, got ${kind(body.tools)}` };
+    if (!isObj(body)) return { ok: false, message: `the request body must be a JSON object (a Messages API request), got ${jsonKind(body)}` };
+    if (!Array.isArray(body.messages)) return { ok: false, message: `"messages" must be an array of messages, got ${jsonKind(body.messages)}` };
+    if (body.tools !== undefined && !Array.isArray(body.tools))
+      return { ok: false, message: `"tools" must be an array when given, got ${jsonKind(body.tools)}` };
     return { ok: true, value: body };
   },
   routeText: (body) =>

@@ -6,12 +6,10 @@
 import { demotedTool, toOpenAIResponsesTools } from '../../../../shared/export/formats';
 import { contentText, isObj, str, type Obj } from '../../../../shared/importers/values';
 import type { ToolDef } from '../../../../shared/trace/schema';
-import type { Parsed } from '../../../../shared/gateway/chat-request';
+import { jsonKind, type Parsed } from '../../../../shared/gateway/chat-request';
 import type { AssembledAnswer, GatewayApi, StreamAssembler } from './api';
 import { SseEvents } from './sse-events';
 import { functionTools } from './cut';
-
-const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 function items(input: unknown): unknown[] {
   if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
@@ -25,10 +23,11 @@ export const responsesApi: GatewayApi = {
   forms: ['native', 'demote', 'hide'],
   defaultForm: (host) => (host.toLowerCase() === 'api.openai.com' ? 'native' : 'demote'),
   parse(body: unknown): Parsed<Obj> {
-    if (!isObj(body)) return { ok: false, message: `the request body must be a JSON object (a Responses API request), got ${kind(body)}` };
+    if (!isObj(body)) return { ok: false, message: `the request body must be a JSON object (a Responses API request), got ${jsonKind(body)}` };
     if (body.input !== undefined && typeof body.input !== 'string' && !Array.isArray(body.input))
-      return { ok: false, message: `"input" must be a string or an array of items, got ${kind(body.input)}` };
-    if (body.tools !== undefined && !Array.isArray(body.tools)) return { ok: false, message: `"tools" must be an array when given, got ${kind(body.tools)}` };
+      return { ok: false, message: `"input" must be a string or an array of items, got ${jsonKind(body.input)}` };
+    if (body.tools !== undefined && !Array.isArray(body.tools))
+      return { ok: false, message: `"tools" must be an array when given, got ${jsonKind(body.tools)}` };
     return { ok: true, value: body };
   },
   routeText: (body) =>
