@@ -2,6 +2,7 @@
 // documented in full, deferred ones in the target API's own deferral or the paper's documentation
 // demotion, hidden ones left out. Each tool keeps its recorded schema and `strict` flag.
 import type { ToolDef } from '../trace/schema';
+import { demotedTool } from '../trace/demote';
 
 /** Both APIs expect an object schema; a tool recorded without one takes no arguments. */
 const NO_ARGUMENTS = { type: 'object', properties: {} } as const;
@@ -138,20 +139,5 @@ export function toNameList(tools: readonly string[]): string {
   return tools.map((t) => `${t}\n`).join('');
 }
 
-/** The demoted form's description: the first sentence of the recorded one, at most 120 characters. */
-export function shortDescription(description: string): string {
-  const text = description.trim().replace(/\s+/g, ' ');
-  const end = text.search(/[.!?](\s|$)/);
-  const sentence = end === -1 ? text : text.slice(0, end + 1);
-  return sentence.length <= 120 ? sentence : `${sentence.slice(0, 119).trimEnd()}…`;
-}
-
-function demotedDescription(d: ToolDef): { description?: string } {
-  return d.description !== undefined && d.description.trim() !== '' ? { description: shortDescription(d.description) } : {};
-}
-
-/** A deferred tool demoted (the paper's documentation demotion): its name and short description, no schema;
- * each API wraps these two in its own tool form. */
-export function demotedTool(d: ToolDef): { name: string; description?: string } {
-  return { name: d.name, ...demotedDescription(d) };
-}
+// The demoted form lives beside ToolDef (shared/trace/demote.ts): the benchmark's menus use it too.
+export { demotedTool, shortDescription } from '../trace/demote';

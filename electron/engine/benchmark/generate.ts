@@ -7,9 +7,21 @@ export interface GenerateOptions {
   maxTokens: number;
   /** Stop at the first newline (the plain transcript ends a turn with one). */
   stopAtNewline: boolean;
+  /** Keep special tokens' text in the answer (a tool-call marker such as Qwen's `<tool_call>`). */
+  specialTokens?: boolean;
 }
 
 export async function generateGreedy(model: LlamaModel, sequence: LlamaContextSequence, prompt: readonly Token[], options: GenerateOptions): Promise<string> {
+  return (await generateGreedyCounted(model, sequence, prompt, options)).text;
+}
+
+/** generateGreedy, also saying how many tokens were generated and how many prompt tokens the cache already held. */
+export async function generateGreedyCounted(
+  model: LlamaModel,
+  sequence: LlamaContextSequence,
+  prompt: readonly Token[],
+  options: GenerateOptions,
+): Promise<{ text: string; generated: number; reused: number }> {
   // The last prompt token is always evaluated again, so its logits are fresh for the first pick.
   const keep = commonPrefixLength(sequence.contextTokens, prompt.slice(0, -1));
   if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
@@ -18,11 +30,11 @@ export async function generateGreedy(model: LlamaModel, sequence: LlamaContextSe
   for await (const token of sequence.evaluate(prompt.slice(keep), { temperature: 0 })) {
     if (model.isEogToken(token)) break;
     generated.push(token);
-    text = model.detokenize(generated);
+    text = model.detokenize(generated, options.specialTokens ?? false);
     if (options.stopAtNewline && text.includes('\n')) break;
     if (generated.length >= options.maxTokens) break;
   }
-  return cleanAnswer(text, options.stopAtNewline);
+  return { text: cleanAnswer(text, options.stopAtNewline), generated: generated.length, reused: keep };
 }
 
 /**

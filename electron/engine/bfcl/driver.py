@@ -11,6 +11,7 @@
 #                                             (kept between requests, as the official inference does)
 #   end {session}                          -> forget the session's instances
 #   check {entry, ground_truth, result}    -> the official multi_turn_checker's verdict
+#   to_calls {calls}                       -> decoded calls [{name: {arg: value}}] as BFCL call strings
 import importlib.metadata
 import json
 import os
@@ -89,7 +90,20 @@ def op_check(req):
     return verdict
 
 
-OPS = {"info": op_info, "load": op_load, "execute": op_execute, "end": op_end, "check": op_check}
+def op_to_calls(req):
+    # The official bfcl_eval.model_handler.utils.convert_to_function_call, line for line: Python's repr
+    # of each argument. Importing it would pull in the leaderboard's other dependencies (tree_sitter,
+    # filelock, ...), which the multi-turn classes and checker do not need and the venv does not carry.
+    execution_list = []
+    for function_call in req["calls"]:
+        for key, value in function_call.items():
+            if type(value) == str:
+                value = json.loads(value)
+            execution_list.append(f"{key}({','.join([f'{k}={repr(v)}' for k,v in value.items()])})")
+    return {"calls": execution_list}
+
+
+OPS = {"to_calls": op_to_calls, "info": op_info, "load": op_load, "execute": op_execute, "end": op_end, "check": op_check}
 
 
 def main():

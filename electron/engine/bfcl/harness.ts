@@ -143,6 +143,12 @@ export class BfclHarness {
     return (await this.request<{ results: string[] }>('execute', { session, entry, calls })).results;
   }
 
+  /** Decoded calls as BFCL call strings (`name(arg=repr(value),…)`), as the official handlers write them. */
+  async toCalls(calls: readonly { name: string; arguments: Record<string, unknown> }[]): Promise<string[]> {
+    if (calls.length === 0) return [];
+    return (await this.request<{ calls: string[] }>('to_calls', { calls: calls.map((c) => ({ [c.name]: c.arguments })) })).calls;
+  }
+
   endSession(session: string): Promise<void> {
     return this.request('end', { session });
   }
