@@ -220,6 +220,9 @@ describe('the packaged app', () => {
     );
     const files = builderConfig.files as string[];
     expect(files).toEqual(expect.arrayContaining(['package.json', 'dist/renderer/**', 'dist-electron/**']));
+    // The BFCL driver runs in an outside Python: a plain file in the resources, where driverPath() looks.
+    expect(builderConfig.extraResources).toEqual([{ from: 'electron/engine/bfcl/driver.py', to: 'bfcl/driver.py' }]);
+    expect(existsSync(join(ROOT, 'electron/engine/bfcl/driver.py'))).toBe(true);
   });
 
   it('ships node-llama-cpp and everything it depends on in node_modules (no exclusion hits them)', () => {

@@ -3,11 +3,11 @@
 // fitted with LOTS, evaluated under documentation demotion and pruning), or, with --diagnostic, the
 // no-serving diagnostic: gold sequences executed and checked, canonical gold traces, and the coverage of
 // the evaluation records' gold calls by the top K of each ranking, per primary class.
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { choice, flagInt, flagList, flagString } from '../args';
 import { ensureModel } from '../real-model';
-import { BFCL_ARMS, BFCL_PRESETS, runBfclBench, type BfclBenchReport } from '../../engine/bfcl/bench';
+import { BFCL_ARMS, BFCL_PRESETS, runBfclBench, type BfclArm, type BfclBenchReport } from '../../engine/bfcl/bench';
 import { GPU_CHOICES } from '../../engine/llama/runtime';
 import { formatPaired } from '../../../shared/benchmark/paired';
 import { CliError, EXIT_OK, type Command } from '../command';
@@ -44,6 +44,9 @@ export const command: Command = {
     },
     gpu: { type: 'string', description: GPU_CHOICES.join(' | '), default: 'auto' },
     threads: { type: 'string', description: 'CPU threads for the model (default: every core but one)' },
+    lots: { type: 'boolean', description: "--diagnostic: add the LOTS ranking, the fitting records' gold traces scored by --model (scores kept in --out)" },
+    'lots-fit': { type: 'string', description: '--diagnostic --lots: fitting records per class to score (default all 10)' },
+    arms: { type: 'string', description: `the evaluation arms to serve (default all: ${Object.keys(BFCL_ARMS).join(',')})` },
     k: { type: 'string', multi: true, description: `--diagnostic: documented-function budgets to report (default ${DIAGNOSTIC_KS.join(',')})` },
     'traces-out': { type: 'string', description: 'write the 200 gold trajectories as canonical traces (JSONL, `lots import` reads it)' },
     'skip-dense': { type: 'boolean', description: 'leave out the Dense ranking (it loads the sentence encoder)' },
@@ -85,6 +88,7 @@ export const command: Command = {
         maxSteps: flagInt(args, 'max-steps', { min: 1 }),
         maxTokens: flagInt(args, 'max-tokens', { min: 1 }),
         lenient: !args.flags['strict-decode'],
+        arms: flagString(args, 'arms') ? parseArms(flagString(args, 'arms')!) : undefined,
         gpu: choice(args, 'gpu', GPU_CHOICES, 'auto'),
         threads: flagInt(args, 'threads', { min: 1 }),
         onProgress: (line) => io.err(line),
@@ -99,11 +103,21 @@ export const command: Command = {
           flagList(args, 'k').flatMap((v) => v.split(',')),
         )
       : DIAGNOSTIC_KS;
-    const report = await bfclDiagnostic({ ks, onProgress: (line) => io.err(line), dense: !args.flags['skip-dense'] });
-    const out = flagString(args, 'traces-out');
-    if (out) {
-      writeFileSync(resolve(out), report.traces.map((t) => JSON.stringify(t)).join('\n') + '\n');
-      io.err(`bfcl: ${report.traces.length} gold traces written to ${resolve(out)}`);
+    const out = resolve(flagString(args, 'out') ?? 'lots-bfcl');
+    const lots = args.flags.lots
+      ? {
+          modelPath: await ensureModel(flagString(args, 'model') ?? 'default', io, 'bench bfcl'),
+          scoresPath: join(out, 'gold-scores.jsonl'),
+          fitPerClass: flagInt(args, 'lots-fit', { min: 1 }),
+          threads: flagInt(args, 'threads', { min: 1 }),
+        }
+      : undefined;
+    if (lots) mkdirSync(out, { recursive: true });
+    const report = await bfclDiagnostic({ ks, onProgress: (line) => io.err(line), dense: !args.flags['skip-dense'], lots });
+    const tracesOut = flagString(args, 'traces-out');
+    if (tracesOut) {
+      writeFileSync(resolve(tracesOut), report.traces.map((t) => JSON.stringify(t)).join('\n') + '\n');
+      io.err(`bfcl: ${report.traces.length} gold traces written to ${resolve(tracesOut)}`);
     }
     const { traces: _traces, ...rest } = report;
     if (args.flags.json) io.data!(JSON.stringify(rest, null, 2));
@@ -118,6 +132,13 @@ function parseKs(flag: string, values: readonly string[]): number[] {
     if (!Number.isInteger(k) || k < 1) throw new CliError(`${flag} ${v}: a budget is a whole number ≥ 1`);
     return k;
   });
+}
+
+function parseArms(text: string): BfclArm[] {
+  const wanted = text.split(',').map((a) => a.trim());
+  const unknown = wanted.filter((a) => !(a in BFCL_ARMS));
+  if (unknown.length) throw new CliError(`--arms: unknown arm ${unknown.join(', ')}; the arms are ${Object.keys(BFCL_ARMS).join(', ')}`);
+  return wanted as BfclArm[];
 }
 
 function parseClasses(text: string): BfclPrimaryClass[] {
@@ -159,9 +180,22 @@ export function formatBench(r: BfclBenchReport): string {
   ]);
   lines.push(...alignColumns([header, ...body]));
   const c = r.cost;
+  const lotsSeconds = c.fitServeSeconds + c.scoreSeconds + c.sweepSeconds;
   lines.push(
     '',
-    `selection cost: fitting records served in ${c.fitServeSeconds.toFixed(0)} s, ${c.scoredTraces} traces scored in ${c.scoreSeconds.toFixed(0)} s, sweep ${c.sweepSeconds.toFixed(0)} s; this run ${r.wallSeconds.toFixed(0)} s`,
+    'selection cost (what choosing the space took, once per class set):',
+    ...alignColumns([
+      ['method', 'seconds', 'what'],
+      ['keep-all', '0', 'nothing to choose'],
+      ['BM25', '< 1', "the candidates' docs against the fitting requests"],
+      [
+        'LOTS',
+        lotsSeconds.toFixed(0),
+        `fitting records served keep-all ${c.fitServeSeconds.toFixed(0)} s + ${c.scoredTraces} traces scored ${c.scoreSeconds.toFixed(0)} s${c.sweepSeconds ? ` + sweep ${c.sweepSeconds.toFixed(0)} s` : ''}`,
+      ],
+    ]),
+    '',
+    `this run: ${r.wallSeconds.toFixed(0)} s (a resumed run counts only what it did)`,
   );
   return lines.join('\n');
 }

@@ -18,16 +18,10 @@ import {
   type BfclPrimaryClass,
 } from '../../../shared/benchmark/bfcl';
 import { summarizeArms, type BfclArmSummary, type BfclMenuForm, type BfclRecordOutcome } from '../../../shared/benchmark/bfcl-serve';
-import { aggregateTaskScores } from '../../../shared/lots/aggregate';
-import { rankTools } from '../../../shared/lots/rank';
-import type { StoredScore } from '../../../shared/project/scores';
 import { bm25TaskRanking } from '../../../shared/selection/bm25';
 import type { Trace } from '../../../shared/trace/schema';
 import { modelFileHash } from '../llama/hash';
-import { scoreKey, scoreRun } from '../scoring/keys';
-import { scoreTraces } from '../scoring/scorer';
-import { toStoredScore } from '../scoring/trace-scores';
-import { traceHash } from '../store';
+import { lotsRanking, readJsonl, scoreIntoFile } from './score';
 import { BfclHarness } from './harness';
 import { provisionBfcl } from './provision';
 import { BfclServer, BFCL_MAX_STEPS, recordArmMenu, type BfclServerOptions } from './serve';
@@ -53,6 +47,8 @@ export interface BfclBenchOptions extends Omit<BfclServerOptions, 'maxSteps'> {
   budgets?: readonly number[];
   maxSteps?: number;
   classes?: readonly BfclPrimaryClass[];
+  /** Evaluation arms to serve (default all); without a LOTS arm nothing is fitted. */
+  arms?: readonly BfclArm[];
   onProgress?: (line: string) => void;
 }
 
@@ -79,14 +75,6 @@ export interface BfclBenchReport {
   cost: { fitServeSeconds: number; scoreSeconds: number; sweepSeconds: number; scoredTraces: number };
   wallSeconds: number;
 }
-
-const readJsonl = <T>(path: string): T[] =>
-  existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter((l) => l.trim())
-        .map((l) => JSON.parse(l) as T)
-    : [];
 
 export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBenchReport> {
   const started = Date.now();
@@ -139,50 +127,30 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
     const cost = { fitServeSeconds: 0, scoreSeconds: 0, sweepSeconds: 0, scoredTraces: 0 };
     const classes: BfclClassReport[] = [];
     const evalOutcomes: BfclRecordOutcome[] = [];
+    const arms = new Set<BfclArm>(options.arms ?? (Object.keys(BFCL_ARMS) as BfclArm[]));
+    const fits = [...arms].some((a) => a.startsWith('lots'));
     for (const group of groups) {
-      const fit = group.fit.slice(0, fitPerClass);
+      const fit = fits ? group.fit.slice(0, fitPerClass) : [];
       const evaluate = group.evaluate.slice(0, evalPerClass);
       say(`bfcl: ${group.cls}: serving ${fit.length} fitting records keep-all`);
       for (const e of fit) cost.fitServeSeconds += (await serve(e, 'fit/keep-all', 'all', 'demote', 'fit')).seconds;
 
       // Score the fitting traces (stored, so a resumed run does not score twice).
       const fitTraces = fit.map((e) => traces.get(`bfcl/fit/keep-all/${e.id}`)!);
-      const run = scoreRun(modelHash, 'evidence', 'answer', server.renderer.format);
-      const stored = new Map(readJsonl<StoredScore>(scoresPath).map((s) => [s.key, s]));
-      const todo = fitTraces.filter((t) => !stored.has(scoreKey(run, traceHash(t))));
       const scoreStarted = Date.now();
-      if (todo.length) {
-        say(`bfcl: ${group.cls}: scoring ${todo.length} fitting traces turn by turn (evidence intervention)`);
-        await scoreTraces(
-          server.loaded.model,
-          server.renderer,
-          todo,
-          { intervention: 'evidence', span: 'answer', mode: 'optimized', threads: options.threads },
-          (result) => {
-            const trace = result.plan.trace;
-            const record = toStoredScore(result.plan, result.logprobs, {
-              key: scoreKey(run, traceHash(trace)),
-              run,
-              traceHash: traceHash(trace),
-              model: options.modelPath,
-              modelName: server.modelName,
-              intervention: 'evidence',
-              span: 'answer',
-              format: server.renderer.format,
-              piece: (token) => server.loaded.model.detokenize([token], false),
-            });
-            appendFileSync(scoresPath, JSON.stringify(record) + '\n');
-            stored.set(record.key, record);
-          },
-        );
-        cost.scoredTraces += todo.length;
-      }
+      const { rows, scored } = await scoreIntoFile(fitTraces, scoresPath, {
+        model: server.loaded.model,
+        renderer: server.renderer,
+        modelPath: options.modelPath,
+        modelHash,
+        threads: options.threads,
+        onProgress: say,
+      });
+      cost.scoredTraces += scored;
       cost.scoreSeconds += (Date.now() - scoreStarted) / 1000;
-      const rows = fitTraces.map((t) => stored.get(scoreKey(run, traceHash(t)))!).filter(Boolean);
-      const taskScores = aggregateTaskScores(rows).find((t) => t.task === group.cls);
-      const lots = rankTools(taskScores?.tools ?? []).map((s) => ({ tool: s.tool, mean: s.mean, n: s.n }));
+      const lots = lotsRanking(rows, group.cls);
       const candidates = classCandidates(group, docs);
-      const bm25 = bm25TaskRanking(candidates, fit.flatMap(turnRequests)).map((r) => r.tool);
+      const bm25 = bm25TaskRanking(candidates, group.fit.slice(0, fitPerClass).flatMap(turnRequests)).map((r) => r.tool);
       const space = (ranking: readonly string[], k: number) => ranking.slice(0, k);
 
       // The budget sweep on the fitting records under LOTS demotion (one budget: nothing to sweep).
@@ -224,11 +192,12 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
         lots.map((s) => s.tool),
         k,
       );
+      const bm25Space = space(bm25, k);
       for (const e of evaluate) {
-        evalOutcomes.push(await serve(e, 'keep-all', 'all', 'demote', 'eval'));
-        evalOutcomes.push(await serve(e, 'lots-demote', lotsSpace, 'demote', 'eval'));
-        evalOutcomes.push(await serve(e, 'lots-prune', lotsSpace, 'prune', 'eval'));
-        evalOutcomes.push(await serve(e, 'bm25-demote', space(bm25, k), 'demote', 'eval'));
+        if (arms.has('keep-all')) evalOutcomes.push(await serve(e, 'keep-all', 'all', 'demote', 'eval'));
+        if (arms.has('lots-demote')) evalOutcomes.push(await serve(e, 'lots-demote', lotsSpace, 'demote', 'eval'));
+        if (arms.has('lots-prune')) evalOutcomes.push(await serve(e, 'lots-prune', lotsSpace, 'prune', 'eval'));
+        if (arms.has('bm25-demote')) evalOutcomes.push(await serve(e, 'bm25-demote', bm25Space, 'demote', 'eval'));
       }
     }
     const report: BfclBenchReport = {
@@ -248,6 +217,7 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
   }
 }
 
+export type BfclArm = keyof typeof BFCL_ARMS;
 export const BFCL_ARMS = {
   'keep-all': 'every function of the record documented in full (the official menu)',
   'lots-demote': 'the class’s LOTS top K documented in full, the record’s other functions by name and first sentence (callable)',

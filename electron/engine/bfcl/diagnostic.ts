@@ -27,6 +27,10 @@ import { provisionBfcl, type ProvisionReport } from './provision';
 import { Embedder } from '../llama/embed';
 import { pulledSentenceEncoder } from '../models/embedder-arg';
 import { SENTENCE_ENCODER_SOURCE } from '../models/sources';
+import { loadModel } from '../llama/load';
+import { modelFileHash } from '../llama/hash';
+import { createRenderer } from '../scoring/chat-template';
+import { lotsRanking, scoreIntoFile } from './score';
 
 export const DIAGNOSTIC_KS = [4, 8, 12, 16, 24, 32] as const;
 
@@ -36,6 +40,7 @@ export const DIAGNOSTIC_RANKINGS = {
   dense:
     "mean cosine similarity of each candidate's name and description to the fitting records' user turns, embedded by the sentence encoder (run when it is pulled)",
   'fit-gold': 'reference, reads labels: functions by how often the fitting records’ gold calls use them',
+  lots: "LOTS (with --lots): Ī from the fitting records' gold trajectories scored turn by turn by the model (functions with evidence only; never padded)",
 } as const;
 export type DiagnosticRanking = keyof typeof DIAGNOSTIC_RANKINGS;
 
@@ -54,7 +59,7 @@ export interface ClassDiagnostic {
   candidates: number;
   /** Distinct functions the evaluation records' gold calls use. */
   evalGoldFunctions: number;
-  rankings: Record<'bm25' | 'fit-gold', RankingCoverage> & { dense?: RankingCoverage };
+  rankings: Record<'bm25' | 'fit-gold', RankingCoverage> & { dense?: RankingCoverage; lots?: RankingCoverage & { scoredTraces: number } };
 }
 
 export interface BfclDiagnostic {
@@ -85,9 +90,18 @@ export async function goldObservations(harness: BfclHarness, entry: BfclEntry, a
   }
 }
 
+/** The LOTS ranking of a class from its fitting records' gold traces (best first), and how many traces it scored. */
+export type LotsRankingOf = (cls: BfclPrimaryClass, fitTraces: readonly Trace[]) => Promise<{ order: string[]; scoredTraces: number }>;
+
 export async function runBfclDiagnostic(
   harness: BfclHarness,
-  options: { ks?: readonly number[]; onProgress?: (line: string) => void; embed?: EmbedTexts; dense?: BfclDiagnostic['dense'] } = {},
+  options: {
+    ks?: readonly number[];
+    onProgress?: (line: string) => void;
+    embed?: EmbedTexts;
+    dense?: BfclDiagnostic['dense'];
+    lots?: LotsRankingOf;
+  } = {},
 ): Promise<BfclDiagnostic> {
   const ks = options.ks ?? DIAGNOSTIC_KS;
   const say = options.onProgress ?? (() => {});
@@ -148,6 +162,14 @@ export async function runBfclDiagnostic(
       const dense = topBySimilarity(tools, vectors.slice(candidates.length), candidates.length).ranked.map(([t]) => t);
       rankings.dense = { order: dense, coverage: goldCoverage(dense, evalAnswers, ks) };
     }
+    if (options.lots) {
+      const fitIdsOfClass = new Set(group.fit.map((e) => e.id));
+      const lots = await options.lots(
+        group.cls,
+        traces.filter((t) => fitIdsOfClass.has(t.id)),
+      );
+      rankings.lots = { order: lots.order, coverage: goldCoverage(lots.order, evalAnswers, ks), scoredTraces: lots.scoredTraces };
+    }
     classes.push({
       cls: group.cls,
       fit: group.fit.map((e) => e.id),
@@ -172,10 +194,20 @@ export async function runBfclDiagnostic(
 }
 
 /** The diagnostic as one use case: provisions the official package if needed, runs, ends the harness. */
+export interface DiagnosticLotsOptions {
+  modelPath: string;
+  /** The JSONL file the gold traces' scores are kept in (a rerun scores nothing twice). */
+  scoresPath: string;
+  /** Fitting records per class to score (default all 10). */
+  fitPerClass?: number;
+  threads?: number;
+}
+
 export async function bfclDiagnostic(
-  options: { ks?: readonly number[]; onProgress?: (line: string) => void; dense?: boolean } = {},
+  options: { ks?: readonly number[]; onProgress?: (line: string) => void; dense?: boolean; lots?: DiagnosticLotsOptions } = {},
 ): Promise<BfclDiagnostic & { provision: ProvisionReport }> {
   const provision = await provisionBfcl({ onProgress: options.onProgress });
+  const lotsModel = options.lots ? await loadModel(options.lots.modelPath, {}) : undefined;
   const encoder = options.dense === false ? null : pulledSentenceEncoder();
   const embedder = encoder ? await Embedder.open(encoder) : undefined;
   const dense: BfclDiagnostic['dense'] = embedder
@@ -189,9 +221,29 @@ export async function bfclDiagnostic(
   const harness = BfclHarness.start({ python: provision.install.python });
   try {
     const embed: EmbedTexts | undefined = embedder ? (texts) => embedder.embed(texts) : undefined;
-    return { ...(await runBfclDiagnostic(harness, { ks: options.ks, onProgress: options.onProgress, embed, dense })), provision };
+    let lots: LotsRankingOf | undefined;
+    if (lotsModel && options.lots) {
+      const o = options.lots;
+      const renderer = createRenderer(lotsModel.model, 'template');
+      const modelHash = await modelFileHash(o.modelPath);
+      lots = async (cls, fitTraces) => {
+        const chosen = fitTraces.slice(0, o.fitPerClass ?? fitTraces.length);
+        const { rows, scored } = await scoreIntoFile(chosen, o.scoresPath, {
+          model: lotsModel.model,
+          renderer,
+          modelPath: o.modelPath,
+          modelHash,
+          threads: o.threads,
+          onProgress: options.onProgress,
+        });
+        options.onProgress?.(`bfcl: ${cls}: LOTS from ${rows.length} gold traces (${scored} scored now)`);
+        return { order: lotsRanking(rows, cls).map((r) => r.tool), scoredTraces: rows.length };
+      };
+    }
+    return { ...(await runBfclDiagnostic(harness, { ks: options.ks, onProgress: options.onProgress, embed, dense, lots })), provision };
   } finally {
     await harness.close();
     await embedder?.close();
+    await lotsModel?.model.dispose();
   }
 }

@@ -11,11 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { bfclInstall, bfclInstalled } from './provision';
 import type { BfclCheckVerdict, BfclDoc, BfclEntry, BfclAnswer } from './types';
 
-/** driver.py, beside this module's source. */
+/** driver.py: beside this module's source; in a packaged app, in its resources (build/electron-builder.yml's extraResources). */
 export function driverPath(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const local = join(here, 'driver.py');
   if (existsSync(local)) return local;
+  const resources = (process as { resourcesPath?: string }).resourcesPath;
+  if (resources && existsSync(join(resources, 'bfcl', 'driver.py'))) return join(resources, 'bfcl', 'driver.py');
   // A bundle (dist-electron/main.js) keeps the source tree's layout out of reach: look in the source tree.
   return join(here, '..', 'electron', 'engine', 'bfcl', 'driver.py');
 }

@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BfclHarness, HarnessError } from '../../../electron/engine/bfcl/harness';
 import { provisionBfcl, BFCL_VERSION } from '../../../electron/engine/bfcl/provision';
-import { goldObservations } from '../../../electron/engine/bfcl/diagnostic';
+import { goldObservations, runBfclDiagnostic } from '../../../electron/engine/bfcl/diagnostic';
 import {
   BFCL_PRIMARY_CLASSES,
   callName,
+  goldCoverage,
   goldResultEntry,
   groupByPrimaryClass,
   primaryClassOf,
@@ -136,6 +137,29 @@ describe('the official BFCL harness', () => {
       const observed = turn.steps.filter((s) => s.kind === 'observation').map((s) => s.content);
       expect(observed).toEqual(observations[t]);
     });
+  });
+
+  it("the LOTS column: each class's ten fitting gold traces go to the ranking, whose top K is measured like the other rankings", async () => {
+    const seen: { cls: string; ids: string[]; splits: string[] }[] = [];
+    const report = await runBfclDiagnostic(harness, {
+      ks: [1, 200],
+      lots: async (cls, fitTraces) => {
+        seen.push({ cls, ids: fitTraces.map((t) => t.id), splits: fitTraces.map((t) => t.split ?? '') });
+        // A ranking the test controls: the class's first fitting record's gold functions, in call order.
+        const first = answers.get(fitTraces[0]!.id)!.ground_truth.flat().map(callName);
+        return { order: [...new Set(first)], scoredTraces: fitTraces.length };
+      },
+    });
+    expect(seen.map((s) => [s.cls, s.ids.length, new Set(s.splits)])).toEqual(BFCL_PRIMARY_CLASSES.map((c) => [c, 10, new Set(['fit'])]));
+    expect(seen[1]!.ids[0]).toBe('multi_turn_base_100');
+    for (const c of report.classes) {
+      const lots = c.rankings.lots!;
+      expect(lots.scoredTraces).toBe(10);
+      // Never padded: at K = 200 the ranking holds only the functions it was given.
+      const evalAnswers = c.evaluate.map((id) => answers.get(id)!);
+      expect(lots.coverage).toEqual(goldCoverage(lots.order, evalAnswers, [1, 200]));
+      expect(lots.coverage[1]!.calls).toBeLessThan(1);
+    }
   });
 
   it('ends with the process: a request after the driver died fails and says so', async () => {

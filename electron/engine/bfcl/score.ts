@@ -1,0 +1,75 @@
+// Scoring BFCL traces turn by turn with the evidence intervention (paper B.2: the assistant messages
+// calling a function and their observations removed; a message calling several goes whole, its score
+// marked shared), kept in a JSONL file keyed by run and trace hash so a rerun scores nothing twice; and
+// the class ranking those scores give (Ī per function over the traces that scored it, ties by name).
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { LlamaModel } from 'node-llama-cpp';
+import { aggregateTaskScores } from '../../../shared/lots/aggregate';
+import { rankTools } from '../../../shared/lots/rank';
+import type { StoredScore } from '../../../shared/project/scores';
+import type { Trace } from '../../../shared/trace/schema';
+import type { TraceRenderer } from '../scoring/chat-template';
+import { scoreKey, scoreRun } from '../scoring/keys';
+import { scoreTraces } from '../scoring/scorer';
+import { toStoredScore } from '../scoring/trace-scores';
+import { traceHash } from '../store';
+
+export interface RankedFunction {
+  tool: string;
+  mean: number;
+  n: number;
+}
+
+export interface ScoreFileOptions {
+  model: LlamaModel;
+  renderer: TraceRenderer;
+  modelPath: string;
+  modelHash: string;
+  threads?: number;
+  onProgress?: (line: string) => void;
+}
+
+export function readJsonl<T>(path: string): T[] {
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as T)
+    : [];
+}
+
+/** Scores the traces not yet in `scoresPath` (appending each as it is done); returns every trace's record and how many were scored now. */
+export async function scoreIntoFile(traces: readonly Trace[], scoresPath: string, o: ScoreFileOptions): Promise<{ rows: StoredScore[]; scored: number }> {
+  const run = scoreRun(o.modelHash, 'evidence', 'answer', o.renderer.format);
+  const stored = new Map(readJsonl<StoredScore>(scoresPath).map((s) => [s.key, s]));
+  const todo = traces.filter((t) => !stored.has(scoreKey(run, traceHash(t))));
+  if (todo.length) {
+    o.onProgress?.(`bfcl: scoring ${todo.length} trace${todo.length === 1 ? '' : 's'} turn by turn (evidence intervention)`);
+    let done = 0;
+    await scoreTraces(o.model, o.renderer, todo, { intervention: 'evidence', span: 'answer', mode: 'optimized', threads: o.threads }, (result) => {
+      const trace = result.plan.trace;
+      const record = toStoredScore(result.plan, result.logprobs, {
+        key: scoreKey(run, traceHash(trace)),
+        run,
+        traceHash: traceHash(trace),
+        model: o.modelPath,
+        modelName: o.modelPath.split(/[\\/]/).pop()!,
+        intervention: 'evidence',
+        span: 'answer',
+        format: o.renderer.format,
+        piece: (token) => o.model.detokenize([token], false),
+      });
+      appendFileSync(scoresPath, JSON.stringify(record) + '\n');
+      stored.set(record.key, record);
+      done++;
+      o.onProgress?.(`bfcl: scored ${trace.id} (${done}/${todo.length})`);
+    });
+  }
+  return { rows: traces.map((t) => stored.get(scoreKey(run, traceHash(t)))!).filter(Boolean), scored: todo.length };
+}
+
+/** The task's LOTS ranking from score rows: functions with evidence, best first. */
+export function lotsRanking(rows: readonly StoredScore[], task: string): RankedFunction[] {
+  const scores = aggregateTaskScores(rows).find((t) => t.task === task);
+  return rankTools(scores?.tools ?? []).map((s) => ({ tool: s.tool, mean: s.mean, n: s.n }));
+}
