@@ -9,6 +9,8 @@ export interface GenerateOptions {
   stopAtNewline: boolean;
   /** Keep special tokens' text in the answer (a tool-call marker such as Qwen's `<tool_call>`). */
   specialTokens?: boolean;
+  /** A token that ends the answer without being part of it, besides end-of-generation tokens. */
+  stopAt?: (token: Token) => boolean;
 }
 
 export async function generateGreedy(model: LlamaModel, sequence: LlamaContextSequence, prompt: readonly Token[], options: GenerateOptions): Promise<string> {
@@ -28,7 +30,7 @@ export async function generateGreedyCounted(
   const generated: Token[] = [];
   let text = '';
   for await (const token of sequence.evaluate(prompt.slice(keep), { temperature: 0 })) {
-    if (model.isEogToken(token)) break;
+    if (model.isEogToken(token) || options.stopAt?.(token)) break;
     generated.push(token);
     text = model.detokenize(generated, options.specialTokens ?? false);
     if (options.stopAtNewline && text.includes('\n')) break;

@@ -46,7 +46,15 @@ export async function scoreIntoFile(traces: readonly Trace[], scoresPath: string
   if (todo.length) {
     o.onProgress?.(`bfcl: scoring ${todo.length} trace${todo.length === 1 ? '' : 's'} turn by turn (evidence intervention)`);
     let done = 0;
-    await scoreTraces(o.model, o.renderer, todo, { intervention: 'evidence', span: 'answer', mode: 'optimized', threads: o.threads }, (result) => {
+    let said = Date.now();
+    // Progress inside a trace (a long multi-turn trace takes minutes on a CPU): at most every 20 s.
+    const onSequence = (trace: Trace, p: { sequencesDone: number; sequences: number }) => {
+      if (Date.now() - said < 20_000) return;
+      said = Date.now();
+      o.onProgress?.(`bfcl: scoring ${trace.id}: ${p.sequencesDone}/${p.sequences} sequences (the base and one per removed function, per turn)`);
+    };
+    const options = { intervention: 'evidence' as const, span: 'answer' as const, mode: 'optimized' as const, threads: o.threads, onSequence };
+    await scoreTraces(o.model, o.renderer, todo, options, (result) => {
       const trace = result.plan.trace;
       const record = toStoredScore(result.plan, result.logprobs, {
         key: scoreKey(run, traceHash(trace)),

@@ -5,7 +5,7 @@
 // (`cd(folder='x')`, Python's repr of each argument, as the official handlers do), executed by the
 // official classes, and their observations appended, until the model answers with text or the step limit
 // (the official 20 by default) cuts the turn. The official multi_turn_checker grades the record.
-import { LlamaText, SpecialTokensText, type ChatWrapper, type LlamaContext, type LlamaContextSequence } from 'node-llama-cpp';
+import { LlamaText, SpecialTokensText, type ChatWrapper, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
 import { basename } from 'node:path';
 import {
   bfclArmMenu,
@@ -73,11 +73,31 @@ export function callSyntax(wrapper: ChatWrapper): CallSyntax {
   return { prefix: text(call.prefix), paramsPrefix: text(call.paramsPrefix), suffix: text(call.suffix) };
 }
 
+/**
+ * Tokens that end a generated message besides end-of-generation ones: a control token outside the call
+ * format (Qwen's `<|im_start|>`). A server's chat endpoint never puts one in a message's content; kept as
+ * text it would open a fake message in every later request of the record.
+ */
+export function messageEnd(model: LlamaModel, syntax: CallSyntax): (token: Token) => boolean {
+  const known = new Map<Token, boolean>();
+  const format = `${syntax.prefix}${syntax.suffix}`;
+  return (token) => {
+    let stop = known.get(token);
+    if (stop === undefined) {
+      const text = model.detokenize([token], true);
+      stop = Boolean(model.getTokenAttributes(token).control) && text !== '' && !format.includes(text);
+      known.set(token, stop);
+    }
+    return stop;
+  };
+}
+
 export class BfclServer {
   private sequence: LlamaContextSequence | undefined;
   private context: LlamaContext | undefined;
   readonly syntax: CallSyntax;
   private readonly maxTokens: number;
+  private readonly endsMessage: (token: Token) => boolean;
   private readonly maxSteps: number;
   private readonly contextSize: number;
 
@@ -88,6 +108,7 @@ export class BfclServer {
     private readonly options: BfclServerOptions,
   ) {
     this.syntax = callSyntax(wrapper);
+    this.endsMessage = messageEnd(loaded.model, this.syntax);
     this.maxTokens = options.maxTokens ?? DEFAULT_BFCL_MAX_TOKENS;
     this.maxSteps = options.maxSteps ?? BFCL_MAX_STEPS;
     this.contextSize = Math.min(options.contextSize ?? DEFAULT_BFCL_CONTEXT, loaded.model.trainContextSize);
@@ -123,7 +144,12 @@ export class BfclServer {
     const sequence = await this.seq();
     const prompt = this.renderer.render(trace, turn, '');
     if (prompt.length + this.maxTokens > this.contextSize) return { full: `${prompt.length} prompt tokens of ${this.contextSize}` };
-    const gen = await generateGreedyCounted(this.loaded.model, sequence, prompt, { maxTokens: this.maxTokens, stopAtNewline: false, specialTokens: true });
+    const gen = await generateGreedyCounted(this.loaded.model, sequence, prompt, {
+      maxTokens: this.maxTokens,
+      stopAtNewline: false,
+      specialTokens: true,
+      stopAt: this.endsMessage,
+    });
     return { text: gen.text, promptTokens: prompt.length, generated: gen.generated };
   }
 

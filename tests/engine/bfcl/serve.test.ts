@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BfclHarness } from '../../../electron/engine/bfcl/harness';
 import { provisionBfcl, BFCL_VERSION } from '../../../electron/engine/bfcl/provision';
-import { BfclServer, recordArmMenu, serveRecordWith, type Response, type ResponseSource } from '../../../electron/engine/bfcl/serve';
+import { BfclServer, messageEnd, recordArmMenu, serveRecordWith, type Response, type ResponseSource } from '../../../electron/engine/bfcl/serve';
 import { pulledDefaultModel } from '../../../electron/engine/models/model-arg';
 import type { BfclAnswer, BfclDoc, BfclEntry } from '../../../shared/benchmark/bfcl';
 import type { CallSyntax } from '../../../shared/benchmark/bfcl-serve';
@@ -141,6 +141,16 @@ describeRequiring('real-model', 'BFCL serving loop on the default real model', (
     await server?.close();
   });
 
+  it('ends a message at a control token outside the call format (<|im_start|>), not at the call markers', () => {
+    const model = server.loaded.model;
+    const stop = messageEnd(model, server.syntax);
+    const one = (text: string) => model.tokenize(text, true)[0]!;
+    expect(stop(one('<|im_start|>'))).toBe(true);
+    expect(stop(one('<tool_call>'))).toBe(false);
+    expect(stop(one('</tool_call>'))).toBe(false);
+    expect(stop(one('Hello'))).toBe(false);
+  });
+
   it('serves a real record turn by turn: prompts rendered by the scorer’s renderer, its calls in the Qwen format, a verdict from the official checker', async () => {
     const entry = records.get(ID)!;
     expect(server.syntax).toEqual(QWEN);
@@ -150,6 +160,8 @@ describeRequiring('real-model', 'BFCL serving loop on the default real model', (
     // The first request is the record's first turn under the whole menu, as the scorer renders it.
     const first: Trace = { ...keep.trace, turns: [{ request: keep.trace.turns[0]!.request, steps: [], answer: '' }] };
     expect(keep.outcome.firstPromptTokens).toBe(server.renderer.render(first, 0, '').length);
+    // No control token leaks into what the model said.
+    expect(JSON.stringify(keep.trace.turns)).not.toContain('<|im_start|>');
     for (const turn of keep.trace.turns)
       for (const step of turn.steps)
         if (step.kind === 'call') for (const c of step.calls) expect(turn.steps.some((s) => s.kind === 'observation' && s.callId === c.id)).toBe(true);
