@@ -41,6 +41,7 @@ export const DIAGNOSTIC_RANKINGS = {
     "mean cosine similarity of each candidate's name and description to the fitting records' user turns, embedded by the sentence encoder (run when it is pulled)",
   'fit-gold': 'reference, reads labels: functions by how often the fitting records’ gold calls use them',
   lots: "LOTS (with --lots): Ī from the fitting records' gold trajectories scored turn by turn by the model (functions with evidence only; never padded)",
+  'fit-gold-lots': 'reference for LOTS (with --lots-fit N): fit-gold from the same N fitting records LOTS scored',
 } as const;
 export type DiagnosticRanking = keyof typeof DIAGNOSTIC_RANKINGS;
 
@@ -59,7 +60,11 @@ export interface ClassDiagnostic {
   candidates: number;
   /** Distinct functions the evaluation records' gold calls use. */
   evalGoldFunctions: number;
-  rankings: Record<'bm25' | 'fit-gold', RankingCoverage> & { dense?: RankingCoverage; lots?: RankingCoverage & { scoredTraces: number } };
+  rankings: Record<'bm25' | 'fit-gold', RankingCoverage> & {
+    dense?: RankingCoverage;
+    lots?: RankingCoverage & { scoredTraces: number };
+    'fit-gold-lots'?: RankingCoverage;
+  };
 }
 
 export interface BfclDiagnostic {
@@ -91,7 +96,7 @@ export async function goldObservations(harness: BfclHarness, entry: BfclEntry, a
 }
 
 /** The LOTS ranking of a class from its fitting records' gold traces (best first), and how many traces it scored. */
-export type LotsRankingOf = (cls: BfclPrimaryClass, fitTraces: readonly Trace[]) => Promise<{ order: string[]; scoredTraces: number }>;
+export type LotsRankingOf = (cls: BfclPrimaryClass, fitTraces: readonly Trace[]) => Promise<{ order: string[]; scoredTraces: number; traceIds: string[] }>;
 
 export async function runBfclDiagnostic(
   harness: BfclHarness,
@@ -169,6 +174,13 @@ export async function runBfclDiagnostic(
         traces.filter((t) => fitIdsOfClass.has(t.id)),
       );
       rankings.lots = { order: lots.order, coverage: goldCoverage(lots.order, evalAnswers, ks), scoredTraces: lots.scoredTraces };
+      if (lots.traceIds.length < group.fit.length) {
+        const same = fitGoldFrequencyRanking(
+          candidates,
+          lots.traceIds.map((id) => answerOf.get(id)!),
+        );
+        rankings['fit-gold-lots'] = { order: same, coverage: goldCoverage(same, evalAnswers, ks) };
+      }
     }
     classes.push({
       cls: group.cls,
@@ -237,7 +249,7 @@ export async function bfclDiagnostic(
           onProgress: options.onProgress,
         });
         options.onProgress?.(`bfcl: ${cls}: LOTS from ${rows.length} gold traces (${scored} scored now)`);
-        return { order: lotsRanking(rows, cls).map((r) => r.tool), scoredTraces: rows.length };
+        return { order: lotsRanking(rows, cls).map((r) => r.tool), scoredTraces: rows.length, traceIds: chosen.map((t) => t.id) };
       };
     }
     return { ...(await runBfclDiagnostic(harness, { ks: options.ks, onProgress: options.onProgress, embed, dense, lots })), provision };

@@ -147,7 +147,7 @@ describe('the official BFCL harness', () => {
         seen.push({ cls, ids: fitTraces.map((t) => t.id), splits: fitTraces.map((t) => t.split ?? '') });
         // A ranking the test controls: the class's first fitting record's gold functions, in call order.
         const first = answers.get(fitTraces[0]!.id)!.ground_truth.flat().map(callName);
-        return { order: [...new Set(first)], scoredTraces: fitTraces.length };
+        return { order: [...new Set(first)], scoredTraces: fitTraces.length, traceIds: fitTraces.map((t) => t.id) };
       },
     });
     expect(seen.map((s) => [s.cls, s.ids.length, new Set(s.splits)])).toEqual(BFCL_PRIMARY_CLASSES.map((c) => [c, 10, new Set(['fit'])]));
@@ -159,7 +159,21 @@ describe('the official BFCL harness', () => {
       const evalAnswers = c.evaluate.map((id) => answers.get(id)!);
       expect(lots.coverage).toEqual(goldCoverage(lots.order, evalAnswers, [1, 200]));
       expect(lots.coverage[1]!.calls).toBeLessThan(1);
+      // Every fitting record scored: fit-gold is its reference, no separate one.
+      expect(c.rankings['fit-gold-lots']).toBeUndefined();
     }
+    // LOTS from two of the ten: its reference is fit-gold from the same two records.
+    const two = await runBfclDiagnostic(harness, {
+      ks: [4],
+      lots: async (_cls, fitTraces) => ({ order: [], scoredTraces: 2, traceIds: fitTraces.slice(0, 2).map((t) => t.id) }),
+    });
+    const trading = two.classes.find((c) => c.cls === 'TradingBot')!;
+    const byFrequency = new Map<string, number>();
+    for (const id of ['multi_turn_base_100', 'multi_turn_base_101'])
+      for (const name of answers.get(id)!.ground_truth.flat().map(callName)) byFrequency.set(name, (byFrequency.get(name) ?? 0) + 1);
+    const top = Math.max(...byFrequency.values());
+    expect(byFrequency.get(trading.rankings['fit-gold-lots']!.order[0]!)).toBe(top);
+    expect(trading.rankings.lots!.coverage).toEqual([{ k: 4, calls: 0, records: 0 }]);
   });
 
   it('ends with the process: a request after the driver died fails and says so', async () => {
