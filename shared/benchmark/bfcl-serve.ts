@@ -231,6 +231,12 @@ export interface BfclRecordOutcome {
   seconds: number;
 }
 
+/** A record's outcome before it is served: nothing counted, not valid. */
+export function emptyOutcome(arm: string, id: string, cls: string): BfclRecordOutcome {
+  const zero = { firstPromptTokens: 0, promptTokens: 0, generatedTokens: 0, steps: 0, calls: 0, deferredCalls: 0, hiddenCalls: 0 };
+  return { arm, id, cls, valid: false, ...zero, undecodable: 0, lenient: 0, stepLimited: 0, seconds: 0 };
+}
+
 export interface BfclArmSummary {
   arm: string;
   records: number;

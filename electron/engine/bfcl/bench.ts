@@ -132,7 +132,7 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
     for (const group of groups) {
       const fit = fits ? group.fit.slice(0, fitPerClass) : [];
       const evaluate = group.evaluate.slice(0, evalPerClass);
-      say(`bfcl: ${group.cls}: serving ${fit.length} fitting records keep-all`);
+      if (fits) say(`bfcl: ${group.cls}: serving ${fit.length} fitting records keep-all`);
       for (const e of fit) cost.fitServeSeconds += (await serve(e, 'fit/keep-all', 'all', 'demote', 'fit')).seconds;
 
       // Score the fitting traces (stored, so a resumed run does not score twice).
@@ -179,14 +179,15 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
         }
       }
       classes.push({ cls: group.cls, fit: fit.map((e) => e.id), evaluate: evaluate.map((e) => e.id), candidates: candidates.length, lots, bm25, sweep, k });
-      say(
-        `bfcl: ${group.cls}: LOTS ranks ${lots.length} functions with evidence (top: ${
-          lots
-            .slice(0, 4)
-            .map((s) => s.tool)
-            .join(', ') || 'none'
-        }); K = ${k}`,
-      );
+      if (fits)
+        say(
+          `bfcl: ${group.cls}: LOTS ranks ${lots.length} functions with evidence (top: ${
+            lots
+              .slice(0, 4)
+              .map((s) => s.tool)
+              .join(', ') || 'none'
+          }); K = ${k}`,
+        );
 
       const lotsSpace = space(
         lots.map((s) => s.tool),

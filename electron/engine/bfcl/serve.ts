@@ -9,6 +9,7 @@ import { LlamaText, SpecialTokensText, type ChatWrapper, type LlamaContext, type
 import { basename } from 'node:path';
 import {
   bfclArmMenu,
+  emptyOutcome,
   parseToolCalls,
   type BfclArmMenu,
   type BfclMenuForm,
@@ -208,23 +209,7 @@ export async function serveRecordWith(
     ...(options.split ? { split: options.split } : {}),
     meta: { bfcl: { id: entry.id, arm, pinned: menu.pinned, deferred: menu.deferred, hidden: menu.hidden } },
   };
-  const outcome: BfclRecordOutcome = {
-    arm,
-    id: entry.id,
-    cls,
-    valid: false,
-    firstPromptTokens: 0,
-    promptTokens: 0,
-    generatedTokens: 0,
-    steps: 0,
-    calls: 0,
-    deferredCalls: 0,
-    hiddenCalls: 0,
-    undecodable: 0,
-    lenient: 0,
-    stepLimited: 0,
-    seconds: 0,
-  };
+  const outcome = emptyOutcome(arm, entry.id, cls);
   const result: string[][][] = [];
   try {
     for (const [t, request] of turnRequests(entry).entries()) {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bareJsonCalls,
   bfclArmMenu,
+  emptyOutcome,
   jsonValueEnd,
   parseToolCalls,
   summarizeArms,
@@ -120,21 +121,9 @@ describe('parseToolCalls', () => {
 
 describe('summarizeArms', () => {
   const o = (arm: string, id: string, cls: string, valid: boolean, tokens: number): BfclRecordOutcome => ({
-    arm,
-    id,
-    cls,
+    ...emptyOutcome(arm, id, cls),
     valid,
     firstPromptTokens: tokens,
-    promptTokens: tokens,
-    generatedTokens: 1,
-    steps: 1,
-    calls: 0,
-    deferredCalls: 0,
-    hiddenCalls: 0,
-    undecodable: 0,
-    lenient: 0,
-    stepLimited: 0,
-    seconds: 1,
   });
 
   it('accuracy per arm and class, menu tokens, and the paired difference against keep-all on the shared records', () => {
