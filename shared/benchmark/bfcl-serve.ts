@@ -214,6 +214,10 @@ export interface BfclRecordOutcome {
   /** The official checker's verdict. */
   valid: boolean;
   error?: string;
+  /** The record's turns, and how many leading turns the official checker accepts (the checker run on each
+   * prefix of the turns): partial credit where whole-record accuracy is 0 for a small model. */
+  turns?: number;
+  turnsPassed?: number;
   /** Prompt tokens of the record's first request (the menu's cost) and over every request. */
   firstPromptTokens: number;
   promptTokens: number;
@@ -243,9 +247,20 @@ export interface BfclArmSummary {
   correct: number;
   accuracy: number;
   meanFirstPromptTokens: number;
+  /** Mean share of a record's turns the checker accepts before the first failing one (records that have it). */
+  turnShare?: number;
   perClass: { cls: string; records: number; correct: number }[];
   /** Against the reference arm (keep-all), over the records both served; absent for the reference itself. */
   paired?: PairedComparison;
+  /** The same for the share of turns passed. */
+  pairedTurns?: PairedComparison;
+}
+
+const turnShareOf = (o: BfclRecordOutcome): number | undefined => (o.turns && o.turnsPassed !== undefined ? o.turnsPassed / o.turns : undefined);
+
+function meanTurnShare(outcomes: readonly BfclRecordOutcome[]): { turnShare?: number } {
+  const shares = outcomes.map(turnShareOf).filter((x): x is number => x !== undefined);
+  return shares.length ? { turnShare: shares.reduce((a, b) => a + b, 0) / shares.length } : {};
 }
 
 /** Accuracy per arm and class, and each arm's paired difference against `reference` on shared records. */
@@ -262,6 +277,7 @@ export function summarizeArms(outcomes: readonly BfclRecordOutcome[], reference:
       correct,
       accuracy: mine.length ? correct / mine.length : 0,
       meanFirstPromptTokens: mine.length ? mine.reduce((s, o) => s + o.firstPromptTokens, 0) / mine.length : 0,
+      ...meanTurnShare(mine),
       perClass: classes.map((cls) => {
         const c = mine.filter((o) => o.cls === cls);
         return { cls, records: c.length, correct: c.filter((o) => o.valid).length };
@@ -271,6 +287,12 @@ export function summarizeArms(outcomes: readonly BfclRecordOutcome[], reference:
       // Stratified by primary class, as the benchmark's families are.
       const pairs = mine.filter((o) => ref.has(o.id)).map((o) => ({ stratum: o.cls, a: o.valid ? 1 : 0, b: ref.get(o.id)!.valid ? 1 : 0 }));
       if (pairs.length) summary.paired = pairedComparison(pairs);
+      const turnPairs = mine.flatMap((o) => {
+        const a = turnShareOf(o);
+        const b = ref.has(o.id) ? turnShareOf(ref.get(o.id)!) : undefined;
+        return a !== undefined && b !== undefined ? [{ stratum: o.cls, a, b }] : [];
+      });
+      if (turnPairs.length) summary.pairedTurns = pairedComparison(turnPairs);
     }
     return summary;
   });

@@ -167,7 +167,7 @@ export function formatBench(r: BfclBenchReport): string {
   }
   lines.push('');
   const classes = r.classes.map((c) => c.cls);
-  const header = ['arm', 'accuracy', ...classes, 'menu tokens', 'vs keep-all'];
+  const header = ['arm', 'accuracy', ...classes, 'menu tokens', 'vs keep-all', 'turns passed', 'vs keep-all (turns)'];
   const body = r.arms.map((a) => [
     a.arm,
     `${a.correct}/${a.records} = ${a.accuracy.toFixed(2)}`,
@@ -177,8 +177,11 @@ export function formatBench(r: BfclBenchReport): string {
     }),
     a.meanFirstPromptTokens.toFixed(0),
     a.paired ? formatPaired(a.paired.pooled) : '',
+    a.turnShare !== undefined ? a.turnShare.toFixed(2) : '–',
+    a.pairedTurns ? formatPaired(a.pairedTurns.pooled) : '',
   ]);
   lines.push(...alignColumns([header, ...body]));
+  lines.push("turns passed: the mean share of a record's turns the official checker accepts before its first failing turn (the checker on each prefix)");
   const c = r.cost;
   const lotsSeconds = c.fitServeSeconds + c.scoreSeconds + c.sweepSeconds;
   lines.push(

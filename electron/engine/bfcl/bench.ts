@@ -24,7 +24,7 @@ import { modelFileHash } from '../llama/hash';
 import { lotsRanking, readJsonl, scoreIntoFile } from './score';
 import { BfclHarness } from './harness';
 import { provisionBfcl } from './provision';
-import { BfclServer, BFCL_MAX_STEPS, recordArmMenu, type BfclServerOptions } from './serve';
+import { BfclServer, BFCL_MAX_STEPS, recordArmMenu, traceResult, turnsPassed, type BfclServerOptions } from './serve';
 
 export const BFCL_PRESETS = {
   quick: { fitPerClass: 2, evalPerClass: 3, budgets: [8], maxSteps: 8, what: 'a few records per class, one budget (K = 8), 8 steps a turn: fits a CPU' },
@@ -111,6 +111,12 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
     const serve = async (entry: (typeof records)[number], arm: string, space: readonly string[] | 'all', form: BfclMenuForm, split: 'fit' | 'eval') => {
       const key = `${arm}|${entry.id}`;
       const have = done.get(key);
+      if (have && have.turnsPassed === undefined && traces.has(`bfcl/${arm}/${entry.id}`)) {
+        // Served before turns were counted: the checker on each prefix of what the trace executed.
+        const result = await traceResult(harness, traces.get(`bfcl/${arm}/${entry.id}`)!);
+        have.turns = result.length;
+        have.turnsPassed = have.valid ? result.length : await turnsPassed(harness, entry, answerOf.get(entry.id)!, result);
+      }
       if (have) return have;
       const served = await server.serveRecord(harness, entry, answerOf.get(entry.id)!, recordArmMenu(entry, docs, space, form), arm, { split });
       appendFileSync(recordsPath, JSON.stringify(served.outcome) + '\n');

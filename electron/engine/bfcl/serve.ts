@@ -256,7 +256,7 @@ export async function serveRecordWith(
           },
         ];
         parsed.calls.forEach((c, i) => {
-          const content = observed.get(i) ?? `Error: the function ${c.name} is not offered on this menu.`;
+          const content = observed.get(i) ?? refusal(c.name);
           steps.push({ kind: 'observation', callId: ids[i]!, name: c.name, content, pairing: 'id', ...(content.startsWith('Error') ? { isError: true } : {}) });
         });
         turn.steps.push(...steps);
@@ -274,12 +274,44 @@ export async function serveRecordWith(
     }
     const verdict = await harness.check(entry, answer.ground_truth, result);
     outcome.valid = verdict.valid;
+    outcome.turns = result.length;
+    outcome.turnsPassed = verdict.valid ? result.length : await turnsPassed(harness, entry, answer, result);
     if (!verdict.valid && !outcome.error) outcome.error = `${verdict.error_type ?? 'invalid'}: ${String(verdict.error_message ?? '').slice(0, 200)}`;
   } finally {
     await harness.endSession(session).catch(() => {});
   }
   outcome.seconds = (Date.now() - started) / 1000;
   return { trace, outcome, result };
+}
+
+/** The observation a call to a function the menu hides gets (the call is not executed). */
+export function refusal(name: string): string {
+  return `Error: the function ${name} is not offered on this menu.`;
+}
+
+/** How many leading turns of a served record the official checker accepts (it is run on each prefix). */
+export async function turnsPassed(harness: BfclHarness, entry: BfclEntry, answer: BfclAnswer, result: readonly (readonly string[][])[]): Promise<number> {
+  for (let k = 1; k <= result.length; k++) {
+    const verdict = await harness.check(entry, answer.ground_truth.slice(0, k), result.slice(0, k));
+    if (!verdict.valid) return k - 1;
+  }
+  return result.length;
+}
+
+/** The call strings a served trace executed, per turn and step (calls refused by the menu left out), as the checker takes them. */
+export async function traceResult(harness: BfclHarness, trace: Trace): Promise<string[][][]> {
+  const out: string[][][] = [];
+  for (const turn of trace.turns) {
+    const steps: string[][] = [];
+    const observation = new Map(turn.steps.flatMap((s) => (s.kind === 'observation' ? [[s.callId, s.content] as const] : [])));
+    for (const step of turn.steps) {
+      if (step.kind !== 'call') continue;
+      const run = step.calls.filter((c) => observation.get(c.id) !== refusal(c.name));
+      steps.push(await harness.toCalls(run.map((c) => ({ name: c.name, arguments: (c.arguments ?? {}) as Record<string, unknown> }))));
+    }
+    out.push(steps);
+  }
+  return out;
 }
 
 /** A record's menu under an arm: its functions (the official menu), shaped by the space. */

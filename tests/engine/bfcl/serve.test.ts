@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BfclHarness } from '../../../electron/engine/bfcl/harness';
 import { provisionBfcl, BFCL_VERSION } from '../../../electron/engine/bfcl/provision';
-import { BfclServer, messageEnd, recordArmMenu, serveRecordWith, type Response, type ResponseSource } from '../../../electron/engine/bfcl/serve';
+import { BfclServer, messageEnd, recordArmMenu, traceResult, serveRecordWith, type Response, type ResponseSource } from '../../../electron/engine/bfcl/serve';
 import { pulledDefaultModel } from '../../../electron/engine/models/model-arg';
 import type { BfclAnswer, BfclDoc, BfclEntry } from '../../../shared/benchmark/bfcl';
 import type { CallSyntax } from '../../../shared/benchmark/bfcl-serve';
@@ -75,7 +75,17 @@ describe('BFCL serving loop (official classes and checker, scripted responses)',
     expect(answers.get(ID)!.ground_truth).toEqual([["get_stock_info(symbol='NVDA')"], ['fund_account(amount=2203.4)']]);
     const source = script([call('get_stock_info', { symbol: 'NVDA' }), 'Nvidia trades at 220.34.', call('fund_account', { amount: 2203.4 }), '']);
     const { trace, outcome, result } = await serve(source, 'all', 'demote', 'keep-all');
-    expect(outcome).toMatchObject({ valid: true, steps: 4, calls: 2, deferredCalls: 0, hiddenCalls: 0, stepLimited: 0, firstPromptTokens: 100 });
+    expect(outcome).toMatchObject({
+      valid: true,
+      steps: 4,
+      calls: 2,
+      deferredCalls: 0,
+      hiddenCalls: 0,
+      stepLimited: 0,
+      firstPromptTokens: 100,
+      turns: 2,
+      turnsPassed: 2,
+    });
     expect(result).toEqual([[["get_stock_info(symbol='NVDA')"]], [['fund_account(amount=2203.4)']]]);
     expect(trace).toMatchObject({ id: `bfcl/keep-all/${ID}`, task: 'TradingBot' });
     expect(trace.turns[0]!.answer).toBe('Nvidia trades at 220.34.');
@@ -99,6 +109,8 @@ describe('BFCL serving loop (official classes and checker, scripted responses)',
     );
     expect(outcome.valid).toBe(false);
     expect(outcome.error).toMatch(/mismatch/);
+    // The first turn alone is right: the checker accepts that prefix only.
+    expect(outcome).toMatchObject({ turns: 2, turnsPassed: 1 });
   });
 
   it('under demotion a deferred function is on the menu without parameters and stays callable; under pruning a call to it is refused, not executed', async () => {
@@ -119,6 +131,9 @@ describe('BFCL serving loop (official classes and checker, scripted responses)',
     });
     // Not executed: the checker is given no call for that step.
     expect(pruned.result[0]).toEqual([[]]);
+    // What a stored trace executed is read back as the checker took it (a resumed run counts turns from it).
+    expect(await traceResult(harness, pruned.trace)).toEqual(pruned.result);
+    expect(await traceResult(harness, demoted.trace)).toEqual(demoted.result);
   });
 
   it('a turn that keeps calling is cut at the step limit, its last call the target', async () => {

@@ -150,5 +150,19 @@ describe('summarizeArms', () => {
     // Macro mean over the classes: A +0.5, B +1.0.
     expect(lots!.paired!.pooled.difference).toBeCloseTo(0.75, 12);
     expect(lots!.paired!.pooled.discordant).toEqual({ aOnly: 2, bOnly: 0 });
+    // No turn counts recorded: no turn share.
+    expect(lots!.turnShare).toBeUndefined();
+  });
+
+  it('the share of turns passed per arm, paired against keep-all on the records that have it', () => {
+    const t = (arm: string, id: string, turns: number, passed: number): BfclRecordOutcome => ({
+      ...o(arm, id, 'A', passed === turns, 10),
+      turns,
+      turnsPassed: passed,
+    });
+    const [keep, lots] = summarizeArms([t('keep-all', 'r1', 4, 1), t('keep-all', 'r2', 2, 0), t('lots', 'r1', 4, 2), t('lots', 'r2', 2, 2)], 'keep-all');
+    expect(keep!.turnShare).toBeCloseTo((0.25 + 0) / 2, 12);
+    expect(lots!.turnShare).toBeCloseTo((0.5 + 1) / 2, 12);
+    expect(lots!.pairedTurns!.pooled.difference).toBeCloseTo((0.25 + 1) / 2, 12);
   });
 });
