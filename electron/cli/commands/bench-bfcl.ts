@@ -154,7 +154,8 @@ export function formatBench(r: BfclBenchReport): string {
     `BFCL v4 multi_turn_base, ${r.model}, preset ${r.preset}: ${s.fitPerClass} fitting + ${s.evalPerClass} evaluation records per class, budgets ${s.budgets.join(',')}, ${s.maxSteps} steps a turn, ${s.lenient ? 'lenient' : 'strict'} call decoding; official checker`,
     '',
   ];
-  for (const c of r.classes) {
+  const lotsRan = r.arms.some((a) => a.arm.startsWith('lots'));
+  for (const c of lotsRan ? r.classes : []) {
     const sweep = c.sweep.length ? `; sweep ${c.sweep.map((w) => `K=${w.k} ${w.correct}/${w.records}`).join(', ')}` : '';
     lines.push(
       `${c.cls}: ${c.candidates} candidates, LOTS ranks ${c.lots.length} with evidence: ${
@@ -191,14 +192,18 @@ export function formatBench(r: BfclBenchReport): string {
       ['method', 'seconds', 'what'],
       ['keep-all', '0', 'nothing to choose'],
       ['BM25', '< 1', "the candidates' docs against the fitting requests"],
-      [
-        'LOTS',
-        lotsSeconds.toFixed(0),
-        `fitting records served keep-all ${c.fitServeSeconds.toFixed(0)} s + ${c.scoredTraces} traces scored ${c.scoreSeconds.toFixed(0)} s${c.sweepSeconds ? ` + sweep ${c.sweepSeconds.toFixed(0)} s` : ''}`,
-      ],
+      ...(lotsRan
+        ? [
+            [
+              'LOTS',
+              lotsSeconds.toFixed(0),
+              `fitting records served keep-all ${c.fitServeSeconds.toFixed(0)} s + ${c.scoredTraces} traces scored ${c.scoreSeconds.toFixed(0)} s${c.sweepSeconds ? ` + sweep ${c.sweepSeconds.toFixed(0)} s` : ''}`,
+            ],
+          ]
+        : []),
     ]),
     '',
-    `this run: ${r.wallSeconds.toFixed(0)} s (a resumed run counts only what it did)`,
+    `this run: ${r.wallSeconds.toFixed(0)} s (a resumed run: only what it did now; the costs above count the whole folder)`,
   );
   return lines.join('\n');
 }

@@ -71,7 +71,8 @@ export interface BfclBenchReport {
   settings: { fitPerClass: number; evalPerClass: number; budgets: number[]; maxSteps: number; lenient: boolean };
   classes: BfclClassReport[];
   arms: BfclArmSummary[];
-  /** Selection cost: seconds serving the fitting records keep-all, scoring them, and the sweep. */
+  /** Selection cost: seconds serving the fitting records keep-all, scoring them, and the sweep (a resumed run
+   * counts what earlier runs of the folder did too). */
   cost: { fitServeSeconds: number; scoreSeconds: number; sweepSeconds: number; scoredTraces: number };
   wallSeconds: number;
 }
@@ -130,6 +131,10 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
       return o;
     };
 
+    // Scoring is not kept per record: its seconds and count are kept beside the scores, so a resumed run
+    // reports the whole selection cost as the served records' own seconds do.
+    const scoringPath = join(out, 'scoring.json');
+    const scoring = existsSync(scoringPath) ? (JSON.parse(readFileSync(scoringPath, 'utf8')) as Record<string, { seconds: number; traces: number }>) : {};
     const cost = { fitServeSeconds: 0, scoreSeconds: 0, sweepSeconds: 0, scoredTraces: 0 };
     const classes: BfclClassReport[] = [];
     const evalOutcomes: BfclRecordOutcome[] = [];
@@ -152,8 +157,13 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
         threads: options.threads,
         onProgress: say,
       });
-      cost.scoredTraces += scored;
-      cost.scoreSeconds += (Date.now() - scoreStarted) / 1000;
+      if (scored) {
+        const was = scoring[group.cls] ?? { seconds: 0, traces: 0 };
+        scoring[group.cls] = { seconds: was.seconds + (Date.now() - scoreStarted) / 1000, traces: was.traces + scored };
+        writeFileSync(scoringPath, JSON.stringify(scoring, null, 2) + '\n');
+      }
+      cost.scoredTraces += scoring[group.cls]?.traces ?? 0;
+      cost.scoreSeconds += scoring[group.cls]?.seconds ?? 0;
       const lots = lotsRanking(rows, group.cls);
       const candidates = classCandidates(group, docs);
       const bm25 = bm25TaskRanking(candidates, group.fit.slice(0, fitPerClass).flatMap(turnRequests)).map((r) => r.tool);
