@@ -1,0 +1,100 @@
+// The whole shell (App) rendered at a route against the real engine service over the in-memory transport
+// (harness.ts: JSON round trip, like the web host), on a real project folder built with the store's own
+// API — so a view test sees what the engine answers and checks what an action did to the project, not
+// what a fake was called with (docs/CONVENTIONS.md §9). A fault the real service will not produce (a
+// locked project at the wrong moment, a transport error) is a `faults` override of one method, and the
+// test says why.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { act, render, screen, waitFor, type RenderResult } from '@testing-library/react';
+import { expect } from 'vitest';
+import type { StudioApi } from '../../shared/api';
+import type { StoredScore } from '../../shared/project/scores';
+import type { Trace } from '../../shared/trace/schema';
+import { StudioService, type StudioService as Service } from '../../electron/engine/api';
+import { ProjectStore, type ProjectStore as Store } from '../../electron/engine/store';
+import { App } from '../../renderer/app/App';
+import { StudioProvider } from '../../renderer/store/react';
+import { createStudioStore, type StudioStore } from '../../renderer/store/store';
+import type { Route } from '../../renderer/store/types';
+import { makeLineTraces, toolName } from '../e2e/fixtures';
+import { inMemoryApi } from './harness';
+
+export const TASK = 'fx_settle';
+/** The finance project's tools in ranking order; the last one is on every menu but never scored. */
+export const TOOLS = [toolName(0), toolName(1), toolName(2), toolName(3), toolName(4)] as const;
+/** The run the synthetic scores are stored under. */
+export const RUN = 'import:synthetic';
+/** Mean score of each ranked tool: three help (the proposal pins them), the fourth slightly hurts. */
+const MEANS = [0.412, 0.187, 0.064, -0.011];
+
+/** Score rows with the means above (±0.02 around each), the last tool left unscored. */
+function financeScores(traces: Trace[]): StoredScore[] {
+  return traces.map((t, r) => ({
+    key: `${RUN}|${t.id}`,
+    run: RUN,
+    trace: t.id,
+    task: t.task,
+    exposed: t.tools.map((x) => x.name),
+    scores: Object.fromEntries(MEANS.map((m, c) => [TOOLS[c]!, Number((m + ((r % 5) - 2) * 0.01).toFixed(5))])),
+    createdAt: new Date(2026, 10, 30).toISOString(),
+  }));
+}
+
+/**
+ * A project "finance" with one scored task: fx_settle, 24 requests, each served with the same five tools;
+ * four are scored (the proposal pins the three that help and defers the fourth), the fifth never is.
+ */
+export function financeProject(): { dir: string; project: Store; traces: Trace[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'lots-views-'));
+  const project = ProjectStore.create(dir, 'finance');
+  const traces = makeLineTraces({ task: TASK, requests: 24, tools: TOOLS.length });
+  project.addTraces(traces, 'fx_settle.jsonl');
+  project.appendScores(financeScores(traces));
+  return { dir, project, traces };
+}
+
+export interface Studio extends RenderResult {
+  service: Service;
+  /** The API the page talks to (the in-memory one, with any fault overrides). */
+  api: StudioApi;
+  store: StudioStore;
+  /** The project folder, null when none is open. */
+  dir: string | null;
+  /** The open project read back from its folder (a fresh handle: what an action stored is on disk). */
+  project: () => Store;
+}
+
+export interface StudioOptions {
+  /** The project to open: a folder made by a builder; `null` opens none (the start screen). */
+  dir?: string | null;
+  /** Methods that answer with a fault the real service will not produce here (the test says why). */
+  faults?: Partial<StudioApi>;
+}
+
+/** The in-memory API over `service` with `faults` replacing single methods. */
+export function apiWithFaults(service: Service, faults: Partial<StudioApi> = {}): StudioApi {
+  return { ...inMemoryApi(service), ...faults };
+}
+
+/** The shell at `route` against the real service, booted as main.tsx boots the page; resolves once the view is drawn. */
+export async function renderStudio(route: Route, options: StudioOptions = {}): Promise<Studio> {
+  const dir = options.dir === undefined ? financeProject().dir : options.dir;
+  const service = new StudioService({ transport: 'web', configDir: mkdtempSync(join(tmpdir(), 'lots-views-cfg-')) });
+  if (dir !== null) service.setProject(ProjectStore.open(dir));
+  const api = apiWithFaults(service, options.faults);
+  const store = createStudioStore(api, { route });
+  const result = render(
+    <StudioProvider store={store} api={api}>
+      <App />
+    </StudioProvider>,
+  );
+  await act(() => store.getState().boot());
+  await waitFor(() => expect(screen.getByTestId(`view-${route.view}`)).toBeTruthy());
+  const project = () => {
+    if (dir === null) throw new Error('no project is open in this test');
+    return ProjectStore.open(dir);
+  };
+  return { ...result, service, api, store, dir, project };
+}
