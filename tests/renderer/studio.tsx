@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { act, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { StudioApi } from '../../shared/api';
+import type { SpaceVersion } from '../../shared/project/spaces';
 import type { StoredScore } from '../../shared/project/scores';
 import type { Trace } from '../../shared/trace/schema';
 import { StudioService, type StudioService as Service } from '../../electron/engine/api';
@@ -46,13 +47,30 @@ function financeScores(traces: Trace[]): StoredScore[] {
  * A project "finance" with one scored task: fx_settle, 24 requests, each served with the same five tools;
  * four are scored (the proposal pins the three that help and defers the fourth), the fifth never is.
  */
-export function financeProject(): { dir: string; project: Store; traces: Trace[] } {
+export function financeProject(options: { otherTask?: string } = {}): { dir: string; project: Store; traces: Trace[] } {
   const dir = mkdtempSync(join(tmpdir(), 'lots-views-'));
   const project = ProjectStore.create(dir, 'finance');
   const traces = makeLineTraces({ task: TASK, requests: 24, tools: TOOLS.length });
   project.addTraces(traces, 'fx_settle.jsonl');
   project.appendScores(financeScores(traces));
+  // A second task, imported but never scored (so it has no space to approve).
+  if (options.otherTask !== undefined) project.addTraces(makeLineTraces({ task: options.otherTask, requests: 6, tools: 3 }), `${options.otherTask}.jsonl`);
   return { dir, project, traces };
+}
+
+/** A service over the project in `dir`, with its own empty config folder. */
+export function serviceFor(dir: string | null): Service {
+  const service = new StudioService({ transport: 'web', configDir: mkdtempSync(join(tmpdir(), 'lots-views-cfg-')) });
+  if (dir !== null) service.setProject(ProjectStore.open(dir));
+  return service;
+}
+
+/** Approve the task's proposal as it stands, as the Space view's "Approve" does (through the service). */
+export async function approveProposal(dir: string, task: string = TASK): Promise<SpaceVersion> {
+  const api = inMemoryApi(serviceFor(dir));
+  const space = await api.getSpaces({ task });
+  const { tools, deferred, rule } = space.proposal;
+  return api.acceptSpace({ task, tools, deferred, rule });
 }
 
 export interface Studio extends RenderResult {
@@ -81,8 +99,7 @@ export function apiWithFaults(service: Service, faults: Partial<StudioApi> = {})
 /** The shell at `route` against the real service, booted as main.tsx boots the page; resolves once the view is drawn. */
 export async function renderStudio(route: Route, options: StudioOptions = {}): Promise<Studio> {
   const dir = options.dir === undefined ? financeProject().dir : options.dir;
-  const service = new StudioService({ transport: 'web', configDir: mkdtempSync(join(tmpdir(), 'lots-views-cfg-')) });
-  if (dir !== null) service.setProject(ProjectStore.open(dir));
+  const service = serviceFor(dir);
   const api = apiWithFaults(service, options.faults);
   const store = createStudioStore(api, { route });
   const result = render(
