@@ -46,11 +46,13 @@ function financeScores(traces: Trace[]): StoredScore[] {
 /**
  * A project "finance" with one scored task: fx_settle, 24 requests, each served with the same five tools;
  * four are scored (the proposal pins the three that help and defers the fourth), the fifth never is.
+ * The answers: 18 right, 5 wrong (every request i with i % 5 === 3), the first one unlabelled.
  */
 export function financeProject(options: { otherTask?: string } = {}): { dir: string; project: Store; traces: Trace[] } {
   const dir = mkdtempSync(join(tmpdir(), 'lots-views-'));
   const project = ProjectStore.create(dir, 'finance');
   const traces = makeLineTraces({ task: TASK, requests: 24, tools: TOOLS.length });
+  delete traces[0]!.turns[0]!.correct; // one answer nobody labelled (19 right, 5 wrong before)
   project.addTraces(traces, 'fx_settle.jsonl');
   project.appendScores(financeScores(traces));
   // A second task, imported but never scored (so it has no space to approve).
@@ -89,6 +91,8 @@ export interface StudioOptions {
   dir?: string | null;
   /** Methods that answer with a fault the real service will not produce here (the test says why). */
   faults?: Partial<StudioApi>;
+  /** Run against the service before the page boots (e.g. open and close a project so it is a recent one). */
+  before?: (api: StudioApi, service: Service) => Promise<void>;
 }
 
 /** The in-memory API over `service` with `faults` replacing single methods. */
@@ -101,6 +105,7 @@ export async function renderStudio(route: Route, options: StudioOptions = {}): P
   const dir = options.dir === undefined ? financeProject().dir : options.dir;
   const service = serviceFor(dir);
   const api = apiWithFaults(service, options.faults);
+  await options.before?.(inMemoryApi(service), service);
   const store = createStudioStore(api, { route });
   const result = render(
     <StudioProvider store={store} api={api}>
