@@ -4,7 +4,7 @@
 // what a fake was called with (docs/CONVENTIONS.md §9). A fault the real service will not produce (a
 // locked project at the wrong moment, a transport error) is a `faults` override of one method, and the
 // test says why.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { act, render, screen, waitFor, type RenderResult } from '@testing-library/react';
@@ -20,7 +20,7 @@ import { StudioProvider } from '../../renderer/store/react';
 import { createStudioStore, type StudioStore } from '../../renderer/store/store';
 import type { Route } from '../../renderer/store/types';
 import { makeLineTraces, toolName } from '../e2e/fixtures';
-import { inMemoryApi } from './harness';
+import { countingCalls, inMemoryApi, type InMemoryOptions } from './harness';
 
 export const TASK = 'fx_settle';
 /** The finance project's tools in ranking order; the last one is on every menu but never scored. */
@@ -30,11 +30,17 @@ export const RUN = 'import:synthetic';
 /** Mean score of each ranked tool: three help (the proposal pins them), the fourth slightly hurts. */
 const MEANS = [0.412, 0.187, 0.064, -0.011];
 
-/** Score rows with the means above (±0.02 around each), the last tool left unscored. */
-function financeScores(traces: Trace[]): StoredScore[] {
+/** The run key of scores computed here with a model (hash of the model, intervention, span, prompt format). */
+export const MODEL_RUN = '3f9a1c2e7b6d5a40|evidence|answer|ChatML';
+
+/** Score rows with the means above (±0.02 around each), the last tool left unscored; with `model`, stored
+ * as computed here with that model file (MODEL_RUN), else as imported (RUN). */
+function financeScores(traces: Trace[], model?: string): StoredScore[] {
+  const run = model !== undefined ? MODEL_RUN : RUN;
   return traces.map((t, r) => ({
-    key: `${RUN}|${t.id}`,
-    run: RUN,
+    key: `${run}|${t.id}`,
+    run,
+    ...(model !== undefined ? { model } : {}),
     trace: t.id,
     task: t.task,
     exposed: t.tools.map((x) => x.name),
@@ -48,16 +54,23 @@ function financeScores(traces: Trace[]): StoredScore[] {
  * four are scored (the proposal pins the three that help and defers the fourth), the fifth never is.
  * The answers: 18 right, 5 wrong (every request i with i % 5 === 3), the first one unlabelled.
  */
-export function financeProject(options: { otherTask?: string } = {}): { dir: string; project: Store; traces: Trace[] } {
+export function financeProject(options: { otherTask?: string; scored?: boolean; model?: string } = {}): { dir: string; project: Store; traces: Trace[] } {
   const dir = mkdtempSync(join(tmpdir(), 'lots-views-'));
   const project = ProjectStore.create(dir, 'finance');
   const traces = makeLineTraces({ task: TASK, requests: 24, tools: TOOLS.length });
   delete traces[0]!.turns[0]!.correct; // one answer nobody labelled (19 right, 5 wrong before)
   project.addTraces(traces, 'fx_settle.jsonl');
-  project.appendScores(financeScores(traces));
+  if (options.scored !== false) project.appendScores(financeScores(traces, options.model));
   // A second task, imported but never scored (so it has no space to approve).
   if (options.otherTask !== undefined) project.addTraces(makeLineTraces({ task: options.otherTask, requests: 6, tools: 3 }), `${options.otherTask}.jsonl`);
   return { dir, project, traces };
+}
+
+/** A file standing for a model at `name` (the engine checks that a model path is a file before a job starts). */
+export function modelFile(name = 'qwen2.5-0.5b-instruct-q4_k_m.gguf'): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'lots-views-model-')), name);
+  writeFileSync(path, 'GGUF');
+  return path;
 }
 
 /** A service over the project in `dir`, with its own empty config folder. */
@@ -79,6 +92,8 @@ export interface Studio extends RenderResult {
   service: Service;
   /** The API the page talks to (the in-memory one, with any fault overrides). */
   api: StudioApi;
+  /** How many times the page (or the test) called each method: what the page asked the engine for. */
+  calls: Map<string, number>;
   store: StudioStore;
   /** The project folder, null when none is open. */
   dir: string | null;
@@ -89,6 +104,8 @@ export interface Studio extends RenderResult {
 export interface StudioOptions {
   /** The project to open: a folder made by a builder; `null` opens none (the start screen). */
   dir?: string | null;
+  /** Served as the web host serves its view-only link (harness.ts inMemoryApi). */
+  viewOnly?: boolean;
   /** Methods that answer with a fault the real service will not produce here (the test says why). */
   faults?: Partial<StudioApi>;
   /** Run against the service before the page boots (e.g. open and close a project so it is a recent one). */
@@ -96,15 +113,15 @@ export interface StudioOptions {
 }
 
 /** The in-memory API over `service` with `faults` replacing single methods. */
-export function apiWithFaults(service: Service, faults: Partial<StudioApi> = {}): StudioApi {
-  return { ...inMemoryApi(service), ...faults };
+export function apiWithFaults(service: Service, faults: Partial<StudioApi> = {}, options: InMemoryOptions = {}): StudioApi {
+  return { ...inMemoryApi(service, options), ...faults };
 }
 
 /** The shell at `route` against the real service, booted as main.tsx boots the page; resolves once the view is drawn. */
 export async function renderStudio(route: Route, options: StudioOptions = {}): Promise<Studio> {
   const dir = options.dir === undefined ? financeProject().dir : options.dir;
   const service = serviceFor(dir);
-  const api = apiWithFaults(service, options.faults);
+  const { api, calls } = countingCalls(apiWithFaults(service, options.faults, { viewOnly: options.viewOnly === true }));
   await options.before?.(inMemoryApi(service), service);
   const store = createStudioStore(api, { route });
   const result = render(
@@ -118,5 +135,5 @@ export async function renderStudio(route: Route, options: StudioOptions = {}): P
     if (dir === null) throw new Error('no project is open in this test');
     return ProjectStore.open(dir);
   };
-  return { ...result, service, api, store, dir, project };
+  return { ...result, service, api, calls, store, dir, project };
 }
