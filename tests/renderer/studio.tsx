@@ -54,11 +54,17 @@ function financeScores(traces: Trace[], model?: string): StoredScore[] {
  * four are scored (the proposal pins the three that help and defers the fourth), the fifth never is.
  * The answers: 18 right, 5 wrong (every request i with i % 5 === 3), the first one unlabelled.
  */
-export function financeProject(options: { otherTask?: string; scored?: boolean; model?: string } = {}): { dir: string; project: Store; traces: Trace[] } {
+export function financeProject(options: { otherTask?: string; scored?: boolean; model?: string; answers?: string } = {}): {
+  dir: string;
+  project: Store;
+  traces: Trace[];
+} {
   const dir = mkdtempSync(join(tmpdir(), 'lots-views-'));
   const project = ProjectStore.create(dir, 'finance');
   const traces = makeLineTraces({ task: TASK, requests: 24, tools: TOOLS.length });
   delete traces[0]!.turns[0]!.correct; // one answer nobody labelled (19 right, 5 wrong before)
+  // `answers`: every recorded answer replaced (e.g. '' for a task none of whose requests can be scored).
+  if (options.answers !== undefined) for (const t of traces) for (const turn of t.turns) turn.answer = options.answers;
   project.addTraces(traces, 'fx_settle.jsonl');
   if (options.scored !== false) project.appendScores(financeScores(traces, options.model));
   // A second task, imported but never scored (so it has no space to approve).
