@@ -17,7 +17,7 @@ import { StudioService, type StudioService as Service } from '../../electron/eng
 import { ProjectStore, type ProjectStore as Store } from '../../electron/engine/store';
 import { App } from '../../renderer/app/App';
 import { StudioProvider } from '../../renderer/store/react';
-import { createStudioStore, type StudioStore } from '../../renderer/store/store';
+import { connectEvents, createStudioStore, type StudioStore } from '../../renderer/store/store';
 import type { Route } from '../../renderer/store/types';
 import { makeLineTraces, toolName } from '../e2e/fixtures';
 import { countingCalls, inMemoryApi, type InMemoryOptions } from './harness';
@@ -130,6 +130,8 @@ export async function renderStudio(route: Route, options: StudioOptions = {}): P
   const { api, calls } = countingCalls(apiWithFaults(service, options.faults, { viewOnly: options.viewOnly === true }));
   await options.before?.(inMemoryApi(service), service);
   const store = createStudioStore(api, { route });
+  // The engine's events reach the store as on the page (renderer/main.tsx); the service is this test's own.
+  connectEvents(api, store, () => {});
   const result = render(
     <StudioProvider store={store} api={api}>
       <App />
