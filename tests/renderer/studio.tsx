@@ -79,6 +79,13 @@ export function modelFile(name = 'qwen2.5-0.5b-instruct-q4_k_m.gguf'): string {
   return path;
 }
 
+/** An empty project "finance" (no traces yet); returns its folder. */
+export function emptyDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lots-views-empty-'));
+  ProjectStore.create(dir, 'finance');
+  return dir;
+}
+
 /** A service over the project in `dir`, with its own empty config folder. */
 export function serviceFor(dir: string | null): Service {
   const service = new StudioService({ transport: 'web', configDir: mkdtempSync(join(tmpdir(), 'lots-views-cfg-')) });
