@@ -1,10 +1,14 @@
-// @vitest-environment happy-dom
-// The Budget view against a fake engine: K starts at the proposal's budget, the kept set follows the
-// slider, the sweep button calls the engine with the task and the model, a refused sweep is a notice.
+import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts says why not @vitest-environment)
+// The Budget view against the real engine service: K starts at the proposal's budget, the kept set follows
+// the slider, the sweep button starts the engine's sweep job for the task with the chosen model (which
+// fails here, naming the task: the project is no benchmark), a model path that is not there is refused
+// and shown as a notice, and a stored sweep draws its accuracy chart.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../shared/api';
-import { budget, fakeApi, renderStudio, TASK } from '../fake-api';
+import { financeProject, renderStudio, RUN, TASK, TOOLS } from '../studio';
 
 afterEach(cleanup);
 
@@ -17,86 +21,103 @@ describe('Budget view', () => {
   it('shows K, the kept tools and what they cost; the slider moves them', async () => {
     await renderStudio({ view: 'budget', task: TASK });
     expect((await screen.findByTestId('k-value')).textContent).toBe('K = 3');
-    expect(kept()).toEqual(['CurrencyConvert', 'ExchangeRate', 'LedgerPost']);
+    expect(kept()).toEqual([TOOLS[0], TOOLS[1], TOOLS[2]]);
     expect(screen.getByText('3 of 5')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Surrogate F̂ against K' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Fitting accuracy against K' })).toBeNull();
     fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '1' } });
     await waitFor(() => expect(screen.getByTestId('k-value').textContent).toBe('K = 1'));
-    expect(kept()).toEqual(['CurrencyConvert']);
+    expect(kept()).toEqual([TOOLS[0]]);
     fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '0' } });
     expect(await screen.findByText('No tools pinned at K = 0.')).toBeTruthy();
   });
 
   it('at K: the top K pinned, the other ranked tools deferred, the unscored one hidden, and the menu cost three ways (issue 44)', async () => {
-    await renderStudio({ view: 'budget', task: TASK });
+    const { api } = await renderStudio({ view: 'budget', task: TASK });
     expect((await screen.findByTestId('k-value')).textContent).toBe('K = 3');
     const chips = (id: string) => [...screen.getByTestId(id).querySelectorAll('.chip')].map((c) => c.textContent);
-    expect(chips('kept-set')).toEqual(['CurrencyConvert', 'ExchangeRate', 'LedgerPost']);
-    expect(chips('deferred-set')).toEqual(['TaxLookup']);
-    expect(chips('hidden-set')).toEqual(['WeatherNow']);
+    expect(chips('kept-set')).toEqual([TOOLS[0], TOOLS[1], TOOLS[2]]);
+    expect(chips('deferred-set')).toEqual([TOOLS[3]]);
+    expect(chips('hidden-set')).toEqual([TOOLS[4]]);
     expect(screen.getByTestId('readout-states').textContent).toBe('pinned tools3 of 5+ 1 deferred · 1 hidden');
-    // 88 tokens a tool in full, 20 demoted (fake-api): pinned 3 × 88, + 1 × 20, keep-all 5 × 88.
+    // The engine's estimate of each tool's definition, in full and demoted: the view adds them up.
+    const { toolSchemaTokens: full, toolDemotedTokens: demoted, menuSchemaTokens: all } = await api.getBudget({ task: TASK });
+    const sum = (tools: readonly string[], of: Record<string, number>) => tools.reduce((a, t) => a + of[t]!, 0);
+    const pinned3 = sum(TOOLS.slice(0, 3), full);
+    expect(pinned3).toBeGreaterThan(0);
+    expect(all).toBe(sum(TOOLS, full));
     const cost = (key: string) => screen.getByTestId('budget-menu-cost').querySelector(`tr[data-cost="${key}"]`)!;
     const cells = (key: string) => [...cost(key).querySelectorAll('th, td')].map((c) => c.textContent);
-    expect(cells('pinned').slice(0, 1).concat(cells('pinned').slice(2, 3))).toEqual(['pinned only', '264']);
+    expect(cells('pinned').slice(0, 1).concat(cells('pinned').slice(2, 3))).toEqual(['pinned only', String(pinned3)]);
     expect(cells('pinned-deferred')[0]).toBe('pinned + 1 deferred');
-    expect(cells('pinned-deferred')[2]).toBe('284');
-    expect(cells('pinned-deferred')[3]).toMatch(/^35% fewer than keep-all · deferred tools demoted: name and one line, no schema$/);
-    expect(cells('keep-all').slice(0, 1).concat(cells('keep-all').slice(2, 3))).toEqual(['keep all 5', '440']);
-    // Demoting saves tokens here (20 < 88 a tool): no note that it would not.
+    const withDeferred = pinned3 + demoted[TOOLS[3]]!;
+    expect(cells('pinned-deferred')[2]).toBe(String(withDeferred));
+    const fewer = `${((1 - withDeferred / all) * 100).toFixed(0)}%`;
+    expect(cells('pinned-deferred')[3]).toBe(`${fewer} fewer than keep-all · deferred tools demoted: name and one line, no schema`);
+    expect(cells('keep-all').slice(0, 1).concat(cells('keep-all').slice(2, 3))).toEqual(['keep all 5', String(all)]);
+    // Demoting saves tokens here (a demoted tool costs less than its schema): no note that it would not.
+    expect(demoted[TOOLS[3]]!).toBeLessThan(full[TOOLS[3]]!);
     expect(screen.queryByTestId('budget-demotion-saves-nothing')).toBeNull();
     // K = 1: two more deferred; the slider's value text names the three states for a screen reader.
     fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '1' } });
-    await waitFor(() => expect(chips('deferred-set')).toEqual(['ExchangeRate', 'LedgerPost', 'TaxLookup']));
+    await waitFor(() => expect(chips('deferred-set')).toEqual([TOOLS[1], TOOLS[2], TOOLS[3]]));
     expect(screen.getByTestId('k-slider').getAttribute('aria-valuetext')).toBe('K = 1: 1 pinned, 3 deferred, 1 hidden');
-    expect(cells('pinned-deferred')[2]).toBe('148');
+    expect(cells('pinned-deferred')[2]).toBe(String(full[TOOLS[0]]! + sum(TOOLS.slice(1, 4), demoted)));
   });
 
-  it('runs a sweep of the task with the chosen model', async () => {
-    const { api, store } = await renderStudio({ view: 'budget', task: TASK });
+  it('runs a sweep of the task with the chosen model: the engine starts its sweep job', async () => {
+    const { api, store, dir } = await renderStudio({ view: 'budget', task: TASK });
     const run = await screen.findByRole('button', { name: 'Run sweep' });
     expect((run as HTMLButtonElement).disabled).toBe(true); // no model yet
-    store.getState().setModelPath('/models/qwen2.5-0.5b-instruct-q4_k_m.gguf');
+    // A file at the path is all the service checks before starting the job (the refusal below shows the
+    // path reaches it); the job's worker then finds no benchmark requests in this project and fails.
+    const model = join(mkdtempSync(join(tmpdir(), 'lots-views-model-')), 'm.gguf');
+    writeFileSync(model, 'GGUF');
+    store.getState().setModelPath(model);
     await waitFor(() => expect((run as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(run);
-    await waitFor(() => expect(api.startSweep).toHaveBeenCalledWith({ task: TASK, model: '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf' }));
+    await waitFor(
+      async () => {
+        const sweep = (await api.listJobs()).find((j) => j.kind === 'sweep');
+        expect(sweep).toMatchObject({ title: `Budget sweep of ${TASK}`, status: 'failed' });
+        expect(sweep?.error?.message).toContain(`${dir} holds no benchmark requests`);
+      },
+      { timeout: 100_000 },
+    );
   });
 
   it('shows a refused sweep as an error notice', async () => {
-    const { store } = await renderStudio(
-      { view: 'budget', task: TASK },
-      fakeApi({
-        startSweep: async () => {
-          throw new ApiError('UNAVAILABLE', 'fx_settle has no executor: a sweep needs one');
-        },
-      }),
-    );
-    store.getState().setModelPath('/models/m.gguf');
+    const { api, store } = await renderStudio({ view: 'budget', task: TASK });
+    const missing = join(tmpdir(), 'lots-views-no-such-dir', 'gone.gguf');
+    store.getState().setModelPath(missing);
     fireEvent.click(await screen.findByRole('button', { name: 'Run sweep' }));
     const notice = within(await screen.findByRole('alert'));
-    expect(notice.getByText('fx_settle has no executor: a sweep needs one')).toBeTruthy();
-    expect(notice.getByText(/cannot do that yet/)).toBeTruthy();
+    expect(notice.getByText(`model file not found: ${missing}. Check the path, or pick a .gguf file that exists.`)).toBeTruthy();
+    expect(notice.getByText(/Check the path on the Models view/)).toBeTruthy(); // the code's hint
+    expect(await api.listJobs()).toEqual([]);
   });
 
   it('a sweep: accuracy and F̂ in separate charts, the accuracy with its Wilson interval, a K outside the grid said in a sentence (issue 40)', async () => {
-    const swept = {
-      ...budget,
-      points: budget.points.map((p) => (p.k >= 1 && p.k <= 2 ? { ...p, accuracy: 0.75, n: 8, promptTokens: 180 } : p)),
-      sweep: { model: 'qwen.gguf', createdAt: '2026-11-30T09:12:00.000Z', bestK: 2 },
-      baselines: [{ name: 'random', k: 2, tools: [], accuracy: 0.208, accuracyStd: 0.295, draws: 5, n: 8, promptTokens: 140, split: 'fit' as const }],
-      recommendedK: 2,
-      recommendedBy: 'sweep' as const,
-    };
-    await renderStudio({ view: 'budget', task: TASK }, fakeApi({ getBudget: async () => swept }));
-    expect((await screen.findByTestId('k-value')).textContent).toBe('K = 3');
+    const { dir, project } = financeProject();
+    project.writeSweep({
+      task: TASK,
+      model: 'qwen.gguf',
+      run: RUN,
+      points: [1, 2].map((k) => ({ k, tools: TOOLS.slice(0, k), accuracy: 0.75, n: 8, promptTokens: 180 })),
+      bestK: 2,
+      baselines: [{ name: 'random', k: 2, tools: [], accuracy: 0.208, accuracyStd: 0.295, draws: 5, n: 8, promptTokens: 140, split: 'fit' }],
+      createdAt: '2026-11-30T09:12:00.000Z',
+    });
+    await renderStudio({ view: 'budget', task: TASK }, { dir });
+    // The sweep's best K is the proposal's budget now, so K starts there.
+    expect((await screen.findByTestId('k-value')).textContent).toBe('K = 2');
     expect(screen.getByRole('heading', { name: 'Fitting accuracy against K' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Surrogate F̂ against K' })).toBeTruthy();
-    expect(screen.getByTestId('k-outside-sweep').textContent).toMatch(/^The sweep measured K = 1, 2; K = 3 was not measured/);
-    expect(screen.getByTestId('k-outside-sweep').textContent).toContain(`--task ${TASK} --k 3`);
-    fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '2' } });
-    await waitFor(() => expect(screen.getByTestId('readout-accuracy').textContent).toBe('fitting accuracy75.0%[41%, 93%] · n = 8'));
+    expect(screen.getByTestId('readout-accuracy').textContent).toBe('fitting accuracy75.0%[41%, 93%] · n = 8');
     expect(screen.queryByTestId('k-outside-sweep')).toBeNull();
     expect(screen.getByText('20.8% [0.0%, 46.7%]')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('k-slider'), { target: { value: '3' } });
+    await waitFor(() => expect(screen.getByTestId('k-outside-sweep').textContent).toMatch(/^The sweep measured K = 1, 2; K = 3 was not measured/));
+    expect(screen.getByTestId('k-outside-sweep').textContent).toContain(`--task ${TASK} --k 3`);
   });
 });

@@ -1,31 +1,27 @@
-// @vitest-environment happy-dom
+import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts says why not @vitest-environment)
 // Issue 38 item 6: a task none of whose requests can be scored (every recorded answer empty) does not
 // invite a scoring run that could only count its tools as exposed; the engine says which requests those are.
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHeatmap } from '../../../electron/engine/views/heatmap';
-import type { HeatmapData } from '../../../shared/api/types';
 import type { Trace } from '../../../shared/trace/schema';
-import { fakeApi, heatmap, renderStudio, TASK } from '../fake-api';
+import { financeProject, renderStudio, TASK } from '../studio';
 
 afterEach(cleanup);
 
-const unscored: HeatmapData = {
-  ...heatmap,
-  means: heatmap.means.map(() => null),
-  requests: heatmap.requests.map((r) => ({ ...r, scoreable: false })),
-};
-
 describe('Heatmap of a task with nothing scoreable', () => {
   it('says so instead of offering "Score the project…"', async () => {
-    await renderStudio({ view: 'heatmap', task: TASK }, fakeApi({ getHeatmap: async () => structuredClone(unscored) }));
+    // Every recorded answer of the task empty, nothing scored.
+    const { dir, project } = financeProject({ scored: false, answers: '' });
+    await renderStudio({ view: 'heatmap', task: TASK }, { dir });
+    expect([...project.iterTraces()].every((t) => t.turns.every((turn) => turn.answer === ''))).toBe(true);
     expect(await screen.findByTestId('heatmap-nothing-scoreable')).toBeTruthy();
     expect(screen.queryByText('Score the project…')).toBeNull();
   });
 
   it('still offers scoring when the requests can be scored', async () => {
-    const scoreable = { ...unscored, requests: heatmap.requests.map((r) => ({ ...r, scoreable: true })) };
-    await renderStudio({ view: 'heatmap', task: TASK }, fakeApi({ getHeatmap: async () => structuredClone(scoreable) }));
+    const { dir } = financeProject({ scored: false });
+    await renderStudio({ view: 'heatmap', task: TASK }, { dir });
     expect(await screen.findByText('Score the project…')).toBeTruthy();
     expect(screen.queryByTestId('heatmap-nothing-scoreable')).toBeNull();
   });

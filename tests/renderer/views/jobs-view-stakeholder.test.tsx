@@ -1,39 +1,41 @@
-// @vitest-environment happy-dom
+import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts says why not @vitest-environment)
 // The Jobs view as a stakeholder meets it (issue 40): a project scored in an earlier session shows its
 // finished runs instead of a bare "No jobs yet"; the scoring form defaults to the intervention the
 // project was scored with; a disabled Score says why; the view-only link hides the form and disables
-// the job buttons, saying why.
-import { cleanup, screen, within } from '@testing-library/react';
+// the job buttons, saying why. Against the real service, on a project holding two scoring runs.
+import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appInfo, fakeApi, project, renderStudio, scoreJob } from '../fake-api';
+import type { JobInfo } from '../../../shared/api';
+import type { StoredScore } from '../../../shared/project/scores';
+import { financeProject, renderStudio, TASK, TOOLS } from '../studio';
 
 afterEach(cleanup);
 
-const rexecProject = {
-  ...project,
-  runs: [
-    {
-      run: 'aaaa1111bbbb2222|evidence|answer|ChatML',
-      model: '/models/old.gguf',
-      intervention: 'evidence',
+/** The finance project scored twice in earlier sessions: with old.gguf (evidence, 12 traces), then with qwen (reexecute, all 24). */
+function twoRuns(): string {
+  const { dir, project, traces } = financeProject({ scored: false });
+  const rows = (hash: string, intervention: 'evidence' | 'reexecute', model: string, at: string, n: number): StoredScore[] =>
+    traces.slice(0, n).map((t, i) => ({
+      key: `${hash}|${intervention}|answer|ChatML|${t.id}`,
+      run: `${hash}|${intervention}|answer|ChatML`,
+      intervention,
       span: 'answer',
-      rows: 12,
-      lastAt: '2026-11-01T09:00:00.000Z',
-    },
-    {
-      run: '3f9a1c2e7b6d5a40|reexecute|answer|ChatML',
-      model: '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf',
-      intervention: 'reexecute',
-      span: 'answer',
-      rows: 24,
-      lastAt: '2026-11-30T09:12:00.000Z',
-    },
-  ],
-};
+      format: 'ChatML',
+      trace: t.id,
+      task: TASK,
+      exposed: t.tools.map((x) => x.name),
+      scores: Object.fromEntries(TOOLS.slice(0, 4).map((tool, c) => [tool, 0.4 - 0.1 * c + (i % 3) * 0.01])),
+      model,
+      createdAt: at,
+    }));
+  project.appendScores(rows('aaaa1111bbbb2222', 'evidence', '/models/old.gguf', '2026-11-01T09:00:00.000Z', 12));
+  project.appendScores(rows('3f9a1c2e7b6d5a40', 'reexecute', '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf', '2026-11-30T09:12:00.000Z', 24));
+  return dir;
+}
 
 describe('JobsView (issue 40)', () => {
   it('lists the finished scoring runs of the project when no job ran in this session', async () => {
-    await renderStudio({ view: 'jobs' }, fakeApi({ getProject: async () => structuredClone(rexecProject) }));
+    await renderStudio({ view: 'jobs' }, { dir: twoRuns() });
     const view = within(screen.getByTestId('view-jobs'));
     expect(view.queryByText('No jobs yet')).toBeNull();
     expect(view.getByText('No job started in this session')).toBeTruthy();
@@ -46,7 +48,7 @@ describe('JobsView (issue 40)', () => {
   });
 
   it('defaults the intervention to the one the project was last scored with', async () => {
-    await renderStudio({ view: 'jobs' }, fakeApi({ getProject: async () => structuredClone(rexecProject) }));
+    await renderStudio({ view: 'jobs' }, { dir: twoRuns() });
     expect(screen.getByTestId<HTMLSelectElement>('score-intervention').value).toBe('reexecute');
     expect(screen.getByTestId('score-defaults').textContent).toContain('reexecute');
   });
@@ -61,15 +63,29 @@ describe('JobsView (issue 40)', () => {
   });
 
   it('under the view-only link: no scoring form, and the job buttons are disabled with the reason', async () => {
-    const { api } = await renderStudio(
-      { view: 'jobs' },
-      fakeApi({ getAppInfo: async () => ({ ...appInfo, viewOnly: true }), listJobs: async () => [scoreJob] }),
-    );
+    const { service, calls } = await renderStudio({ view: 'jobs' }, { viewOnly: true });
+    // A scoring job running (started from the full link): its update, as the job center sends it.
+    const at = new Date().toISOString();
+    const job: JobInfo = {
+      id: 'score-1',
+      kind: 'score',
+      title: 'Score finance',
+      status: 'running',
+      createdAt: at,
+      updatedAt: at,
+      done: 9,
+      total: 24,
+      unit: 'traces',
+      canPause: true,
+      canResume: false,
+      canCancel: true,
+    };
+    act(() => service.events.emit('jobUpdate', job));
     expect(screen.queryByTestId('start-scoring')).toBeNull();
     expect(screen.getByTestId('view-only-note')).toBeTruthy();
-    const pause = screen.getByRole<HTMLButtonElement>('button', { name: 'Pause' });
+    const pause = await screen.findByRole<HTMLButtonElement>('button', { name: 'Pause' });
     expect(pause.disabled).toBe(true);
     expect(pause.title).toContain('view-only link');
-    expect(api.getScoringServer).not.toHaveBeenCalled();
+    expect(calls.get('getScoringServer')).toBeUndefined();
   });
 });

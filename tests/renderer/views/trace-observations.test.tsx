@@ -1,11 +1,12 @@
-// @vitest-environment happy-dom
+import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts says why not @vitest-environment)
 // Issue 38 item 6, the Trace view: a 2.2 MB observation (a base64 image from an image-generation tool) is
 // not put into the page whole — the image shows as an image, a long text collapses behind "show all" —
 // and a turn whose recorded answer is empty says it can never be scored instead of "Not scored yet".
+// The trace is imported into a real project and read back through the real service.
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Trace } from '../../../shared/trace/schema';
-import { fakeApi, renderStudio, TASK } from '../fake-api';
+import { financeProject, renderStudio, TASK } from '../studio';
 
 afterEach(cleanup);
 
@@ -37,8 +38,9 @@ const trace = {
 
 describe('Trace view observations', () => {
   it('shows an image result as an image, collapses long outputs, and says an empty answer can never be scored', async () => {
-    const api = fakeApi({ getTrace: async () => ({ trace, hash: 'h', scores: [] }) });
-    await renderStudio({ view: 'trace', task: TASK, trace: 'img-1' }, api);
+    const { dir, project } = financeProject();
+    project.addTraces([trace], 'images.jsonl');
+    await renderStudio({ view: 'trace', task: TASK, trace: 'img-1' }, { dir });
     const img = await screen.findByTestId('observation-image');
     expect(img.getAttribute('src')!.startsWith('data:image/png;base64,iVBORw0KGgo')).toBe(true);
     expect(document.body.textContent.length).toBeLessThan(100_000);
