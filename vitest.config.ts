@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Every test runs in node except the view component tests (tests/renderer/views/*.test.tsx), which
-    // ask for happy-dom in their first line (`// @vitest-environment happy-dom`).
+    // Every test runs in node. View component tests get a DOM one of two ways: those against the real
+    // engine service import tests/renderer/page.ts first (a happy-dom page in the node environment, so the
+    // engine's modules stay transformed for Node); those still on the hand-written fake API ask for
+    // happy-dom in their first line (`// @vitest-environment happy-dom`).
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
