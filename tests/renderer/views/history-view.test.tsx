@@ -1,66 +1,79 @@
-// @vitest-environment happy-dom
+import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts says why not @vitest-environment)
 // The History view as a stakeholder meets it (issues 40 and 39): the run is named by its model and date,
 // not its key; a proposal equal to the approved version says so instead of "not applied"; a folded space
 // that differs from the deployed one says what it would add and drop; each running-score line has its
-// own dash and marker and can be singled out; the view-only link disables folding and says why.
+// own dash and marker and can be singled out; the view-only link disables folding and says why. Against
+// the real service, on a project whose two imports were folded by the engine's own update use case.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HistoryData } from '../../../shared/api';
-import type { SpaceVersion } from '../../../shared/project/spaces';
-import { appInfo, fakeApi, project, renderStudio, TASK } from '../fake-api';
+import type { StoredScore } from '../../../shared/project/scores';
+import type { Trace } from '../../../shared/trace/schema';
+import { ProjectStore } from '../../../electron/engine/store';
+import { makeLineTraces } from '../../e2e/fixtures';
+import { inMemoryApi } from '../harness';
+import { renderStudio, serviceFor, TASK, TOOLS } from '../studio';
 
 afterEach(cleanup);
 
-const RUN = project.runs[0]!.run;
-const AT = '2026-11-30T09:12:00.000Z';
+const HASH = '3f9a1c2e7b6d5a40';
+const RUN = `${HASH}|evidence|answer|ChatML`;
+const MODEL = '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf';
+const [T0, T1, T2, T3] = [TOOLS[0], TOOLS[1], TOOLS[2], TOOLS[3]];
 
-function version(tools: string[]): SpaceVersion {
-  return {
-    version: 0,
-    task: TASK,
-    tools,
-    deferred: [],
-    pinned: [],
-    banned: [],
-    deferEdits: [],
-    rule: { kind: 'topk', k: 3 },
-    note: '',
+/** Score rows of the model run: the four ranked tools at 0.4, 0.3, 0.2, -0.01 (±0.01), so top-3 proposes T0, T1, T2. */
+function rows(traces: Trace[]): StoredScore[] {
+  return traces.map((t, i) => ({
+    key: `${RUN}|${t.id}`,
     run: RUN,
-    createdAt: AT,
-  };
+    intervention: 'evidence',
+    span: 'answer',
+    format: 'ChatML',
+    trace: t.id,
+    task: TASK,
+    exposed: t.tools.map((x) => x.name),
+    scores: Object.fromEntries([0.4, 0.3, 0.2, -0.01].map((m, c) => [TOOLS[c]!, Number((m + ((i % 3) - 1) * 0.01).toFixed(5))])),
+    model: MODEL,
+    createdAt: '2026-11-30T09:12:00.000Z',
+  }));
 }
 
-function history(proposal: string[], approved: string[]): HistoryData {
-  const running = { CurrencyConvert: 0.41, ExchangeRate: 0.4, LedgerPost: 0.39, TaxLookup: -0.01 };
-  const batch = (n: number) => ({
-    batch: n,
-    source: `000${n}.jsonl`,
-    label: `batch-${n}.jsonl`,
-    traces: 12,
-    scored: 12,
-    batchMeans: running,
-    running,
-    proposed: proposal,
-    entered: [],
-    left: [],
-    at: AT,
-  });
-  return {
-    task: TASK,
-    updates: { task: TASK, alpha: 0.2, rule: { kind: 'topk', k: 3 }, run: RUN, batches: [batch(1), batch(2)] },
-    proposal,
-    waiting: [],
-    versions: [version(approved)],
-    stream: null,
-  };
+/**
+ * The finance task imported in two batches of 12 (batch-1.jsonl, batch-2.jsonl), both scored with the
+ * model, folded with top-3 through the service (what History's Fold does), and `approved` approved as
+ * v0. With `deferredCalls`, the second batch was served by a gateway that deferred T2 and T3 (its
+ * `meta.gateway.deferred`), and the agent called T2 in two of its requests and T3 in one.
+ */
+async function foldedProject(approved: string[], options: { deferredCalls?: boolean } = {}): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'lots-views-history-'));
+  const project = ProjectStore.create(dir, 'finance');
+  const traces = makeLineTraces({ task: TASK, requests: 24, tools: TOOLS.length });
+  const [first, second] = [traces.slice(0, 12), traces.slice(12)];
+  if (options.deferredCalls === true) {
+    second.forEach((t, i) => {
+      t.meta = { gateway: { deferred: [T2, T3] } };
+      const called = i < 2 ? T2 : i === 2 ? T3 : null;
+      if (called !== null) t.turns[0]!.steps.unshift({ kind: 'call', calls: [{ id: `${t.id}.c0`, name: called, arguments: { q: 'rate' } }] });
+    });
+  }
+  project.addTraces(first, 'batch-1.jsonl');
+  project.addTraces(second, 'batch-2.jsonl');
+  project.appendScores(rows(traces));
+  const api = inMemoryApi(serviceFor(dir));
+  const folded = await api.updateSpace({ task: TASK, rule: 'topk', k: 3 });
+  expect(folded.updates?.batches.map((b) => b.label)).toEqual(['batch-1.jsonl', 'batch-2.jsonl']);
+  // A version other than the proposal needs its reason (the service refuses it without a note).
+  await api.acceptSpace({ task: TASK, tools: approved, rule: { kind: 'topk', k: 3 }, note: 'the space the gateway deploys' });
+  return dir;
 }
 
 describe('History view (issues 40 and 39)', () => {
   it('names the run by model and date, and says a proposal equal to the approved version matches it', async () => {
-    const same = ['CurrencyConvert', 'ExchangeRate', 'LedgerPost'];
-    await renderStudio({ view: 'history', task: TASK }, fakeApi({ getHistory: async () => history(same, same) }));
+    await renderStudio({ view: 'history', task: TASK }, { dir: await foldedProject([T0, T1, T2]) });
     const summary = (await screen.findByTestId('history-summary')).textContent;
-    expect(summary).not.toContain(RUN);
+    expect(summary).not.toContain(HASH);
     expect(summary).toContain('qwen2.5-0.5b-instruct-q4_k_m.gguf · evidence · answer');
     expect(summary).toContain('2026');
     const status = screen.getByTestId('history-proposal-status').textContent;
@@ -70,19 +83,16 @@ describe('History view (issues 40 and 39)', () => {
   });
 
   it('says where the folded space differs from the deployed one', async () => {
-    await renderStudio(
-      { view: 'history', task: TASK },
-      fakeApi({ getHistory: async () => history(['CurrencyConvert', 'ExchangeRate', 'TaxLookup'], ['CurrencyConvert', 'ExchangeRate', 'LedgerPost']) }),
-    );
+    await renderStudio({ view: 'history', task: TASK }, { dir: await foldedProject([T0, T1, T3]) });
     const note = (await screen.findByTestId('history-differs')).textContent;
     expect(note).toContain('The folded space is not the deployed one');
-    expect(note).toContain('would add TaxLookup');
-    expect(note).toContain('would drop LedgerPost, which v0 keeps');
+    expect(note).toContain(`would add ${T2}`);
+    expect(note).toContain(`would drop ${T3}, which v0 keeps`);
     expect(screen.getByTestId('history-proposal-status').textContent).toContain('differs from the deployed v0 · not applied');
   });
 
   it('gives each running-score line its own dash and marker, and singles one out', async () => {
-    await renderStudio({ view: 'history', task: TASK }, fakeApi({ getHistory: async () => history(['CurrencyConvert'], ['CurrencyConvert']) }));
+    await renderStudio({ view: 'history', task: TASK }, { dir: await foldedProject([T0, T1, T2]) });
     const group = await screen.findByTestId('history-line-focus');
     const keys = [...group.querySelectorAll('button')].map((b) => {
       const line = b.querySelector('line')!;
@@ -92,17 +102,13 @@ describe('History view (issues 40 and 39)', () => {
     expect(keys).toHaveLength(4);
     expect(new Set(keys.map((k) => k.split('|')[1])).size).toBe(4);
     expect(new Set(keys.map((k) => k.split('|')[2])).size).toBe(4);
-    const button = group.querySelector<HTMLButtonElement>('button[data-tool="LedgerPost"]')!;
+    const button = group.querySelector<HTMLButtonElement>(`button[data-tool="${T2}"]`)!;
     fireEvent.click(button);
     expect(button.getAttribute('aria-pressed')).toBe('true');
   });
 
   it('under the view-only link: Fold is disabled and says why', async () => {
-    const same = ['CurrencyConvert'];
-    await renderStudio(
-      { view: 'history', task: TASK },
-      fakeApi({ getAppInfo: async () => ({ ...appInfo, viewOnly: true }), getHistory: async () => history(same, same) }),
-    );
+    await renderStudio({ view: 'history', task: TASK }, { dir: await foldedProject([T0, T1, T2]), viewOnly: true });
     const fold = await screen.findByTestId<HTMLButtonElement>('fold-batches');
     expect(fold.disabled).toBe(true);
     expect(fold.title).toContain('view-only link');
@@ -110,17 +116,14 @@ describe('History view (issues 40 and 39)', () => {
   });
 
   it('marks the tools called while deferred in a batch, and the one the rule then pinned as promoted (issue 44 item 4)', async () => {
-    const data = history(['CurrencyConvert', 'ExchangeRate', 'LedgerPost'], ['CurrencyConvert', 'ExchangeRate']);
-    const last = data.updates!.batches[1]!;
-    data.updates!.batches[1] = { ...last, calledWhileDeferred: { LedgerPost: 2, TaxLookup: 1 }, promoted: ['LedgerPost'] };
-    await renderStudio({ view: 'history', task: TASK }, fakeApi({ getHistory: async () => data }));
+    await renderStudio({ view: 'history', task: TASK }, { dir: await foldedProject([T0, T1], { deferredCalls: true }) });
     const timeline = await screen.findByTestId('history-timeline');
     const cell = (tool: string) => timeline.querySelectorAll(`tr[data-tool="${tool}"] td`)[1]!;
-    expect(cell('LedgerPost').querySelector('[aria-label="promoted"]')).toBeTruthy();
-    expect(cell('LedgerPost').getAttribute('title')).toContain('LedgerPost promoted at batch 2: called while deferred in 2 traces, and the rule now pins it');
-    expect(cell('TaxLookup').querySelector('[aria-label="called while deferred"]')).toBeTruthy();
-    expect(cell('TaxLookup').getAttribute('title')).toContain('called while deferred in 1 trace of batch 2; the rule keeps it deferred');
-    expect(cell('ExchangeRate').querySelector('[aria-label="called while deferred"], [aria-label="promoted"]')).toBeNull();
+    expect(cell(T2).querySelector('[aria-label="promoted"]')).toBeTruthy();
+    expect(cell(T2).getAttribute('title')).toContain(`${T2} promoted at batch 2: called while deferred in 2 traces, and the rule now pins it`);
+    expect(cell(T3).querySelector('[aria-label="called while deferred"]')).toBeTruthy();
+    expect(cell(T3).getAttribute('title')).toContain('called while deferred in 1 trace of batch 2; the rule keeps it deferred');
+    expect(cell(T1).querySelector('[aria-label="called while deferred"], [aria-label="promoted"]')).toBeNull();
     expect(timeline.closest('.card')!.textContent).toContain('★ promoted');
   });
 });
