@@ -1,20 +1,72 @@
-// @vitest-environment happy-dom
-// The Jobs view against a fake engine: the jobs a user sees, the Score button and the Pause button
-// calling the engine, and an engine error shown as a notice.
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts says why not @vitest-environment)
+// The Jobs view against the real service: the jobs a user sees (as the job center announces them), the
+// Score button starting a scoring job on the project, the Pause button, and an engine refusal shown as a
+// notice. A job held mid-run (a scoring job 9 traces in, a sweep that failed) is not something a test can
+// hold the real job center at, so those jobs reach the page as the center's `jobUpdate` events, as
+// jobs-view-stakeholder.test.tsx does.
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../shared/api';
-import { failedJob, fakeApi, renderStudio, scoreJob } from '../fake-api';
+import type { JobInfo } from '../../../shared/api';
+import { modelFile, renderStudio, TASK, type Studio } from '../studio';
 
-afterEach(cleanup);
+let studio: Studio | undefined;
+afterEach(async () => {
+  // A job this test started: cancelled, so its worker does not outlive the test.
+  for (const job of (await studio?.service.listJobs()) ?? []) if (job.canCancel) await studio!.service.cancelJob({ id: job.id });
+  studio = undefined;
+  cleanup();
+});
+
+const AT = '2026-11-30T09:12:00.000Z';
+const scoreJob: JobInfo = {
+  id: 'score-1',
+  kind: 'score',
+  title: 'Score finance with qwen2.5-0.5b-instruct-q4_k_m.gguf',
+  status: 'running',
+  createdAt: AT,
+  updatedAt: AT,
+  done: 9,
+  total: 24,
+  unit: 'traces',
+  throughput: 1.8,
+  tokensPerSecond: 412,
+  etaSeconds: 8,
+  canPause: true,
+  canResume: false,
+  canCancel: true,
+};
+const failedJob: JobInfo = {
+  id: 'sweep-1',
+  kind: 'sweep',
+  title: `Budget sweep of ${TASK}`,
+  task: TASK,
+  status: 'failed',
+  createdAt: '2026-11-30T08:00:00.000Z',
+  updatedAt: '2026-11-30T08:01:00.000Z',
+  done: 1,
+  total: 5,
+  unit: 'K values',
+  error: { code: 'MODEL_NOT_FOUND', message: 'no model file at /models/gone.gguf', hint: 'Pick a GGUF on the Models view.' },
+  canPause: false,
+  canResume: false,
+  canCancel: false,
+};
+
+/** The job center's updates of `jobs`, as it sends them to the page. */
+function announce(s: Studio, ...jobs: JobInfo[]): void {
+  act(() => {
+    for (const job of jobs) s.service.events.emit('jobUpdate', job);
+  });
+}
 
 describe('JobsView', () => {
   it('lists the jobs, newest first, with progress, and the error and hint of a failed one', async () => {
-    await renderStudio({ view: 'jobs' }, fakeApi({ listJobs: async () => [failedJob, scoreJob] }));
+    studio = await renderStudio({ view: 'jobs' });
+    announce(studio, failedJob, scoreJob);
     const view = within(screen.getByTestId('view-jobs'));
     expect(view.getByRole('heading', { name: 'Jobs' })).toBeTruthy();
     expect(view.getByRole('heading', { name: 'Score the project' })).toBeTruthy();
-    const rows = screen.getByTestId('jobs-list').querySelectorAll('[data-job]');
+    const rows = (await screen.findByTestId('jobs-list')).querySelectorAll('[data-job]');
     expect([...rows].map((r) => r.getAttribute('data-job'))).toEqual([scoreJob.id, failedJob.id]);
     const running = within(rows[0] as HTMLElement);
     expect(running.getByText('9 / 24 traces')).toBeTruthy();
@@ -25,9 +77,9 @@ describe('JobsView', () => {
   });
 
   it('shows progress inside the trace being scored, and fills the bar with it', async () => {
-    const job = { ...scoreJob, done: 0, total: 1, inFlight: { traces: 1, sequencesDone: 6, sequences: 12 } };
-    await renderStudio({ view: 'jobs' }, fakeApi({ listJobs: async () => [job] }));
-    const row = within(screen.getByTestId('jobs-list').querySelector('[data-job]') as HTMLElement);
+    studio = await renderStudio({ view: 'jobs' });
+    announce(studio, { ...scoreJob, done: 0, total: 1, inFlight: { traces: 1, sequencesDone: 6, sequences: 12 } });
+    const row = within((await screen.findByTestId('jobs-list')).querySelector('[data-job]') as HTMLElement);
     expect(row.getByText('0 / 1 traces')).toBeTruthy();
     expect(row.getByTestId('job-in-flight').textContent).toBe('6 / 12 sequences in the trace being scored');
     const bar = row.getByRole('progressbar').firstElementChild as HTMLElement;
@@ -35,40 +87,52 @@ describe('JobsView', () => {
   });
 
   it('scores the project with the model typed in the field, and not without one', async () => {
-    const { api } = await renderStudio({ view: 'jobs' });
+    studio = await renderStudio({ view: 'jobs' });
     expect(screen.getByTestId<HTMLButtonElement>('start-scoring').disabled).toBe(true);
-    fireEvent.change(screen.getByTestId('score-model'), { target: { value: '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf' } });
+    const model = modelFile();
+    fireEvent.change(screen.getByTestId('score-model'), { target: { value: model } });
     fireEvent.click(screen.getByTestId('start-scoring'));
-    await waitFor(() => expect(api.startScoring).toHaveBeenCalledTimes(1));
-    expect(api.startScoring.mock.calls[0]![0]).toMatchObject({
-      model: '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf',
-      intervention: 'evidence',
-      span: 'answer',
-      gpu: 'auto',
-    });
+    // The job center holds a scoring job of the project with that model, and the model is now a recent one.
+    await waitFor(async () => expect((await studio!.service.listJobs()).map((j) => j.kind)).toEqual(['score']));
+    const [job] = await studio.service.listJobs();
+    expect(job!.title).toContain('qwen2.5-0.5b-instruct-q4_k_m.gguf');
+    expect((await studio.service.getModels()).recent.map((m) => m.path)).toEqual([model]);
+    // It was started with the form's defaults: the evidence intervention on the answer span, the GPU picked automatically.
+    expect(screen.getByTestId<HTMLSelectElement>('score-intervention').value).toBe('evidence');
+    expect(studio.calls.get('startScoring')).toBe(1);
+    await waitFor(() => expect(screen.getByTestId('jobs-list').querySelector(`[data-job="${job!.id}"]`)).toBeTruthy());
   });
 
   it('pauses a running job', async () => {
-    const { api } = await renderStudio({ view: 'jobs' }, fakeApi({ listJobs: async () => [scoreJob] }));
-    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
-    await waitFor(() => expect(api.pauseJob).toHaveBeenCalledWith({ id: scoreJob.id }));
+    // The job held mid-run is an announced one, so the real center does not know its id: pauseJob is
+    // answered here as the center answers a pause of a running job, and records what the page asked.
+    const paused: string[] = [];
+    studio = await renderStudio(
+      { view: 'jobs' },
+      {
+        faults: {
+          pauseJob: async ({ id }) => {
+            paused.push(id);
+            return { ...scoreJob, status: 'paused', canPause: false, canResume: true };
+          },
+        },
+      },
+    );
+    announce(studio, scoreJob);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(paused).toEqual([scoreJob.id]));
   });
 
   it('shows the engine refusing to score as an error notice with its hint', async () => {
-    await renderStudio(
-      { view: 'jobs' },
-      fakeApi({
-        startScoring: async () => {
-          throw new ApiError('PROJECT_LOCKED', 'another process holds the project lock (lots import, pid 4242)');
-        },
-      }),
-    );
+    studio = await renderStudio({ view: 'jobs' });
     fireEvent.change(screen.getByTestId('score-model'), { target: { value: '/models/m.gguf' } });
     fireEvent.click(screen.getByTestId('start-scoring'));
     const notice = within(await screen.findByRole('alert'));
+    // The service's own refusal: no model file at that path (checked before a job is queued).
     expect(notice.getByText('Scoring did not start')).toBeTruthy();
-    expect(notice.getByText('another process holds the project lock (lots import, pid 4242)')).toBeTruthy();
-    expect(notice.getByText(/wait for it to finish/)).toBeTruthy();
+    expect(notice.getByText('model file not found: /models/m.gguf. Check the path, or pick a .gguf file that exists.')).toBeTruthy();
+    expect(notice.getByText(/Check the path on the Models view/)).toBeTruthy();
+    expect(await studio.service.listJobs()).toEqual([]);
     expect(screen.queryAllByTestId('jobs-list')).toEqual([]); // no job appeared
   });
 });
