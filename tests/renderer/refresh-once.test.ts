@@ -4,35 +4,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { JobInfo, StudioApi } from '../../shared/api';
+import type { JobInfo } from '../../shared/api';
 import { StudioService } from '../../electron/engine/api';
 import { ProjectStore } from '../../electron/engine/store';
 import { connectEvents, createStudioStore } from '../../renderer/store/store';
 import { makeLineTraces, toJsonl } from '../e2e/fixtures';
-import { inMemoryApi } from './harness';
-
-/** The in-memory API with a count of every method called. */
-function counting(api: StudioApi): { api: StudioApi; calls: Map<string, number> } {
-  const calls = new Map<string, number>();
-  const proxy = new Proxy(api, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver) as unknown;
-      if (typeof key !== 'string' || typeof value !== 'function' || key.startsWith('on')) return value;
-      return (...args: unknown[]) => {
-        calls.set(key, (calls.get(key) ?? 0) + 1);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { api: proxy, calls };
-}
+import { countingCalls, inMemoryApi } from './harness';
 
 async function openStore() {
   const dir = mkdtempSync(join(tmpdir(), 'lots-refresh-'));
   ProjectStore.create(dir, 'refresh');
   const service = new StudioService({ transport: 'web', configDir: mkdtempSync(join(tmpdir(), 'lots-cfg-')) });
   service.setProject(ProjectStore.open(dir));
-  const { api, calls } = counting(inMemoryApi(service));
+  const { api, calls } = countingCalls(inMemoryApi(service));
   const store = createStudioStore(api);
   const off = connectEvents(api, store, () => {});
   await store.getState().boot();
