@@ -137,7 +137,8 @@ export const commandIndex: CommandEntry[] = [
   },
   {
     name: 'bench bfcl',
-    summary: "BFCL v4 multi-turn from the official package: --diagnostic executes the gold calls and measures each ranking's coverage (no serving)",
+    summary:
+      'BFCL v4 multi-turn from the official package: a local model served, fitted with LOTS and graded by the official checker (--diagnostic: no serving)',
     load: () => import('./bench-bfcl').then((m) => m.command),
   },
   {
