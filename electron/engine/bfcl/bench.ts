@@ -33,7 +33,7 @@ export const BFCL_PRESETS = {
     evalPerClass: 40,
     budgets: [4, 8, 12, 16, 24, 32],
     maxSteps: BFCL_MAX_STEPS,
-    what: 'the paper: 10 + 40 records per class, the budget swept, 20 steps a turn: a GPU',
+    what: '10 + 40 records per class as the paper, the budget swept, 20 steps a turn: a GPU',
   },
 } as const;
 export type BfclPreset = keyof typeof BFCL_PRESETS;
