@@ -98,8 +98,8 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
   if (existsSync(runPath) && readFileSync(runPath, 'utf8') !== runId)
     throw new Error(`${out} holds a BFCL run with another model or settings (${runPath}); give another --out`);
   writeFileSync(runPath, runId);
-  const done = new Map(readJsonl<BfclRecordOutcome>(recordsPath).map((o) => [`${o.arm}|${o.id}`, o]));
-  const traces = new Map(readJsonl<Trace>(tracesPath).map((t) => [t.id, t]));
+  const done = new Map(readJsonl<BfclRecordOutcome>(recordsPath, say).map((o) => [`${o.arm}|${o.id}`, o]));
+  const traces = new Map(readJsonl<Trace>(tracesPath, say).map((t) => [t.id, t]));
   if (done.size) say(`bfcl: resuming, ${done.size} served records in ${recordsPath}`);
 
   const provision = await provisionBfcl({ onProgress: say });

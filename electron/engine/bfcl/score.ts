@@ -2,7 +2,7 @@
 // calling a function and their observations removed; a message calling several goes whole, its score
 // marked shared), kept in a JSONL file keyed by run and trace hash so a rerun scores nothing twice; and
 // the class ranking those scores give (Ī per function over the traces that scored it, ties by name).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import type { LlamaModel } from 'node-llama-cpp';
 import { aggregateTaskScores } from '../../../shared/lots/aggregate';
 import { rankTools } from '../../../shared/lots/rank';
@@ -13,6 +13,7 @@ import { scoreKey, scoreRun } from '../scoring/keys';
 import { scoreTraces } from '../scoring/scorer';
 import { toStoredScore } from '../scoring/trace-scores';
 import { traceHash } from '../store';
+import { readJsonlFrom } from '../store/jsonl';
 
 export interface RankedFunction {
   tool: string;
@@ -29,19 +30,19 @@ export interface ScoreFileOptions {
   onProgress?: (line: string) => void;
 }
 
-export function readJsonl<T>(path: string): T[] {
-  return existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter((l) => l.trim())
-        .map((l) => JSON.parse(l) as T)
-    : [];
+/** The records of a run folder's JSONL file (none when it is missing). Read by the store's JSONL reader, so a
+ * line torn by an interrupted run (the reason a folder resumes) is skipped and reported, not fatal. */
+export function readJsonl<T>(path: string, onWarning?: (line: string) => void): T[] {
+  if (!existsSync(path)) return [];
+  const read = readJsonlFrom(path, 0, (v) => v as T);
+  for (const w of read.warnings) onWarning?.(`bfcl: ${path}: ${w}`);
+  return read.records;
 }
 
 /** Scores the traces not yet in `scoresPath` (appending each as it is done); returns every trace's record and how many were scored now. */
 export async function scoreIntoFile(traces: readonly Trace[], scoresPath: string, o: ScoreFileOptions): Promise<{ rows: StoredScore[]; scored: number }> {
   const run = scoreRun(o.modelHash, 'evidence', 'answer', o.renderer.format);
-  const stored = new Map(readJsonl<StoredScore>(scoresPath).map((s) => [s.key, s]));
+  const stored = new Map(readJsonl<StoredScore>(scoresPath, o.onProgress).map((s) => [s.key, s]));
   const todo = traces.filter((t) => !stored.has(scoreKey(run, traceHash(t))));
   if (todo.length) {
     o.onProgress?.(`bfcl: scoring ${todo.length} trace${todo.length === 1 ? '' : 's'} turn by turn (evidence intervention)`);
