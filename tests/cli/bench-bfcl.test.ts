@@ -80,7 +80,7 @@ describeRequiring('sentence-encoder', 'lots bench bfcl with the sentence encoder
 describeRequiring('real-model', 'lots bench bfcl served by the default real model', () => {
   it('serves, scores, fits and evaluates one class end to end, graded by the official checker, and a rerun resumes without serving again', async () => {
     const out = `${tmp.dir}/run`;
-    const args = ['bench', 'bfcl', '--classes', 'TradingBot', '--fit', '1', '--eval', '1', '--max-steps', '2', '--max-tokens', '64', '--out', out];
+    const args = ['bench', 'bfcl', '--classes', 'TradingBot', '--fit', '1', '--eval', '1', '--max-steps', '1', '--max-tokens', '64', '--out', out];
     const r = await runCli([...args, '--json']);
     expect(r.code, r.err).toBe(0);
     const report = JSON.parse(r.out) as {
@@ -89,7 +89,7 @@ describeRequiring('real-model', 'lots bench bfcl served by the default real mode
       arms: { arm: string; records: number; meanFirstPromptTokens: number; paired?: unknown }[];
       cost: { scoredTraces: number };
     };
-    expect(report.settings).toMatchObject({ fitPerClass: 1, evalPerClass: 1, budgets: [8], maxSteps: 2 });
+    expect(report.settings).toMatchObject({ fitPerClass: 1, evalPerClass: 1, budgets: [8], maxSteps: 1 });
     expect(report.classes.map((c) => [c.cls, c.fit, c.evaluate, c.k])).toEqual([['TradingBot', ['multi_turn_base_100'], ['multi_turn_base_110'], 8]]);
     expect(report.cost.scoredTraces).toBe(1);
     expect(report.arms.map((a) => [a.arm, a.records])).toEqual([

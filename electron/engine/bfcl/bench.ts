@@ -6,7 +6,7 @@
 // keep-all, LOTS (top K documented in full, the rest demoted), LOTS pruned (top K only) and BM25
 // demoted; every record graded by the official checker. Every served record is appended to
 // `records.jsonl` in the output folder as soon as it is graded, so a stopped run resumes where it stopped.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   BFCL_FIT_PER_CLASS,
@@ -21,7 +21,7 @@ import { summarizeArms, type BfclArmSummary, type BfclMenuForm, type BfclRecordO
 import { bm25TaskRanking } from '../../../shared/selection/bm25';
 import type { Trace } from '../../../shared/trace/schema';
 import { modelFileHash } from '../llama/hash';
-import { lotsRanking, readJsonl, scoreIntoFile } from './score';
+import { appendRunLines, lotsRanking, readJsonl, scoreIntoFile } from './score';
 import { BfclHarness } from './harness';
 import { provisionBfcl } from './provision';
 import { BfclServer, BFCL_MAX_STEPS, recordArmMenu, traceResult, turnsPassed, type BfclServerOptions } from './serve';
@@ -117,11 +117,13 @@ export async function runBfclBench(options: BfclBenchOptions): Promise<BfclBench
         const result = await traceResult(harness, traces.get(`bfcl/${arm}/${entry.id}`)!);
         have.turns = result.length;
         have.turnsPassed = have.valid ? result.length : await turnsPassed(harness, entry, answerOf.get(entry.id)!, result);
+        // Kept: the later line of a key is the one a resume reads, so this is counted once.
+        appendRunLines(recordsPath, [JSON.stringify(have)], say);
       }
       if (have) return have;
       const served = await server.serveRecord(harness, entry, answerOf.get(entry.id)!, recordArmMenu(entry, docs, space, form), arm, { split });
-      appendFileSync(recordsPath, JSON.stringify(served.outcome) + '\n');
-      appendFileSync(tracesPath, JSON.stringify(served.trace) + '\n');
+      appendRunLines(tracesPath, [JSON.stringify(served.trace)], say);
+      appendRunLines(recordsPath, [JSON.stringify(served.outcome)], say);
       done.set(key, served.outcome);
       traces.set(served.trace.id, served.trace);
       const o = served.outcome;

@@ -2,7 +2,7 @@
 // calling a function and their observations removed; a message calling several goes whole, its score
 // marked shared), kept in a JSONL file keyed by run and trace hash so a rerun scores nothing twice; and
 // the class ranking those scores give (Ī per function over the traces that scored it, ties by name).
-import { appendFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { LlamaModel } from 'node-llama-cpp';
 import { aggregateTaskScores } from '../../../shared/lots/aggregate';
 import { rankTools } from '../../../shared/lots/rank';
@@ -13,6 +13,7 @@ import { scoreKey, scoreRun } from '../scoring/keys';
 import { scoreTraces } from '../scoring/scorer';
 import { toStoredScore } from '../scoring/trace-scores';
 import { traceHash } from '../store';
+import { appendLines } from '../store/atomic';
 import { readJsonlFrom } from '../store/jsonl';
 
 export interface RankedFunction {
@@ -37,6 +38,13 @@ export function readJsonl<T>(path: string, onWarning?: (line: string) => void): 
   const read = readJsonlFrom(path, 0, (v) => v as T);
   for (const w of read.warnings) onWarning?.(`bfcl: ${path}: ${w}`);
   return read.records;
+}
+
+/** Appends whole lines to a run folder file with the store's append: a torn last line an interrupted run
+ * left is cut first (and said), so the new line never merges with it and is not served again on resume. */
+export function appendRunLines(path: string, lines: readonly string[], onWarning?: (line: string) => void): void {
+  const torn = appendLines(path, lines);
+  if (torn > 0) onWarning?.(`bfcl: ${path}: removed an incomplete last line (${torn} bytes) left by an interrupted run`);
 }
 
 /** Scores the traces not yet in `scoresPath` (appending each as it is done); returns every trace's record and how many were scored now. */
@@ -68,7 +76,7 @@ export async function scoreIntoFile(traces: readonly Trace[], scoresPath: string
         format: o.renderer.format,
         piece: (token) => o.model.detokenize([token], false),
       });
-      appendFileSync(scoresPath, JSON.stringify(record) + '\n');
+      appendRunLines(scoresPath, [JSON.stringify(record)], o.onProgress);
       stored.set(record.key, record);
       done++;
       o.onProgress?.(`bfcl: scored ${trace.id} (${done}/${todo.length})`);

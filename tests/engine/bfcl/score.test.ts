@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonl } from '../../../electron/engine/bfcl/score';
+import { appendRunLines, readJsonl } from '../../../electron/engine/bfcl/score';
 
 describe('readJsonl (run folder files)', () => {
   it('keeps the complete records, skips a torn last line and says so', () => {
@@ -18,5 +18,19 @@ describe('readJsonl (run folder files)', () => {
 
   it('reads nothing from a file that is not there', () => {
     expect(readJsonl(join(tmpdir(), 'lots-bfcl-missing-file.jsonl'))).toEqual([]);
+  });
+});
+
+describe('appendRunLines (run folder files)', () => {
+  it('cuts a torn last line before appending, so the new record is read back whole and the cut is said', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'lots-bfcl-append-')), 'records.jsonl');
+    writeFileSync(path, '{"arm":"keep-all","id":"a"}\n{"arm":"keep-all","id":');
+    const warnings: string[] = [];
+    appendRunLines(path, [JSON.stringify({ arm: 'keep-all', id: 'b' })], (w) => warnings.push(w));
+    const read: string[] = [];
+    expect(readJsonl<{ id: string }>(path, (w) => read.push(w)).map((r) => r.id)).toEqual(['a', 'b']);
+    expect(read).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/removed an incomplete last line \(\d+ bytes\)/);
   });
 });
