@@ -44,9 +44,8 @@ export function evalResult(name: string, correct: readonly number[], promptToken
   };
 }
 
-/** A project "demo" holding the sample's table_total requests, its sweep with `results`, and `record` as its demo.json; returns its folder. */
-export function demoProject(results: BaselineResult[], record?: DemoRecord): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lots-views-demo-'));
+/** A project "demo" holding the sample's table_total requests, its sweep with `results`, and `record` as its demo.json, in `dir` (a new folder by default); returns its folder. */
+export function demoProject(results: BaselineResult[], record?: DemoRecord, dir: string = mkdtempSync(join(tmpdir(), 'lots-views-demo-'))): string {
   const store = ProjectStore.create(dir, 'demo');
   store.addTraces(sampleTraces(REQUESTS), 'table_total.jsonl');
   const lots = results.find((b) => b.name === 'lots');
