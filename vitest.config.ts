@@ -3,10 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Every test runs in node. View component tests get a DOM one of two ways: those against the real
-    // engine service import tests/renderer/page.ts first (a happy-dom page in the node environment, so the
-    // engine's modules stay transformed for Node); those still on the hand-written fake API ask for
-    // happy-dom in their first line (`// @vitest-environment happy-dom`).
+    // Every test runs in node. View component tests, all against the real engine service, get a DOM by
+    // importing tests/renderer/page.ts first (a happy-dom page in the node environment, so the engine's
+    // modules stay transformed for Node).
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     testTimeout: 120_000,
     hookTimeout: 300_000,

@@ -86,9 +86,9 @@ export function emptyDir(): string {
   return dir;
 }
 
-/** A service over the project in `dir`, with its own empty config folder. */
-export function serviceFor(dir: string | null): Service {
-  const service = new StudioService({ transport: 'web', configDir: mkdtempSync(join(tmpdir(), 'lots-views-cfg-')) });
+/** A service over the project in `dir`, with its own config folder (a new empty one unless `configDir` is given). */
+export function serviceFor(dir: string | null, configDir: string = mkdtempSync(join(tmpdir(), 'lots-views-cfg-'))): Service {
+  const service = new StudioService({ transport: 'web', configDir });
   if (dir !== null) service.setProject(ProjectStore.open(dir));
   return service;
 }
@@ -121,6 +121,9 @@ export interface StudioOptions {
   viewOnly?: boolean;
   /** Methods that answer with a fault the real service will not produce here (the test says why). */
   faults?: Partial<StudioApi>;
+  /** The service's config folder (e.g. one holding the state of a demo job that was running when the Studio
+   * was closed); a new empty one by default. */
+  configDir?: string;
   /** Run against the service before the page boots (e.g. open and close a project so it is a recent one). */
   before?: (api: StudioApi, service: Service) => Promise<void>;
 }
@@ -133,7 +136,7 @@ export function apiWithFaults(service: Service, faults: Partial<StudioApi> = {},
 /** The shell at `route` against the real service, booted as main.tsx boots the page; resolves once the view is drawn. */
 export async function renderStudio(route: Route, options: StudioOptions = {}): Promise<Studio> {
   const dir = options.dir === undefined ? financeProject().dir : options.dir;
-  const service = serviceFor(dir);
+  const service = serviceFor(dir, options.configDir);
   const { api, calls } = countingCalls(apiWithFaults(service, options.faults, { viewOnly: options.viewOnly === true }));
   await options.before?.(inMemoryApi(service), service);
   const store = createStudioStore(api, { route });

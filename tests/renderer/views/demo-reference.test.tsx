@@ -1,73 +1,35 @@
-// @vitest-environment happy-dom
-// The Demo view's reviewer rows and its differences (issues 39 and 40): the gold-chain oracle and LOTS
-// at K = 2 and 4 beside LOTS and keep-all with LOTS's paired difference; a sentence on how to add them
-// when a run has none; the spread over seeds (mean ± sd, range) for a `--seeds N` run; one click on a
-// request where the menus differ shows it under both menus side by side (a real evaluation request of
-// the bundled sample project, executed again under LOTS's space by the benchmark's executor); the
-// view-only link replaces the run card and disables the walk-through, saying why.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts says why not @vitest-environment)
+// The Demo view's reviewer rows and its differences (issues 39 and 40), against the real engine service on
+// a demo project built with the engine's own writers (tests/renderer/demo-project.ts): the gold-chain
+// oracle and LOTS at K = 2 and 4 beside LOTS and keep-all with LOTS's paired difference; a sentence on how
+// to add them when a run has none; the spread over seeds (mean ± sd, range) for a `--seeds N` run; one
+// click on a request where the menus differ shows it under both menus side by side (a real evaluation
+// request of the bundled sample project, read back from the project and executed again under LOTS's space
+// by the benchmark's executor); the view-only link replaces the run card and disables the walk-through,
+// saying why.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DemoData } from '../../../shared/api';
-import { pairedTable } from '../../../shared/benchmark/paired-table';
 import type { DemoRecord } from '../../../shared/project/demo';
-import type { BaselineResult } from '../../../shared/project/sweeps';
-import type { Trace } from '../../../shared/trace/schema';
-import { appInfo, fakeApi, project, renderStudio } from '../fake-api';
+import { demoProject, evalResult, REQUESTS, sampleDemoRecord } from '../demo-project';
+import { renderStudio } from '../studio';
 
 afterEach(cleanup);
 
-const SAMPLE = join(__dirname, '../../../assets/sample-project/');
-const REQUEST = 'table_total-0008';
+/** The fifth evaluation request: LOTS answered it right, keep-all wrong (in every run below). */
+const REQUEST = REQUESTS[4]!; // table_total-0008
 
-/** The sample project's evaluation request table_total-0008, as the engine stores it (15 tools, no answer). */
-function sampleTrace(): Trace {
-  const line = readFileSync(`${SAMPLE}traces/0001.jsonl`, 'utf8')
-    .split('\n')
-    .find((l) => l.includes(`"id":"${REQUEST}"`));
-  return JSON.parse(line!) as Trace;
-}
-
-function story(methods: Record<string, number[]>, record: DemoRecord | null = null): DemoData {
-  const result = (name: string, correct: number[], promptTokens: number): BaselineResult => ({
-    name,
-    k: 2,
-    tools: [],
-    accuracy: correct.reduce((a, b) => a + b, 0) / correct.length,
-    n: correct.length,
-    promptTokens,
-    split: 'eval',
-    outcomes: correct.map((c, i) => ({ request: i === 0 ? REQUEST : `table_total-r${i}`, correct: c, promptTokens })),
-  });
-  const results = Object.entries(methods).map(([m, c], i) => result(m, c, m === 'keep-all' ? 590 : 150 + 10 * i));
-  const cell = (b: BaselineResult) => ({ accuracy: b.accuracy, n: b.n, promptTokens: b.promptTokens });
-  const rows = [{ task: 'table_total', k: 2, space: ['TableQuery', 'Calculator'], results: new Map(results.map((b) => [b.name, { eval: b }])) }];
-  return {
-    record,
-    methods: Object.keys(methods),
-    tasks: [
-      {
-        task: 'table_total',
-        k: 2,
-        kept: ['TableQuery', 'Calculator'],
-        chain: ['TableQuery', 'Calculator'],
-        methods: Object.fromEntries(results.map((b) => [b.name, { eval: cell(b) }])),
-      },
-    ],
-    mean: Object.fromEntries(results.map((b) => [b.name, { eval: cell(b) }])),
-    paired: pairedTable(rows),
-    differences: [{ task: 'table_total', request: REQUEST, text: 'What is the total value …', lotsRight: true, lotsTokens: 150, allTokens: 590 }],
-  };
+/** A demo project whose table_total sweep holds `methods` (method → outcome per request), LOTS at 150 prompt tokens, keep-all at 590. */
+function story(methods: Record<string, number[]>, record?: DemoRecord): string {
+  const results = Object.entries(methods).map(([m, c], i) => evalResult(m, c, m === 'keep-all' ? 590 : 150 + 10 * i));
+  return demoProject(results, record);
 }
 
 const twelve = (right: number) => Array.from({ length: 12 }, (_, i) => (i < right ? 1 : 0));
-const demoProject = { ...project, tasks: [{ ...project.tasks[0]!, task: 'table_total' }] };
 
 describe('Demo view: reference rows, seeds, differences side by side (issues 39 and 40)', () => {
   it('shows the oracle and LOTS at K = 2 and 4 beside LOTS and keep-all, with LOTS minus each', async () => {
     const data = story({ lots: twelve(9), 'keep-all': twelve(4), oracle: twelve(11), 'lots-k2': twelve(7), 'lots-k4': twelve(8) });
-    await renderStudio({ view: 'demo' }, fakeApi({ getProject: async () => demoProject, getDemo: async () => data }));
+    await renderStudio({ view: 'demo' }, { dir: data });
     const table = await screen.findByTestId('demo-reference-table');
     const rows = [...table.querySelectorAll('tbody tr')];
     expect(rows.map((r) => r.getAttribute('data-method'))).toEqual(['lots', 'oracle', 'lots-k2', 'lots-k4', 'keep-all']);
@@ -80,16 +42,13 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
   });
 
   it('says how to add the reference rows when the run has none, and shows no seed table for one seed', async () => {
-    await renderStudio(
-      { view: 'demo' },
-      fakeApi({ getProject: async () => demoProject, getDemo: async () => story({ lots: twelve(9), 'keep-all': twelve(4) }) }),
-    );
+    await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }) });
     expect((await screen.findByTestId('demo-reference-missing')).textContent).toContain('lots demo --baselines all');
     expect(screen.queryByTestId('demo-seeds')).toBeNull();
   });
 
   it('shows the spread over seeds: mean ± sd and range, and each seed’s paired interval', async () => {
-    const base = JSON.parse(readFileSync(`${SAMPLE}demo.json`, 'utf8')) as DemoRecord;
+    const base = sampleDemoRecord();
     const seed = (s: string, lots: number, all: number, lo: number, hi: number) => ({
       seed: s,
       project: s === '0' ? '.' : `seeds/seed-${s}`,
@@ -97,10 +56,7 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
       lotsMinus: { 'keep-all': { difference: lots - all, lo, hi, n: 400 } },
     });
     const record: DemoRecord = { ...base, seeds: [seed('0', 0.5, 0.3, 0.15, 0.25), seed('1', 0.6, 0.3, 0.25, 0.35), seed('2', 0.55, 0.25, 0.25, 0.35)] };
-    await renderStudio(
-      { view: 'demo' },
-      fakeApi({ getProject: async () => demoProject, getDemo: async () => story({ lots: twelve(9), 'keep-all': twelve(4) }, record) }),
-    );
+    await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }, record) });
     const table = await screen.findByTestId('demo-seeds-table');
     // The provenance says which variant was measured and what it measures.
     expect(screen.getByTestId('demo-variant').textContent).toBe(
@@ -114,17 +70,17 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
   });
 
   it('one click on a differing request shows it under both menus side by side', async () => {
-    const trace = sampleTrace();
-    const api = fakeApi({
-      getProject: async () => demoProject,
-      getDemo: async () => story({ lots: twelve(9), 'keep-all': twelve(4) }),
-      getTrace: async () => ({ trace, hash: 'h', scores: [] }),
-    });
-    await renderStudio({ view: 'demo' }, api);
+    const { calls } = await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }) });
+    // The requests LOTS answered right and keep-all wrong (the fifth to the ninth), each with its text read from the project.
+    const differences = within(await screen.findByTestId('demo-differences'));
+    expect(differences.getAllByRole('button', { name: /^Compare .* under both menus$/ }).map((b) => b.getAttribute('aria-label'))).toEqual(
+      REQUESTS.slice(4, 9).map((id) => `Compare ${id} under both menus`),
+    );
     fireEvent.click(await screen.findByRole('button', { name: `Compare ${REQUEST} under both menus` }));
     const compare = await screen.findByTestId('demo-diff-compare');
     await waitFor(() => expect(within(compare).getByTestId('demo-diff-lots')).toBeTruthy());
-    expect(api.getTrace).toHaveBeenCalledWith({ id: REQUEST });
+    // The request was read from the project (the page asked the engine for it).
+    expect(calls.get('getTrace')).toBe(1);
     const lots = within(compare).getByTestId('demo-diff-lots');
     const all = within(compare).getByTestId('demo-diff-all');
     // LOTS's side: only its two tools, executed again; keep-all's: all 15, the 13 LOTS dropped greyed.
@@ -142,20 +98,13 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
   });
 
   it('under the view-only link: no run card, the walk-through disabled with the reason', async () => {
-    const { api } = await renderStudio(
-      { view: 'demo' },
-      fakeApi({
-        getAppInfo: async () => ({ ...appInfo, viewOnly: true }),
-        getProject: async () => demoProject,
-        getDemo: async () => story({ lots: twelve(9), 'keep-all': twelve(4) }),
-      }),
-    );
+    const { calls } = await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }), viewOnly: true });
     await screen.findByTestId('demo-story');
     expect(screen.queryByTestId('demo-run')).toBeNull();
     expect(screen.getByTestId('view-only-note')).toBeTruthy();
     const build = screen.getByTestId<HTMLButtonElement>('demo-build');
     expect(build.disabled).toBe(true);
     expect(screen.getByTestId('demo-why-build').textContent).toContain('view-only link');
-    expect(api.getDemoSetup).not.toHaveBeenCalled();
+    expect(calls.get('getDemoSetup')).toBeUndefined();
   });
 });

@@ -2,12 +2,12 @@ import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts
 // The Jobs view against the real service: the jobs a user sees (as the job center announces them), the
 // Score button starting a scoring job on the project, the Pause button, and an engine refusal shown as a
 // notice. A job held mid-run (a scoring job 9 traces in, a sweep that failed) is not something a test can
-// hold the real job center at, so those jobs reach the page as the center's `jobUpdate` events, as
-// jobs-view-stakeholder.test.tsx does.
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+// hold the real job center at, so those jobs (tests/renderer/jobs.ts) reach the page as the center's
+// `jobUpdate` events.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobInfo } from '../../../shared/api';
-import { modelFile, renderStudio, TASK, type Studio } from '../studio';
+import { announce, failedJob, scoreJob } from '../jobs';
+import { modelFile, renderStudio, type Studio } from '../studio';
 
 let studio: Studio | undefined;
 afterEach(async () => {
@@ -17,52 +17,10 @@ afterEach(async () => {
   cleanup();
 });
 
-const AT = '2026-11-30T09:12:00.000Z';
-const scoreJob: JobInfo = {
-  id: 'score-1',
-  kind: 'score',
-  title: 'Score finance with qwen2.5-0.5b-instruct-q4_k_m.gguf',
-  status: 'running',
-  createdAt: AT,
-  updatedAt: AT,
-  done: 9,
-  total: 24,
-  unit: 'traces',
-  throughput: 1.8,
-  tokensPerSecond: 412,
-  etaSeconds: 8,
-  canPause: true,
-  canResume: false,
-  canCancel: true,
-};
-const failedJob: JobInfo = {
-  id: 'sweep-1',
-  kind: 'sweep',
-  title: `Budget sweep of ${TASK}`,
-  task: TASK,
-  status: 'failed',
-  createdAt: '2026-11-30T08:00:00.000Z',
-  updatedAt: '2026-11-30T08:01:00.000Z',
-  done: 1,
-  total: 5,
-  unit: 'K values',
-  error: { code: 'MODEL_NOT_FOUND', message: 'no model file at /models/gone.gguf', hint: 'Pick a GGUF on the Models view.' },
-  canPause: false,
-  canResume: false,
-  canCancel: false,
-};
-
-/** The job center's updates of `jobs`, as it sends them to the page. */
-function announce(s: Studio, ...jobs: JobInfo[]): void {
-  act(() => {
-    for (const job of jobs) s.service.events.emit('jobUpdate', job);
-  });
-}
-
 describe('JobsView', () => {
   it('lists the jobs, newest first, with progress, and the error and hint of a failed one', async () => {
     studio = await renderStudio({ view: 'jobs' });
-    announce(studio, failedJob, scoreJob);
+    announce(studio.service, failedJob, scoreJob);
     const view = within(screen.getByTestId('view-jobs'));
     expect(view.getByRole('heading', { name: 'Jobs' })).toBeTruthy();
     expect(view.getByRole('heading', { name: 'Score the project' })).toBeTruthy();
@@ -78,7 +36,7 @@ describe('JobsView', () => {
 
   it('shows progress inside the trace being scored, and fills the bar with it', async () => {
     studio = await renderStudio({ view: 'jobs' });
-    announce(studio, { ...scoreJob, done: 0, total: 1, inFlight: { traces: 1, sequencesDone: 6, sequences: 12 } });
+    announce(studio.service, { ...scoreJob, done: 0, total: 1, inFlight: { traces: 1, sequencesDone: 6, sequences: 12 } });
     const row = within((await screen.findByTestId('jobs-list')).querySelector('[data-job]') as HTMLElement);
     expect(row.getByText('0 / 1 traces')).toBeTruthy();
     expect(row.getByTestId('job-in-flight').textContent).toBe('6 / 12 sequences in the trace being scored');
@@ -118,7 +76,7 @@ describe('JobsView', () => {
         },
       },
     );
-    announce(studio, scoreJob);
+    announce(studio.service, scoreJob);
     fireEvent.click(await screen.findByRole('button', { name: 'Pause' }));
     await waitFor(() => expect(paused).toEqual([scoreJob.id]));
   });
