@@ -100,6 +100,10 @@ export function App() {
   return (
     <CommandsContext.Provider value={commands}>
       <div className="app">
+        {/* The first Tab stop: straight to the view, past the sidebar's links (issue 40, keyboard-only use). */}
+        <button className="skip-link" onClick={() => mainRef.current?.focus()} data-testid="skip-to-view">
+          Skip to the view
+        </button>
         <Sidebar />
         <div className="main">
           <TopBar />

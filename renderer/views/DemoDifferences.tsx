@@ -21,7 +21,7 @@ export function DemoDifferences({ data }: { data: DemoData }) {
   const lost = diffs.filter((d) => !d.lotsRight);
   const kept = new Map(data.tasks.map((t) => [t.task, t.kept]));
   return (
-    <div className="card" style={{ marginTop: 14 }} data-testid="demo-differences">
+    <div className="card" style={{ marginTop: 14 }} data-testid="demo-differences" id="demo-differences" tabIndex={-1} aria-label="Where they differ">
       <div className="card-head">
         <h2>Where they differ</h2>
         <span className="small muted">evaluation requests one menu got right and the other wrong · click one to see it under both menus</span>
@@ -30,7 +30,18 @@ export function DemoDifferences({ data }: { data: DemoData }) {
         <DiffList title={`LOTS right, keep-all wrong (${won.length})`} items={won} kept={kept} testId="demo-lots-only" open={open} onOpen={setOpen} />
         <DiffList title={`Keep-all right, LOTS wrong (${lost.length})`} items={lost} kept={kept} testId="demo-all-only" open={open} onOpen={setOpen} />
       </div>
-      {open && <DiffCompare key={open.request} d={open} kept={kept.get(open.task) ?? []} onClose={() => setOpen(null)} />}
+      {open && (
+        <DiffCompare
+          key={open.request}
+          d={open}
+          kept={kept.get(open.task) ?? []}
+          onClose={() => {
+            // Back to the request it was opened from (keyboard users keep their place in the list).
+            document.querySelector<HTMLButtonElement>(`button.diff-item[data-request="${CSS.escape(open.request)}"]`)?.focus();
+            setOpen(null);
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -67,6 +78,7 @@ function DiffList({
                 aria-expanded={open?.request === d.request}
                 aria-controls="demo-diff-compare"
                 aria-label={`Compare ${d.request} under both menus`}
+                data-request={d.request}
               >
                 <span className="pill">{d.task}</span> <span className="diff-text">{d.text ?? d.request}</span>
               </button>
@@ -114,6 +126,11 @@ function DiffCompare({ d, kept, onClose }: { d: DemoDifference; kept: string[]; 
   const [trace, setTrace] = useState<Trace | null>(null);
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLElement>(null);
+  // The focus moves to the comparison when it opens, so the next Tab is its "Open the trace" (from the
+  // keyboard it was a dozen Tabs further down the lists); Escape closes it and goes back to the request.
+  useEffect(() => {
+    ref.current?.focus({ preventScroll: true });
+  }, []);
   // The comparison opens under both lists: bring it into view (a click high in a long list is far above it).
   useEffect(() => {
     ref.current?.scrollIntoView?.({ block: 'nearest' });
@@ -134,7 +151,20 @@ function DiffCompare({ d, kept, onClose }: { d: DemoDifference; kept: string[]; 
   const gold = trace?.turns[0]?.gold;
   const verdict = (right: boolean) => <span className={`pill ${right ? 'good' : 'bad'}`}>{right ? 'answered right' : 'answered wrong'}</span>;
   return (
-    <section ref={ref} className="diff-compare" id="demo-diff-compare" data-testid="demo-diff-compare" aria-label={`${d.request} under both menus`}>
+    <section
+      ref={ref}
+      className="diff-compare"
+      id="demo-diff-compare"
+      data-testid="demo-diff-compare"
+      aria-label={`${d.request} under both menus`}
+      tabIndex={-1}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
       <div className="diff-compare-head">
         <div>
           <strong>{d.request}</strong> <span className="pill">{d.task}</span>

@@ -71,6 +71,14 @@ function DemoStory({ data }: { data: DemoData }) {
           </button>
         </div>
       </div>
+      <JumpLinks
+        targets={[
+          ['demo-families-card', 'The families'],
+          ...(data.differences && data.differences.length > 0 ? ([['demo-differences', 'Where they differ']] as const) : []),
+          ...(paired ? ([['demo-paired', 'Is the difference real?']] as const) : []),
+          ...(cost ? ([['demo-cost', 'The cost of selection']] as const) : []),
+        ]}
+      />
       <div className="demo-charts">
         <div className="card">
           <div className="card-head">
@@ -103,7 +111,7 @@ function DemoStory({ data }: { data: DemoData }) {
           </div>
         ) : null}
       </div>
-      <div className="card" style={{ marginTop: 14 }}>
+      <div className="card" style={{ marginTop: 14 }} id="demo-families-card" tabIndex={-1} aria-label="The families">
         <div className="card-head">
           <h2>Per family: the kept tools against the gold chain</h2>
           <span className="small muted">green: in the chain · red: not</span>
@@ -168,7 +176,7 @@ function DemoStory({ data }: { data: DemoData }) {
       <DemoSeeds data={data} />
       <DemoDifferences data={data} />
       {paired ? (
-        <div className="card demo-stat" style={{ marginTop: 14 }}>
+        <div className="card demo-stat" style={{ marginTop: 14 }} id="demo-paired" tabIndex={-1} aria-label="Is the difference real?">
           <div className="card-head">
             <h2>Is the difference real? LOTS minus each baseline</h2>
             <span className="small muted">paired on the same evaluation requests</span>
@@ -177,7 +185,7 @@ function DemoStory({ data }: { data: DemoData }) {
         </div>
       ) : null}
       {cost ? (
-        <div className="card demo-stat" style={{ marginTop: 14 }}>
+        <div className="card demo-stat" style={{ marginTop: 14 }} id="demo-cost" tabIndex={-1} aria-label="The cost of selection">
           <div className="card-head">
             <h2>The cost of selection</h2>
             <span className="small muted">prompt tokens the model read to choose, and when it pays back</span>
@@ -186,6 +194,31 @@ function DemoStory({ data }: { data: DemoData }) {
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** "Jump to" links under the headline: the long story's sections one Tab and Enter away (a keyboard user
+ * otherwise tabs through every family's three buttons to reach the differences). The focus moves to the
+ * section, so the next Tab is inside it. */
+function JumpLinks({ targets }: { targets: readonly (readonly [string, string])[] }) {
+  return (
+    <nav className="jump-links small" aria-label="Jump to a section" data-testid="demo-jump">
+      <span className="muted">Jump to:</span>
+      {targets.map(([id, label]) => (
+        <button
+          key={id}
+          data-target={id}
+          className="btn ghost small"
+          onClick={() => {
+            const target = document.getElementById(id);
+            target?.focus({ preventScroll: true });
+            target?.scrollIntoView?.({ block: 'start' });
+          }}
+        >
+          {label}
+        </button>
+      ))}
+    </nav>
   );
 }
 
