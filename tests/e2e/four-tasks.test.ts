@@ -177,6 +177,25 @@ describeRequiring('chromium', 'the four stakeholder tasks, keyboard only (issue 
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-request'))).toBe(id);
   });
 
+  it('Project: the task table fits at both sizes (its last column, "Review space", was cut at 1280 px)', async () => {
+    await keys.press('Alt+1');
+    await page.waitForSelector('[data-testid="task-table"]');
+    for (const [width, height] of [
+      [1280, 800],
+      [1920, 1080],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await ui.settle();
+      const overflow = await page.$eval('[data-testid="task-table"]', (t) => {
+        const wrap = t.parentElement!;
+        return wrap.scrollWidth - wrap.clientWidth;
+      });
+      expect(overflow).toBeLessThanOrEqual(0);
+      await ui.shot('issue40-home-fits');
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('Space: no status pill and no tool name is cut off at either size, with two pills on a row', async () => {
     await keys.press('Alt+6');
     await page.waitForSelector('[data-testid="space-list"]');

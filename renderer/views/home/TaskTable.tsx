@@ -78,13 +78,19 @@ export function TaskTable() {
                   </td>
                   <td className="num" data-testid="task-answers">
                     <span className="good">{t.correct} right</span> · <span className="bad">{t.wrong} wrong</span>
-                    {t.unlabeled ? <span className="muted"> · {t.unlabeled} unlabelled</span> : null}
+                    {/* On its own line: beside the rest it pushed the table past 1280 px (issue 40: nothing cut off). */}
+                    {t.unlabeled ? (
+                      <>
+                        <span className="sr-only"> · </span>
+                        <div className="muted small">{t.unlabeled} unlabelled</div>
+                      </>
+                    ) : null}
                   </td>
-                  <td>
+                  <td className="nowrap">
                     <SpacePill status={t.space.status} version={t.space.version} />
                     {t.space.size !== undefined ? <span className="muted small"> {plural(t.space.size, 'tool')}</span> : null}
                   </td>
-                  <td className="small muted ellipsis" style={{ maxWidth: 200 }}>
+                  <td className="small muted ellipsis" style={{ maxWidth: 160 }} title={t.models.join(', ')}>
                     {t.models.join(', ') || '—'}
                   </td>
                   <td className="num">
