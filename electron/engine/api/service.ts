@@ -56,7 +56,7 @@ import { acceptSpace } from '../usecases/space';
 import { exportAll, renderExport, renderReport, writeText } from './exports';
 import { buildHeatmap } from '../views/heatmap';
 import { buildGatewayView } from '../views/gateways';
-import { ModelCatalog } from '../views/models';
+import { ModelCatalog } from '../usecases/models';
 import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
