@@ -60,7 +60,6 @@ import { ModelCatalog } from '../usecases/models';
 import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
-import { checkModelPath } from '../llama';
 import { importTraces, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
 import { routeProject } from '../usecases/route';
 import { buildRanking } from '../views/ranking';
@@ -75,6 +74,7 @@ import { checkScoringRequest, scoreJobSpec } from '../usecases/score';
 import { ProjectIndex } from '../read-model/project-index';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
+import { sweepJobSpec } from '../usecases/sweep';
 import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';
 import type { GatewayViewData } from '../../../shared/api/gateways';
 import { PathPolicy } from './path-policy';
@@ -397,15 +397,7 @@ export class StudioService implements ApiMethods {
   }
 
   async startSweep(input: ApiParsedInput<'startSweep'>): Promise<JobInfo> {
-    const { store } = this.requireProject();
-    checkModelPath(input.model);
-    return this.jobs.startSweep({
-      project: store.dir,
-      task: input.task,
-      model: resolve(input.model),
-      ...(input.run ? { run: input.run } : {}),
-      baselines: input.baselines ?? true,
-    });
+    return this.jobs.startSweep(sweepJobSpec(this.requireProject().store, input));
   }
 
   async startFaithfulness(input: ApiParsedInput<'startFaithfulness'>): Promise<JobInfo> {
