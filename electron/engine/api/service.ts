@@ -53,7 +53,7 @@ import { STUDIO_VERSION } from '../version';
 import { ServiceEvents } from './events';
 import { buildSpaceState } from '../views/spaces';
 import { acceptSpace } from '../usecases/space';
-import { exportAll, renderExport, renderReport, writeText } from './exports';
+import { exportAll, renderExport, renderReport, saveExport, saveReport } from './exports';
 import { buildHeatmap } from '../views/heatmap';
 import { buildGatewayView } from '../views/gateways';
 import { ModelCatalog } from '../usecases/models';
@@ -347,19 +347,12 @@ export class StudioService implements ApiMethods {
 
   async saveExport(input: ApiParsedInput<'saveExport'>): Promise<{ path: string }> {
     const { store, index } = this.requireProject();
-    const out = renderExport(store, index, input.task, input.format, input.version, input.mcpServer);
-    const saved = writeText(input.path, out.text);
-    store.logActivity({ kind: 'export', message: `exported ${input.task} as ${input.format} to ${input.path}` });
-    return saved;
+    return saveExport(store, index, input);
   }
 
   async exportAllSpaces(input: ApiParsedInput<'exportAllSpaces'>): Promise<ExportAll> {
     const { store, index } = this.requireProject();
-    const all = exportAll(store, index, input.format, input.dir, input.mcpServer);
-    if (input.dir !== undefined) {
-      store.logActivity({ kind: 'export', message: `exported ${all.files.length} approved spaces as ${input.format} to ${input.dir}` });
-    }
-    return all;
+    return exportAll(store, index, input.format, input.dir, input.mcpServer);
   }
 
   async renderReport(input: ApiParsedInput<'renderReport'>): Promise<{ html: string; filename: string }> {
@@ -369,9 +362,7 @@ export class StudioService implements ApiMethods {
 
   async saveReport(input: ApiParsedInput<'saveReport'>): Promise<{ path: string }> {
     const { store, index } = this.requireProject();
-    const saved = writeText(input.path, renderReport(store, index, input.task, input.run).html);
-    store.logActivity({ kind: 'export', message: `saved the report of ${input.task} to ${input.path}` });
-    return saved;
+    return saveReport(store, index, input);
   }
 
   // ------------------------------------------------------------------ jobs, models, demo
