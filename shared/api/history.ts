@@ -16,6 +16,8 @@ export interface HistoryData {
   waiting: { source: string; traces: number }[];
   /** Approved versions, oldest first. */
   versions: SpaceVersion[];
+  /** The approved space (the latest accepted version: read-model/approved-space.ts says so), null while none is. */
+  approved: SpaceVersion | null;
   /** The task's arms when the project holds a benchmark stream. */
   stream: { task: StreamTask; options: StreamRecord['options']; modelName: string; credited: StreamRecord['credited'] } | null;
 }

@@ -169,7 +169,7 @@ describe('lots space: the same version as the Space view', () => {
     expect(diff.changes).toEqual([{ tool: ranking[5], from: 'hidden', to: 'deferred' }]);
   });
 
-  it('exports every approved space in one action (CLI --all and the API), refusing when none is approved', async () => {
+  it('exports every approved space in one action (CLI --all and the API, one use case), refusing when none is approved', async () => {
     const { task, cliDir, service, ranking } = await viewAndCliProjects();
     const none = await runCli(['export', '--project', cliDir, '--all', '--format', 'mcp', '--out-dir', join(tmp.dir, 'none')]);
     expect(none.code).toBe(2);
@@ -187,6 +187,10 @@ describe('lots space: the same version as the Space view', () => {
     const tools = JSON.parse(readFileSync(join(out, files[0]!), 'utf8'));
     expect(tools.filter((t: { defer_loading?: boolean }) => t.defer_loading).map((t: { name: string }) => t.name)).toEqual(ranking.slice(2));
     expect(tools.at(-1)).toEqual({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+    // One use case for both (api/exports.ts): the CLI's export is in the project's activity as the Studio's is.
+    expect(ProjectStore.open(cliDir).listActivity(5)).toContainEqual(
+      expect.objectContaining({ kind: 'export', message: `exported 1 approved spaces as anthropic to ${out}` }),
+    );
     // The API's "export all" over the same project gives the same bytes.
     service.setProject(ProjectStore.open(cliDir));
     const api = await service.exportAllSpaces({ format: 'anthropic' });

@@ -68,10 +68,10 @@ export const command: Command = {
         const outcomes = await evaluateBenchTasks(store, server, {
           bench,
           tasks,
-          baselines: baselines as BaselineName[],
+          ...(baselines.length > 0 ? { baselines: baselines as BaselineName[] } : {}),
           ...(draws !== undefined ? { draws } : {}),
           onTask: (task) => progress.set(task, progressReporter(io, `${task} evaluate`)),
-          onProgress: (task, done, total) => progress.get(task)?.(done, total),
+          onProgress: (task, p) => progress.get(task)?.(p.done, p.total),
           onDone: (outcome) => {
             if ('skipped' in outcome) io.err(`${outcome.task}: ${outcome.skipped}; skipped`);
           },

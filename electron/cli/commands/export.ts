@@ -1,13 +1,13 @@
 // `lots export`: a task's approved space (or every approved space, --all) in a format an agent or a reader
 // consumes. A task with no approved space is refused, never written as an empty allow-list.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { choice, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
 import { writeFileAtomic } from '../../engine/store/atomic';
 import { ProjectIndex } from '../../engine/read-model/project-index';
-import { exportAllApproved, exportTaskSpace } from '../../engine/views/export-space';
+import { exportTaskSpace } from '../../engine/views/export-space';
+import { exportAll } from '../../engine/api/exports';
 import { SPACE_EXPORT_FORMATS, TOOL_EXPORT_FORMATS } from '../../../shared/api/export-formats';
 
 export const command: Command = {
@@ -64,14 +64,11 @@ export const command: Command = {
       const format = choice(args, 'format', TOOL_EXPORT_FORMATS);
       const dir = flagString(args, 'out-dir');
       if (!dir) throw new UsageError('--all writes one file per task: give the folder with --out-dir');
-      const all = exportAllApproved(store, index, { format, ...(mcpServer !== undefined ? { mcpServer } : {}) });
-      mkdirSync(resolve(dir), { recursive: true });
-      for (const e of all.exported) {
-        writeFileAtomic(join(resolve(dir), e.filename), e.text);
-        io.out(`${e.filename}  task "${e.task}", version ${e.space.version}: ${e.space.tools.length} pinned, ${e.space.deferred.length} deferred`);
-      }
+      // The same use case as the Export view's "Export all".
+      const all = exportAll(store, index, format, dir, mcpServer);
+      for (const e of all.files) io.out(`${e.filename}  task "${e.task}", version ${e.version}: ${e.pinned} pinned, ${e.deferred} deferred`);
       for (const s of all.skipped) io.err(`skipped task "${s.task}": ${s.reason} (\`lots space approve --task ${JSON.stringify(s.task)}\`)`);
-      io.err(`wrote ${all.exported.length} ${format} file${all.exported.length === 1 ? '' : 's'} to ${dir}`);
+      io.err(`wrote ${all.files.length} ${format} file${all.files.length === 1 ? '' : 's'} to ${dir}`);
       return EXIT_OK;
     }
 

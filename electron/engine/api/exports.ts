@@ -1,9 +1,13 @@
-// The API's exports: the use case of engine/views/export-space.ts in the API's shapes, and writing a
-// rendered export where the user chose.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Use case "export": a task's space rendered in an export format or as the one-page report (the rendering
+// is views/export-space.ts, a read), and written where the user chose — one file, or every approved space
+// into a folder — atomically, with an activity entry. `lots export --all` and the API (the Export view)
+// both call these. It lives in api/ rather than usecases/ because it renders through views/, which
+// usecases/ may not import.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { ExportAll, ExportFormat, ExportText } from '../../../shared/api/types';
 import type { ProjectStore } from '../store';
+import { writeFileAtomic } from '../store/atomic';
 import { exportAllApproved, exportTaskSpace } from '../views/export-space';
 import type { ProjectIndex } from '../read-model/project-index';
 
@@ -17,18 +21,32 @@ export function renderReport(store: ProjectStore, index: ProjectIndex, task: str
   return { html: out.text, filename: out.filename };
 }
 
-export function writeText(path: string, text: string): { path: string } {
-  writeFileSync(path, text);
-  return { path };
+/** Render one task's space and write it to `path`. */
+export function saveExport(
+  store: ProjectStore,
+  index: ProjectIndex,
+  request: { task: string; format: ExportFormat; version?: number; mcpServer?: string; path: string },
+): { path: string } {
+  const out = renderExport(store, index, request.task, request.format, request.version, request.mcpServer);
+  writeFileAtomic(request.path, out.text);
+  store.logActivityAfterCommit({ kind: 'export', message: `exported ${request.task} as ${request.format} to ${request.path}` }, `${request.path} was written`);
+  return { path: request.path };
 }
 
-/** Every approved space in one format; with `dir`, each written there under its file name. */
+/** Render the task's report and write it to `path`. */
+export function saveReport(store: ProjectStore, index: ProjectIndex, request: { task: string; run?: string; path: string }): { path: string } {
+  writeFileAtomic(request.path, renderReport(store, index, request.task, request.run).html);
+  store.logActivityAfterCommit({ kind: 'export', message: `saved the report of ${request.task} to ${request.path}` }, `${request.path} was written`);
+  return { path: request.path };
+}
+
+/** Every approved space in one format; with `dir`, each written there under its file name (and logged). */
 export function exportAll(store: ProjectStore, index: ProjectIndex, format: ExportFormat, dir?: string, mcpServer?: string): ExportAll {
   const all = exportAllApproved(store, index, { format, ...(mcpServer !== undefined ? { mcpServer } : {}) });
-  if (dir !== undefined) mkdirSync(dir, { recursive: true });
+  if (dir !== undefined) mkdirSync(resolve(dir), { recursive: true });
   const files = all.exported.map((e) => {
-    const path = dir !== undefined ? join(dir, e.filename) : null;
-    if (path !== null) writeFileSync(path, e.text);
+    const path = dir !== undefined ? join(resolve(dir), e.filename) : null;
+    if (path !== null) writeFileAtomic(path, e.text);
     return {
       task: e.task,
       version: e.space.version!,
@@ -40,5 +58,11 @@ export function exportAll(store: ProjectStore, index: ProjectIndex, format: Expo
       path,
     };
   });
+  if (dir !== undefined) {
+    store.logActivityAfterCommit(
+      { kind: 'export', message: `exported ${files.length} approved spaces as ${format} to ${dir}` },
+      `${files.length} files were written to ${dir}`,
+    );
+  }
   return { format, files, skipped: all.skipped };
 }

@@ -53,14 +53,13 @@ import { STUDIO_VERSION } from '../version';
 import { ServiceEvents } from './events';
 import { buildSpaceState } from '../views/spaces';
 import { acceptSpace } from '../usecases/space';
-import { exportAll, renderExport, renderReport, writeText } from './exports';
+import { exportAll, renderExport, renderReport, saveExport, saveReport } from './exports';
 import { buildHeatmap } from '../views/heatmap';
 import { buildGatewayView } from '../views/gateways';
-import { ModelCatalog } from '../views/models';
+import { ModelCatalog } from '../usecases/models';
 import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
-import { checkModelPath } from '../llama';
 import { importTraces, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
 import { routeProject } from '../usecases/route';
 import { buildRanking } from '../views/ranking';
@@ -75,6 +74,7 @@ import { checkScoringRequest, scoreJobSpec } from '../usecases/score';
 import { ProjectIndex } from '../read-model/project-index';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
+import { sweepJobSpec } from '../usecases/sweep';
 import type { HistoryData, RunComparison, UpdateResult } from '../../../shared/api/history';
 import type { GatewayViewData } from '../../../shared/api/gateways';
 import { PathPolicy } from './path-policy';
@@ -347,19 +347,12 @@ export class StudioService implements ApiMethods {
 
   async saveExport(input: ApiParsedInput<'saveExport'>): Promise<{ path: string }> {
     const { store, index } = this.requireProject();
-    const out = renderExport(store, index, input.task, input.format, input.version, input.mcpServer);
-    const saved = writeText(input.path, out.text);
-    store.logActivity({ kind: 'export', message: `exported ${input.task} as ${input.format} to ${input.path}` });
-    return saved;
+    return saveExport(store, index, input);
   }
 
   async exportAllSpaces(input: ApiParsedInput<'exportAllSpaces'>): Promise<ExportAll> {
     const { store, index } = this.requireProject();
-    const all = exportAll(store, index, input.format, input.dir, input.mcpServer);
-    if (input.dir !== undefined) {
-      store.logActivity({ kind: 'export', message: `exported ${all.files.length} approved spaces as ${input.format} to ${input.dir}` });
-    }
-    return all;
+    return exportAll(store, index, input.format, input.dir, input.mcpServer);
   }
 
   async renderReport(input: ApiParsedInput<'renderReport'>): Promise<{ html: string; filename: string }> {
@@ -369,9 +362,7 @@ export class StudioService implements ApiMethods {
 
   async saveReport(input: ApiParsedInput<'saveReport'>): Promise<{ path: string }> {
     const { store, index } = this.requireProject();
-    const saved = writeText(input.path, renderReport(store, index, input.task, input.run).html);
-    store.logActivity({ kind: 'export', message: `saved the report of ${input.task} to ${input.path}` });
-    return saved;
+    return saveReport(store, index, input);
   }
 
   // ------------------------------------------------------------------ jobs, models, demo
@@ -397,15 +388,7 @@ export class StudioService implements ApiMethods {
   }
 
   async startSweep(input: ApiParsedInput<'startSweep'>): Promise<JobInfo> {
-    const { store } = this.requireProject();
-    checkModelPath(input.model);
-    return this.jobs.startSweep({
-      project: store.dir,
-      task: input.task,
-      model: resolve(input.model),
-      ...(input.run ? { run: input.run } : {}),
-      baselines: input.baselines ?? true,
-    });
+    return this.jobs.startSweep(sweepJobSpec(this.requireProject().store, input));
   }
 
   async startFaithfulness(input: ApiParsedInput<'startFaithfulness'>): Promise<JobInfo> {

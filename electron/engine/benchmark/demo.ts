@@ -21,9 +21,9 @@ import { DEMO_RECORD_VERSION, type DemoRecord, type GrowthPoint, type MethodPoin
 import { seedList, seedPoint } from '../../../shared/benchmark/seeds';
 
 import { ProjectStore } from '../store/project-store';
-import { evaluateTask, sweepTask } from './evaluate';
 import { makeBenchProject } from './make';
 import { benchRequests, taskRanking } from './project';
+import { evaluateBenchTasks, sweepBenchTasks, type TaskOutcome } from './tasks';
 import { scoreBenchTraces } from './score';
 import { serveProject } from './serve-project';
 import { openServing, type BenchServer, type ServingOptions } from './server';
@@ -307,7 +307,8 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   });
   stage({ stage: 'score', done: served.traces.length, total: served.traces.length, detail: `${scored.appended} new, ${scored.skipped} stored before` });
   log(`3/5 scored them with the re-execute intervention (${scored.appended} new, ${scored.skipped} stored before) ${at()}`);
-  const { byTask, registry, seed } = benchRequests(store);
+  const bench = benchRequests(store);
+  const { byTask } = bench;
   const scores = store.listScores(scored.run);
   const rows: ComparisonRow[] = [];
   const families = byTask.size;
@@ -319,7 +320,9 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
     options.progress?.(`${name} ${task}`, p.done, p.total);
     stage({ stage: name, done: index, total: families, task, inner: { done: p.done, total: p.total, cached: p.cached } });
   };
-  for (const [index, [task, requests]] of [...byTask].entries()) {
+  // Family by family through the use cases' own loops (`lots sweep`, `lots evaluate`), the update history
+  // folded between them.
+  for (const [index, task] of [...byTask.keys()].entries()) {
     const ranking = taskRanking(scores, task);
     if (ranking.length === 0) {
       log(`   ${task}: no tool was scored (empty answers?), skipped`);
@@ -327,32 +330,41 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
       stage({ stage: 'evaluate', done: index + 1, total: families, task, detail: `${task}: skipped (no tool was scored)` });
       continue;
     }
-    const top = Math.min(ranking.length, options.kMax ?? ranking.length);
-    const ks = Array.from({ length: top }, (_, i) => i + 1);
-    stage({ stage: 'sweep', done: index, total: families, task, inner: { done: 0, total: top } });
-    const sweep = await sweepTask(store, server, task, requests, ranking, {
+    const swept = await sweepBenchTasks(store, server, {
+      bench,
+      tasks: [task],
       run: scored.run,
-      ks,
-      signal: options.signal,
-      onProgress: stageProgress('sweep', task, index),
+      ...(options.kMax !== undefined ? { kMax: options.kMax } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onTask: (_task, budgets) => stage({ stage: 'sweep', done: index, total: families, task, inner: { done: 0, total: budgets } }),
+      onProgress: (_task, p) => stageProgress('sweep', task, index)(p),
     });
+    const sweep = resultOf(swept.tasks[0]);
+    const top = sweep.points.length;
     stage({ stage: 'sweep', done: index + 1, total: families, task, detail: `${task}: K = ${sweep.bestK ?? '—'}` });
     log(`4/5 ${task}: budget sweep K=1…${top}, fitting accuracy ${sweep.points.map((p) => p.accuracy.toFixed(2)).join(' ')} → K=${sweep.bestK} ${at()}`);
     log(foldBatches(store, projectIndex, task, ranking, sweep.bestK, scored.run));
-    const evaluation = await evaluateTask(store, server, task, requests, registry, {
-      seed,
+    const [evaluated] = await evaluateBenchTasks(store, server, {
+      bench,
+      tasks: [task],
       draws: options.draws,
       baselines,
       memo,
-      signal: options.signal,
-      onProgress: stageProgress('evaluate', task, index),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onProgress: (_task, p) => stageProgress('evaluate', task, index)(p),
     });
     stage({ stage: 'evaluate', done: index + 1, total: families, task });
-    const row = comparisonRow(evaluation.sweep);
+    const row = comparisonRow(resultOf(evaluated).sweep);
     if (row) rows.push(row);
   }
   log(`5/5 evaluated LOTS against ${baselines.map((b) => selectionMethod(b)!.label).join(', ')} ${at()}`);
   return { registry: plan.registry, seed: plan.seed, dir: store.dir, rows, seconds: (performance.now() - started) / 1000 };
+}
+
+/** A task's outcome of the use cases' loops; the demo skips a family without scored tools before. */
+function resultOf<T>(outcome: TaskOutcome<T> | undefined): T {
+  if (!outcome || 'skipped' in outcome) throw new Error(`the demo asked for a task the loop skipped: ${outcome ? outcome.skipped : 'no outcome'}`);
+  return outcome.result;
 }
 
 /**

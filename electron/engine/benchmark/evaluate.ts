@@ -1,6 +1,7 @@
 // The budget sweep and the side-by-side evaluation of one task, served by a local model and stored
-// with the project: the sweep curve and bestK (the UI's K slider reads them), the baselines on the same
-// budget, and the LOTS space at bestK as a new accepted space version.
+// with the project: the sweep curve and bestK (the UI's K slider reads them), LOTS and the baselines on the
+// same budget (`compareAtBudget`, the one comparison loop: `lots evaluate`, `lots demo` and the Studio's
+// sweep job all run it), and — `evaluateTask` only — the LOTS space at bestK as a new accepted space version.
 import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
 import { DEFAULT_BASELINES, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
 import type { SelectionContext, ServedFit } from '../../../shared/selection/method';
@@ -124,18 +125,21 @@ export function modelCapabilities(
   };
 }
 
-export interface EvaluateTaskOptions {
+export interface CompareAtBudgetOptions {
   seed: string;
   draws?: number;
   /** Default: DEFAULT_BASELINES (those that call no model). */
   baselines?: readonly BaselineName[];
   /** Kept across the tasks of one run (Tool2Vec's tool vectors are computed once per registry). */
   memo?: Map<string, unknown>;
+  /** Default: fitting and evaluation requests. */
   splits?: readonly Split[];
   signal?: AbortSignal;
   onProgress?: (p: SweepProgress) => void;
   onServed?: (done: number, total: number) => void;
 }
+
+export type EvaluateTaskOptions = CompareAtBudgetOptions;
 
 export interface TaskEvaluation {
   sweep: SweepResult;
@@ -144,14 +148,26 @@ export interface TaskEvaluation {
   k: number;
 }
 
-/** LOTS at the sweep's bestK against the baselines, on fitting and evaluation requests. */
-export async function evaluateTask(
+/** The methods `compareAtBudget` runs, in its order: LOTS first, then the baselines asked for. */
+export function comparedMethods(baselines: readonly BaselineName[] = DEFAULT_BASELINES): string[] {
+  return ['lots', ...baselines];
+}
+
+/**
+ * LOTS at the stored sweep's bestK against the baselines, on the splits asked for — the one comparison
+ * loop: `lots evaluate` and `lots demo` run it through `evaluateTask` (which then accepts the LOTS space),
+ * the Studio's sweep job runs it on the fitting requests and accepts nothing. Each method is chosen,
+ * measured and saved before the next (LOTS first), so a stopped run keeps every method it finished; a
+ * method that asks the model is not asked again when its results are stored at this budget; LOTS's row
+ * carries its selection cost (scoring and the sweep's serving, paper Table 20). Returns the updated sweep.
+ */
+export async function compareAtBudget(
   store: ProjectStore,
   server: BenchServer,
   task: string,
   requests: TaskRequests,
   registry: readonly ToolDef[],
-  options: EvaluateTaskOptions,
+  options: CompareAtBudgetOptions,
 ): Promise<TaskEvaluation> {
   const sweep = store.readSweep(task);
   if (!sweep || sweep.bestK === undefined) throw new ExpectedError('NOT_FOUND', `task "${task}" has no budget sweep yet; run \`lots sweep\` first`);
@@ -167,7 +183,7 @@ export async function evaluateTask(
   // A method that asks the model is not asked again when its results on every split are stored with
   // what it chose at this budget (and, for one that embeds, under the same embedder): a resumed run goes on
   // from there.
-  const names = ['lots', ...(options.baselines ?? DEFAULT_BASELINES)].filter((name) => {
+  const names = comparedMethods(options.baselines).filter((name) => {
     const method = selectionMethod(name);
     if (!method?.needsModel) return true;
     const embedder = method.uses?.includes('embed') ? server.embedder : undefined;
@@ -177,9 +193,7 @@ export async function evaluateTask(
       ),
     );
   });
-  // LOTS first, then the baselines: every method of the registry runs through the same provider
-  // interface, one at a time — chosen, then measured and saved — so a stopped run keeps every method it
-  // finished.
+  // Every method of the registry runs through the same provider interface, one at a time.
   let current = sweep;
   let baselines = sweep.baselines;
   const total = names.length * splits.length;
@@ -221,6 +235,21 @@ export async function evaluateTask(
   const lotsCost = await lotsSelectionCost(store, server, task, sweep);
   current = { ...current, baselines: lotsCost ? baselines.map((b) => (b.name === 'lots' ? { ...b, selection: { ...lotsCost, budget: k } } : b)) : baselines };
   store.writeSweep(current);
+  return { sweep: current, space, k };
+}
+
+/** LOTS at the sweep's bestK against the baselines (`compareAtBudget`, on fitting and evaluation requests by
+ * default), then the LOTS space at bestK accepted as a new space version unless it is the approved one. */
+export async function evaluateTask(
+  store: ProjectStore,
+  server: BenchServer,
+  task: string,
+  requests: TaskRequests,
+  registry: readonly ToolDef[],
+  options: EvaluateTaskOptions,
+): Promise<TaskEvaluation> {
+  const evaluation = await compareAtBudget(store, server, task, requests, registry, options);
+  const { sweep, space, k } = evaluation;
   const latest = approvedSpace(store, task);
   if (!latest || !sameSet(latest.tools, space) || latest.rule.kind !== 'topk' || latest.rule.k !== k) {
     store.acceptSpace({
@@ -233,7 +262,7 @@ export async function evaluateTask(
       run: sweep.run,
     });
   }
-  return { sweep: current, space, k };
+  return evaluation;
 }
 
 /** LOTS's ranking as far as the sweep measured it: the tools of its largest K, in ranking order. */

@@ -1,12 +1,13 @@
 // "Sweep" and "evaluate" on a benchmark project, task by task: the budget sweep (serve the fitting requests
 // under the top-K space for every K and store the curve), and LOTS at the swept budget against the
-// baselines. `lots sweep` and `lots evaluate` call these through usecases/sweep.ts, and the Studio's sweep
-// job (jobs/sweep-job.ts) runs `sweepBenchTasks` for its one task in the job worker: one loop for all of
-// them. Progress goes through callbacks, cancellation through the signal; what is printed is the caller's.
+// baselines. `lots sweep` and `lots evaluate` call these through usecases/sweep.ts, the Studio's sweep
+// job (jobs/sweep-job.ts) runs `sweepBenchTasks` for its one task in the job worker, and `lots demo`
+// (demo.ts) runs both family by family: one loop for all of them. Progress goes through callbacks,
+// cancellation through the signal; what is printed is the caller's.
 import type { BaselineName } from '../../../shared/selection/registry';
 import type { SweepResult } from '../../../shared/project/sweeps';
-import type { SweepProgress } from '../../../shared/benchmark/sweep';
-import { evaluateTask, sweepTask } from './evaluate';
+import { defaultBudgetGrid, type SweepProgress } from '../../../shared/benchmark/sweep';
+import { evaluateTask, sweepTask, type TaskEvaluation } from './evaluate';
 import { benchRequests, chooseRun, taskRanking, type BenchRequests } from './project';
 import type { BenchServer } from './server';
 import type { ProjectStore } from '../store';
@@ -27,12 +28,15 @@ export interface SweepTasksOptions {
   /** The scoring run to rank from (default: this model's latest re-execute run, else its latest). */
   run?: string;
   ks?: readonly number[];
+  /** Without `ks`: measure K = 1…kMax at most (default: every K up to the number of ranked tools). */
+  kMax?: number;
   signal?: AbortSignal;
   /** The project's benchmark requests, when the caller has read them already. */
   bench?: BenchRequests;
   /** The run chosen, before the first task. */
   onRun?: (run: string) => void;
-  onTask?: (task: string) => void;
+  /** A task's sweep starts, over this many budgets. */
+  onTask?: (task: string, budgets: number) => void;
   /** Each budget measured (or reused: `cached`) of the task being swept. */
   onProgress?: (task: string, progress: SweepProgress) => void;
   /** A task's sweep is stored, or the task is skipped. */
@@ -61,10 +65,11 @@ export async function sweepBenchTasks(
       done({ task, skipped: `no scored tools in run ${run}` });
       continue;
     }
-    options.onTask?.(task);
+    const ks = options.ks && options.ks.length > 0 ? options.ks : defaultBudgetGrid(Math.min(ranking.length, options.kMax ?? ranking.length));
+    options.onTask?.(task, new Set(ks).size);
     const sweep = await sweepTask(store, server, task, byTask.get(task)!, ranking, {
       run,
-      ...(options.ks && options.ks.length > 0 ? { ks: options.ks } : {}),
+      ks,
       ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (p) => options.onProgress?.(task, p),
     });
@@ -75,27 +80,31 @@ export async function sweepBenchTasks(
 
 export interface EvaluateTasksOptions {
   tasks?: readonly string[];
+  /** Default: DEFAULT_BASELINES (those that call no model). */
   baselines?: readonly BaselineName[];
   draws?: number;
+  /** Kept across calls by a caller that evaluates task by task (default: one for this call's tasks). */
+  memo?: Map<string, unknown>;
   signal?: AbortSignal;
   bench?: BenchRequests;
   onTask?: (task: string) => void;
-  onDone?: (outcome: TaskOutcome<true>) => void;
-  onProgress?: (task: string, done: number, total: number) => void;
+  onDone?: (outcome: TaskOutcome<TaskEvaluation>) => void;
+  /** Each method and split measured (or reused: `cached`) of the task being evaluated. */
+  onProgress?: (task: string, progress: SweepProgress) => void;
 }
 
 /** Evaluate each swept task's LOTS space against the baselines (stored with the sweep); a task without a
  * budget sweep is skipped. */
-export async function evaluateBenchTasks(store: ProjectStore, server: BenchServer, options: EvaluateTasksOptions = {}): Promise<TaskOutcome<true>[]> {
+export async function evaluateBenchTasks(store: ProjectStore, server: BenchServer, options: EvaluateTasksOptions = {}): Promise<TaskOutcome<TaskEvaluation>[]> {
   const { byTask, registry, seed } = options.bench ?? benchRequests(store);
   const tasks = selectBenchTasks([...byTask.keys()], options.tasks ?? []);
-  const out: TaskOutcome<true>[] = [];
-  const done = (outcome: TaskOutcome<true>) => {
+  const out: TaskOutcome<TaskEvaluation>[] = [];
+  const done = (outcome: TaskOutcome<TaskEvaluation>) => {
     out.push(outcome);
     options.onDone?.(outcome);
   };
   // Kept across the tasks: Tool2Vec's tool vectors depend on the registry only.
-  const memo = new Map<string, unknown>();
+  const memo = options.memo ?? new Map<string, unknown>();
   for (const task of tasks) {
     const sweep = store.readSweep(task);
     if (!sweep || sweep.bestK === undefined) {
@@ -103,15 +112,15 @@ export async function evaluateBenchTasks(store: ProjectStore, server: BenchServe
       continue;
     }
     options.onTask?.(task);
-    await evaluateTask(store, server, task, byTask.get(task)!, registry, {
+    const evaluation = await evaluateTask(store, server, task, byTask.get(task)!, registry, {
       seed,
       ...(options.draws !== undefined ? { draws: options.draws } : {}),
-      ...(options.baselines && options.baselines.length > 0 ? { baselines: options.baselines } : {}),
+      ...(options.baselines ? { baselines: options.baselines } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       memo,
-      onProgress: (p) => options.onProgress?.(task, p.done, p.total),
+      onProgress: (p) => options.onProgress?.(task, p),
     });
-    done({ task, result: true });
+    done({ task, result: evaluation });
   }
   return out;
 }

@@ -1,10 +1,13 @@
 // A budget sweep, run in the job worker's process: serve the task's fitting requests under the top-K space
-// for every K (the benchmark's executor makes this possible), store the curve, and — when asked — the
-// baselines (keep-all, no tools, random, BM25) at the chosen budget on the same requests. Unlike
-// `lots demo`, no space is accepted here: approval stays with the operator.
-import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
-import { compareSpaces } from '../../../shared/benchmark/sweep';
-import { menuEvaluator, modelCapabilities, requestMenuEvaluator, requestTexts } from '../benchmark/evaluate';
+// for every K (the benchmark's executor makes this possible), store the curve, and — when asked — LOTS
+// against the baselines that call no model (DEFAULT_BASELINES: keep-all, no tools, random, BM25) at the
+// chosen budget on the same requests. Both stages are the CLI's own loops: `sweepBenchTasks` (`lots sweep`)
+// and `compareAtBudget` (`lots evaluate`, here on the fitting split only), so the stored sweep carries
+// what `lots evaluate` stores on that split: a LOTS row with its selection cost (scoring plus the sweep's
+// serving) beside the baselines' rows, each with its per-request outcomes — rows `lots evaluate` then
+// reuses. Unlike `lots evaluate` and `lots demo`, no space is accepted here: approval stays with the operator.
+import type { Split } from '../../../shared/benchmark/sweep';
+import { compareAtBudget, comparedMethods } from '../benchmark/evaluate';
 import { DEFAULT_BASELINES } from '../../../shared/selection/registry';
 import { benchRequests } from '../benchmark/project';
 import { BenchServer } from '../benchmark/server';
@@ -17,7 +20,11 @@ import { ExpectedError } from '../../../shared/api/errors';
 
 export type SweepJobEvent = JobEvent<BaseProgress>;
 
-/** Cancel (the control's signal) stops after the budget being measured; the points measured so far are stored. */
+/** The job compares the methods on the requests its budgets were measured on. */
+const SWEEP_JOB_SPLITS: readonly Split[] = ['fit'];
+
+/** Cancel (the control's signal) stops after the budget or method being measured; the points and methods
+ * measured so far are stored. */
 export async function runSweepJob(spec: SweepJobSpec, control: JobControl, emit: (e: SweepJobEvent) => void): Promise<void> {
   const progress: BaseProgress = { done: 0, total: 0 };
   try {
@@ -56,7 +63,7 @@ async function measureSweep(
   const server = await BenchServer.open(spec.model, { gpu: spec.gpu, signal });
   try {
     // One progress bar over both stages: the budgets, then the baselines.
-    const baselineCount = spec.baselines ? DEFAULT_BASELINES.length : 0;
+    const baselineCount = spec.baselines ? comparedMethods(DEFAULT_BASELINES).length * SWEEP_JOB_SPLITS.length : 0;
     let budgets = 0;
     // The same use case as `lots sweep`, for this one task.
     const swept = await sweepBenchTasks(store, server, {
@@ -74,32 +81,15 @@ async function measureSweep(
     if ('skipped' in outcome) throw new ExpectedError('NOT_FOUND', `task "${spec.task}" has ${outcome.skipped}; score its served fitting requests first`);
     const sweep = outcome.result;
     if (spec.baselines && sweep.bestK !== undefined) {
-      const k = sweep.bestK;
-      const spaces = await baselineSpaces({
-        task: spec.task,
-        registry,
-        k,
-        ...requestTexts(requests),
+      // The same comparison loop as `lots evaluate` (LOTS, then each baseline, chosen, measured and saved),
+      // on the fitting requests only, and no space accepted.
+      await compareAtBudget(store, server, spec.task, requests, registry, {
         seed,
-        draws: DEFAULT_RANDOM_DRAWS,
-        ...modelCapabilities(server, requests),
+        splits: SWEEP_JOB_SPLITS,
+        baselines: DEFAULT_BASELINES,
+        onProgress: (p) => report({ done: budgets + p.done, total: budgets + p.total, message: `compare ${p.label}` }),
         signal,
       });
-      let current = sweep;
-      const baselines = await compareSpaces({
-        spaces,
-        splits: ['fit'],
-        evaluate: menuEvaluator(server, requests),
-        evaluateRequests: requestMenuEvaluator(server, requests),
-        previous: sweep.baselines,
-        save: (results) => {
-          current = { ...current, baselines: results };
-          store.writeSweep(current);
-        },
-        onProgress: (p) => report({ done: budgets + p.done, total: budgets + p.total, message: `baseline ${p.label}` }),
-        signal,
-      });
-      store.writeSweep({ ...current, baselines });
     }
     store.logActivity({
       kind: 'sweep',

@@ -8,7 +8,7 @@ import type { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectIndex } from '../read-model/project-index';
 import { withEdits } from '../read-model/proposal';
-import { approvedSpace } from '../read-model/approved-space';
+import { approvedIn } from '../read-model/approved-space';
 import { foldTaskUpdates, unfoldedBatches, type TaskUpdateResult, type UpdateOptions } from '../read-model/updates';
 import type { HistoryData } from '../../../shared/api/history';
 
@@ -33,7 +33,8 @@ export function updateSpaces(store: ProjectStore, index: ProjectIndex, options: 
 /** What the Studio shows of a task's history: updates, proposal, unfolded imports, approved versions, stream arms. */
 export function taskHistory(store: ProjectStore, task: string): HistoryData {
   const updates = store.readUpdates(task) ?? null;
-  const versions = store.readSpaces(task).versions;
+  const spaces = store.readSpaces(task);
+  const approved = approvedIn(spaces);
   const stream = store.readStream();
   const streamTask = stream?.tasks.find((t) => t.task === task);
   // A benchmark stream's history comes from its own batches; its project's imported requests are not batches.
@@ -41,9 +42,10 @@ export function taskHistory(store: ProjectStore, task: string): HistoryData {
   return {
     task,
     updates,
-    proposal: withEdits(updates?.batches.at(-1)?.proposed ?? [], approvedSpace(store, task)),
+    proposal: withEdits(updates?.batches.at(-1)?.proposed ?? [], approved),
     waiting,
-    versions,
+    versions: spaces.versions,
+    approved,
     stream: stream && streamTask ? { task: streamTask, options: stream.options, modelName: stream.modelName, credited: stream.credited } : null,
   };
 }

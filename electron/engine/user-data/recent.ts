@@ -1,7 +1,8 @@
-// Recently opened projects, kept in the user's config folder (not in any project).
+// Recently opened projects and recently used models, kept in the user's config folder (not in any project).
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { RecentProject } from '../../../shared/api/types';
+import type { ModelsState } from '../../../shared/api/model-types';
 import { writeJsonAtomic } from '../store/atomic';
 
 const MAX_RECENT = 12;
@@ -29,5 +30,31 @@ export class RecentProjects {
   touch(dir: string, name = basename(dir)): void {
     const rest = this.list().filter((r) => r.dir !== dir);
     writeJsonAtomic(this.file, [{ dir, name, openedAt: new Date().toISOString() }, ...rest].slice(0, MAX_RECENT));
+  }
+}
+
+const MAX_RECENT_MODELS = 10;
+
+/** Model files used lately (inspected, or a job started from them), newest first; files gone are left out. */
+export class RecentModels {
+  private readonly file: string;
+
+  constructor(configDir: string) {
+    this.file = join(configDir, 'recent-models.json');
+  }
+
+  list(): ModelsState['recent'] {
+    if (!existsSync(this.file)) return [];
+    try {
+      const list = JSON.parse(readFileSync(this.file, 'utf8')) as ModelsState['recent'];
+      return Array.isArray(list) ? list.filter((m) => typeof m?.path === 'string' && existsSync(m.path)) : [];
+    } catch {
+      return []; // as with the projects: rebuilt on the next use
+    }
+  }
+
+  touch(path: string, name: string): void {
+    const rest = this.list().filter((m) => m.path !== path);
+    writeJsonAtomic(this.file, [{ path, name, usedAt: new Date().toISOString() }, ...rest].slice(0, MAX_RECENT_MODELS));
   }
 }

@@ -6,9 +6,9 @@ import { useStudio } from '../../store/react';
 
 export function ProposalCard({ history }: { history: HistoryData }) {
   const navigate = useStudio((s) => s.navigate);
-  const approved = history.versions.at(-1);
+  const { approved } = history;
   const diff = diffSpaces(approved?.tools ?? [], history.proposal);
-  const same = approved !== undefined && diff.added.length === 0 && diff.removed.length === 0;
+  const same = approved !== null && diff.added.length === 0 && diff.removed.length === 0;
   const list = (tools: string[]) => tools.join(', ');
   return (
     <div className="card" data-testid="history-proposal">

@@ -15,7 +15,7 @@ export function UpdateCard({ history }: { history: HistoryData }) {
   const viewOnly = useViewOnly();
   const [alpha, setAlpha] = useState(String(updates?.alpha ?? 0.2));
   const [rule, setRule] = useState<'topk' | 'support'>(updates?.rule.kind ?? 'topk');
-  const [k, setK] = useState(String(updates?.rule.kind === 'topk' ? updates.rule.k : (history.versions.at(-1)?.tools.length ?? 3)));
+  const [k, setK] = useState(String(updates?.rule.kind === 'topk' ? updates.rule.k : (history.approved?.tools.length ?? 3)));
   const [phi, setPhi] = useState(String(updates?.rule.kind === 'support' ? updates.rule.phi : 0.05));
   const alphaN = Number(alpha);
   const kN = Number(k);

@@ -13,6 +13,7 @@ import { batchOf, serveProject } from '../../../electron/engine/benchmark/serve-
 import { BenchServer } from '../../../electron/engine/benchmark/server';
 import { DEMO_FIT_BATCHES, runDemo, type DemoOptions } from '../../../electron/engine/benchmark/demo';
 import { StudioService } from '../../../electron/engine/api';
+import { approvedSpace } from '../../../electron/engine/read-model/approved-space';
 import { ProjectStore } from '../../../electron/engine/store';
 import { DEFAULT_UPDATE_ALPHA } from '../../../shared/project/updates';
 
@@ -143,6 +144,9 @@ describe('lots demo folds its two fitting imports', () => {
       expect(history.updates?.batches).toHaveLength(2);
       expect(history.waiting).toEqual([]);
       expect(history.proposal).toEqual(history.updates!.batches[1]!.proposed);
+      // The approved space as the read model says it (the demo accepted the LOTS space): the views read it, never compute it.
+      expect(history.approved).not.toBeNull();
+      expect(history.approved).toEqual(approvedSpace(ProjectStore.open(out), task));
     }
   });
 

@@ -1,7 +1,10 @@
 // A budget sweep through the JobCenter, as the Budget view's "Run sweep" starts it: one job worker runs
 // it to the end (the curve is stored, the job says the best K); a cancelled sweep ends as cancelled,
 // keeping the budgets measured so far; a sweep that cannot run fails with a hint. The job runs the same
-// per-task loop as `lots sweep` (benchmark/tasks.ts): a task left unscored fails with what to do.
+// per-task loop as `lots sweep` (benchmark/tasks.ts): a task left unscored fails with what to do. With its
+// baselines it runs the comparison loop of `lots evaluate` (compareAtBudget) on the fitting requests: the
+// stored sweep carries what only that loop writes (LOTS's row with its selection cost), no space is
+// accepted, and `lots evaluate` afterwards measures none of those rows again.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +14,9 @@ import { makeBenchProject } from '../../../electron/engine/benchmark/make';
 import { scoreBenchTraces } from '../../../electron/engine/benchmark/score';
 import { serveProject } from '../../../electron/engine/benchmark/serve-project';
 import { BenchServer } from '../../../electron/engine/benchmark/server';
+import { evaluateBenchTasks } from '../../../electron/engine/benchmark/tasks';
+import { approvedSpace } from '../../../electron/engine/read-model/approved-space';
+import { DEFAULT_BASELINES } from '../../../shared/selection/registry';
 import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
 import { JobCenter } from '../../../electron/engine/jobs/center';
 import { JobControl } from '../../../electron/engine/jobs/control';
@@ -55,6 +61,39 @@ describe('a budget sweep as a job', () => {
     expect(ended.done).toBe(ended.total);
     expect(updates.some((u) => u.id === started.id && u.status === 'running' && u.total > 0)).toBe(true);
     expect(ProjectStore.open(dir).readSweep(TASK)?.points.length).toBeGreaterThan(0);
+  });
+
+  it('with baselines it runs the comparison loop of `lots evaluate` on the fitting requests, and accepts no space', async () => {
+    const updates: JobInfo[] = [];
+    const center = new JobCenter((job) => updates.push(job), { quiet: true });
+    const started = center.startSweep({ project: dir, task: TASK, model, baselines: true });
+    const ended = await jobEnded(updates, started.id);
+    expect(ended, JSON.stringify(ended.error)).toMatchObject({ status: 'done' });
+    const store = ProjectStore.open(dir);
+    const sweep = store.readSweep(TASK)!;
+    // One progress bar: the budgets, then LOTS and each baseline on the fitting split.
+    expect(ended.total).toBe(sweep.points.length + 1 + DEFAULT_BASELINES.length);
+    expect(ended.done).toBe(ended.total);
+    expect(sweep.baselines.map((b) => `${b.name}/${b.split}`).sort()).toEqual(['lots', ...DEFAULT_BASELINES].map((n) => `${n}/fit`).sort());
+    // What only the shared loop writes: LOTS's row at bestK with its selection cost (scoring and serving).
+    const lots = sweep.baselines.find((b) => b.name === 'lots')!;
+    expect(lots).toMatchObject({ k: sweep.bestK, tools: sweep.points.find((p) => p.k === sweep.bestK)!.tools, selection: { per: 'fit', budget: sweep.bestK } });
+    expect(lots.selection!.promptTokens).toBeGreaterThan(0);
+    expect(sweep.baselines.every((b) => b.outcomes !== undefined)).toBe(true);
+    expect(approvedSpace(store, TASK)).toBeNull();
+
+    // `lots evaluate` (evaluateBenchTasks) reuses every fitting row the job stored and adds the evaluation split.
+    const server = await BenchServer.open(model, { gpu: 'cpu', parallel: 2, maxTokens: 6 });
+    try {
+      await evaluateBenchTasks(store, server, { tasks: [TASK] });
+    } finally {
+      await server.close();
+    }
+    const evaluated = store.readSweep(TASK)!;
+    const fitRows = (rows: typeof sweep.baselines) => rows.filter((b) => b.split === 'fit');
+    expect(fitRows(evaluated.baselines)).toEqual(fitRows(sweep.baselines));
+    expect(evaluated.baselines.filter((b) => b.split === 'eval').map((b) => b.name)).toEqual(['lots', ...DEFAULT_BASELINES]);
+    expect(approvedSpace(store, TASK)?.tools).toEqual(lots.tools);
   });
 
   it('cancelled, it ends as cancelled (not failed) and says the measured budgets are kept', async () => {

@@ -1,7 +1,8 @@
 // The views and the read model read only, and the compiler says so: they are given a ReadOnlyProjectStore
 // (electron/engine/store/read-only.ts), which has the reading methods of ProjectStore and none of its writes.
 // A probe file compiled as if it were in electron/engine/views/ proves the type bites; a scan proves no
-// view or read-model file takes the full ProjectStore.
+// view or read-model file takes the full ProjectStore, nor writes a file by another road (the Models view's
+// catalog, which remembers recent models and generates the reference model, is a use case: usecases/models.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +46,16 @@ describe('ReadOnlyProjectStore', () => {
       for (const f of files) {
         const text = readFileSync(path.join(root, folder, f), 'utf8');
         expect(text.match(/(?<!ReadOnly)\bProjectStore\b/g), `${folder}/${f}`).toBeNull();
+      }
+    }
+  });
+
+  it('and none writes a file by another road (the store atomic writes, node:fs writes, a generated model)', () => {
+    const writes =
+      /\b(writeJsonAtomic|writeFileSync|appendFileSync|mkdirSync|renameSync|rmSync|unlinkSync|ensureFixtureModel)\b|store\/atomic|node:fs\/promises/g;
+    for (const folder of ['electron/engine/views', 'electron/engine/read-model']) {
+      for (const f of readdirSync(path.join(root, folder)).filter((name) => name.endsWith('.ts'))) {
+        expect(readFileSync(path.join(root, folder, f), 'utf8').match(writes), `${folder}/${f}`).toBeNull();
       }
     }
   });

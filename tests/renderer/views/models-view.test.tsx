@@ -12,7 +12,7 @@ import type { JobInfo, StudioApi } from '../../../shared/api';
 import type { StudioService } from '../../../electron/engine/api';
 import { randomLlama } from '../../../electron/engine/gguf/fixture-models';
 import { gguf, writeGguf } from '../../../electron/engine/gguf/writer';
-import { RECOMMENDED_MODELS } from '../../../electron/engine/views/models';
+import { RECOMMENDED_MODELS } from '../../../electron/engine/usecases/models';
 import { renderStudio } from '../studio';
 
 afterEach(cleanup);

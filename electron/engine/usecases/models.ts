@@ -1,15 +1,16 @@
 // The Models view's engine side: inspect a GGUF (size, architecture, context, fit), the GPU, recent
-// models, the built-in reference model, and whether a network exists for downloads.
+// models, the built-in reference model, and whether a network exists for downloads. A use case, not a
+// view: inspecting a model remembers it in the user's recent models, and the reference model is
+// generated into the models folder on first use.
 import { lookup } from 'node:dns/promises';
-import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ReferenceModel } from '../../../shared/api/types';
 import type { GpuInfo, ModelInfo, ModelsState, RecommendedModel } from '../../../shared/api/model-types';
 import { ensureFixtureModel } from '../gguf/fixture-cache';
 import { describeModel, getRuntime, gpuInfo, type GpuChoice } from '../llama';
-import { writeJsonAtomic } from '../store/atomic';
 import { listModels } from '../models/model-dir';
 import { DEFAULT_MODEL_SOURCE } from '../models/sources';
+import { RecentModels } from '../user-data/recent';
 import { errorCode } from '../../../shared/api/errors';
 
 /** Shown on the Models view; downloaded with node-llama-cpp's downloader when a network exists. */
@@ -56,8 +57,11 @@ const NETWORK_TTL_MS = 60_000;
 
 export class ModelCatalog {
   private network: { online: boolean; detail: string; at: number } | null = null;
+  private readonly recentModels: RecentModels;
 
-  constructor(private readonly configDir: string) {}
+  constructor(private readonly configDir: string) {
+    this.recentModels = new RecentModels(configDir);
+  }
 
   /** LOTS_MODELS_DIR, else the config folder's models/ (what `lots models pull` uses). */
   get modelsDir(): string {
@@ -110,18 +114,10 @@ export class ModelCatalog {
   }
 
   recent(): ModelsState['recent'] {
-    const file = join(this.configDir, 'recent-models.json');
-    if (!existsSync(file)) return [];
-    try {
-      const list = JSON.parse(readFileSync(file, 'utf8')) as ModelsState['recent'];
-      return Array.isArray(list) ? list.filter((m) => typeof m?.path === 'string' && existsSync(m.path)) : [];
-    } catch {
-      return [];
-    }
+    return this.recentModels.list();
   }
 
   remember(path: string, name: string): void {
-    const rest = this.recent().filter((m) => m.path !== path);
-    writeJsonAtomic(join(this.configDir, 'recent-models.json'), [{ path, name, usedAt: new Date().toISOString() }, ...rest].slice(0, 10));
+    this.recentModels.touch(path, name);
   }
 }
