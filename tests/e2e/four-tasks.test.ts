@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeRequiring } from '../describe-requiring';
-import { openStudioPage, ROOT, useStudioPage, type StudioPage } from './studio';
+import { openStudioPage, ROOT, SIZES, useStudioPage, type StudioPage } from './studio';
 
 interface TaskFigure {
   task: string;
@@ -180,10 +180,7 @@ describeRequiring('chromium', 'the four stakeholder tasks, keyboard only (issue 
   it('Project: the task table fits at both sizes (its last column, "Review space", was cut at 1280 px)', async () => {
     await keys.press('Alt+1');
     await page.waitForSelector('[data-testid="task-table"]');
-    for (const [width, height] of [
-      [1280, 800],
-      [1920, 1080],
-    ] as const) {
+    for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await ui.settle();
       const overflow = await page.$eval('[data-testid="task-table"]', (t) => {
@@ -207,10 +204,7 @@ describeRequiring('chromium', 'the four stakeholder tasks, keyboard only (issue 
     const row = page.locator('.space-row.cursor');
     expect(await row.locator('.status-cell .pill').allInnerTexts()).toEqual(['pinned', 'pin']);
     expect(await page.locator('.space-row[data-index="0"] .status-cell .pill').allInnerTexts()).toEqual(['hidden', 'removed']);
-    for (const [width, height] of [
-      [1280, 800],
-      [1920, 1080],
-    ] as const) {
+    for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await ui.settle();
       const clipped = await page.$$eval('[data-testid="space-list"] .status-cell', (cells) =>

@@ -17,6 +17,7 @@ import { ProjectStore } from '../../electron/engine/store';
 import type { GatewayStatus } from '../../shared/project/gateways';
 import { tempDir } from '../cli/io';
 import { recordFaults } from '../faults/fault-tally';
+import { alive } from '../processes';
 
 const tmp = tempDir('lots-gateway-mcp-faults-');
 afterAll(() => tmp.cleanup());
@@ -71,15 +72,6 @@ async function httpClient(url: string): Promise<Client> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const record = (dir: string): GatewayStatus => ProjectStore.open(dir).listGateways()[0]!;

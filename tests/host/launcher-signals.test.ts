@@ -9,6 +9,7 @@ import { tempDir } from '../cli/io';
 import { chatRequest, gatewayTraces, makeProject, post } from '../gateway/fixture';
 import { startTinyUpstream } from '../gateway/tiny-upstream';
 import { ensureRendererBuilt } from '../e2e/studio';
+import { alive } from '../processes';
 
 const tmp = tempDir('lots-launcher-');
 const started: ChildProcess[] = [];
@@ -50,15 +51,6 @@ function run(cmd: string, args: string[]): Promise<string> {
     c.stdout.on('data', (d: Buffer) => (out += d.toString()));
     c.once('exit', () => done(out));
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function gone(pid: number): Promise<boolean> {

@@ -14,6 +14,7 @@ import type { JobEvent, ScoreJobSpec } from '../../../electron/engine/jobs/proto
 import { multiTurnTraces, singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';
 import { evidenceCopyModel } from '../fixtures';
 import { readScoreLines } from '../fixtures';
+import { alive } from '../../processes';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const dirs: string[] = [];
@@ -61,15 +62,6 @@ function lots(args: string[]): {
     child.on('exit', (code, signal) => r({ code, signal, out, err })),
   );
   return { done, pid: child.pid!, kill: (s) => child.kill(s) };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('lots score', () => {

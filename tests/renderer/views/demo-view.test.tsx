@@ -19,6 +19,7 @@ import { JobStateSchema } from '../../../electron/engine/store';
 import { demoProject, evalResult } from '../demo-project';
 import { announce, demoJob } from '../jobs';
 import { modelFile, renderStudio, type Studio } from '../studio';
+import { alive } from '../../processes';
 
 let studio: Studio | undefined;
 afterEach(() => {
@@ -259,13 +260,3 @@ describe('Demo view', () => {
     expect(screen.getByTestId('demo-run-start')).toBeTruthy();
   });
 });
-
-/** Whether a process is alive (signal 0). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
