@@ -75,3 +75,51 @@ describe('Responses requests in background mode, answered "queued" (real cassett
     expect(all.flatMap((t) => t.turns.filter((u) => u.answer !== ''))).toHaveLength(expected.answers);
   });
 });
+
+// The same cassette with its three `GET /v1/responses/{id}` polls kept, each written as the response body
+// it returned (as a log of `client.responses.retrieve` holds them), after the request that created it.
+describe('background responses created and then retrieved in one file (real cassette with its polls)', () => {
+  const POLLS = 'background-mode-with-tool.polls.jsonl';
+  const pollText = readFileSync(join(__dirname, '..', '..', 'fixtures', 'real', 'openai-responses', POLLS), 'utf8');
+  const lines = pollText
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as J);
+  const bodyOf = (l: J) => (l.request ? (l.response as J) : l);
+  const created = lines.filter((l) => l.request);
+  const polls = lines.filter((l) => !l.request);
+  /** Each created response's states in file order, and its last state's output. */
+  const states = created.map((c) => lines.map(bodyOf).filter((b) => b.id === bodyOf(c).id));
+  const finals = states.map((s) => s.at(-1)!);
+  const r = importText(pollText, { file: POLLS });
+  const all = r.traces.map((t) => t.trace);
+
+  it('the file is what the test is about: every poll retrieves a response an earlier line created', () => {
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.every((p) => p.object === 'response' && created.some((c) => bodyOf(c).id === p.id))).toBe(true);
+    expect(finals.every((f) => f.status === 'completed' && (f.output as J[]).length > 0)).toBe(true);
+  });
+
+  it('a retrieval updates the response its request created: one trace per request, answered by the last state', () => {
+    expect(r.errors).toEqual([]);
+    expect(all).toHaveLength(created.length);
+    all.forEach(expectConsistent);
+    expect(all.every((t) => t.turns.every((u) => u.request !== ''))).toBe(true);
+    expect(all.map((t) => t.meta?.responseStates)).toEqual(states.map((s) => s.map((b) => b.status)));
+    expect(r.stats.foldedRecords).toBe(polls.length);
+    finals.forEach((f, i) => {
+      const turn = all[i]!.turns.at(-1)!;
+      const out = f.output as J[];
+      const message = out.find((o) => o.type === 'message') as { content: Array<{ text: string }> } | undefined;
+      if (message) {
+        expect(turn.answer).toBe(message.content.map((c) => c.text).join(''));
+        expect(turn.target).toBeUndefined();
+      } else {
+        expect(turn.target).toBe('call');
+        const last = turn.steps.at(-1)!;
+        expect(last.kind === 'call' && last.calls.map((c) => c.id)).toEqual(out.filter((o) => o.type === 'function_call').map((o) => o.call_id));
+      }
+    });
+    expect(r.stats.unansweredTurns).toBe(0);
+  });
+});
