@@ -120,12 +120,14 @@ function openaiDraft(record: SourceRecord, options: ImportOptions): TraceDraft |
   // A background response still `queued` / `in_progress` has produced nothing: its turn has no answer.
   const status = str(res?.status) ?? (value.object === 'response' ? str(value.status) : undefined);
   const pending = (status === 'queued' || status === 'in_progress') && !arr(output).length;
+  // The states a background response was seen in, in file order (its later retrievals folded in).
+  const states = Array.isArray(value.responseStates) ? { responseStates: value.responseStates } : {};
   return {
     ...base,
     format: 'openai-responses',
     tools: toolDefsOf(req.tools ?? res?.tools),
     items,
-    ...(pending ? { pending: true, meta: { responseStatus: status } } : {}),
+    ...(pending ? { pending: true, meta: { responseStatus: status, ...states } } : Object.keys(states).length ? { meta: states } : {}),
   };
 }
 

@@ -4,6 +4,10 @@
 // and output. Within one file the chain is stitched: the records are held until the file ends, and each
 // chain's last record becomes one trace whose history is the whole chain (the records before it are part
 // of that trace, not traces of their own). A record whose predecessor is not in the file is read alone.
+// A background response (`background: true`) is answered `queued` and fetched again later
+// (`GET /v1/responses/{id}`): a record holding only a response whose id an earlier record of the file
+// created is that response's later state, so it replaces the earlier record's response (the last state in
+// the file wins) instead of becoming a trace of its own with no request.
 import type { SourceRecord } from './types';
 import { arr, isObj, str, type Obj } from './values';
 
@@ -13,6 +17,8 @@ interface Link {
   previous?: string;
   /** The Conversations API's `conversation` it belongs to: it continues the conversation's last response before it. */
   conversation?: string;
+  /** A response with no request (a retrieval of a background response): it updates the record that created it. */
+  poll?: boolean;
 }
 
 function requestOf(v: Obj): Obj {
@@ -36,6 +42,7 @@ export function chainLink(record: SourceRecord): Link | undefined {
   const previous = str(req.previous_response_id) ?? str(res?.previous_response_id);
   const id = str(res?.id);
   const conversation = conversationId(req.conversation) ?? conversationId(res?.conversation);
+  if (id && res?.object === 'response' && req.input === undefined && req.messages === undefined && !isObj(v.request)) return { record, id, poll: true };
   if (!previous && !conversation && !(id && req.input !== undefined)) return undefined;
   return { record, id, previous, ...(conversation ? { conversation } : {}) };
 }
@@ -43,6 +50,10 @@ export function chainLink(record: SourceRecord): Link | undefined {
 /** `conversation` as the request gives it (an id or `{id}`) or the response echoes it (`{id}`). */
 function conversationId(v: unknown): string | undefined {
   return str(v) ?? (isObj(v) ? str(v.id) : undefined);
+}
+
+function isPending(res: Obj | undefined): boolean {
+  return res?.status === 'queued' || res?.status === 'in_progress';
 }
 
 function asInputItems(input: unknown): unknown[] {
@@ -55,8 +66,27 @@ export class ResponsesChains {
   private readonly byId = new Map<string, Link>();
   /** The last response held of each conversation (Conversations API), in file order. */
   private readonly lastOfConversation = new Map<string, Link>();
+  /** Records read into another record's trace: later states of a response, earlier responses of a chain. */
+  private foldedCount = 0;
 
-  hold(link: Link): void {
+  /** Holds a record until the file ends; false for a lone response that continues nothing held (read it now). */
+  hold(link: Link): boolean {
+    if (link.poll) {
+      const created = link.id ? this.byId.get(link.id) : undefined;
+      const v = created?.record.value as Obj | undefined;
+      const before = v ? responseOf(v) : undefined;
+      // Only a response seen unfinished (queued / in_progress) has later states to read.
+      if (!created || !v || !(Array.isArray(v.responseStates) || isPending(before))) return false;
+      const states: unknown[] = Array.isArray(v.responseStates) ? (v.responseStates as unknown[]) : [str(before?.status) ?? null];
+      const after = responseOf(link.record.value as Obj);
+      created.record = {
+        ...created.record,
+        ...(link.record.bigIntegers ? { bigIntegers: true } : {}),
+        value: { ...v, response: after, responseStates: [...states, str(after?.status) ?? null] },
+      };
+      this.foldedCount++;
+      return true;
+    }
     if (link.conversation) {
       const before = this.lastOfConversation.get(link.conversation);
       if (!link.previous && before?.id) link.previous = before.id;
@@ -64,10 +94,16 @@ export class ResponsesChains {
     }
     this.links.push(link);
     if (link.id && !this.byId.has(link.id)) this.byId.set(link.id, link);
+    return true;
   }
 
   get size(): number {
     return this.links.length;
+  }
+
+  /** After `finish`: how many records were read into another record's trace (not traces of their own). */
+  get folded(): number {
+    return this.foldedCount;
   }
 
   /** One record per chain end, its input the whole chain's input and output items, in file order. */
@@ -79,7 +115,10 @@ export class ResponsesChains {
     }
     const out: SourceRecord[] = [];
     for (const l of this.links) {
-      if (continued.has(l)) continue;
+      if (continued.has(l)) {
+        this.foldedCount++;
+        continue;
+      }
       const chain: Link[] = [l];
       const seen = new Set<Link>([l]);
       for (let p = l.previous ? this.byId.get(l.previous) : undefined; p && !seen.has(p); p = p.previous ? this.byId.get(p.previous) : undefined) {

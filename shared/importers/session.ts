@@ -43,6 +43,8 @@ export interface ImportStats {
   taskFieldGuess?: string;
   /** Calls to a tool name no API accepts (a chat-template token in it, `ls<|channel|>commentary`): flagged, kept off inferred menus. */
   malformedToolCalls: number;
+  /** Records read into another record's trace: a Responses chain's earlier responses, a background response's later retrievals. */
+  foldedRecords: number;
 }
 
 export class ImportSession {
@@ -55,6 +57,7 @@ export class ImportSession {
     unansweredTurns: 0,
     callTargetTurns: 0,
     malformedToolCalls: 0,
+    foldedRecords: 0,
   };
   private fmt: TraceFormat | undefined;
   /** Records (and read errors, to keep line order) held back until the format is known. */
@@ -124,7 +127,10 @@ export class ImportSession {
       events.push(...this.detect());
     }
     if (this.fmt?.kind === 'span') events.push(...this.buildGroups(this.grouper.finish()));
-    if (this.chains.size > 0) for (const r of this.chains.finish()) events.push(...this.parse(r, true));
+    if (this.chains.size > 0) {
+      for (const r of this.chains.finish()) events.push(...this.parse(r, true));
+      this.stats.foldedRecords = this.chains.folded;
+    }
     return events;
   }
 
@@ -159,10 +165,7 @@ export class ImportSession {
     const fmt = this.fmt!;
     if (!held && fmt.id === 'openai') {
       const link = chainLink(record);
-      if (link) {
-        this.chains.hold(link);
-        return [];
-      }
+      if (link && this.chains.hold(link)) return [];
     }
     try {
       if (fmt.kind === 'record') return this.outcome(fmt.parseRecord(record, this.options));

@@ -160,6 +160,10 @@ function describe(s: ReadSummary, added: number, duplicates: number, conflicts: 
     lines.push(
       `  note: ${s.malformedToolCalls} call(s) name a tool no API accepts (a chat-template token in it, e.g. ls<|channel|>commentary, or garbled characters): a serving artefact, flagged in the trace (meta.malformedToolNames) and kept off inferred menus`,
     );
+  if (s.foldedRecords)
+    lines.push(
+      `  note: ${s.foldedRecords} record(s) read into another record's trace, not traces of their own (earlier responses of a Responses chain, later retrievals of a background response)`,
+    );
   if (s.unansweredTurns > 0) lines.push(`  note: ${s.unansweredTurns} turn(s) end without assistant text or call (empty frozen answer, not scoreable)`);
   return lines.join('\n');
 }

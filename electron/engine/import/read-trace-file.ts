@@ -62,6 +62,8 @@ export interface ReadSummary {
   callTargetTurns: number;
   /** Calls whose tool name carries a chat-template token (flagged; kept off inferred menus). */
   malformedToolCalls?: number;
+  /** Records read into another record's trace (a Responses chain's earlier responses, a background response's later retrievals). */
+  foldedRecords?: number;
   elapsedMs: number;
   /** Why nothing (more) could be imported, when that happened. */
   fatal?: string;
@@ -307,6 +309,7 @@ async function* readPlainTraceFile(path: string, options: ReadOptions = {}): Asy
       unansweredTurns: s.unansweredTurns,
       callTargetTurns: s.callTargetTurns,
       malformedToolCalls: s.malformedToolCalls,
+      ...(s.foldedRecords ? { foldedRecords: s.foldedRecords } : {}),
       ...(s.taskFieldGuess ? { taskFieldGuess: s.taskFieldGuess } : {}),
       elapsedMs: Date.now() - started,
       fatal,

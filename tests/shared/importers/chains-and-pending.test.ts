@@ -1,6 +1,7 @@
-// Issue 38 items 4 and 5, on records in the shapes the APIs document (no public real file of these
-// three shapes was found in this session; see docs/trace-formats.md): Responses chained by
+// Issue 38 items 4 and 5, on records in the shapes the APIs document: Responses chained by
 // previous_response_id, an Anthropic request with a system message mid-conversation, a queued answer.
+// Each shape is also tested on a real recorded file (real-responses-conversation, real-anthropic-mid-system,
+// real-responses-background; see docs/trace-formats.md).
 import { describe, expect, it } from 'vitest';
 import { importText } from '../../../shared/importers';
 import { expectConsistent, pairs, shape } from './helpers';

@@ -69,6 +69,7 @@ describe('Responses records chained by previous_response_id (real cassette)', ()
     expect(chain.every((c) => c.request.previous_response_id === undefined || ids.has(c.request.previous_response_id))).toBe(true);
     expect(r.errors).toEqual([]);
     expect(all).toHaveLength(ends.length);
+    expect(r.stats.foldedRecords).toBe(chain.length - ends.length);
     all.forEach(expectConsistent);
     const answers = chain.map((c) =>
       c.response.output
