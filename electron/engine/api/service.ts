@@ -66,10 +66,10 @@ import { faithfulnessPoints } from '../views/faithfulness';
 import { faithfulnessJobSpec } from '../usecases/faithfulness';
 import { checkModelOf } from '../read-model/run-model';
 import { RecentProjects } from '../user-data/recent';
-import { checkKeyEnvAllowed, remoteSpecOf, ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
+import { ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
 import { checkScoringEndpoint, composeScoringCheck } from '../scoring/remote/check';
 import { buildSummary } from '../views/summary';
-import { checkScoringRequest, scoreJobSpec } from '../usecases/score';
+import { studioScoreJobSpec } from '../usecases/score';
 import { ProjectIndex } from '../read-model/project-index';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
@@ -371,17 +371,7 @@ export class StudioService implements ApiMethods {
   }
 
   async startScoring(input: ApiParsedInput<'startScoring'>): Promise<JobInfo> {
-    const { store } = this.requireProject();
-    checkScoringRequest(store, input.model);
-    // On the scoring server(s): the same job (jobs/score-job.ts) with the saved settings as its remote spec.
-    const server = input.backend === 'server' ? this.scoringServer.read() : null;
-    if (input.backend === 'server' && !server) {
-      throw invalid('no scoring server is set: enter its URL on the Models view (Scoring server) and press Check, or score on this machine');
-    }
-    // Settings saved by hand or by an older version may name any variable: the rule holds for jobs too.
-    if (server?.apiKeyEnv !== undefined) checkKeyEnvAllowed(server.apiKeyEnv, this.options.allowKeyEnv);
-    const { backend: _backend, ...request } = input;
-    const spec = scoreJobSpec(store, { ...request, ...(server ? { remote: remoteSpecOf(server) } : {}) });
+    const spec = studioScoreJobSpec(this.requireProject().store, input, () => this.scoringServer.read(), this.options.allowKeyEnv);
     this.models.remember(spec.model, basename(input.model));
     return this.jobs.startScoring(spec);
   }
