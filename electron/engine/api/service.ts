@@ -24,15 +24,7 @@ import type {
   TraceDetail,
   Transport,
 } from '../../../shared/api/types';
-import type {
-  GpuInfo,
-  ModelInfo,
-  ModelsState,
-  ScoringEndpointCheck,
-  ScoringServerCheck,
-  ScoringServerSettings,
-  ScoringServerState,
-} from '../../../shared/api/model-types';
+import type { GpuInfo, ModelInfo, ModelsState, ScoringServerState } from '../../../shared/api/model-types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import { ProjectStore } from '../store';
 import { buildDemoData } from '../views/demo';
@@ -66,8 +58,7 @@ import { faithfulnessPoints } from '../views/faithfulness';
 import { faithfulnessJobSpec } from '../usecases/faithfulness';
 import { checkModelOf } from '../read-model/run-model';
 import { RecentProjects } from '../user-data/recent';
-import { ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
-import { checkScoringEndpoint, composeScoringCheck } from '../scoring/remote/check';
+import { ScoringServer } from '../usecases/scoring-server';
 import { buildSummary } from '../views/summary';
 import { studioScoreJobSpec } from '../usecases/score';
 import { ProjectIndex } from '../read-model/project-index';
@@ -115,10 +106,7 @@ export class StudioService implements ApiMethods {
   private readonly recent: RecentProjects;
   private readonly models: ModelCatalog;
   private readonly jobs: JobCenter;
-  private readonly scoringServer: ScoringServerSettingsFile;
-  /** The last check of the saved scoring-server settings (this session only: a server's state changes). */
-  /** This session's endpoint checks, by what was checked (backend, key variable, served name, endpoint): the saved settings' last check is composed from them. */
-  private readonly endpointChecks = new Map<string, { check: ScoringEndpointCheck; checkedAt: string }>();
+  private readonly scoringServer: ScoringServer;
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Which file paths may be used (unconfined without `root`). */
   readonly paths: PathPolicy;
@@ -126,7 +114,7 @@ export class StudioService implements ApiMethods {
   constructor(readonly options: StudioServiceOptions) {
     this.recent = new RecentProjects(options.configDir);
     this.models = new ModelCatalog(options.configDir);
-    this.scoringServer = new ScoringServerSettingsFile(options.configDir);
+    this.scoringServer = new ScoringServer(options.configDir, options.allowKeyEnv);
     this.paths = options.root
       ? PathPolicy.confinedTo(options.root, [
           { dir: this.models.modelsDir, what: 'models folder' },
@@ -371,7 +359,7 @@ export class StudioService implements ApiMethods {
   }
 
   async startScoring(input: ApiParsedInput<'startScoring'>): Promise<JobInfo> {
-    const spec = studioScoreJobSpec(this.requireProject().store, input, () => this.scoringServer.read(), this.options.allowKeyEnv);
+    const spec = studioScoreJobSpec(this.requireProject().store, input, () => this.scoringServer.settings(), this.options.allowKeyEnv);
     this.models.remember(spec.model, basename(input.model));
     return this.jobs.startScoring(spec);
   }
@@ -424,56 +412,19 @@ export class StudioService implements ApiMethods {
   }
 
   async getScoringServer(): Promise<ScoringServerState> {
-    const settings = this.scoringServer.read();
-    return { settings, lastCheck: settings ? this.composedCheck(settings) : null, file: this.scoringServer.file };
+    return this.scoringServer.state();
   }
 
   async saveScoringServer(input: ApiParsedInput<'saveScoringServer'>): Promise<ScoringServerState> {
-    const settings = scoringServerSettings(input, this.options.allowKeyEnv);
-    this.scoringServer.save(settings);
-    return this.getScoringServer();
+    return this.scoringServer.save(input);
   }
 
-  /** Contacts the one endpoint given (each endpoint is its own check), with a key only from an allowed
-   * variable; what comes back is a status line and the model id, never a body. The saved settings are not
-   * changed; their last check is composed from this session's checks of each of their endpoints. */
   async checkScoringServer(input: ApiParsedInput<'checkScoringServer'>): Promise<ScoringServerState> {
-    const settings = scoringServerSettings(input, this.options.allowKeyEnv);
-    if (settings.endpoints.length !== 1)
-      throw new ExpectedError(
-        'INVALID_INPUT',
-        `a check contacts one endpoint, and ${settings.endpoints.length} were given: check each endpoint in turn (the Models view does); the saved settings' last check is composed from them`,
-      );
-    const checkedAt = new Date().toISOString();
-    const endpoint = await checkScoringEndpoint(settings, settings.endpoints[0]!);
-    this.endpointChecks.set(endpointCheckKey(settings, endpoint.endpoint), { check: endpoint, checkedAt });
-    const saved = this.scoringServer.read();
-    const ofSaved =
-      saved !== null &&
-      endpointCheckKey(saved, endpoint.endpoint) === endpointCheckKey(settings, endpoint.endpoint) &&
-      saved.endpoints.includes(endpoint.endpoint);
-    const composed = ofSaved ? this.composedCheck(saved) : null;
-    return { settings: saved, lastCheck: composed ?? composeScoringCheck(settings, [endpoint], process.env, checkedAt), file: this.scoringServer.file };
-  }
-
-  /** The check of these settings from this session's endpoint checks, once every endpoint has one (the earliest time is the check's). */
-  private composedCheck(settings: ScoringServerSettings): ScoringServerCheck | null {
-    const found = settings.endpoints.map((e) => this.endpointChecks.get(endpointCheckKey(settings, e)));
-    if (found.some((f) => f === undefined)) return null;
-    const checks = found as { check: ScoringEndpointCheck; checkedAt: string }[];
-    const checkedAt = checks.map((c) => c.checkedAt).sort()[0]!;
-    return composeScoringCheck(
-      settings,
-      checks.map((c) => c.check),
-      process.env,
-      checkedAt,
-    );
+    return this.scoringServer.check(input);
   }
 
   async forgetScoringServer(): Promise<ScoringServerState> {
-    this.scoringServer.forget();
-    this.endpointChecks.clear();
-    return { settings: null, lastCheck: null, file: this.scoringServer.file };
+    return this.scoringServer.forget();
   }
 
   async buildDemo(input: ApiParsedInput<'buildDemo'>): Promise<ProjectSummary> {
@@ -528,9 +479,4 @@ export class StudioService implements ApiMethods {
     if (!this.project) throw noProject();
     return this.project;
   }
-}
-
-/** What an endpoint check depends on besides the endpoint: the same URL checked with another backend, key variable or served name is another check. */
-function endpointCheckKey(settings: ScoringServerSettings, endpoint: string): string {
-  return JSON.stringify([settings.backend, settings.apiKeyEnv ?? null, settings.servedModel ?? null, endpoint]);
 }
