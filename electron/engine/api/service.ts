@@ -12,7 +12,6 @@ import type {
   ExportAll,
   ExportText,
   HeatmapData,
-  ImportFileReport,
   ImportReport,
   RouteReport,
   JobInfo,
@@ -40,7 +39,7 @@ import {
 } from '../usecases/demo';
 import { renderDemoReport } from '../../../shared/export/demo-report';
 import { buildBudget } from '../views/budget';
-import { ExpectedError, invalid, noProject, notFound, serializeError, unavailable } from '../../../shared/api/errors';
+import { invalid, noProject, notFound, unavailable } from '../../../shared/api/errors';
 import { STUDIO_VERSION } from '../version';
 import { ServiceEvents } from './events';
 import { buildSpaceState } from '../views/spaces';
@@ -51,7 +50,7 @@ import { buildGatewayView } from '../views/gateways';
 import { ModelCatalog } from '../usecases/models';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
-import { importTraces, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
+import { importTracesAsJob, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
 import { routeProject } from '../usecases/route';
 import { buildRanking } from '../views/ranking';
 import { faithfulnessPoints } from '../views/faithfulness';
@@ -220,35 +219,13 @@ export class StudioService implements ApiMethods {
       sources.map((s) => s.name),
       options.signal,
     );
-    const result = await importTraces(store, sources, {
-      signal: job.signal,
-      ...(input.taskField ? { read: { taskField: input.taskField } } : {}),
-      onFile: (i, source) => job.file(i, source.name),
-      onWait: (wait) => job.note(wait.message),
-      onProgress: (p) => job.progress(p),
-    });
-    const files: ImportFileReport[] = result.files.map((f) => f.report);
-    if (result.stopped) {
-      const e = result.stopped.error;
-      if (files.length > 0) {
+    const files = await importTracesAsJob(store, sources, job, {
+      ...(input.taskField ? { taskField: input.taskField } : {}),
+      changed: () => {
         index.sync();
         this.events.emit('projectChanged', { reason: 'import' });
-      }
-      const kept = files.reduce((n, f) => n + f.added, 0);
-      if (e instanceof ExpectedError && e.code === 'CANCELLED') {
-        const message = files.length > 0 ? `${e.message}; kept ${kept} trace(s) imported before from ${files.map((f) => f.file).join(', ')}` : e.message;
-        job.finish('cancelled', message);
-        throw files.length > 0 ? new ExpectedError('CANCELLED', message) : e;
-      }
-      const { code, message } = serializeError(e);
-      const error = { code, message };
-      job.finish('failed', files.length > 0 ? `failed; kept ${kept} trace(s) imported before` : 'failed; nothing of it was imported', error);
-      throw e;
-    }
-    const added = files.reduce((n, f) => n + f.added, 0);
-    job.finish('done', `imported ${added} trace(s) from ${files.map((f) => f.file).join(', ')}`);
-    index.sync();
-    this.events.emit('projectChanged', { reason: 'import' });
+      },
+    });
     return { files, project: buildSummary(store, index) };
   }
 
