@@ -197,4 +197,27 @@ describe('lots space: the same version as the Space view', () => {
     expect(api.files.map((f) => [f.task, f.filename, f.pinned, f.deferred])).toEqual([[task, files[0], 2, ranking.length - 2]]);
     expect(api.files[0]!.text).toBe(readFileSync(join(out, files[0]!), 'utf8'));
   });
+
+  it('writes one export with --out as the Export view saves it (api/exports.ts writeExport): the same bytes, the same activity entry', async () => {
+    const { task, cliDir, service } = await viewAndCliProjects();
+    expect((await runCli(['space', 'approve', '--project', cliDir, '--task', task, '--k', '2'])).code).toBe(0);
+    const cliOut = join(tmp.dir, 'cli.mcp.json');
+    const cli = await runCli(['export', '--project', cliDir, '--task', task, '--format', 'mcp', '--out', cliOut]);
+    expect(cli.code).toBe(0);
+    service.setProject(ProjectStore.open(cliDir));
+    const apiOut = join(tmp.dir, 'api.mcp.json');
+    await service.saveExport({ task, format: 'mcp', path: apiOut });
+    expect(readFileSync(cliOut, 'utf8')).toBe(readFileSync(apiOut, 'utf8'));
+    const logged = ProjectStore.open(cliDir)
+      .listActivity(10)
+      .filter((a) => a.kind === 'export')
+      .map((a) => a.message);
+    expect(logged).toEqual(expect.arrayContaining([`exported ${task} as mcp to ${cliOut}`, `exported ${task} as mcp to ${apiOut}`]));
+    // The report too: logged as the Export view's "Save report" is.
+    const report = join(tmp.dir, 'report.html');
+    expect((await runCli(['export', '--project', cliDir, '--task', task, '--format', 'report', '--out', report])).code).toBe(0);
+    expect(ProjectStore.open(cliDir).listActivity(10)).toContainEqual(
+      expect.objectContaining({ kind: 'export', message: `saved the report of ${task} to ${report}` }),
+    );
+  });
 });

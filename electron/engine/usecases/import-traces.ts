@@ -10,7 +10,8 @@ import type { BfclJoin, FormatId } from '../../../shared/importers/types';
 import type { LineError } from '../../../shared/trace/validate';
 import { assertRegularFile, emptySummary, importCancelled, readTraceFile, type ReadProgress, type ReadSummary } from '../import';
 import type { LockWait } from '../store/lock';
-import { ExpectedError } from '../../../shared/api/errors';
+import { ExpectedError, serializeError } from '../../../shared/api/errors';
+import type { ImportJobHandle } from '../jobs/import-job';
 import { traceIdConflictMessage, type ProjectStore, type TraceImport } from '../store';
 
 /** Rejected lines listed per file in the report; the rest are counted (a 1 GB file of bad lines must not flood the UI). */
@@ -200,4 +201,47 @@ export async function importTraces(store: ProjectStore, sources: readonly TraceS
 /** Whether an import stopped because it was cancelled (not because it failed). */
 export function isCancelled(error: unknown): boolean {
   return error instanceof ExpectedError && error.code === 'CANCELLED';
+}
+
+/** What the import job of the Studio is told (jobs/import-job.ts's handle): its signal, the file started, progress, the end. */
+export type ImportJobReporter = Pick<ImportJobHandle, 'signal' | 'file' | 'note' | 'progress' | 'finish'>;
+
+/**
+ * The Studio's import (the API's importTraces) as a job: the same loop as `lots import`, told to `job`.
+ * Cancelled: the job ends "cancelled" naming the traces kept from the files before, and CANCELLED is
+ * thrown with that message; failed: the job ends "failed" saying whether anything was kept, and the
+ * error is thrown as it came; done: "imported N trace(s) from …". `changed` runs once the project holds
+ * new traces (after the end when done, before it when stopped with files kept).
+ */
+export async function importTracesAsJob(
+  store: ProjectStore,
+  sources: readonly TraceSource[],
+  job: ImportJobReporter,
+  options: { taskField?: string; changed: () => void },
+): Promise<ImportFileReport[]> {
+  const result = await importTraces(store, sources, {
+    signal: job.signal,
+    ...(options.taskField ? { read: { taskField: options.taskField } } : {}),
+    onFile: (i, source) => job.file(i, source.name),
+    onWait: (wait) => job.note(wait.message),
+    onProgress: (p) => job.progress(p),
+  });
+  const files: ImportFileReport[] = result.files.map((f) => f.report);
+  const added = files.reduce((n, f) => n + f.added, 0);
+  if (result.stopped) {
+    const e = result.stopped.error;
+    if (files.length > 0) options.changed();
+    if (isCancelled(e)) {
+      const message =
+        files.length > 0 ? `${(e as Error).message}; kept ${added} trace(s) imported before from ${files.map((f) => f.file).join(', ')}` : (e as Error).message;
+      job.finish('cancelled', message);
+      throw files.length > 0 ? new ExpectedError('CANCELLED', message) : e;
+    }
+    const { code, message } = serializeError(e);
+    job.finish('failed', files.length > 0 ? `failed; kept ${added} trace(s) imported before` : 'failed; nothing of it was imported', { code, message });
+    throw e;
+  }
+  job.finish('done', `imported ${added} trace(s) from ${files.map((f) => f.file).join(', ')}`);
+  options.changed();
+  return files;
 }

