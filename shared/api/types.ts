@@ -98,6 +98,9 @@ export interface ImportFileReport {
   unlabelled?: number;
   /** The field the records seem to keep a task label in, when they were read without one (offer it). */
   taskFieldGuess?: string;
+  /** Records read into another record's trace, not traces of their own (a Responses chain's earlier
+   * responses, a background response's later retrievals): said, so the record count adds up. */
+  folded?: number;
 }
 
 export interface ImportReport {

@@ -150,6 +150,7 @@ export async function importSource(store: ProjectStore, source: TraceSource, opt
       moreRejected,
       ...(s.tasks[''] ? { unlabelled: s.tasks[''] } : {}),
       ...(s.taskFieldGuess ? { taskFieldGuess: s.taskFieldGuess } : {}),
+      ...(s.foldedRecords ? { folded: s.foldedRecords } : {}),
     },
     summary: s,
   };

@@ -15,7 +15,14 @@ export function ImportReport() {
     <div className={`callout ${rejected.length || conflicts.length ? 'warn' : 'good'}`} style={{ marginTop: 14 }} data-testid="import-report">
       <div style={{ display: 'flex', justifyContent: 'space-between', gap: 12 }}>
         <div>
-          <strong>Last import:</strong> {report.files.map((f) => `${f.file} (${f.format}): ${f.added} added, ${f.duplicates} already there`).join(' · ')}
+          <strong>Last import:</strong>{' '}
+          {report.files
+            .map(
+              (f) =>
+                `${f.file} (${f.format}): ${f.added} added, ${f.duplicates} already there` +
+                (f.folded ? `, ${f.folded} record${f.folded === 1 ? '' : 's'} read into another's trace (a chained or retrieved response)` : ''),
+            )
+            .join(' · ')}
         </div>
         <div className="btn-row">
           {(rejected.length > 0 || conflicts.length > 0) && (

@@ -5,7 +5,12 @@ import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts
 // picked file is imported into a real project, and the tests read the traces' tasks back from it.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { emptyDir, renderStudio } from '../studio';
+
+const REAL = fileURLToPath(new URL('../../fixtures/real/openai-responses/', import.meta.url));
 
 afterEach(cleanup);
 
@@ -80,5 +85,17 @@ describe('Import: task field and Route', () => {
     await screen.findByTestId('import-report');
     expect(screen.queryByTestId('import-unlabelled')).toBeNull();
     expect(screen.queryByTestId('route-unlabelled')).toBeNull();
+  });
+});
+
+describe('Import report: records read into another trace', () => {
+  it("says how many records went into another record's trace, so the file's record count adds up (the real background-mode cassette with its polls)", async () => {
+    // pydantic-ai's cassette (tests/fixtures/real/openai-responses/SOURCE.md): 5 records, 2 traces, 3 later retrievals folded.
+    const text = readFileSync(join(REAL, 'background-mode-with-tool.polls.jsonl'), 'utf8');
+    await renderStudio({ view: 'home' }, { dir: emptyDir() });
+    const input = screen.getByTestId<HTMLInputElement>('trace-file-input');
+    fireEvent.change(input, { target: { files: [new File([text], 'background.jsonl', { type: 'application/jsonl' })] } });
+    const report = await screen.findByTestId('import-report');
+    expect(report.textContent).toContain("background.jsonl (openai): 2 added, 0 already there, 3 records read into another's trace");
   });
 });
