@@ -193,7 +193,7 @@ describeRequiring('chromium', 'the four stakeholder tasks, keyboard only (issue 
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  it('Space: no status pill and no tool name is cut off at either size, with two pills on a row', async () => {
+  it('Space: no status pill and no tool name is cut off at either size, with two pills on a row; the history rule unbroken', async () => {
     await keys.press('Alt+6');
     await page.waitForSelector('[data-testid="space-list"]');
     await keys.tabTo('[data-testid="space-list"]');
@@ -215,6 +215,12 @@ describeRequiring('chromium', 'the four stakeholder tasks, keyboard only (issue 
         cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent),
       );
       expect(names).toEqual([]);
+      // The version history's rule ("top-K, K = 4") wraps as a whole, not as "K =" over "4".
+      const broken = await page.$$eval('[data-testid="space-history"] .history-item .nowrap', (parts) =>
+        parts.filter((p) => p.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(p).fontSize) * 1.3).map((p) => p.textContent),
+      );
+      expect(await page.locator('[data-testid="space-history"] .history-item .nowrap').count()).toBeGreaterThan(0);
+      expect(broken).toEqual([]);
       await ui.shot('issue40-space-pills');
     }
     await page.setViewportSize({ width: 1280, height: 800 });

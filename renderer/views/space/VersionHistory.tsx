@@ -44,8 +44,9 @@ function HistoryItem({ v, prev, open, onToggle }: { v: SpaceVersion; prev: Space
       <button className="history-item" onClick={onToggle} aria-expanded={open}>
         <strong>v{v.version}</strong>
         <span className="muted small tabular">{fmtTime(v.createdAt)}</span>
+        {/* Wraps between its parts, never inside one ("K =" / "4" at 1280 px). */}
         <span className="small">
-          {v.tools.length} tools · {describeRule(v.rule)}
+          <span className="nowrap">{v.tools.length} tools ·</span> <span className="nowrap">{describeRule(v.rule)}</span>
         </span>
         <span className="small">
           <span className="good">+{d.added.length}</span> <span className="bad">−{d.removed.length}</span>
