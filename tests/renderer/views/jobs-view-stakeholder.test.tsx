@@ -3,10 +3,10 @@ import '../page'; // first: the DOM the view is drawn in (tests/renderer/page.ts
 // finished runs instead of a bare "No jobs yet"; the scoring form defaults to the intervention the
 // project was scored with; a disabled Score says why; the view-only link hides the form and disables
 // the job buttons, saying why. Against the real service, on a project holding two scoring runs.
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobInfo } from '../../../shared/api';
 import type { StoredScore } from '../../../shared/project/scores';
+import { announce, scoreJob } from '../jobs';
 import { financeProject, renderStudio, TASK, TOOLS } from '../studio';
 
 afterEach(cleanup);
@@ -65,22 +65,7 @@ describe('JobsView (issue 40)', () => {
   it('under the view-only link: no scoring form, and the job buttons are disabled with the reason', async () => {
     const { service, calls } = await renderStudio({ view: 'jobs' }, { viewOnly: true });
     // A scoring job running (started from the full link): its update, as the job center sends it.
-    const at = new Date().toISOString();
-    const job: JobInfo = {
-      id: 'score-1',
-      kind: 'score',
-      title: 'Score finance',
-      status: 'running',
-      createdAt: at,
-      updatedAt: at,
-      done: 9,
-      total: 24,
-      unit: 'traces',
-      canPause: true,
-      canResume: false,
-      canCancel: true,
-    };
-    act(() => service.events.emit('jobUpdate', job));
+    announce(service, scoreJob);
     expect(screen.queryByTestId('start-scoring')).toBeNull();
     expect(screen.getByTestId('view-only-note')).toBeTruthy();
     const pause = await screen.findByRole<HTMLButtonElement>('button', { name: 'Pause' });
