@@ -1,37 +1,51 @@
 #!/usr/bin/env node
-// The fast read for scoring: node-llama-cpp's native binding built from its own sources with LOTS
-// Studio's patch (build/patches/node-llama-cpp+3.21.1.patch, applied by patch-package when npm installs),
-// which adds two calls to the binding: the log-prob of one token in one pass over the logits (no sampler,
-// no sort of the vocabulary) and KV cells shared between sequences. Without it the Studio scores with
-// node-llama-cpp's prebuilt binary, exactly but slower (`lots bench scoring` names the path used).
+// The fast read for scoring: node-llama-cpp's native binding with LOTS Studio's patch
+// (build/patches/node-llama-cpp+3.21.1.patch, applied by patch-package when npm installs), which adds two
+// calls to the binding: the log-prob of one token in one pass over the logits (no sampler, no sort of the
+// vocabulary) and KV cells shared between sequences. Without it the Studio scores with node-llama-cpp's
+// prebuilt binary, exactly but slower (`lots bench scoring` names the path used).
 //
-//   node build/fast-scorer.mjs            build it (once per machine: about 15 minutes on 2 cores; the
-//                                         llama.cpp source comes from the git bundle inside the npm
-//                                         package, nothing is downloaded) or restore the cached build
-//   node build/fast-scorer.mjs --restore  only restore a cached build; never builds (npm's postinstall)
-//   node build/fast-scorer.mjs --check    exit 0 when the installed node-llama-cpp has the fast read
+//   node build/fast-scorer.mjs               build it (once per machine) or restore the cached build
+//   node build/fast-scorer.mjs --from-source build llama.cpp itself too (the route before; see below)
+//   node build/fast-scorer.mjs --restore     only restore a cached build; never builds (npm's postinstall)
+//   node build/fast-scorer.mjs --check       exit 0 when the installed node-llama-cpp has the fast read
+//
+// Two routes:
+// - Prebuilt (the default on Linux): only the binding's 18 patched files are compiled, about 15 s on 2
+//   cores, and linked against the llama.cpp libraries of node-llama-cpp's own prebuilt package for the
+//   backend (build/llama-cpp.mjs). Nothing else is compiled, so a GPU build needs no CUDA compiler, Vulkan
+//   SDK or shader compiler: the prebuilt CUDA and Vulkan packages carry their kernels. The kernels are the
+//   ones node-llama-cpp ships, CPU variants chosen at run time (on this project's AMD EPYC machine they
+//   decode about 5% slower than a build for its exact CPU: docs/scoring-speed.md).
+// - From source (--from-source, and macOS and Windows): node-llama-cpp builds llama.cpp and the binding from
+//   the git bundle inside its npm package (about 11 minutes on 2 cores for the CPU, nothing downloaded), for
+//   the CPU it runs on; a GPU build there needs the backend's compiler.
 //
 // It builds for the backends this machine has: the CPU always (the tests and `--gpu cpu` use it) and,
-// first, the GPU backend node-llama-cpp would pick here — Metal on macOS, CUDA where an NVIDIA GPU and
-// CUDA's compiler (nvcc) are present, Vulkan where a GPU, the Vulkan headers and glslc are (Debian:
-// `apt-get install libvulkan-dev glslc spirv-headers`). LOTS_FAST_SCORER_GPU=cuda|vulkan|metal|none
-// overrides the choice; LOTS_VULKAN_INCLUDE_DIR points a Vulkan build at newer headers than the system's.
-// A GPU build that fails is reported, with what it needs, and the CPU one is still built; `lots bench scoring` and `lots score` say which read path runs and why.
+// first, the GPU backend node-llama-cpp would pick here — Metal on macOS, CUDA where an NVIDIA GPU is
+// (from source: and CUDA's compiler nvcc), Vulkan where a GPU and the Vulkan loader are (from source: and the
+// Vulkan headers and glslc; Debian: `apt-get install libvulkan-dev glslc spirv-headers`).
+// LOTS_FAST_SCORER_GPU=cuda|vulkan|metal|none overrides the choice; LOTS_VULKAN_INCLUDE_DIR points a Vulkan
+// build at newer headers than the system's. A GPU build that fails is reported, with what it needs, and the
+// CPU one is still built; `lots bench scoring` and `lots score` say which read path runs and why.
 //
 // The build is cached outside the clone (LOTS_FAST_SCORER_DIR, default ~/.cache/lots-studio/fast-scorer),
-// keyed by the node-llama-cpp version, the patch, the platform and the CPU (llama.cpp is built for the
-// CPU it runs on), so `npm ci` in any clone on this machine gets it back in a second.
+// keyed by the node-llama-cpp version, the patch, the route, the platform and the CPU, so `npm ci` in any
+// clone on this machine gets it back in a second.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, homedir, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cxx, ensureSource, has, linkLibraries, PACKAGE, prebuiltFolder, ROOT, runParallel, SOURCE } from './llama-cpp.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PACKAGE = join(ROOT, 'node_modules', 'node-llama-cpp');
 const LOCAL_BUILDS = join(PACKAGE, 'llama', 'localBuilds');
 const MARKER = 'copySequenceCells';
+/** Which route made a local build: written beside its binding. */
+const ROUTE_FILE = 'lots-fast-scorer.json';
+const require_ = createRequire(import.meta.url);
 
 function say(line) {
   process.stdout.write(`fast scorer: ${line}\n`);
@@ -44,10 +58,12 @@ function patchFile() {
   return join(dir, name);
 }
 
-function cacheDir() {
+/** The cache folder of a route's build ('prebuilt' or 'source'). */
+function cacheDir(route) {
   const version = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')).version;
   const hash = createHash('sha256')
     .update(readFileSync(patchFile()))
+    .update(route === 'source' ? '' : `route:${route}`)
     .update(`${process.platform}-${process.arch}-${cpus()[0]?.model ?? ''}`)
     .digest('hex')
     .slice(0, 12);
@@ -76,10 +92,12 @@ function patchApplied() {
   return existsSync(cpp) && readFileSync(cpp, 'utf8').includes(MARKER);
 }
 
-function restore() {
-  const cached = join(cacheDir(), 'localBuilds');
+/** Restore a cached build, of the route asked for or (npm's postinstall) of either. */
+function restore(routes) {
+  const route = routes.find((r) => patchedBuilds(join(cacheDir(r), 'localBuilds')).length > 0);
+  if (route === undefined) return false;
+  const cached = join(cacheDir(route), 'localBuilds');
   const builds = patchedBuilds(cached);
-  if (builds.length === 0) return false;
   for (const name of builds) {
     const target = join(LOCAL_BUILDS, name);
     rmSync(target, { recursive: true, force: true });
@@ -87,12 +105,12 @@ function restore() {
     cpSync(join(cached, name, 'Release'), join(target, 'Release'), { recursive: true });
     writeFileSync(join(target, 'buildDone.status'), '');
   }
-  say(`restored ${builds.join(', ')} from ${cacheDir()}`);
+  say(`restored ${builds.join(', ')} from ${cacheDir(route)}`);
   return true;
 }
 
-function save() {
-  const dest = cacheDir();
+function save(route) {
+  const dest = cacheDir(route);
   const tmp = `${dest}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   for (const name of patchedBuilds(LOCAL_BUILDS)) {
@@ -105,18 +123,24 @@ function save() {
   say(`cached in ${dest}`);
 }
 
-function has(command) {
-  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+/** The Vulkan loader is installed (libvulkan.so.1, Debian's libvulkan1). */
+function vulkanLoader() {
+  return ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib'].some((d) => existsSync(join(d, 'libvulkan.so.1')));
 }
 
-/** The GPU backend to build for on this machine, and why (or why none). */
-function gpuBackend(env = process.env) {
+/** The GPU backend to build for on this machine, and why (or why none). The prebuilt route needs no GPU compiler. */
+function gpuBackend(route, env = process.env) {
   const forced = env.LOTS_FAST_SCORER_GPU;
   if (forced) return forced === 'none' ? { gpu: false, why: 'LOTS_FAST_SCORER_GPU=none' } : { gpu: forced, why: `LOTS_FAST_SCORER_GPU=${forced}` };
   if (process.platform === 'darwin') return { gpu: 'metal', why: 'macOS' };
   const nvidia = has('nvidia-smi');
-  if (nvidia && (has('nvcc') || existsSync('/usr/local/cuda/bin/nvcc'))) return { gpu: 'cuda', why: 'an NVIDIA GPU (nvidia-smi) and CUDA’s compiler (nvcc)' };
   const gpuDevice = nvidia || (existsSync('/dev/dri') && readdirSync('/dev/dri').some((d) => d.startsWith('renderD')));
+  if (route === 'prebuilt') {
+    if (nvidia) return { gpu: 'cuda', why: 'an NVIDIA GPU (nvidia-smi); the prebuilt CUDA libraries need no CUDA compiler' };
+    if (gpuDevice && vulkanLoader()) return { gpu: 'vulkan', why: 'a GPU and the Vulkan loader (libvulkan.so.1)' };
+    return { gpu: false, why: 'no GPU found (nvidia-smi, /dev/dri/renderD*)' };
+  }
+  if (nvidia && (has('nvcc') || existsSync('/usr/local/cuda/bin/nvcc'))) return { gpu: 'cuda', why: 'an NVIDIA GPU (nvidia-smi) and CUDA’s compiler (nvcc)' };
   const vulkanHeaders = existsSync('/usr/include/vulkan/vulkan.h');
   if (gpuDevice && vulkanHeaders && has('glslc')) return { gpu: 'vulkan', why: 'a GPU, the Vulkan headers and glslc' };
   if (nvidia) return { gpu: false, why: 'an NVIDIA GPU but neither nvcc (CUDA) nor the Vulkan headers and glslc: install one (see docs/scoring-speed.md)' };
@@ -148,14 +172,146 @@ function run(args, { fatal = true, env = process.env } = {}) {
   return true;
 }
 
-function build() {
+/** The route a local build was made by (a build from before the marker was made from source). */
+function routeOf(dir, name) {
+  try {
+    return JSON.parse(readFileSync(join(dir, name, 'Release', ROUTE_FILE), 'utf8')).route;
+  } catch {
+    return 'source';
+  }
+}
+
+function markRoute(name, route) {
+  writeFileSync(join(LOCAL_BUILDS, name, 'Release', ROUTE_FILE), `${JSON.stringify({ route })}\n`);
+}
+
+function ensurePatched() {
   if (!patchApplied()) {
     process.stderr.write('fast scorer: node-llama-cpp is not patched (build/patches/); run `npm ci` (its postinstall applies the patch) and try again.\n');
     process.exit(1);
   }
+}
+
+/** The binding's sources: addon/*.cpp and the folders under it. */
+function addonSources() {
+  const out = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (entry.name.endsWith('.cpp')) out.push(join(dir, entry.name));
+    }
+  };
+  walk(join(PACKAGE, 'llama', 'addon'));
+  return out.sort();
+}
+
+/**
+ * The patched binding for one backend, compiled and linked against node-llama-cpp's prebuilt libraries of
+ * that backend, installed as node-llama-cpp's local build of the same name (localBuilds/linux-x64-cuda, …)
+ * beside a copy of those libraries, which is where the binding finds them ($ORIGIN) and ggml its backends.
+ */
+async function buildPrebuiltBackend(gpu) {
+  const pre = prebuiltFolder(gpu);
+  if (pre.why) throw new Error(pre.why);
   const started = Date.now();
-  const backend = gpuBackend();
-  if (!existsSync(join(PACKAGE, 'llama', 'llama.cpp', 'CMakeLists.txt'))) run(['source', 'download', '--skipBuild', '--noUsageExample']);
+  const work = mkdtempSync(join(tmpdir(), 'lots-fast-scorer-'));
+  try {
+    const defines = ['BUILDING_NODE_EXTENSION', 'NAPI_VERSION=7', 'NDEBUG', 'GGML_BACKEND_SHARED', 'GGML_SHARED', 'LLAMA_SHARED', 'LLAMA_SUBPROCESS'];
+    const includes = [
+      String(require_('node-addon-api').include).replace(/^"|"$/g, ''),
+      join(ROOT, 'node_modules', 'node-api-headers', 'include'),
+      SOURCE,
+      join(SOURCE, 'common'),
+      join(SOURCE, 'include'),
+      join(SOURCE, 'src'),
+      join(SOURCE, 'ggml', 'include'),
+      join(SOURCE, 'vendor'),
+    ];
+    const libs = [];
+    if (gpu === 'vulkan') {
+      // The binding's Vulkan support check (ensureGpuDeviceIsSupported) compiles against vulkan.hpp; the
+      // libraries do not need the headers. Without them the check is left out and ggml's own device list decides.
+      const headers = vulkanHeaders();
+      if (existsSync(join(headers.dir, 'vulkan', 'vulkan.hpp'))) {
+        defines.push('GPU_INFO_USE_VULKAN');
+        if (headers.custom) includes.push(headers.dir);
+        libs.push('-l:libvulkan.so.1');
+      } else say(`no Vulkan headers in ${headers.dir} (Debian: libvulkan-dev): the binding's Vulkan support check is left out`);
+    }
+    const objects = [];
+    const jobs = addonSources().map((file, i) => {
+      const object = join(work, `${i}-${basename(file)}.o`);
+      objects.push(object);
+      return ['-c', '-O3', '-fPIC', '-fexceptions', '-std=gnu++17', ...defines.map((d) => `-D${d}`), ...includes.map((d) => `-I${d}`), '-o', object, file];
+    });
+    await runParallel(cxx(), jobs, say);
+    const target = join(LOCAL_BUILDS, pre.name);
+    rmSync(target, { recursive: true, force: true });
+    const release = join(target, 'Release');
+    mkdirSync(release, { recursive: true });
+    for (const file of readdirSync(pre.dir)) if (file !== 'llama-addon.node') cpSync(join(pre.dir, file), join(release, file), { recursive: true });
+    if (pre.fallback) cpSync(pre.fallback, join(release, 'fallback'), { recursive: true });
+    const link = spawnSync(
+      cxx(),
+      [
+        '-shared',
+        '-o',
+        join(release, 'llama-addon.node'),
+        ...objects,
+        `-L${pre.dir}`,
+        ...linkLibraries(pre.dir).map((l) => `-l:${l}`),
+        ...libs,
+        '-Wl,-rpath,$ORIGIN',
+      ],
+      { encoding: 'utf8' },
+    );
+    if (link.status !== 0) throw new Error(`linking failed:\n${link.stderr || link.error?.message}`);
+    // node-llama-cpp tests a local build in a child process before loading it when the build's platform
+    // differs from this one: the metadata names this machine's platform, as its own builds do.
+    const metadata = JSON.parse(readFileSync(join(pre.dir, '_nlcBuildMetadata.json'), 'utf8'));
+    const { getPlatformInfo } = await import(pathToFileURL(join(PACKAGE, 'dist', 'bindings', 'utils', 'getPlatformInfo.js')).href);
+    metadata.buildOptions.platformInfo = await getPlatformInfo();
+    writeFileSync(join(release, '_nlcBuildMetadata.json'), JSON.stringify(metadata));
+    markRoute(pre.name, 'prebuilt');
+    writeFileSync(join(target, 'buildDone.status'), '');
+    say(`${gpu || 'CPU'}: ${jobs.length} files compiled and linked against @node-llama-cpp/${pre.name} in ${Math.round((Date.now() - started) / 1000)} s`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The prebuilt route: false where it cannot run here (then the build is made from source). */
+async function buildPrebuilt() {
+  const cpu = prebuiltFolder(false);
+  if (cpu.why) {
+    say(`${cpu.why}: building from source instead`);
+    return false;
+  }
+  ensurePatched();
+  ensureSource(say);
+  const started = Date.now();
+  const backend = gpuBackend('prebuilt');
+  if (backend.gpu) {
+    say(`building the patched binding for ${backend.gpu} (${backend.why}); then for the CPU`);
+    try {
+      await buildPrebuiltBackend(backend.gpu);
+    } catch (e) {
+      say(`the ${backend.gpu} build failed (${e.message}); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
+    }
+  } else say(`no GPU backend to build for (${backend.why})`);
+  say('building the patched binding for the CPU against node-llama-cpp’s prebuilt llama.cpp libraries');
+  await buildPrebuiltBackend(false);
+  if (!installedHasFastRead()) throw new Error('the build finished but its binding lacks the patched calls');
+  say(`built in ${Math.round((Date.now() - started) / 1000)} s`);
+  save('prebuilt');
+  return true;
+}
+
+function buildFromSource() {
+  ensurePatched();
+  const started = Date.now();
+  const backend = gpuBackend('source');
+  ensureSource(say);
   if (backend.gpu) {
     say(`building node-llama-cpp from its sources with the patch for ${backend.gpu} (${backend.why}); then for the CPU`);
     const gpuStarted = Date.now();
@@ -177,31 +333,47 @@ function build() {
         );
     } else say(`the ${backend.gpu} build failed (see above); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
   } else say(`no GPU backend to build for (${backend.why})`);
-  say('building node-llama-cpp from its sources with the patch, CPU backend (once per machine; about 15 minutes on 2 cores)');
+  say('building node-llama-cpp from its sources with the patch, CPU backend (once per machine; about 11 minutes on 2 cores)');
   run(['source', 'build', '--gpu', 'false', '--noUsageExample']);
   if (!installedHasFastRead()) {
     process.stderr.write('fast scorer: the build finished but its binding lacks the patched calls; see the output above.\n');
     process.exit(1);
   }
+  for (const name of patchedBuilds(LOCAL_BUILDS)) markRoute(name, 'source');
   say(`built in ${Math.round((Date.now() - started) / 1000)} s`);
-  save();
+  save('source');
 }
 
 const mode = process.argv[2];
+const installedRoute = () => {
+  const name = patchedBuilds(LOCAL_BUILDS)[0];
+  return name === undefined ? undefined : routeOf(LOCAL_BUILDS, name);
+};
 if (mode === '--check') process.exit(installedHasFastRead() ? 0 : 1);
 else if (mode === '--restore') {
   // npm's postinstall: quiet when there is nothing cached, never fails the install.
   try {
-    if (!installedHasFastRead()) restore();
+    if (!installedHasFastRead()) restore(['prebuilt', 'source']);
   } catch (e) {
     process.stderr.write(`fast scorer: could not restore the cached build (${e.message}); \`node build/fast-scorer.mjs\` builds it\n`);
   }
-} else if (mode === undefined) {
-  if (installedHasFastRead()) {
-    say('already installed');
-    if (patchedBuilds(join(cacheDir(), 'localBuilds')).length === 0) save();
-  } else if (!restore()) build();
+} else if (mode === undefined || mode === '--from-source') {
+  const wanted = mode === '--from-source' || process.platform !== 'linux' ? 'source' : 'prebuilt';
+  const route = installedRoute();
+  if (route === wanted) {
+    say(`already installed (${route === 'source' ? 'built from source' : 'linked against the prebuilt libraries'})`);
+    if (patchedBuilds(join(cacheDir(route), 'localBuilds')).length === 0) save(route);
+  } else if (!restore([wanted])) {
+    try {
+      if (wanted === 'source' || !(await buildPrebuilt())) buildFromSource();
+    } catch (e) {
+      process.stderr.write(
+        `fast scorer: ${e.message}\nfast scorer: \`node build/fast-scorer.mjs --from-source\` builds llama.cpp too (cmake and a C++ compiler; about 11 minutes on 2 cores).\n`,
+      );
+      process.exit(1);
+    }
+  }
 } else {
-  process.stderr.write(`usage: node build/fast-scorer.mjs [--restore | --check]\n`);
+  process.stderr.write(`usage: node build/fast-scorer.mjs [--from-source | --restore | --check]\n`);
   process.exit(2);
 }

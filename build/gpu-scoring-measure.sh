@@ -6,8 +6,9 @@
 #
 #   sh build/gpu-scoring-measure.sh [OUT_DIR]       (default OUT_DIR: ./gpu-measure)
 #
-# 1. builds the fast read for the GPU backend found here (npm run build:fast-scorer: CUDA with nvcc,
-#    Vulkan with its headers and glslc; the build time is printed), 2. pulls the two models (PyPI),
+# 1. builds the fast read for the GPU backend found here (npm run build:fast-scorer: on Linux the patched
+#    binding linked against node-llama-cpp's prebuilt CUDA or Vulkan libraries, no GPU compiler needed;
+#    the build time is printed), 2. pulls the two models (PyPI),
 # 3. scores 40 generated 15-tool requests with each, optimized path only, on the GPU, 4. prints the
 # read path (and why), seconds per request and tokens per second. Everything lands in OUT_DIR.
 set -eu

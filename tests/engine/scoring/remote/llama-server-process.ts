@@ -1,4 +1,4 @@
-// Start a real llama.cpp server (`llama-server`, built by build/install-scoring-server.sh) on a free
+// Start a real llama.cpp server (`llama-server`, built by build/scoring-server.mjs) on a free
 // loopback port, wait until it answers /health, and stop it afterwards. Settings that change numerics
 // are the local scorer's: flash attention off, an F16 KV cache, no context shift.
 import { spawn, type ChildProcess } from 'node:child_process';
