@@ -39,7 +39,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { cpus, homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cxx, ensureSource, has, linkLibraries, PACKAGE, prebuiltFolder, ROOT, runParallel, SOURCE } from './llama-cpp.mjs';
+import { backendFolder, cxx, ensureSource, has, linkLibraries, PACKAGE, prebuiltFolder, ROOT, runParallel, SOURCE } from './llama-cpp.mjs';
 
 const LOCAL_BUILDS = join(PACKAGE, 'llama', 'localBuilds');
 const MARKER = 'copySequenceCells';
@@ -103,6 +103,8 @@ function restore(routes) {
     rmSync(target, { recursive: true, force: true });
     mkdirSync(target, { recursive: true });
     cpSync(join(cached, name, 'Release'), join(target, 'Release'), { recursive: true });
+    // A build cached before the route was recorded was made from source.
+    if (!existsSync(join(target, 'Release', ROUTE_FILE))) markRoute(name, route);
     writeFileSync(join(target, 'buildDone.status'), '');
   }
   say(`restored ${builds.join(', ')} from ${cacheDir(route)}`);
@@ -360,10 +362,13 @@ else if (mode === '--restore') {
 } else if (mode === undefined || mode === '--from-source') {
   const wanted = mode === '--from-source' || process.platform !== 'linux' ? 'source' : 'prebuilt';
   const route = installedRoute();
-  if (route === wanted) {
+  // The prebuilt route builds the GPU backend found here too: installed means both are there.
+  const gpu = wanted === 'prebuilt' ? gpuBackend('prebuilt').gpu : false;
+  const gpuMissing = () => Boolean(gpu) && !patchedBuilds(LOCAL_BUILDS).includes(backendFolder(gpu));
+  if (route === wanted && !gpuMissing()) {
     say(`already installed (${route === 'source' ? 'built from source' : 'linked against the prebuilt libraries'})`);
     if (patchedBuilds(join(cacheDir(route), 'localBuilds')).length === 0) save(route);
-  } else if (!restore([wanted])) {
+  } else if (!restore([wanted]) || gpuMissing()) {
     try {
       if (wanted === 'source' || !(await buildPrebuilt())) buildFromSource();
     } catch (e) {

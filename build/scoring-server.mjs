@@ -3,7 +3,7 @@
 // of the very llama.cpp release node-llama-cpp carries (its git bundle's sources), linked against that
 // release's prebuilt libraries from node-llama-cpp's own CPU package (build/llama-cpp.mjs). Only the
 // server's 70 files are compiled — the server, its HTTP library, the multimodal library it links and the
-// web page it embeds — not llama.cpp and ggml (about 1.5 minutes on 2 cores, against about 17 minutes for a
+// web page it embeds — not llama.cpp and ggml (about 1.5 minutes on 2 cores, against about 5.5 for a
 // whole build). So the server and the local scorer run the same llama.cpp and the same kernels.
 //
 //   node build/scoring-server.mjs              build it into a folder outside the clone, once per machine
@@ -96,7 +96,7 @@ function buildLinked(pre, work, dest) {
 function buildFromSource(work, dest) {
   const options = [...COMMON_OPTIONS, '-DBUILD_SHARED_LIBS=OFF'];
   run('cmake', ['-S', SOURCE, '-B', work, ...(has('ninja') ? ['-G', 'Ninja'] : []), ...options], 'configuring llama.cpp');
-  say('compiling llama.cpp and the server (about 17 minutes on 2 cores)');
+  say('compiling llama.cpp and the server (about 6 minutes on 2 cores)');
   run('cmake', ['--build', work, '--target', 'llama-server', `-j${cpus().length}`], 'compiling');
   cpSync(join(work, 'bin', 'llama-server'), join(dest, 'llama-server'));
 }

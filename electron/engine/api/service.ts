@@ -347,9 +347,7 @@ export class StudioService implements ApiMethods {
 
   async startFaithfulness(input: ApiParsedInput<'startFaithfulness'>): Promise<JobInfo> {
     const { store, index } = this.requireProject();
-    const spec = faithfulnessJobSpec(store.dir, index.task(input.task, input.run), input);
-    // Without a model given, the run's own model file: confined like a path given.
-    if (input.model === undefined) this.paths.check(spec.model, 'startFaithfulness: the model file the run was scored with');
+    const spec = faithfulnessJobSpec(store.dir, index.task(input.task, input.run), input, { checkPath: (path, what) => this.paths.check(path, what) });
     this.models.remember(spec.model, basename(spec.model));
     return this.jobs.startFaithfulness(spec);
   }

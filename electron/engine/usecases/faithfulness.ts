@@ -16,7 +16,18 @@ export interface FaithfulnessRequest {
   gpu?: GpuChoice;
 }
 
-export function faithfulnessJobSpec(project: string, data: TaskData, input: FaithfulnessRequest): Omit<FaithfulnessJobSpec, 'jobId'> {
+/** What the front end supplies: where a model file may be read from (the web host's --root), checked here
+ * for the run's own model file, which the user did not pick. */
+export interface FaithfulnessDeps {
+  checkPath?: (path: string, what: string) => void;
+}
+
+export function faithfulnessJobSpec(
+  project: string,
+  data: TaskData,
+  input: FaithfulnessRequest,
+  deps: FaithfulnessDeps = {},
+): Omit<FaithfulnessJobSpec, 'jobId'> {
   if (!data.run) throw invalid(`task "${data.task}" has no scores yet: score it first (Jobs view)`);
   const parts = parseRunKey(data.run);
   if (!parts)
@@ -27,6 +38,8 @@ export function faithfulnessJobSpec(project: string, data: TaskData, input: Fait
       `the model file this run was scored with (${data.rows.find((r) => r.model)?.model ?? 'unknown'}) is not on this machine; pick that file on the Models view`,
     );
   }
+  // Without a model given, the run's own model file: confined like a path given.
+  if (input.model === undefined) deps.checkPath?.(model, 'startFaithfulness: the model file the run was scored with');
   // Checked here so a wrong path is an error where the user clicked, not a failed job later.
   checkModelPath(model);
   return {
