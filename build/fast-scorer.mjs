@@ -6,20 +6,23 @@
 // prebuilt binary, exactly but slower (`lots bench scoring` names the path used).
 //
 //   node build/fast-scorer.mjs               build it (once per machine) or restore the cached build
-//   node build/fast-scorer.mjs --from-source build llama.cpp itself too (the route before; see below)
+//   node build/fast-scorer.mjs --prebuilt    the CPU binding linked against the prebuilt libraries too (15 s)
+//   node build/fast-scorer.mjs --from-source a GPU binding built from source too (needs the GPU's compiler)
 //   node build/fast-scorer.mjs --restore     only restore a cached build; never builds (npm's postinstall)
 //   node build/fast-scorer.mjs --check       exit 0 when the installed node-llama-cpp has the fast read
 //
-// Two routes:
-// - Prebuilt (the default on Linux): only the binding's 18 patched files are compiled, about 15 s on 2
-//   cores, and linked against the llama.cpp libraries of node-llama-cpp's own prebuilt package for the
-//   backend (build/llama-cpp.mjs). Nothing else is compiled, so a GPU build needs no CUDA compiler, Vulkan
-//   SDK or shader compiler: the prebuilt CUDA and Vulkan packages carry their kernels. The kernels are the
-//   ones node-llama-cpp ships, CPU variants chosen at run time (on this project's AMD EPYC machine they
-//   decode about 5% slower than a build for its exact CPU: docs/scoring-speed.md).
-// - From source (--from-source, and macOS and Windows): node-llama-cpp builds llama.cpp and the binding from
-//   the git bundle inside its npm package (about 11 minutes on 2 cores for the CPU, nothing downloaded), for
-//   the CPU it runs on; a GPU build there needs the backend's compiler.
+// Two routes per backend:
+// - Linked (a GPU on Linux by default; the CPU with --prebuilt): only the binding's 18 patched files are
+//   compiled, about 15 s on 2 cores, and linked against the llama.cpp libraries of node-llama-cpp's own
+//   prebuilt package for the backend (build/llama-cpp.mjs). A GPU build then needs no CUDA compiler, Vulkan
+//   SDK or shader compiler: the prebuilt CUDA and Vulkan packages carry their kernels.
+// - From source (the CPU by default; a GPU with --from-source, and on macOS and Windows): node-llama-cpp
+//   builds llama.cpp and the binding from the git bundle inside its npm package (4–11 minutes on 2 cores
+//   for the CPU, nothing downloaded), for the CPU it runs on and with OpenMP. The prebuilt CPU libraries are
+//   built without OpenMP: on a real model they score about 5% slower here and generate as fast, but on a
+//   tiny model two threads spend ~15 ms a token waiting on each other (a 320-token generation of the test
+//   fixture: 4.3–4.9 s against 0.3 s), which made a fixture-model demo's Tool2Vec step 11 times slower (71 s
+//   against 6.4 s) and three CI tests time out: docs/scoring-speed.md.
 //
 // It builds for the backends this machine has: the CPU always (the tests and `--gpu cpu` use it) and,
 // first, the GPU backend node-llama-cpp would pick here — Metal on macOS, CUDA where an NVIDIA GPU is
@@ -30,7 +33,7 @@
 // CPU one is still built; `lots bench scoring` and `lots score` say which read path runs and why.
 //
 // The build is cached outside the clone (LOTS_FAST_SCORER_DIR, default ~/.cache/lots-studio/fast-scorer),
-// keyed by the node-llama-cpp version, the patch, the route, the platform and the CPU, so `npm ci` in any
+// keyed by the node-llama-cpp version, the patch, the CPU binding's route, the platform and the CPU, so `npm ci` in any
 // clone on this machine gets it back in a second.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -282,103 +285,94 @@ async function buildPrebuiltBackend(gpu) {
   }
 }
 
-/** The prebuilt route: false where it cannot run here (then the build is made from source). */
-async function buildPrebuilt() {
-  const cpu = prebuiltFolder(false);
-  if (cpu.why) {
-    say(`${cpu.why}: building from source instead`);
-    return false;
+/** The GPU build from source: node-llama-cpp compiles llama.cpp for the backend (it needs the backend's compiler). */
+function buildGpuFromSource(backend) {
+  const gpuStarted = Date.now();
+  let env = process.env;
+  if (backend.gpu === 'vulkan') {
+    const headers = vulkanHeaders();
+    if (!headers.ok)
+      say(
+        `the Vulkan headers in ${headers.dir} lack VK_EXT_layer_settings (vk::LayerSettingEXT), which llama.cpp's Vulkan backend uses: ` +
+          'the Vulkan build will fail. Point LOTS_VULKAN_INCLUDE_DIR at newer headers (headers that have VK_EXT_layer_settings, e.g. Debian 13’s libvulkan-dev 1.4.309 unpacked; docs/scoring-speed.md)',
+      );
+    if (headers.custom) env = { ...process.env, NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR: headers.dir };
   }
+  if (run(['source', 'build', '--gpu', backend.gpu, '--noUsageExample'], { fatal: false, env })) {
+    say(`${backend.gpu} build done in ${Math.round((Date.now() - gpuStarted) / 1000)} s`);
+    if (env !== process.env)
+      say(
+        `node-llama-cpp keeps a build made with custom CMake options under its own folder name: set NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR=${env.NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR} where the Studio or \`lots\` runs too, or it uses the prebuilt Vulkan binary`,
+      );
+  } else say(`the ${backend.gpu} build failed (see above); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
+}
+
+/**
+ * Build the fast read: the GPU backend found here first (linked against the prebuilt GPU package, or from
+ * source), then the CPU (from source, or linked against the prebuilt CPU package).
+ */
+async function build(routes) {
   ensurePatched();
   ensureSource(say);
   const started = Date.now();
-  const backend = gpuBackend('prebuilt');
+  const backend = gpuBackend(routes.gpu);
   if (backend.gpu) {
-    say(`building the patched binding for ${backend.gpu} (${backend.why}); then for the CPU`);
-    try {
-      await buildPrebuiltBackend(backend.gpu);
-    } catch (e) {
-      say(`the ${backend.gpu} build failed (${e.message}); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
-    }
+    say(
+      `building the fast read for ${backend.gpu} (${backend.why}), ${routes.gpu === 'prebuilt' ? 'linked against node-llama-cpp’s prebuilt libraries' : 'from source'}; then for the CPU`,
+    );
+    if (routes.gpu === 'prebuilt') {
+      try {
+        await buildPrebuiltBackend(backend.gpu);
+      } catch (e) {
+        say(`the ${backend.gpu} build failed (${e.message}); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
+      }
+    } else buildGpuFromSource(backend);
   } else say(`no GPU backend to build for (${backend.why})`);
-  say('building the patched binding for the CPU against node-llama-cpp’s prebuilt llama.cpp libraries');
-  await buildPrebuiltBackend(false);
-  if (!installedHasFastRead()) throw new Error('the build finished but its binding lacks the patched calls');
-  say(`built in ${Math.round((Date.now() - started) / 1000)} s`);
-  save('prebuilt');
-  return true;
-}
-
-function buildFromSource() {
-  ensurePatched();
-  const started = Date.now();
-  const backend = gpuBackend('source');
-  ensureSource(say);
-  if (backend.gpu) {
-    say(`building node-llama-cpp from its sources with the patch for ${backend.gpu} (${backend.why}); then for the CPU`);
-    const gpuStarted = Date.now();
-    let env = process.env;
-    if (backend.gpu === 'vulkan') {
-      const headers = vulkanHeaders();
-      if (!headers.ok)
-        say(
-          `the Vulkan headers in ${headers.dir} lack VK_EXT_layer_settings (vk::LayerSettingEXT), which llama.cpp's Vulkan backend uses: ` +
-            'the Vulkan build will fail. Point LOTS_VULKAN_INCLUDE_DIR at newer headers (headers that have VK_EXT_layer_settings, e.g. Debian 13’s libvulkan-dev 1.4.309 unpacked; docs/scoring-speed.md)',
-        );
-      if (headers.custom) env = { ...process.env, NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR: headers.dir };
-    }
-    if (run(['source', 'build', '--gpu', backend.gpu, '--noUsageExample'], { fatal: false, env })) {
-      say(`${backend.gpu} build done in ${Math.round((Date.now() - gpuStarted) / 1000)} s`);
-      if (env !== process.env)
-        say(
-          `node-llama-cpp keeps a build made with custom CMake options under its own folder name: set NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR=${env.NODE_LLAMA_CPP_CMAKE_OPTION_Vulkan_INCLUDE_DIR} where the Studio or \`lots\` runs too, or it uses the prebuilt Vulkan binary`,
-        );
-    } else say(`the ${backend.gpu} build failed (see above); scoring on this GPU keeps the prebuilt binary's path. Building for the CPU.`);
-  } else say(`no GPU backend to build for (${backend.why})`);
-  say('building node-llama-cpp from its sources with the patch, CPU backend (once per machine; about 11 minutes on 2 cores)');
-  run(['source', 'build', '--gpu', 'false', '--noUsageExample']);
-  if (!installedHasFastRead()) {
-    process.stderr.write('fast scorer: the build finished but its binding lacks the patched calls; see the output above.\n');
-    process.exit(1);
+  if (routes.cpu === 'prebuilt') {
+    say('building the patched binding for the CPU, linked against node-llama-cpp’s prebuilt CPU libraries');
+    await buildPrebuiltBackend(false);
+  } else {
+    say('building node-llama-cpp from its sources with the patch, CPU backend (once per machine; about 4–11 minutes on 2 cores)');
+    run(['source', 'build', '--gpu', 'false', '--noUsageExample']);
+    markRoute(backendFolder(false), 'source');
   }
-  for (const name of patchedBuilds(LOCAL_BUILDS)) markRoute(name, 'source');
+  if (!installedHasFastRead()) throw new Error('the build finished but its binding lacks the patched calls; see the output above');
   say(`built in ${Math.round((Date.now() - started) / 1000)} s`);
-  save('source');
+  save(routes.cpu);
 }
 
-const mode = process.argv[2];
-const installedRoute = () => {
-  const name = patchedBuilds(LOCAL_BUILDS)[0];
-  return name === undefined ? undefined : routeOf(LOCAL_BUILDS, name);
-};
-if (mode === '--check') process.exit(installedHasFastRead() ? 0 : 1);
-else if (mode === '--restore') {
+const args = process.argv.slice(2);
+const FLAGS = ['--prebuilt', '--from-source'];
+if (args[0] === '--check') process.exit(installedHasFastRead() ? 0 : 1);
+else if (args[0] === '--restore') {
   // npm's postinstall: quiet when there is nothing cached, never fails the install.
   try {
-    if (!installedHasFastRead()) restore(['prebuilt', 'source']);
+    if (!installedHasFastRead()) restore(['source', 'prebuilt']);
   } catch (e) {
     process.stderr.write(`fast scorer: could not restore the cached build (${e.message}); \`node build/fast-scorer.mjs\` builds it\n`);
   }
-} else if (mode === undefined || mode === '--from-source') {
-  const wanted = mode === '--from-source' || process.platform !== 'linux' ? 'source' : 'prebuilt';
-  const route = installedRoute();
-  // The prebuilt route builds the GPU backend found here too: installed means both are there.
-  const gpu = wanted === 'prebuilt' ? gpuBackend('prebuilt').gpu : false;
+} else if (args.every((a) => FLAGS.includes(a)) && !(args.includes('--prebuilt') && args.includes('--from-source'))) {
+  // The CPU from source unless --prebuilt (Linux); a GPU linked against the prebuilt package unless --from-source (or not Linux).
+  const linux = process.platform === 'linux';
+  const routes = {
+    cpu: linux && args.includes('--prebuilt') ? 'prebuilt' : 'source',
+    gpu: linux && !args.includes('--from-source') ? 'prebuilt' : 'source',
+  };
+  const cpuBuild = () => (patchedBuilds(LOCAL_BUILDS).includes(backendFolder(false)) ? routeOf(LOCAL_BUILDS, backendFolder(false)) : undefined);
+  const gpu = gpuBackend(routes.gpu).gpu;
   const gpuMissing = () => Boolean(gpu) && !patchedBuilds(LOCAL_BUILDS).includes(backendFolder(gpu));
-  if (route === wanted && !gpuMissing()) {
-    say(`already installed (${route === 'source' ? 'built from source' : 'linked against the prebuilt libraries'})`);
-    if (patchedBuilds(join(cacheDir(route), 'localBuilds')).length === 0) save(route);
-  } else if (!restore([wanted]) || gpuMissing()) {
+  if (cpuBuild() === routes.cpu && !gpuMissing()) {
+    say(`already installed (the CPU binding ${routes.cpu === 'source' ? 'built from source' : 'linked against the prebuilt libraries'})`);
+    if (patchedBuilds(join(cacheDir(routes.cpu), 'localBuilds')).length === 0) save(routes.cpu);
+  } else if (!restore([routes.cpu]) || gpuMissing()) {
     try {
-      if (wanted === 'source' || !(await buildPrebuilt())) buildFromSource();
+      await build(routes);
     } catch (e) {
-      process.stderr.write(
-        `fast scorer: ${e.message}\nfast scorer: \`node build/fast-scorer.mjs --from-source\` builds llama.cpp too (cmake and a C++ compiler; about 11 minutes on 2 cores).\n`,
-      );
+      process.stderr.write(`fast scorer: ${e.message}\n`);
       process.exit(1);
     }
   }
 } else {
-  process.stderr.write(`usage: node build/fast-scorer.mjs [--from-source | --restore | --check]\n`);
+  process.stderr.write(`usage: node build/fast-scorer.mjs [--prebuilt | --from-source | --restore | --check]\n`);
   process.exit(2);
 }

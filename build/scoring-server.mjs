@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The scoring server the scoring-server tests start (tests/engine/scoring/remote/): llama.cpp's llama-server,
-// of the very llama.cpp release node-llama-cpp carries (its git bundle's sources), linked against that
-// release's prebuilt libraries from node-llama-cpp's own CPU package (build/llama-cpp.mjs). Only the
+// of the very llama.cpp release node-llama-cpp carries (its git bundle's sources), linked against the CPU
+// libraries of that release node-llama-cpp runs on here: its local CPU build (the fast read's, built by
+// build/fast-scorer.mjs) where there is one, else its prebuilt CPU package (build/llama-cpp.mjs). Only the
 // server's 70 files are compiled — the server, its HTTP library, the multimodal library it links and the
 // web page it embeds — not llama.cpp and ggml (about 1.5 minutes on 2 cores, against about 5.5 for a
 // whole build). So the server and the local scorer run the same llama.cpp and the same kernels.
@@ -16,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { cpus, homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cxx, ensureSource, has, linkLibraries, llamaCppRelease, prebuiltFolder, SOURCE } from './llama-cpp.mjs';
+import { backendFolder, cxx, ensureSource, has, linkLibraries, llamaCppRelease, PACKAGE, prebuiltFolder, SOURCE } from './llama-cpp.mjs';
 
 /** The library targets llama-server links that node-llama-cpp's prebuilt package does not carry. */
 const SERVER_TARGETS = ['llama-server', 'llama-server-impl', 'server-context', 'llama-ui', 'cpp-httplib', 'llama-common-base', 'mtmd', 'vendor-hash'];
@@ -64,9 +65,22 @@ function objectsOf(buildNinja, targets) {
   });
 }
 
-/** Compile the server's files and link them against the prebuilt libraries in `pre.dir`. */
+/**
+ * The CPU libraries to link against: node-llama-cpp's local CPU build (the fast read's: compiled for this CPU,
+ * with OpenMP) where there is one, else its prebuilt CPU package; or why neither can be used.
+ */
+function cpuLibraries() {
+  const local = join(PACKAGE, 'llama', 'localBuilds', backendFolder(false), 'Release');
+  if (process.platform === 'linux' && existsSync(join(local, 'libllama-common.so')) && existsSync(join(local, 'libggml-base.so')))
+    return { dir: local, what: `node-llama-cpp's CPU build here (${local})` };
+  const pre = prebuiltFolder(false);
+  return pre.why ? { why: pre.why } : { dir: pre.dir, what: `node-llama-cpp's prebuilt CPU libraries (@node-llama-cpp/${pre.name})` };
+}
+
+/** Compile the server's files and link them against the libraries in `pre.dir`. */
 function buildLinked(pre, work, dest) {
-  // The same options node-llama-cpp's prebuilt packages are built with, so the headers mean the same.
+  // The options node-llama-cpp's prebuilt packages are built with. The server's, mtmd's and common's
+  // headers do not depend on the ggml backend options, so the objects link against either library set.
   const options = [...COMMON_OPTIONS, '-DBUILD_SHARED_LIBS=ON', '-DGGML_NATIVE=OFF', '-DGGML_CPU_ALL_VARIANTS=ON', '-DGGML_BACKEND_DL=ON', '-DGGML_OPENMP=OFF'];
   run('cmake', ['-S', SOURCE, '-B', work, '-G', 'Ninja', ...options], 'configuring llama.cpp');
   const objects = objectsOf(join(work, 'build.ninja'), SERVER_TARGETS).flat();
@@ -88,7 +102,7 @@ function buildLinked(pre, work, dest) {
     ],
     'linking',
   );
-  // Every library of the package: those linked and the CPU variants ggml picks from at run time.
+  // Every library there: those linked, and the CPU backend or the CPU variants ggml picks from at run time.
   for (const file of readdirSync(pre.dir)) if (file.endsWith('.so')) cpSync(join(pre.dir, file), join(dest, file));
 }
 
@@ -118,7 +132,7 @@ function main() {
     if (!has(tool)) fail(`building llama-server needs ${tool}: install it (Debian: apt-get install cmake g++) and run this again`);
   ensureSource(say);
   const started = Date.now();
-  const pre = prebuiltFolder(false);
+  const pre = cpuLibraries();
   const route = fromSource
     ? 'from source (--from-source)'
     : pre.why
@@ -132,7 +146,7 @@ function main() {
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
     if (route === 'linked') {
-      say(`building llama-server ${llamaCppRelease()} against node-llama-cpp's prebuilt CPU libraries (@node-llama-cpp/${pre.name})`);
+      say(`building llama-server ${llamaCppRelease()} against ${pre.what}`);
       buildLinked(pre, work, staging);
     } else {
       say(`building llama-server ${llamaCppRelease()} ${route}`);

@@ -121,12 +121,27 @@ export const requirements = {
       commands: () => [[process.execPath, join(ROOT, 'bin', 'lots.mjs'), 'models', 'pull', SENTENCE_ENCODER_SOURCE]],
     },
   },
+  // Before the scoring server: llama-server links against the CPU libraries this build leaves.
+  'fast-scorer': {
+    missing: () => (fastScorerInstalled() ? undefined : "node-llama-cpp's fast read (its binding built from the patched sources) is not installed"),
+    hint: 'Build it: `node build/fast-scorer.mjs` (once per machine, 4–11 minutes on 2 cores, cached outside the clone; `npm ci` restores it from there)',
+    skipEnvVar: 'LOTS_SKIP_FAST_SCORER',
+    tests: 'fast-read scoring tests',
+    provision: {
+      doing: 'building node-llama-cpp with the fast read (once per machine; 4–11 minutes on 2 cores)',
+      cannot: () => {
+        const lacking = ['cmake', 'c++'].filter((tool) => !onPath(tool));
+        return lacking.length > 0 ? `building it needs ${lacking.join(', ')}: install them, then run \`node build/fast-scorer.mjs\`` : undefined;
+      },
+      commands: () => [[process.execPath, join(ROOT, 'build', 'fast-scorer.mjs')]],
+    },
+  },
   'scoring-server': {
     missing: () =>
       existsSync(llamaServerPath())
         ? undefined
         : `llama.cpp's llama-server (the scoring server of \`lots score --backend llama-server\`) was not found at ${llamaServerPath()}`,
-    hint: "Build it: `node build/scoring-server.mjs` (node-llama-cpp's own llama.cpp release, linked against its prebuilt libraries; about 2 minutes on 2 cores, once) or set LOTS_LLAMA_SERVER=/path/to/llama-server",
+    hint: "Build it: `node build/scoring-server.mjs` (node-llama-cpp's own llama.cpp release, linked against its CPU libraries; about 2 minutes on 2 cores, once) or set LOTS_LLAMA_SERVER=/path/to/llama-server",
     skipEnvVar: 'LOTS_SKIP_SCORING_SERVER',
     tests: 'scoring-server tests',
     provision: {
@@ -157,20 +172,6 @@ export const requirements = {
         return lacking.length > 0 ? `installing it needs ${lacking.join(', ')}: install them, then run \`bash .ci/install-vllm.sh\`` : undefined;
       },
       commands: () => [['bash', join(ROOT, '.ci', 'install-vllm.sh')]],
-    },
-  },
-  'fast-scorer': {
-    missing: () => (fastScorerInstalled() ? undefined : "node-llama-cpp's fast read (its binding built from the patched sources) is not installed"),
-    hint: "Build it: `node build/fast-scorer.mjs` (the patched binding linked against node-llama-cpp's prebuilt libraries: about 15 s on 2 cores on Linux, once per machine, cached outside the clone; `npm ci` restores it from there)",
-    skipEnvVar: 'LOTS_SKIP_FAST_SCORER',
-    tests: 'fast-read scoring tests',
-    provision: {
-      doing: 'building node-llama-cpp with the fast read (once per machine; about 15 seconds on 2 cores on Linux, 11 minutes elsewhere)',
-      cannot: () => {
-        const lacking = (process.platform === 'linux' ? ['c++'] : ['cmake', 'c++']).filter((tool) => !onPath(tool));
-        return lacking.length > 0 ? `building it needs ${lacking.join(', ')}: install them, then run \`node build/fast-scorer.mjs\`` : undefined;
-      },
-      commands: () => [[process.execPath, join(ROOT, 'build', 'fast-scorer.mjs')]],
     },
   },
 } satisfies Record<string, Requirement>;
