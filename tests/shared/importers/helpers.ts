@@ -7,6 +7,21 @@ import { checkTraceConsistency } from '../../../shared/trace/validate';
 
 export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'formats');
 
+/** Real public files, kept in slices under tests/fixtures/real/<dir>/ with their source in SOURCE.md. */
+export const REAL_FIXTURES = join(__dirname, '..', '..', 'fixtures', 'real');
+
+export function readReal(dir: string, name: string): string {
+  return readFileSync(join(REAL_FIXTURES, dir, name), 'utf8');
+}
+
+/** The records of a JSONL text, typed as the test reads them (it counts from them what the import must find). */
+export function jsonLines<T>(text: string): T[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as T);
+}
+
 export function fixturePath(name: string): string {
   return join(FIXTURES, name);
 }

@@ -4,22 +4,17 @@
 // in a row after two user messages. Before issue 38 item 4 each record was rejected ("unknown role
 // system"). Counted here from the JSON and compared with the import: every system message is a system
 // step at the place it had in the conversation.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importText } from '../../../shared/importers';
 import type { Trace } from '../../../shared/trace/schema';
-import { expectConsistent, pairs } from './helpers';
+import { expectConsistent, jsonLines, pairs, readReal } from './helpers';
 
 const NAME = 'mid-conversation-system.jsonl';
-const text = readFileSync(join(__dirname, '..', '..', 'fixtures', 'real', 'anthropic', NAME), 'utf8');
+const text = readReal('anthropic', NAME);
 
 type Block = { type: string; text?: string; name?: string };
 type Message = { role: string; content: Block[] };
-const records = text
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as { request: { system: string; messages: Message[]; tools?: Array<{ name: string }> }; response: { content: Block[] } });
+const records = jsonLines<{ request: { system: string; messages: Message[]; tools?: Array<{ name: string }> }; response: { content: Block[] } }>(text);
 
 const isText = (m: Message) => m.content.every((b) => b.type === 'text');
 const textOf = (m: Message) => m.content.map((b) => b.text ?? '').join('');

@@ -1,23 +1,17 @@
 // Anthropic Messages requests with their responses, recorded against the real API (pydantic-ai's
 // cassette of a tool call and an output tool; tests/fixtures/real/SOURCE.md), counted here from the JSON
 // and compared with the import (issue 38, item 4).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importText } from '../../../shared/importers';
-import { expectConsistent, pairs } from './helpers';
+import { expectConsistent, jsonLines, pairs, readReal } from './helpers';
 
 const NAME = 'tool-output.jsonl';
-const text = readFileSync(join(__dirname, '..', '..', 'fixtures', 'real', 'anthropic', NAME), 'utf8');
+const text = readReal('anthropic', NAME);
 
 type Block = { type: string; id?: string; tool_use_id?: string; name?: string };
-const records = text
-  .trim()
-  .split('\n')
-  .map(
-    (l) =>
-      JSON.parse(l) as { request: { messages: Array<{ role: string; content: Block[] }>; tools: Array<{ name: string }> }; response: { content: Block[] } },
-  );
+const records = jsonLines<{ request: { messages: Array<{ role: string; content: Block[] }>; tools: Array<{ name: string }> }; response: { content: Block[] } }>(
+  text,
+);
 
 function count() {
   let calls = 0;

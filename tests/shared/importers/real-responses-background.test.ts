@@ -3,26 +3,18 @@
 // `POST /v1/responses` is answered at once with `status: "queued"` and no output. The second request
 // sends the tool result back; before issue 38 item 5 its turn took the call made before it as the frozen
 // target. Counted here from the JSON and compared with the import.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importText } from '../../../shared/importers';
-import { expectConsistent, pairs } from './helpers';
+import { expectConsistent, jsonLines, pairs, readReal } from './helpers';
 
 const NAME = 'background-mode-with-tool.jsonl';
-const text = readFileSync(join(__dirname, '..', '..', 'fixtures', 'real', 'openai-responses', NAME), 'utf8');
+const text = readReal('openai-responses', NAME);
 
 type J = Record<string, unknown>;
-const records = text
-  .trim()
-  .split('\n')
-  .map(
-    (l) =>
-      JSON.parse(l) as {
-        request: { background?: boolean; input: J[]; tools: Array<{ name: string }>; previous_response_id?: string };
-        response: { status: string; output: J[] };
-      },
-  );
+const records = jsonLines<{
+  request: { background?: boolean; input: J[]; tools: Array<{ name: string }>; previous_response_id?: string };
+  response: { status: string; output: J[] };
+}>(text);
 
 function count() {
   let calls = 0;
@@ -80,11 +72,8 @@ describe('Responses requests in background mode, answered "queued" (real cassett
 // it returned (as a log of `client.responses.retrieve` holds them), after the request that created it.
 describe('background responses created and then retrieved in one file (real cassette with its polls)', () => {
   const POLLS = 'background-mode-with-tool.polls.jsonl';
-  const pollText = readFileSync(join(__dirname, '..', '..', 'fixtures', 'real', 'openai-responses', POLLS), 'utf8');
-  const lines = pollText
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as J);
+  const pollText = readReal('openai-responses', POLLS);
+  const lines = jsonLines<J>(pollText);
   const bodyOf = (l: J) => (l.request ? (l.response as J) : l);
   const created = lines.filter((l) => l.request);
   const polls = lines.filter((l) => !l.request);

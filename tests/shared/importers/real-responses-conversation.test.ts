@@ -3,20 +3,15 @@
 // request sends only the tool output and its context is the conversation's earlier response; and a chat
 // continued by previous_response_id. Counted here from the JSON and compared
 // with the import (issue 38, item 4).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importText } from '../../../shared/importers';
-import { expectConsistent, pairs } from './helpers';
+import { expectConsistent, jsonLines, pairs, readReal } from './helpers';
 
 const NAME = 'conversation-tool-call-continuation.jsonl';
-const text = readFileSync(join(__dirname, '..', '..', 'fixtures', 'real', 'openai-responses', NAME), 'utf8');
+const text = readReal('openai-responses', NAME);
 
 type J = Record<string, unknown>;
-const records = text
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as { request: { conversation: string; input: J[] }; response: { id: string; output: J[] } });
+const records = jsonLines<{ request: { conversation: string; input: J[] }; response: { id: string; output: J[] } }>(text);
 
 function count() {
   const conversations = new Set(records.map((r) => r.request.conversation));
@@ -55,11 +50,8 @@ describe('Responses records chained by a Conversations API conversation (real ca
 
 describe('Responses records chained by previous_response_id (real cassette)', () => {
   const CHAIN = 'previous-response-id.jsonl';
-  const chainText = readFileSync(join(__dirname, '..', '..', 'fixtures', 'real', 'openai-responses', CHAIN), 'utf8');
-  const chain = chainText
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { request: { input: J[]; previous_response_id?: string }; response: { id: string; output: J[] } });
+  const chainText = readReal('openai-responses', CHAIN);
+  const chain = jsonLines<{ request: { input: J[]; previous_response_id?: string }; response: { id: string; output: J[] } }>(chainText);
   const r = importText(chainText, { file: CHAIN });
   const all = r.traces.map((t) => t.trace);
 
