@@ -42,7 +42,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { cpus, homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { backendFolder, cxx, ensureSource, has, linkLibraries, PACKAGE, prebuiltFolder, ROOT, runParallel, SOURCE } from './llama-cpp.mjs';
+import { backendFolder, cxx, ensureSource, has, linkLibraries, nodeLlamaCppVersion, PACKAGE, prebuiltFolder, ROOT, runParallel, SOURCE } from './llama-cpp.mjs';
 
 const LOCAL_BUILDS = join(PACKAGE, 'llama', 'localBuilds');
 const MARKER = 'copySequenceCells';
@@ -63,7 +63,7 @@ function patchFile() {
 
 /** The cache folder of a route's build ('prebuilt' or 'source'). */
 function cacheDir(route) {
-  const version = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')).version;
+  const version = nodeLlamaCppVersion();
   const hash = createHash('sha256')
     .update(readFileSync(patchFile()))
     .update(route === 'source' ? '' : `route:${route}`)

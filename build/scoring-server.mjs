@@ -41,7 +41,7 @@ function run(command, args, log) {
     const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.split('\n').slice(-30).join('\n');
     fail(`\`${command} ${args.slice(0, 6).join(' ')} …\` failed (${r.error?.message ?? `exit code ${r.status}`}) while ${log}:\n${output}`);
   }
-  return r.stdout;
+  return `${r.stdout ?? ''}${r.stderr ?? ''}`;
 }
 
 const COMMON_OPTIONS = [
@@ -152,11 +152,11 @@ function main() {
       say(`building llama-server ${llamaCppRelease()} ${route}`);
       buildFromSource(work, staging);
     }
-    const version = run(join(staging, 'llama-server'), ['--version'], 'checking the built server').trim() || '';
+    // It runs before it replaces anything: llama-server prints its version on stderr.
+    const version = run(join(staging, 'llama-server'), ['--version'], 'checking the built server').trim().split('\n')[0];
     rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);
-    const versionLine = spawnSync(binary, ['--version'], { encoding: 'utf8' });
-    say(`${binary} (${(versionLine.stderr || versionLine.stdout || version).split('\n')[0]}) built in ${Math.round((Date.now() - started) / 1000)} s`);
+    say(`${binary} (${version}) built in ${Math.round((Date.now() - started) / 1000)} s`);
   } finally {
     rmSync(work, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
