@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './io';
 import { describeRequiring } from '../describe-requiring';
+import { randomChatModel } from '../engine/fixtures';
 
 const tmp = tempDir('lots-bfcl-');
 afterAll(() => tmp.cleanup());
@@ -65,6 +66,40 @@ describe('lots bench bfcl', () => {
     expect(imported.code, imported.err).toBe(0);
     expect(imported.out).toMatch(/200/);
   });
+});
+
+describe('lots bench bfcl --diagnostic --tool2vec', () => {
+  it("adds Tool2Vec over every class's candidates, its queries written by the model once per function and kept for a rerun", async () => {
+    const out = `${tmp.dir}/t2v`;
+    const args = ['bench', 'bfcl', '--diagnostic', '--skip-dense', '--tool2vec', '--model', randomChatModel(), '--threads', '1', '--out', out, '--k', '1,200'];
+    const r = await runCli([...args, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(r.out) as {
+      tool2vec: { model: string; generated: number; reused: number };
+      classes: { cls: string; candidates: number; rankings: Record<string, { order: string[]; coverage: { k: number; calls: number }[]; note?: string }> }[];
+    };
+    // One completion per distinct function: the classes share their companions (TwitterAPI, MathAPI, …).
+    const kept = readFileSync(`${out}/tool2vec-queries.jsonl`, 'utf8').trim().split('\n');
+    const candidates = report.classes.reduce((n, c) => n + c.candidates, 0);
+    expect(report.tool2vec.generated).toBe(kept.length);
+    expect(report.tool2vec.generated + report.tool2vec.reused).toBe(candidates);
+    expect(report.tool2vec.reused).toBeGreaterThan(0);
+    for (const c of report.classes) {
+      const t2v = c.rankings.tool2vec!;
+      // The whole ranking: every candidate once, so K = all covers every evaluation gold call.
+      expect(new Set(t2v.order).size).toBe(c.candidates);
+      expect(t2v.order.sort()).toEqual([...c.rankings.bm25!.order].sort());
+      expect(t2v.coverage[1]).toMatchObject({ k: 200, calls: 1 });
+      expect(t2v.note).toMatch(/queries for \d+ tools/);
+    }
+    expect(r.err).toMatch(/bfcl: TradingBot: Tool2Vec queries for 70\/70 candidates/);
+
+    const again = await runCli(args);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(new RegExp(`tool2vec: queries written by .* \\(0 written now, ${candidates} reused`));
+    expect(again.out).toMatch(/TradingBot +70 +25 +tool2vec /);
+    expect(readFileSync(`${out}/tool2vec-queries.jsonl`, 'utf8').trim().split('\n')).toHaveLength(kept.length);
+  }, 300_000);
 });
 
 describeRequiring('sentence-encoder', 'lots bench bfcl with the sentence encoder', () => {

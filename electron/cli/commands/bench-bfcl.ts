@@ -45,6 +45,10 @@ export const command: Command = {
     gpu: { type: 'string', description: GPU_CHOICES.join(' | '), default: 'auto' },
     threads: { type: 'string', description: 'CPU threads for the model (default: every core but one)' },
     lots: { type: 'boolean', description: "--diagnostic: add the LOTS ranking, the fitting records' gold traces scored by --model (scores kept in --out)" },
+    tool2vec: {
+      type: 'boolean',
+      description: '--diagnostic: add the Tool2Vec ranking, 20 queries per candidate written by --model (kept in --out, a rerun resumes)',
+    },
     'lots-fit': { type: 'string', description: '--diagnostic --lots: fitting records per class to score (default all 10)' },
     arms: { type: 'string', description: `the evaluation arms to serve (default all: ${Object.keys(BFCL_ARMS).join(',')})` },
     k: { type: 'string', multi: true, description: `--diagnostic: documented-function budgets to report (default ${DIAGNOSTIC_KS.join(',')})` },
@@ -112,8 +116,15 @@ export const command: Command = {
           threads: flagInt(args, 'threads', { min: 1 }),
         }
       : undefined;
-    if (lots) mkdirSync(out, { recursive: true });
-    const report = await bfclDiagnostic({ ks, onProgress: (line) => io.err(line), dense: !args.flags['skip-dense'], lots });
+    const tool2vec = args.flags.tool2vec
+      ? {
+          modelPath: lots?.modelPath ?? (await ensureModel(flagString(args, 'model') ?? 'default', io, 'bench bfcl')),
+          cachePath: join(out, 'tool2vec-queries.jsonl'),
+          threads: flagInt(args, 'threads', { min: 1 }),
+        }
+      : undefined;
+    if (lots || tool2vec) mkdirSync(out, { recursive: true });
+    const report = await bfclDiagnostic({ ks, onProgress: (line) => io.err(line), dense: !args.flags['skip-dense'], lots, tool2vec });
     const tracesOut = flagString(args, 'traces-out');
     if (tracesOut) {
       writeFileSync(resolve(tracesOut), report.traces.map((t) => JSON.stringify(t)).join('\n') + '\n');
@@ -215,6 +226,12 @@ export function formatDiagnostic(d: BfclDiagnostic): string {
     ...d.checkerFailed.map((f) => `  fails: ${f.id} ${f.error}`),
     ...d.traceProblems.map((p) => `  no trace: ${p}`),
     'embedder' in d.dense ? `dense: embedded by ${d.dense.embedder}` : `dense: not run, ${d.dense.skipped}`,
+    ...(d.tool2vec
+      ? [
+          `tool2vec: queries written by ${d.tool2vec.model} (${d.tool2vec.generated} written now, ${d.tool2vec.reused} reused: a function several classes share, or kept in the run folder), embedded by ${d.tool2vec.embedder}`,
+          ...d.classes.flatMap((c) => (c.rankings.tool2vec?.note.includes('no query written') ? [`  ${c.cls}: ${c.rankings.tool2vec.note}`] : [])),
+        ]
+      : []),
     '',
     "coverage of the evaluation records' gold calls by the top K (calls % / records with every call covered %):",
   ];

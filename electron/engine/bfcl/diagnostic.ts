@@ -31,6 +31,10 @@ import { loadModel } from '../llama/load';
 import { modelFileHash } from '../llama/hash';
 import { createRenderer } from '../scoring/chat-template';
 import { lotsRanking, scoreIntoFile } from './score';
+import { tool2vec } from '../../../shared/selection/methods/tool2vec';
+import type { SelectionContext } from '../../../shared/selection/method';
+import { BenchServer } from '../benchmark/server';
+import { cachedGenerations } from '../benchmark/generation-cache';
 
 export const DIAGNOSTIC_KS = [4, 8, 12, 16, 24, 32] as const;
 
@@ -40,6 +44,8 @@ export const DIAGNOSTIC_RANKINGS = {
   dense:
     "mean cosine similarity of each candidate's name and description to the fitting records' user turns, embedded by the sentence encoder (run when it is pulled)",
   'fit-gold': 'reference, reads labels: functions by how often the fitting records’ gold calls use them',
+  tool2vec:
+    "Tool2Vec (with --tool2vec): mean similarity to the fitting records' user turns of each candidate's vector, the mean embedding of 20 queries the model writes for it (the selection method of `lots demo`, over all the class's candidates)",
   lots: "LOTS (with --lots): Ī from the fitting records' gold trajectories scored turn by turn by the model (functions with evidence only; never padded)",
   'fit-gold-lots': 'reference for LOTS (with --lots-fit N): fit-gold from the same N fitting records LOTS scored',
 } as const;
@@ -62,6 +68,7 @@ export interface ClassDiagnostic {
   evalGoldFunctions: number;
   rankings: Record<'bm25' | 'fit-gold', RankingCoverage> & {
     dense?: RankingCoverage;
+    tool2vec?: RankingCoverage & { note: string };
     lots?: RankingCoverage & { scoredTraces: number };
     'fit-gold-lots'?: RankingCoverage;
   };
@@ -79,6 +86,8 @@ export interface BfclDiagnostic {
   classes: ClassDiagnostic[];
   /** What embedded the Dense ranking, or why it did not run. */
   dense: { embedder: string } | { skipped: string };
+  /** The model that wrote Tool2Vec's queries and what embedded them, where it ran. */
+  tool2vec?: { model: string; embedder: string; reused: number; generated: number };
   traces: Trace[];
   /** Records the importer could not turn into a trace, with why. */
   traceProblems: string[];
@@ -98,6 +107,9 @@ export async function goldObservations(harness: BfclHarness, entry: BfclEntry, a
 /** The LOTS ranking of a class from its fitting records' gold traces (best first), and how many traces it scored. */
 export type LotsRankingOf = (cls: BfclPrimaryClass, fitTraces: readonly Trace[]) => Promise<{ order: string[]; scoredTraces: number; traceIds: string[] }>;
 
+/** What Tool2Vec needs of the serving model (shared/selection/methods/tool2vec.ts): completions and embeddings. */
+export type Tool2VecModel = Required<Pick<SelectionContext, 'generate' | 'embed' | 'embedder'>>;
+
 export async function runBfclDiagnostic(
   harness: BfclHarness,
   options: {
@@ -106,6 +118,7 @@ export async function runBfclDiagnostic(
     embed?: EmbedTexts;
     dense?: BfclDiagnostic['dense'];
     lots?: LotsRankingOf;
+    tool2vec?: Tool2VecModel;
   } = {},
 ): Promise<BfclDiagnostic> {
   const ks = options.ks ?? DIAGNOSTIC_KS;
@@ -167,6 +180,29 @@ export async function runBfclDiagnostic(
       const dense = topBySimilarity(tools, vectors.slice(candidates.length), candidates.length).ranked.map(([t]) => t);
       rankings.dense = { order: dense, coverage: goldCoverage(dense, evalAnswers, ks) };
     }
+    if (options.tool2vec) {
+      // The method itself, asked for every candidate (k = all): its space is then the whole ranking.
+      const t2v = options.tool2vec;
+      let asked = 0;
+      const picked = await tool2vec.select({
+        task: group.cls,
+        registry: candidates,
+        k: candidates.length,
+        space: [],
+        requests: { fit: requests, eval: [] },
+        seed: '0',
+        draws: 1,
+        generate: async (prompt, o) => {
+          const out = await t2v.generate(prompt, o);
+          if (++asked % 10 === 0 || asked === candidates.length) say(`bfcl: ${group.cls}: Tool2Vec queries for ${asked}/${candidates.length} candidates`);
+          return out;
+        },
+        embed: t2v.embed,
+        embedder: t2v.embedder,
+      });
+      const order = picked.menus[0]!;
+      rankings.tool2vec = { order, coverage: goldCoverage(order, evalAnswers, ks), note: picked.note ?? '' };
+    }
     if (options.lots) {
       const fitIdsOfClass = new Set(group.fit.map((e) => e.id));
       const lots = await options.lots(
@@ -215,11 +251,26 @@ export interface DiagnosticLotsOptions {
   threads?: number;
 }
 
+/** Tool2Vec's column: the model that writes the queries, and the file its completions are kept in. */
+export interface DiagnosticTool2VecOptions {
+  modelPath: string;
+  /** JSONL of the model's completions (a rerun asks the model for none it already answered). */
+  cachePath: string;
+  threads?: number;
+}
+
 export async function bfclDiagnostic(
-  options: { ks?: readonly number[]; onProgress?: (line: string) => void; dense?: boolean; lots?: DiagnosticLotsOptions } = {},
+  options: {
+    ks?: readonly number[];
+    onProgress?: (line: string) => void;
+    dense?: boolean;
+    lots?: DiagnosticLotsOptions;
+    tool2vec?: DiagnosticTool2VecOptions;
+  } = {},
 ): Promise<BfclDiagnostic & { provision: ProvisionReport }> {
   const provision = await provisionBfcl({ onProgress: options.onProgress });
   const lotsModel = options.lots ? await loadModel(options.lots.modelPath, {}) : undefined;
+  const t2vServer = options.tool2vec ? await BenchServer.open(options.tool2vec.modelPath, { threads: options.tool2vec.threads }) : undefined;
   const encoder = options.dense === false ? null : pulledSentenceEncoder();
   const embedder = encoder ? await Embedder.open(encoder) : undefined;
   const dense: BfclDiagnostic['dense'] = embedder
@@ -252,8 +303,18 @@ export async function bfclDiagnostic(
         return { order: lotsRanking(rows, cls).map((r) => r.tool), scoredTraces: rows.length, traceIds: chosen.map((t) => t.id) };
       };
     }
-    return { ...(await runBfclDiagnostic(harness, { ks: options.ks, onProgress: options.onProgress, embed, dense, lots })), provision };
+    let t2v: Tool2VecModel | undefined;
+    let cache: ReturnType<typeof cachedGenerations> | undefined;
+    if (t2vServer && options.tool2vec) {
+      const server = t2vServer;
+      cache = cachedGenerations(options.tool2vec.cachePath, server.modelHash, (prompt, o) => server.generate(prompt, o), options.onProgress);
+      t2v = { generate: cache.generate, embed: (texts, signal) => server.embed(texts, signal), embedder: server.embedder };
+    }
+    const report = await runBfclDiagnostic(harness, { ks: options.ks, onProgress: options.onProgress, embed, dense, lots, tool2vec: t2v });
+    if (t2vServer && t2v && cache) report.tool2vec = { model: t2vServer.modelName, embedder: t2v.embedder, ...cache.counts() };
+    return { ...report, provision };
   } finally {
+    await t2vServer?.close();
     await harness.close();
     await embedder?.close();
     await lotsModel?.model.dispose();
