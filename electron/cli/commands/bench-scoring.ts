@@ -175,5 +175,11 @@ function formatThroughput(r: ScoringBenchReport): string[] {
     `  optimized           ${rate(t.optimized.tokens, t.optimized.seconds)}`,
     ...(r.optimized.time ? split(r.optimized.time, t.optimized.seconds, t.optimized.tokens) : []),
     `  optimized / raw     ${t.ratio.toFixed(3)}  (on CPU time: ${t.raw.cpuSeconds.toFixed(2)} s raw, ${t.optimized.cpuSeconds.toFixed(2)} s optimized, ratio ${t.cpuRatio.toFixed(3)})`,
+    ...(t.positionMatched
+      ? [
+          `  raw, same positions ${rate(t.positionMatched.tokens, t.positionMatched.seconds)}  (the prefix-tree minimum's ${t.positionMatched.stretches} stretches, ${t.parallel} side by side, each after its prefix; mean position ${t.positionMatched.meanPosition.toFixed(0)} against raw's ${t.positionMatched.rawMeanPosition.toFixed(0)})`,
+          `  optimized / raw at the same positions  ${t.positionMatched.ratio.toFixed(3)}`,
+        ]
+      : []),
   ];
 }

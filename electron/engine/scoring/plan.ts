@@ -10,6 +10,7 @@ import {
   type InterventionResult,
   type ReexecuteExecutor,
 } from '../../../shared/trace/interventions';
+import type { Token } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';
 import type { TraceRenderer } from './chat-template';
 import { commonPrefixLength, locateTarget, type ScoringSequence } from './span';
@@ -124,4 +125,19 @@ export function prefixTreeMinimum(plans: Iterable<TracePlan>): number {
   const trie = new TokenTrie();
   for (const plan of plans) for (const s of planSequences(plan)) trie.add(s.tokens, s.end - 1);
   return trie.size;
+}
+
+/** The minimum as stretches: each sequence's tokens up to its last scored token, and where its new part
+ * starts (after the longest prefix an earlier sequence of these plans shares with it). The new parts'
+ * lengths sum to prefixTreeMinimum; each new token sits at the position the minimum decodes it at. */
+export function minimumStretches(plans: Iterable<TracePlan>): { tokens: readonly Token[]; from: number }[] {
+  const trie = new TokenTrie();
+  const out: { tokens: readonly Token[]; from: number }[] = [];
+  for (const plan of plans)
+    for (const s of planSequences(plan)) {
+      const tokens = s.tokens.slice(0, s.end - 1);
+      const from = trie.add(tokens);
+      if (from < tokens.length) out.push({ tokens, from });
+    }
+  return out;
 }

@@ -7,17 +7,22 @@ export class TokenTrie {
   private readonly root = new Map<Token, TrieNode>();
   private count = 0;
 
-  add(tokens: readonly Token[], length = tokens.length): void {
+  /** Adds tokens[0 .. length) and returns how many of them the trie already held (the prefix an earlier
+   * sequence shares): the tokens from there on are the new nodes. */
+  add(tokens: readonly Token[], length = tokens.length): number {
     let level = this.root;
+    let shared = length;
     for (let i = 0; i < length; i++) {
       let node = level.get(tokens[i]!);
       if (!node) {
         node = { children: new Map() };
         level.set(tokens[i]!, node);
         this.count++;
+        shared = Math.min(shared, i);
       }
       level = node.children;
     }
+    return shared;
   }
 
   /** Distinct prefixes added so far = tokens a perfectly branching cache would decode. */

@@ -5,7 +5,7 @@
 import type { LlamaContext, LlamaModel, Token } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';
 import { createScoringContext } from '../llama/load';
-import { planTrace } from './plan';
+import { minimumStretches, planTrace, type TracePlan } from './plan';
 import type { TraceRenderer } from './chat-template';
 import type { PathResult, ScoringBenchReport, ThroughputReport, TimeSplit } from './speed';
 import { hasFastRead } from './sequence-runner';
@@ -137,10 +137,108 @@ export async function measureRawThroughput(
   }
 }
 
-export function throughputReport(raw: RawResult, optimized: PathResult, contextSize: number, parallel: number, batchSize: number): ThroughputReport {
+/** Raw evaluation at the positions the optimized path decodes at. */
+export interface PositionMatchedResult {
+  tokens: number;
+  stretches: number;
+  seconds: number;
+  cpuSeconds: number;
+  /** Mean position in its context of a token evaluated: here, and in the raw full-context evaluation. */
+  meanPosition: number;
+  rawMeanPosition: number;
+}
+
+/**
+ * llama.cpp's raw evaluation of the tokens the optimized path must decode, at the positions it decodes
+ * them (docs/scoring-speed.md, "Where a token sits"): the prefix-tree minimum as stretches — each
+ * sequence's tokens after the longest prefix an earlier sequence shares with it — `parallel` stretches
+ * side by side as the optimized path runs its interventions, each on a sequence whose prefix was
+ * evaluated first and is not timed. No outputs, nothing read. A token late in its context attends over
+ * more cells and costs more, and the optimized path's tokens (the interventions' tails) are late ones,
+ * while raw full-context evaluation's are spread from the first position on: this is the yardstick with
+ * the same positions.
+ */
+export async function measurePositionMatchedRaw(
+  model: LlamaModel,
+  plans: readonly TracePlan[],
+  options: { contextSize: number; parallel: number; batchSize?: number; exactKvCache?: boolean },
+): Promise<PositionMatchedResult> {
+  const stretches = minimumStretches(plans);
+  const lanes = Math.max(1, Math.min(options.parallel, stretches.length));
+  const context = await createScoringContext(model, {
+    contextSize: options.contextSize,
+    sequences: lanes,
+    batchSize: options.batchSize,
+    exactKvCache: options.exactKvCache,
+  });
+  try {
+    const sequences = Array.from({ length: lanes }, () => context.getSequence());
+    let seconds = 0;
+    let cpuSeconds = 0;
+    let tokens = 0;
+    let positions = 0;
+    for (let i = 0; i < stretches.length; i += lanes) {
+      const chunk = stretches.slice(i, i + lanes);
+      // The prefixes, untimed: what the optimized path already holds in its cache when a tail starts.
+      await Promise.all(
+        chunk.map(async (s, j) => {
+          await sequences[j]!.clearHistory();
+          if (s.from > 0) await sequences[j]!.evaluateWithoutGeneratingNewTokens(s.tokens.slice(0, s.from));
+        }),
+      );
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      await Promise.all(chunk.map((s, j) => sequences[j]!.evaluateWithoutGeneratingNewTokens(s.tokens.slice(s.from))));
+      seconds += (performance.now() - started) / 1000;
+      cpuSeconds += cpuSince(cpu);
+      for (const s of chunk) {
+        const n = s.tokens.length - s.from;
+        tokens += n;
+        positions += n * s.from + (n * (n - 1)) / 2;
+      }
+    }
+    // Raw evaluates each trace's full context (the last scored turn's base) from position 0.
+    const full = plans.flatMap((p) => p.turns.slice(-1).map((t) => t.base.end - 1));
+    const rawTokens = full.reduce((a, n) => a + n, 0);
+    const rawPositions = full.reduce((a, n) => a + (n * (n - 1)) / 2, 0);
+    return {
+      tokens,
+      stretches: stretches.length,
+      seconds,
+      cpuSeconds,
+      meanPosition: tokens ? positions / tokens : 0,
+      rawMeanPosition: rawTokens ? rawPositions / rawTokens : 0,
+    };
+  } finally {
+    await context.dispose();
+  }
+}
+
+export function throughputReport(
+  raw: RawResult,
+  optimized: PathResult,
+  contextSize: number,
+  parallel: number,
+  batchSize: number,
+  matched?: PositionMatchedResult,
+): ThroughputReport {
   const rawRate = raw.tokens / raw.seconds;
   const optimizedRate = optimized.stats.tokensEvaluated / optimized.seconds;
   return {
+    ...(matched
+      ? {
+          positionMatched: {
+            tokens: matched.tokens,
+            stretches: matched.stretches,
+            seconds: matched.seconds,
+            tokensPerSecond: matched.tokens / matched.seconds,
+            cpuSeconds: matched.cpuSeconds,
+            meanPosition: matched.meanPosition,
+            rawMeanPosition: matched.rawMeanPosition,
+            ratio: optimizedRate / (matched.tokens / matched.seconds),
+          },
+        }
+      : {}),
     raw: {
       tokens: raw.tokens,
       sequences: raw.sequences,

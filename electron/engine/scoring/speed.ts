@@ -19,7 +19,7 @@ import { backendName, readPath, scoreTraces } from './scorer';
 import { SequenceRunner, type EvaluationMode, type EvaluationStats, type OutputPath, type ScoringRead } from './sequence-runner';
 import { singleStepTraces } from './synthetic-traces';
 import { meanLogprob, type TurnLogprobs } from './trace-scores';
-import { cpuSince, measurePerTokenCost, measureRawThroughput, meterContexts, throughputReport } from './speed-meters';
+import { cpuSince, measurePerTokenCost, measurePositionMatchedRaw, measureRawThroughput, meterContexts, throughputReport } from './speed-meters';
 
 export interface ScoringBenchOptions {
   model?: string;
@@ -82,6 +82,18 @@ export interface ThroughputReport {
   optimized: { tokens: number; seconds: number; tokensPerSecond: number; cpuSeconds: number };
   /** optimized.tokensPerSecond / raw.tokensPerSecond. */
   ratio: number;
+  /** Raw evaluation of the prefix-tree minimum's tokens at the positions the optimized path decodes them
+   * (speed-meters.ts, measurePositionMatchedRaw), and optimized.tokensPerSecond over its rate. */
+  positionMatched?: {
+    tokens: number;
+    stretches: number;
+    seconds: number;
+    tokensPerSecond: number;
+    cpuSeconds: number;
+    meanPosition: number;
+    rawMeanPosition: number;
+    ratio: number;
+  };
   /** The same ratio on CPU time (tokens per CPU second): what is left once other processes' share of
    * the cores is taken out. */
   cpuRatio: number;
@@ -127,6 +139,8 @@ export interface ScoringBenchReport {
     outputShare?: number;
     tokensPerBatch?: number;
     optimizedOverRaw: number;
+    /** optimized over raw evaluation of the same tokens at the same positions (throughput.positionMatched). */
+    optimizedOverPositionMatched?: number;
     scoreDiffMax?: number;
     noiseFloorL: number;
   };
@@ -235,6 +249,13 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
       batchSize: optimized.batchSize || undefined,
       exactKvCache: options.exactKvCache,
     });
+    say('timing raw evaluation of the same tokens at the positions the optimized path decodes them');
+    const matched = await measurePositionMatchedRaw(model, [...plans.values()], {
+      contextSize: optimized.contextSize,
+      parallel: optimized.parallel * optimized.lanes,
+      batchSize: optimized.batchSize || undefined,
+      exactKvCache: options.exactKvCache,
+    });
     const naive = options.skipNaive ? undefined : await run('naive');
 
     say('measuring the per-scored-token cost and the noise floor');
@@ -263,7 +284,14 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
       optimized: optimized.result,
       perScoredToken,
       noiseFloor,
-      throughput: throughputReport(raw, optimized.result, optimized.contextSize, optimized.parallel * optimized.lanes, optimized.batchSize || raw.batchSize),
+      throughput: throughputReport(
+        raw,
+        optimized.result,
+        optimized.contextSize,
+        optimized.parallel * optimized.lanes,
+        optimized.batchSize || raw.batchSize,
+        matched,
+      ),
       summary: { outputPath: optimized.result.outputPath, optimizedOverRaw: 0, noiseFloorL: noiseFloor.meanLogprob },
     };
     if (naive) {
@@ -276,6 +304,7 @@ export async function runScoringBench(options: ScoringBenchOptions): Promise<Sco
       outputPath: optimized.result.outputPath,
       ...(t ? { outputShare: t.outputSeconds / optimized.result.seconds, tokensPerBatch: t.meanBatchTokens } : {}),
       optimizedOverRaw: report.throughput.ratio,
+      ...(report.throughput.positionMatched ? { optimizedOverPositionMatched: report.throughput.positionMatched.ratio } : {}),
       ...(report.scoreDiff ? { scoreDiffMax: report.scoreDiff.max } : {}),
       noiseFloorL: noiseFloor.meanLogprob,
     };

@@ -4,10 +4,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getLlama, type LlamaModel } from 'node-llama-cpp';
 import { runScoringBench, type ScoringBenchReport } from '../../../electron/engine/scoring/speed';
-import { measureRawThroughput, throughputReport } from '../../../electron/engine/scoring/speed-meters';
+import { measurePositionMatchedRaw, measureRawThroughput, throughputReport } from '../../../electron/engine/scoring/speed-meters';
 import { formatReport } from '../../../electron/cli/commands/bench-scoring';
 import { createRenderer } from '../../../electron/engine/scoring/chat-template';
-import { planTrace } from '../../../electron/engine/scoring/plan';
+import { minimumStretches, planSequences, planTrace, prefixTreeMinimum } from '../../../electron/engine/scoring/plan';
 import { singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';
 import { emptyStats } from '../../../electron/engine/scoring/sequence-runner';
 import { FIXTURE_DIR, fixtureModel } from '../fixtures';
@@ -84,10 +84,23 @@ describe('bench scoring: raw vs optimized throughput', () => {
     expect(text).toMatch(/raw +\d+ tokens in [\d.]+ s = [\d.]+ tok\/s/);
     expect(text).toMatch(/optimized +\d+ tokens in [\d.]+ s = [\d.]+ tok\/s/);
     expect(text).toContain(`optimized / raw     ${report.throughput.ratio.toFixed(3)}`);
+    // The yardstick at the same positions: the minimum's tokens, later on average than raw's.
+    const matched = report.throughput.positionMatched!;
+    expect(matched.tokens).toBe(report.tokens.prefixTreeMinimum);
+    expect(matched.meanPosition).toBeGreaterThan(matched.rawMeanPosition);
+    expect(matched.ratio).toBeCloseTo(report.throughput.optimized.tokensPerSecond / matched.tokensPerSecond, 9);
+    expect(report.summary.optimizedOverPositionMatched).toBe(matched.ratio);
+    expect(text).toContain(`optimized / raw at the same positions  ${matched.ratio.toFixed(3)}`);
     const json = JSON.parse(JSON.stringify(report)) as ScoringBenchReport;
     expect(json.throughput).toEqual(report.throughput);
   });
 });
+
+function commonPrefix(a: readonly unknown[], b: readonly unknown[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
 
 function split(r: ScoringBenchReport) {
   return r.optimized.time!;
@@ -116,6 +129,36 @@ describe('measureRawThroughput', () => {
     }
     // The hook is gone afterwards: a context created now is not metered (and works).
     expect(Object.prototype.hasOwnProperty.call(model, 'createContext')).toBe(false);
+  });
+
+  it("evaluates the prefix-tree minimum's tokens at their positions: each sequence after the prefix an earlier one shares", async () => {
+    const renderer = createRenderer(model);
+    const traces = singleStepTraces({ count: 3, tools: 3, seed: 7 });
+    const plans = await Promise.all(traces.map((t) => planTrace(t, renderer, { intervention: 'line', span: 'answer' })));
+    const stretches = minimumStretches(plans);
+    // The new parts are exactly the minimum's tokens; the first sequence starts at position 0, and every
+    // later one after a prefix it shares with an earlier sequence (the traces' common system text at least).
+    expect(stretches.reduce((n, s) => n + s.tokens.length - s.from, 0)).toBe(prefixTreeMinimum(plans));
+    expect(stretches[0]!.from).toBe(0);
+    expect(stretches.slice(1).every((s) => s.from > 0)).toBe(true);
+    const sequences = plans.flatMap(planSequences);
+    for (const s of stretches) {
+      const earlier = sequences.slice(
+        0,
+        sequences.findIndex((q) => q.tokens.slice(0, q.end - 1).join() === s.tokens.join()),
+      );
+      const shared = Math.max(0, ...earlier.map((q) => commonPrefix(q.tokens.slice(0, q.end - 1), s.tokens)));
+      expect(s.from).toBe(shared);
+    }
+    const matched = await measurePositionMatchedRaw(model, plans, { contextSize: 1024, parallel: 4 });
+    expect(matched.tokens).toBe(prefixTreeMinimum(plans));
+    expect(matched.stretches).toBe(stretches.length);
+    expect(matched.seconds).toBeGreaterThan(0);
+    // Mean positions by their definition: of each new token in its sequence, and of raw's full contexts.
+    const positions = stretches.reduce((a, s) => a + Array.from({ length: s.tokens.length - s.from }, (_, i) => s.from + i).reduce((x, y) => x + y, 0), 0);
+    expect(matched.meanPosition).toBeCloseTo(positions / matched.tokens, 9);
+    const full = plans.map((p) => p.turns.at(-1)!.base.end - 1);
+    expect(matched.rawMeanPosition).toBeCloseTo(full.reduce((a, n) => a + (n * (n - 1)) / 2, 0) / full.reduce((a, n) => a + n, 0), 9);
   });
 
   it('defines the ratio as optimized tokens per second over raw tokens per second', () => {
