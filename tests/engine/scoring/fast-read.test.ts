@@ -13,6 +13,7 @@ import { withGreedyAnswers } from '../../../electron/engine/scoring/greedy-answe
 import { createScoringContext } from '../../../electron/engine/llama/load';
 import { hasFastRead } from '../../../electron/engine/scoring/sequence-runner';
 import { meanLogprob } from '../../../electron/engine/scoring/trace-scores';
+import { planTrace, prefixTreeMinimum } from '../../../electron/engine/scoring/plan';
 import { multiStepTraces, multiTurnTraces, singleStepTraces } from '../../../electron/engine/scoring/synthetic-traces';
 import type { Trace } from '../../../shared/trace/schema';
 import { describeRequiring } from '../../describe-requiring';
@@ -108,6 +109,42 @@ describeRequiring('fast-scorer', 'the fast read', () => {
     // Every scored position of the naive path was read by the fast read too.
     expect(one.summary.stats.fastPositions).toBe(naive.summary.stats.probabilityPositions);
     expect(eight.summary.stats.fastPositions).toBe(naive.summary.stats.probabilityPositions);
+  });
+
+  it("pipelined over several traces (the next base beside this trace's interventions): each shared prefix decoded once, results in order, each trace's counts its own", async () => {
+    const several = singleStepTraces({ count: 4, tools: 6, seed: 9 });
+    const plans = await Promise.all(several.map((t) => planTrace(t, renderer, { intervention: 'evidence', span: 'answer' })));
+    const eight = await score(model, renderer, several, 'optimized', 8);
+    // The second base sequence took the prefix the traces share (system text, menu) from the first
+    // one's cells: every token of the minimum once, none twice.
+    expect(eight.summary.stats.tokensEvaluated).toBe(prefixTreeMinimum(plans));
+    // Delivered in order, one result per trace, with the same scores as one trace at a time on one lane.
+    expect([...eight.results.keys()]).toEqual(several.map((t) => t.id));
+    const one = await score(model, renderer, several, 'optimized', 1);
+    expect(largestDifference(one.results, eight.results).max).toBeLessThan(1e-4);
+    // Each result's own counts: its base and its interventions' tails, whatever ran beside them.
+    for (const plan of plans) {
+      const r = eight.results.get(plan.trace.id)!;
+      expect(r.stats.tokensEvaluated).toBeLessThanOrEqual(prefixTreeMinimum([plan]));
+      expect(r.stats.fastPositions).toBe(
+        plan.turns.reduce((n, t) => n + [t.base, ...t.interventions.map((v) => v.sequence)].reduce((m, q) => m + q.end - q.start, 0), 0),
+      );
+    }
+    expect(eight.summary.stats.tokensEvaluated).toBe([...eight.results.values()].reduce((n, r) => n + r.stats.tokensEvaluated, 0));
+  });
+
+  it('stops between traces when asked, and a trace begun beside the last one is not delivered', async () => {
+    const several = singleStepTraces({ count: 4, tools: 4, seed: 3 });
+    const delivered: string[] = [];
+    const summary = await scoreTraces(
+      model,
+      renderer,
+      several,
+      { mode: 'optimized', intervention: 'evidence', span: 'answer', lanes: 8, shouldStop: () => delivered.length >= 2 },
+      (r) => void delivered.push(r.plan.trace.id),
+    );
+    expect(delivered).toEqual([several[0]!.id, several[1]!.id]);
+    expect(summary).toMatchObject({ scored: 2, stopped: true });
   });
 
   it('on a 151,936-token vocabulary, reads the log-prob ratios of the full distribution at every position', { timeout: 600_000 }, async () => {
