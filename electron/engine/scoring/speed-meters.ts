@@ -9,6 +9,7 @@ import { minimumStretches, planTrace, type TracePlan } from './plan';
 import type { TraceRenderer } from './chat-template';
 import type { PathResult, ScoringBenchReport, ThroughputReport, TimeSplit } from './speed';
 import { hasFastRead } from './sequence-runner';
+import { commonPrefixLength } from './span';
 
 /** Time one full-context evaluation with no outputs, with `confidence`, and with `probabilities` at the
  * answer positions; the differences per scored position are the per-token overheads. Where the
@@ -173,6 +174,7 @@ export async function measurePositionMatchedRaw(
   });
   try {
     const sequences = Array.from({ length: lanes }, () => context.getSequence());
+    const share = hasFastRead(context) && !sequences[0]!.needsCheckpoints;
     let seconds = 0;
     let cpuSeconds = 0;
     let tokens = 0;
@@ -180,12 +182,27 @@ export async function measurePositionMatchedRaw(
     for (let i = 0; i < stretches.length; i += lanes) {
       const chunk = stretches.slice(i, i + lanes);
       // The prefixes, untimed: what the optimized path already holds in its cache when a tail starts.
-      await Promise.all(
-        chunk.map(async (s, j) => {
-          await sequences[j]!.clearHistory();
-          if (s.from > 0) await sequences[j]!.evaluateWithoutGeneratingNewTokens(s.tokens.slice(0, s.from));
-        }),
-      );
+      // Each takes what it can from the cells a sequence already holds (its own, or another's where the
+      // binding shares cells), so only the rest of it is evaluated.
+      for (const [j, s] of chunk.entries()) {
+        const sequence = sequences[j]!;
+        const prefix = s.tokens.slice(0, s.from);
+        const own = commonPrefixLength(sequence.contextTokens, prefix);
+        let holder: { sequence: (typeof sequences)[number]; length: number } | undefined;
+        if (share)
+          for (const other of sequences)
+            if (other !== sequence) {
+              const length = commonPrefixLength(other.contextTokens, prefix);
+              if (length > own && length > (holder?.length ?? 0)) holder = { sequence: other, length };
+            }
+        // At least the prefix's last token is evaluated here: llama.cpp copies shared cells between KV
+        // streams at the next decode, which must not be the timed one.
+        const take = holder ? Math.min(holder.length, prefix.length - 1) : 0;
+        if (holder && take > own) await sequence.shareTokensFrom(holder.sequence, take);
+        else if (own < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: own, end: sequence.nextTokenIndex }]);
+        const held = holder && take > own ? take : own;
+        if (held < prefix.length) await sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(held));
+      }
       const started = performance.now();
       const cpu = process.cpuUsage();
       await Promise.all(chunk.map((s, j) => sequences[j]!.evaluateWithoutGeneratingNewTokens(s.tokens.slice(s.from))));
