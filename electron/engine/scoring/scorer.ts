@@ -21,7 +21,7 @@ import {
   type ScoringRead,
 } from './sequence-runner';
 import { locateScoredTokens } from './span';
-import { assembleLogprobs, evaluateBase, evaluateChains, planTracker, type PlanProgress, type TurnLogprobs } from './trace-scores';
+import { evaluatePlan, type PlanProgress, type TurnLogprobs } from './trace-scores';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface ScoreTracesOptions extends PlanOptions {
@@ -124,14 +124,9 @@ export async function scoreTraces(
   const outputPath: OutputPath = options.mode === 'naive' ? 'full distribution' : fast ? 'fast read' : 'confidence';
   const lanes = fast ? Math.max(1, Math.floor(options.lanes ?? DEFAULT_LANES)) : 1;
   if (traces.length === 0) return { stats, contextSize, parallel: 0, lanes, outputPath, scored: 0, stopped: false };
-  // The fast read with lanes pipelines traces: while one trace's interventions decode on the lanes, the
-  // next trace's base decodes beside them on a second base sequence (which first takes the prefix the two
-  // traces share from the first one's cells), so batches hold both and the cache still decodes each
-  // shared prefix once.
-  const pipelined = fast && lanes > 1 && options.mode === 'optimized';
   const context = await createScoringContext(model, {
     contextSize,
-    sequences: parallel * (lanes + (pipelined ? 1 : 0)),
+    sequences: parallel * lanes,
     batchSize: options.batchSize,
     threads: options.threads,
     exactKvCache: options.exactKvCache,
@@ -143,16 +138,17 @@ export async function scoreTraces(
   let stopped = false;
   let failure: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    const newRunner = (): SequenceRunner => new SequenceRunner(context.getSequence(), { read: fast ? 'auto' : 'confidence' });
-    const runners = Array.from({ length: lanes }, newRunner);
-    const bases = pipelined ? [runners[0]!, newRunner()] : [runners[0]!];
-    const chainLanes = options.mode === 'naive' ? [] : runners.slice(1);
-    let begun = 0;
-    /** A trace begun: planned and its base evaluated on `runner` (taking `holder`'s shared prefix first). */
-    const begin = (trace: Trace, runner: SequenceRunner, holder: SequenceRunner | undefined) => {
-      const started = performance.now();
-      const before = { ...runner.stats };
-      const work = (async () => {
+    const runners = Array.from({ length: lanes }, () => new SequenceRunner(context.getSequence(), { read: fast ? 'auto' : 'confidence' }));
+    const runner = runners[0]!;
+    try {
+      while (next < traces.length && !failure) {
+        if (options.shouldStop?.()) {
+          stopped = true;
+          return;
+        }
+        const trace = traces[next++]!;
+        const started = performance.now();
+        const before = laneStats(runners);
         const plan = options.plan ? await options.plan(trace) : await planTrace(trace, renderer, options);
         const needed = planLength(plan);
         if (needed > runner.sequence.contextSize) {
@@ -161,49 +157,17 @@ export async function scoreTraces(
             `trace "${trace.id}" needs ${needed} tokens but the scoring context holds ${runner.sequence.contextSize}; raise the context size or shorten the trace.`,
           );
         }
-        const track = planTracker(plan, options.onSequence ? (p) => options.onSequence!(trace, p) : undefined);
-        if (holder && plan.turns[0]) await runner.shareFrom(holder, plan.turns[0].base);
-        const base = await evaluateBase(plan, runner, options.mode, track);
-        return { plan, track, base, stats: diffStats(runner.stats, before) };
-      })();
-      // Awaited below; until then a failure must not count as unhandled.
-      work.catch(() => undefined);
-      return { trace, runner, started, work };
-    };
-    let pending: ReturnType<typeof begin> | undefined;
-    try {
-      for (;;) {
-        if (failure || (!pending && next >= traces.length)) break;
-        if (options.shouldStop?.()) {
-          stopped = true;
-          break;
-        }
-        pending ??= begin(traces[next++]!, bases[begun % bases.length]!, undefined);
-        const current = pending;
-        pending = undefined;
-        const { plan, track, base, stats: baseStats } = await current.work;
-        if (pipelined && next < traces.length && !failure && !options.shouldStop?.()) {
-          begun++;
-          pending = begin(traces[next++]!, bases[begun % bases.length]!, current.runner);
-        }
-        const chainRunners = [current.runner, ...chainLanes];
-        const before = laneStats(chainRunners);
-        const removed = await evaluateChains(plan, current.runner, chainLanes, options.mode, track);
-        const stats = diffStats(laneStats(chainRunners), before);
-        addStats(stats, baseStats);
+        const logprobs = await evaluatePlan(plan, runners, options.mode, options.onSequence ? (p) => options.onSequence!(trace, p) : undefined);
         scored++;
-        await onTrace({ plan, logprobs: assembleLogprobs(plan, base, removed), stats, seconds: (performance.now() - current.started) / 1000 });
+        await onTrace({ plan, logprobs, stats: diffStats(laneStats(runners), before), seconds: (performance.now() - started) / 1000 });
       }
     } catch (error) {
       // The first failure stops the other sequences after their current trace (their results are
       // delivered); the context is disposed only once every sequence is idle.
       failure ??= { error };
     } finally {
-      // A trace begun but not scored (a stop, a failure) finishes its base before the sequences go.
-      if (pending) await pending.work.catch(() => undefined);
-      const every = [...runners, ...bases.slice(1)];
-      addStats(stats, laneStats(every));
-      for (const r of every) await r.sequence.dispose();
+      addStats(stats, laneStats(runners));
+      for (const r of runners) await r.sequence.dispose();
     }
   };
   try {

@@ -79,54 +79,27 @@ export async function evaluatePlan(
 ): Promise<TurnLogprobs[]> {
   const all: readonly SequenceRunner[] = Array.isArray(runners) ? runners : [runners as SequenceRunner];
   const first = all[0]!;
-  const track = planTracker(plan, onProgress);
-  const base = await evaluateBase(plan, first, mode, track);
-  const removed = await evaluateChains(plan, first, mode === 'naive' ? [] : all.slice(1), mode, track);
-  return assembleLogprobs(plan, base, removed);
-}
-
-/** Counts a plan's sequences as they finish and reports each step (PlanProgress). */
-export type PlanTracker = (done: ScoringSequence) => void;
-
-export function planTracker(plan: TracePlan, onProgress?: (progress: PlanProgress) => void): PlanTracker {
+  const lanes = mode === 'naive' ? [] : all.slice(1);
   const size = planSize(plan);
   const progress: PlanProgress = { sequencesDone: 0, sequences: size.sequences, scoredTokensDone: 0, scoredTokens: size.scoredTokens };
-  return (s) => {
+  const done = (s: ScoringSequence): void => {
     progress.sequencesDone++;
     progress.scoredTokensDone += s.end - s.start;
     onProgress?.({ ...progress });
   };
-}
-
-const turnLabel = (plan: TracePlan, turn: number): string => `trace "${plan.trace.id}" turn ${turn}`;
-
-/** The first phase of evaluatePlan: the base, turn after turn, on one runner (its cache then holds the
- * whole transcript the interventions take their prefixes from). */
-export async function evaluateBase(plan: TracePlan, runner: SequenceRunner, mode: EvaluationMode, track: PlanTracker): Promise<number[][]> {
+  const label = (turn: number): string => `trace "${plan.trace.id}" turn ${turn}`;
   const base: number[][] = [];
   for (const turn of plan.turns) {
-    base.push(await runner.logprobs(turn.base, mode, turnLabel(plan, turn.turn)));
-    track(turn.base);
+    base.push(await first.logprobs(turn.base, mode, label(turn.turn)));
+    done(turn.base);
   }
-  return base;
-}
-
-/** The second phase: every intervention as one chain over its turns, on `first` one after another when
- * there are no lanes, else side by side on the lanes, each taking the base's prefix from `first`. */
-export async function evaluateChains(
-  plan: TracePlan,
-  first: SequenceRunner,
-  lanes: readonly SequenceRunner[],
-  mode: EvaluationMode,
-  track: PlanTracker,
-): Promise<Map<string, number[]>[]> {
   const removed = plan.turns.map(() => new Map<string, number[]>());
   const chains = chainsOf(plan);
   const runChain = async (runner: SequenceRunner, chain: Chain): Promise<void> => {
     for (const { turn, iv } of chain.steps) {
       if (runner !== first) await runner.shareFrom(first, iv.sequence);
-      removed[turn]!.set(iv.tool, await runner.logprobs(iv.sequence, mode, `${turnLabel(plan, plan.turns[turn]!.turn)} without ${iv.tool}`));
-      track(iv.sequence);
+      removed[turn]!.set(iv.tool, await runner.logprobs(iv.sequence, mode, `${label(plan.turns[turn]!.turn)} without ${iv.tool}`));
+      done(iv.sequence);
     }
   };
   if (lanes.length === 0) {
@@ -139,11 +112,7 @@ export async function evaluateChains(
       }),
     );
   }
-  return removed;
-}
-
-/** Each turn's log-probs, its interventions in the plan's order of that turn (what the records list). */
-export function assembleLogprobs(plan: TracePlan, base: readonly number[][], removed: readonly Map<string, number[]>[]): TurnLogprobs[] {
+  // Each turn's map in the plan's order of that turn's interventions (what the records list).
   return plan.turns.map((turn, t) => ({
     turn: turn.turn,
     base: base[t]!,
