@@ -111,12 +111,12 @@ describeRequiring('fast-scorer', 'the fast read', () => {
     expect(eight.summary.stats.fastPositions).toBe(naive.summary.stats.probabilityPositions);
   });
 
-  it("pipelined over several traces (the next base beside this trace's interventions): each shared prefix decoded once, results in order, each trace's counts its own", async () => {
+  it("over several traces on eight lanes: each shared prefix decoded once, results in order, each trace's counts its own", async () => {
     const several = singleStepTraces({ count: 4, tools: 6, seed: 9 });
     const plans = await Promise.all(several.map((t) => planTrace(t, renderer, { intervention: 'evidence', span: 'answer' })));
     const eight = await score(model, renderer, several, 'optimized', 8);
-    // The second base sequence took the prefix the traces share (system text, menu) from the first
-    // one's cells: every token of the minimum once, none twice.
+    // The base sequence keeps the prefix the traces share (system text, menu) from one trace to the
+    // next, and the lanes take the base's: every token of the minimum once, none twice.
     expect(eight.summary.stats.tokensEvaluated).toBe(prefixTreeMinimum(plans));
     // Delivered in order, one result per trace, with the same scores as one trace at a time on one lane.
     expect([...eight.results.keys()]).toEqual(several.map((t) => t.id));
@@ -133,7 +133,7 @@ describeRequiring('fast-scorer', 'the fast read', () => {
     expect(eight.summary.stats.tokensEvaluated).toBe([...eight.results.values()].reduce((n, r) => n + r.stats.tokensEvaluated, 0));
   });
 
-  it('stops between traces when asked, and a trace begun beside the last one is not delivered', async () => {
+  it('stops between traces when asked', async () => {
     const several = singleStepTraces({ count: 4, tools: 4, seed: 3 });
     const delivered: string[] = [];
     const summary = await scoreTraces(
