@@ -10,7 +10,7 @@ import { SELECTION_METHODS } from '../../shared/selection/registry';
 import { fmtInt } from '../format';
 
 /** The reference rows, in the order they are shown. */
-export const REFERENCE_ROWS = ['oracle', 'lots-k2', 'lots-k4'] as const;
+export const REFERENCE_ROWS = ['oracle', 'lots-k2', 'lots-k4', 'lots-deferred'] as const;
 
 const DEFINITIONS: Readonly<Record<string, string>> = Object.fromEntries(SELECTION_METHODS.map((m) => [m.id, m.definition]));
 
@@ -24,14 +24,14 @@ export function DemoReference({ data }: { data: DemoData }) {
   return (
     <div className="card" style={{ marginTop: 14 }} data-testid="demo-reference">
       <div className="card-head">
-        <h2>Reference rows: the gold-chain oracle and LOTS at a fixed K</h2>
+        <h2>Reference rows: the gold-chain oracle, LOTS at a fixed K, LOTS with the rest deferred</h2>
         <span className="small muted">evaluation requests, mean over families</span>
       </div>
       {present.length === 0 ? (
         <p className="small text-2" style={{ margin: 0 }} data-testid="demo-reference-missing">
-          This run has no reference rows. <code>lots demo --baselines all</code> (or <code>--baselines oracle,lots-k2,lots-k4</code>) adds the gold-chain oracle
-          (the answer key's tools: what a perfect selector would serve) and LOTS at K = 2 and K = 4 (the same ranking, K fixed without labels), so LOTS's
-          label-chosen K can be read against both.
+          This run has no reference rows. <code>lots demo --baselines all</code> (or <code>--baselines oracle,lots-k2,lots-k4,lots-deferred</code>) adds the
+          gold-chain oracle (the answer key's tools: what a perfect selector would serve), LOTS at K = 2 and K = 4 (the same ranking, K fixed without labels),
+          so LOTS's label-chosen K can be read against both, and LOTS with the task's other scored tools deferred (listed, run only when the model asks).
         </p>
       ) : (
         <>
@@ -75,7 +75,8 @@ export function DemoReference({ data }: { data: DemoData }) {
           </table>
           <p className="small muted" style={{ margin: '6px 0 0' }}>
             Reference rows are not methods a deployment could run: the oracle reads the benchmark's answer key. A gap between LOTS and the oracle is what a
-            better ranking could still win; LOTS at K = 2 and 4 shows how much the label-chosen K matters.
+            better ranking could still win; LOTS at K = 2 and 4 shows how much the label-chosen K matters; LOTS pinned + deferred shows whether the model asks
+            for a tool left out of the top K when it needs it.
           </p>
         </>
       )}

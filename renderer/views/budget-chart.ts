@@ -19,7 +19,8 @@ export type BaselineShape =
   | 'open-diamond'
   | 'open-star'
   | 'open-triangle'
-  | 'open-triangle-down';
+  | 'open-triangle-down'
+  | 'open-hexagon';
 
 interface BaselineColors {
   text: string;
@@ -70,6 +71,8 @@ export function baselineStyle(name: string, colors: BaselineColors): BaselineSty
       return { shape: 'open-triangle', color: colors.good };
     case 'lots-k4':
       return { shape: 'open-triangle-down', color: colors.good };
+    case 'lots-deferred':
+      return { shape: 'open-hexagon', color: colors.good };
     default:
       return { shape: 'dot', color: colors.axis };
   }

@@ -19,6 +19,8 @@ export interface BaselineOptions {
   space?: readonly string[];
   /** LOTS's ranking as far as the sweep measured it (the fixed-K rows keep its top K). */
   ranking?: readonly string[];
+  /** Every tool the task's scores rank (the deferred tools of LOTS pinned + deferred). */
+  observed?: readonly string[];
   fittingRequests: readonly string[];
   /** The evaluation requests' texts, for a per-request method that also picks their menus. */
   evalRequests?: readonly string[];
@@ -41,6 +43,7 @@ export async function baselineSpaces(options: BaselineOptions): Promise<Compared
     k: options.k,
     space: options.space ?? [],
     ...(options.ranking ? { ranking: options.ranking } : {}),
+    ...(options.observed ? { observed: options.observed } : {}),
     ...(isFamilyName(options.task) ? { goldChain: FAMILIES[options.task].chainTools } : {}),
     requests: { fit: options.fittingRequests, eval: options.evalRequests ?? [] },
     seed: options.seed,

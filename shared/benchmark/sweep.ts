@@ -24,17 +24,26 @@ export interface MenuEvaluation {
   outcomes?: RequestOutcome[];
 }
 
-/** One request served under a menu: its trace id, whether the answer was right, its prompt tokens. */
+/** One request served under a menu: its trace id, whether the answer was right, its prompt tokens (every
+ * step's), and the deferred tools it asked for before answering, if any. */
 export interface RequestOutcome {
   request: string;
   correct: boolean;
   promptTokens: number;
+  called?: string[];
 }
 
-export type MenuEvaluator = (menu: readonly string[], split: Split, signal?: AbortSignal) => Promise<MenuEvaluation>;
+/** Serves a split's requests under a menu; `deferred` tools are listed beside it, not run, callable once
+ * (shared/benchmark/deferred.ts). */
+export type MenuEvaluator = (menu: readonly string[], split: Split, signal?: AbortSignal, deferred?: readonly string[]) => Promise<MenuEvaluation>;
 
 /** Serves each request of a split with its own menu (`menus[i]` for request i), for a per-request method. */
-export type RequestMenuEvaluator = (menus: readonly (readonly string[])[], split: Split, signal?: AbortSignal) => Promise<MenuEvaluation>;
+export type RequestMenuEvaluator = (
+  menus: readonly (readonly string[])[],
+  split: Split,
+  signal?: AbortSignal,
+  deferred?: readonly string[],
+) => Promise<MenuEvaluation>;
 
 export interface SweepProgress {
   done: number;
@@ -140,11 +149,14 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
       const draws = perRequest ? 1 : space.menus.length;
       // A per-request space is recorded with every tool any request was served.
       const tools = perRequest ? [...new Set(space.menus.flat())].sort() : (space.menus[0] ?? []);
+      const deferred = space.deferred ?? [];
+      const servedDeferred = deferred.length > 0 ? deferred : undefined;
       const match = (r: BaselineResult) =>
         r.name === space.name &&
         r.split === split &&
         r.k === space.k &&
         sameSet(r.tools, tools) &&
+        sameSet(r.deferred ?? [], deferred) &&
         (r.draws ?? 1) === draws &&
         (!options.requireOutcomes || r.outcomes !== undefined);
       const hit = results.findIndex(match);
@@ -164,16 +176,18 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
               perRequest.map((i) => space.menus[i] ?? []),
               split,
               options.signal,
+              servedDeferred,
             ),
           );
         } else {
-          for (const menu of space.menus) measured.push(await options.evaluate(menu, split, options.signal));
+          for (const menu of space.menus) measured.push(await options.evaluate(menu, split, options.signal, servedDeferred));
         }
         const acc = meanStd(measured.map((m) => m.accuracy));
         const entry: BaselineResult = {
           name: space.name,
           k: space.k,
           tools,
+          ...(servedDeferred ? { deferred: [...servedDeferred], deferredCalls: deferredCalls(measured) } : {}),
           accuracy: acc.mean,
           n: measured[0]?.n ?? 0,
           promptTokens: meanStd(measured.map((m) => m.promptTokens)).mean,
@@ -195,6 +209,11 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
   return results;
 }
 
+/** Requests (over every draw) that asked for a deferred tool before answering. */
+function deferredCalls(measured: readonly MenuEvaluation[]): number {
+  return measured.reduce((a, m) => a + (m.outcomes ?? []).filter((o) => (o.called?.length ?? 0) > 0).length, 0);
+}
+
 /** Per-request outcomes over the draws (Random: the share of draws right), when every draw kept them. */
 function recordedOutcomes(measured: readonly MenuEvaluation[]): Pick<BaselineResult, 'outcomes'> {
   const first = measured[0]?.outcomes;
@@ -204,6 +223,7 @@ function recordedOutcomes(measured: readonly MenuEvaluation[]): Pick<BaselineRes
       request: o.request,
       correct: measured.reduce((a, m) => a + (m.outcomes![i]!.correct ? 1 : 0), 0) / measured.length,
       promptTokens: measured.reduce((a, m) => a + m.outcomes![i]!.promptTokens, 0) / measured.length,
+      ...(measured.length === 1 && o.called ? { called: o.called } : {}),
     })),
   };
 }

@@ -11,6 +11,7 @@ import { benchTraceId, instantiate, type BenchInstance } from './instance';
 import { benchToolDef, presentationOrder, type LineOrder } from './registry';
 import { ExpectedError } from '../base/errors';
 import { BENCH_VARIANTS } from './variant';
+import { DEFERRED_HEADER } from './deferred';
 
 export const BENCH_META_VERSION = 1;
 
@@ -49,6 +50,8 @@ export interface BenchTraceOptions {
   order?: LineOrder;
   /** The served tools (any order; written in canonical order). */
   menu: readonly string[];
+  /** Deferred tools (deferred.ts): listed after the menu, not run. */
+  deferred?: readonly string[];
   registry: number;
   split: 'fit' | 'eval';
   answer?: string;
@@ -64,6 +67,15 @@ export function buildBenchTrace(instance: BenchInstance, options: BenchTraceOpti
   const menu = presentationOrder(options.menu, order);
   const lines = executeMenu(instance, menu, order);
   const prompt = options.prompt ?? 'compact';
+  const served = new Set(menu);
+  const deferred = presentationOrder(
+    (options.deferred ?? []).filter((t) => !served.has(t)),
+    order,
+  );
+  const render = {
+    ...(prompt === 'compact' ? { menu: 'inline' } : {}),
+    ...(deferred.length > 0 ? { deferred: { header: DEFERRED_HEADER, tools: deferred.map(compactToolDef) } } : {}),
+  };
   const bench: BenchMeta = {
     v: BENCH_META_VERSION,
     seed: instance.seed,
@@ -90,7 +102,7 @@ export function buildBenchTrace(instance: BenchInstance, options: BenchTraceOpti
       },
     ],
     split: options.split,
-    meta: { ...options.meta, bench, ...(prompt === 'compact' ? { render: { menu: 'inline' } } : {}) },
+    meta: { ...options.meta, bench, ...(Object.keys(render).length > 0 ? { render } : {}) },
   };
   if (options.model !== undefined) trace.model = options.model;
   return trace;

@@ -17,6 +17,11 @@ export const BaselineResultSchema = z.object({
   name: z.string(), // 'keep-all' | 'no-tools' | 'random' | 'bm25' | …
   k: z.number().int().nonnegative(),
   tools: z.array(z.string()),
+  /** Tools listed beside the menu but not run, which the model could ask for once (a three-state space's
+   * deferred tools, shared/benchmark/deferred.ts); absent: none. */
+  deferred: z.array(z.string()).optional(),
+  /** Requests that asked for a deferred tool before answering. */
+  deferredCalls: z.number().int().nonnegative().optional(),
   accuracy: z.number().min(0).max(1),
   n: z.number().int().nonnegative(),
   promptTokens: z.number().nonnegative(),
@@ -27,7 +32,17 @@ export const BaselineResultSchema = z.object({
   accuracyStd: z.number().nonnegative().optional(),
   /** Each request's outcome (trace id, share of draws right, prompt tokens): what paired statistics compare.
    * Absent in results written before they were kept. */
-  outcomes: z.array(z.object({ request: z.string(), correct: z.number().min(0).max(1), promptTokens: z.number().nonnegative() })).optional(),
+  outcomes: z
+    .array(
+      z.object({
+        request: z.string(),
+        correct: z.number().min(0).max(1),
+        promptTokens: z.number().nonnegative(),
+        /** The deferred tools the request asked for before answering. */
+        called: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
   /** What choosing the space cost (shared/selection/method.ts SelectionCost); absent for a method that
    * calls no model. */
   selection: z

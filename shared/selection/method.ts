@@ -40,6 +40,9 @@ export interface SelectionContext {
   /** LOTS's ranking as far as the budget sweep measured it (the top of the largest K it tried): what a
    * fixed-K row of LOTS keeps. */
   ranking?: readonly string[];
+  /** Every tool the task's scores rank, in ranking order (the observed tools a three-state proposal defers
+   * when they are not pinned, shared/lots/space-draft.ts). Absent where no scores were read. */
+  observed?: readonly string[];
   /** The task's gold tool chain where the caller knows one (the built-in benchmark's answer key): the
    * oracle's reference row. Absent for real projects. */
   goldChain?: readonly string[];
@@ -92,6 +95,9 @@ export interface SelectionCost {
 export interface Selection {
   k: number;
   menus: string[][];
+  /** Tools listed beside every menu by name and a few words, not run, which the model may ask for once
+   * (shared/benchmark/deferred.ts): a three-state space's deferred tools. */
+  deferred?: string[];
   perRequest?: Record<SelectionSplit, number[]>;
   /** Absent for a method that costs no model tokens (keep-all, no tools, Random, BM25). */
   cost?: SelectionCost;

@@ -7,6 +7,7 @@ import { bm25 } from './methods/bm25';
 import { dense } from './methods/dense';
 import { keepAll } from './methods/keep-all';
 import { lots } from './methods/lots';
+import { lotsDeferred } from './methods/lots-deferred';
 import { lotsK2, lotsK4 } from './methods/lots-fixed-k';
 import { noTools } from './methods/no-tools';
 import { oracle } from './methods/oracle';
@@ -17,8 +18,25 @@ import { traceJudge } from './methods/trace-judge';
 import { tto } from './methods/tto';
 
 /** In table order: LOTS first, then the baselines as the paper's Table 1 groups them (no selection,
- * search-based, LLM-based, label-using†), then the reference rows (the gold-chain oracle, LOTS at fixed K). */
-export const SELECTION_METHODS = [lots, keepAll, noTools, random, bm25, dense, tool2vec, router, traceJudge, tto, beam, oracle, lotsK2, lotsK4] as const;
+ * search-based, LLM-based, label-using†), then the reference rows (the gold-chain oracle, LOTS at fixed K,
+ * LOTS pinned with the rest deferred). */
+export const SELECTION_METHODS = [
+  lots,
+  keepAll,
+  noTools,
+  random,
+  bm25,
+  dense,
+  tool2vec,
+  router,
+  traceJudge,
+  tto,
+  beam,
+  oracle,
+  lotsK2,
+  lotsK4,
+  lotsDeferred,
+] as const;
 
 export type SelectionMethodId = (typeof SELECTION_METHODS)[number]['id'];
 export type BaselineName = Exclude<SelectionMethodId, 'lots'>;

@@ -10,6 +10,8 @@ export interface ComparedSpace {
   name: string;
   k: number;
   menus: string[][];
+  /** Tools listed beside every menu, not run, callable once (method.ts `Selection.deferred`). */
+  deferred?: string[];
   perRequest?: Record<SelectionSplit, number[]>;
   cost?: SelectionCost;
   note?: string;
@@ -23,12 +25,13 @@ export async function selectSpaces(ctx: SelectionContext, ids: readonly string[]
     const missing = (method.uses ?? []).filter((u) => ctx[u] === undefined);
     if (missing.length) throw new ExpectedError('INVALID_INPUT', `selection method ${id} needs the serving model (${missing.join(', ')})`);
     ctx.signal?.throwIfAborted();
-    const { k, menus, perRequest, cost, note } = await method.select(ctx);
+    const { k, menus, deferred, perRequest, cost, note } = await method.select(ctx);
     const embedder = method.uses?.includes('embed') && ctx.embedder !== undefined ? { embedder: ctx.embedder } : {};
     out.push({
       name: id,
       k,
       menus,
+      ...(deferred && deferred.length > 0 ? { deferred } : {}),
       ...(perRequest ? { perRequest } : {}),
       ...(cost ? { cost: { ...cost, budget: ctx.k, ...embedder } } : {}),
       ...(note ? { note } : {}),

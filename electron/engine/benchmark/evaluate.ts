@@ -22,6 +22,7 @@ import { approvedSpace } from '../read-model/approved-space';
 import type { ProjectStore } from '../store/project-store';
 import type { BenchServer } from './server';
 import { lotsSelectionCost } from './selection-cost';
+import { taskRanking } from './project';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface TaskRequests {
@@ -32,21 +33,22 @@ export interface TaskRequests {
 /** Serves a task's requests of a split under a menu and reports accuracy and mean prompt tokens. */
 export function menuEvaluator(server: BenchServer, requests: TaskRequests, onServed?: (done: number, total: number) => void): MenuEvaluator {
   const each = requestMenuEvaluator(server, requests, onServed);
-  return (menu, split, signal) =>
+  return (menu, split, signal, deferred) =>
     each(
       requests[split].map(() => menu),
       split,
       signal,
+      deferred,
     );
 }
 
 /** The same with one menu per request (`menus[i]` serves request i of the split): a per-request method. */
 export function requestMenuEvaluator(server: BenchServer, requests: TaskRequests, onServed?: (done: number, total: number) => void): RequestMenuEvaluator {
-  return async (menus, split, signal) => {
+  return async (menus, split, signal, deferred) => {
     const list = requests[split];
     if (list.length === 0) return { accuracy: 0, n: 0, promptTokens: 0 };
     const served = await server.serve(
-      list.map((base, i) => ({ base, menu: menus[i] ?? [] })),
+      list.map((base, i) => ({ base, menu: menus[i] ?? [], ...(deferred ? { deferred } : {}) })),
       { signal, onProgress: onServed },
     );
     return {
@@ -54,7 +56,7 @@ export function requestMenuEvaluator(server: BenchServer, requests: TaskRequests
       n: served.length,
       promptTokens: served.reduce((a, s) => a + s.promptTokens, 0) / served.length,
       schemaTokens: server.schemaTokens(list[0]!, menus[0] ?? []),
-      outcomes: served.map((s, i) => ({ request: list[i]!.id, correct: s.correct, promptTokens: s.promptTokens })),
+      outcomes: served.map((s, i) => ({ request: list[i]!.id, correct: s.correct, promptTokens: s.promptTokens, ...(s.called ? { called: s.called } : {}) })),
     };
   };
 }
@@ -193,6 +195,8 @@ export async function compareAtBudget(
       ),
     );
   });
+  // Every tool the task's scores rank (what a three-state proposal defers when it is not pinned).
+  const observed = sweep.run ? taskRanking(store.listScores(sweep.run), task).map((t) => t.tool) : [];
   // Every method of the registry runs through the same provider interface, one at a time.
   let current = sweep;
   let baselines = sweep.baselines;
@@ -207,6 +211,7 @@ export async function compareAtBudget(
       k,
       space,
       ranking: sweepRanking(sweep),
+      ...(observed.length > 0 ? { observed } : {}),
       ...requestTexts(requests),
       seed: options.seed,
       draws: options.draws ?? DEFAULT_RANDOM_DRAWS,

@@ -2,8 +2,9 @@
 // executed under the given menu, rendered exactly as the scorer renders it (same renderer, so a served
 // answer is scored against the context it was generated from), answered greedily, and graded against
 // its gold answer. Deterministic: greedy decoding, and one result per (request, menu) per server.
-import type { LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
+import type { LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel, Token } from 'node-llama-cpp';
 import { basename } from 'node:path';
+import { deferredRequest } from '../../../shared/benchmark/deferred';
 import { gradeAnswer } from '../../../shared/benchmark/grade';
 import { canonicalOrder } from '../../../shared/benchmark/registry';
 import { buildBenchTrace, instanceOfTrace, readBenchMeta } from '../../../shared/benchmark/trace';
@@ -58,6 +59,9 @@ export interface ServeItem {
   /** A benchmark trace (meta.bench): the request to serve. */
   base: Trace;
   menu: readonly string[];
+  /** Deferred tools (shared/benchmark/deferred.ts): listed, not run; the model may ask for them once, and the
+   * request is then served again with them run. */
+  deferred?: readonly string[];
   /** Id of the served trace (default: the base id). */
   id?: string;
   /** Extra meta on the served trace (e.g. which space served it). */
@@ -70,11 +74,22 @@ export interface ServedTrace {
   correct: boolean;
   /** True when this (request, menu) had been served before by this server. */
   cached: boolean;
+  /** The deferred tools the model asked to run before it answered (absent: it asked for none). */
+  called?: string[];
 }
 
 export interface ServeCallOptions {
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+}
+
+/** A served request's answer as remembered: the graded answer, the prompt tokens of every step, and the
+ * deferred tools it asked for (with the reply that asked). */
+interface Answered {
+  answer: string;
+  promptTokens: number;
+  called?: string[];
+  asked?: string;
 }
 
 export class BenchServer {
@@ -84,7 +99,7 @@ export class BenchServer {
    * prompt prefix (system text, menu) the next request shares. */
   private sequences: LlamaContextSequence[] = [];
   private contextTokens = 0;
-  private readonly memo = new Map<string, { answer: string; promptTokens: number }>();
+  private readonly memo = new Map<string, Answered>();
   private readonly generations = new Map<string, Generation>();
   private embeddings: LlamaEmbeddingContext | undefined;
   private embeddingTokens = 0;
@@ -134,6 +149,7 @@ export class BenchServer {
     const bench = readBenchMeta(item.base);
     const trace = buildBenchTrace(instanceOfTrace(item.base), {
       menu: item.menu,
+      ...(item.deferred && item.deferred.length > 0 ? { deferred: item.deferred } : {}),
       registry: bench.registry,
       split: item.base.split ?? 'fit',
       prompt: bench.prompt ?? 'verbose',
@@ -156,32 +172,48 @@ export class BenchServer {
   async serve(items: readonly ServeItem[], options: ServeCallOptions = {}): Promise<ServedTrace[]> {
     const prepared = items.map((item) => {
       const trace = this.servedTrace(item);
-      const key = `${item.base.id}\u0000${canonicalOrder(item.menu).join(',')}`;
-      return { item, trace, key, prompt: this.memo.has(key) ? undefined : this.renderer.render(trace, 0, '') };
+      const deferred = canonicalOrder(item.deferred ?? []).filter((t) => !item.menu.includes(t));
+      const key = `${item.base.id}\u0000${canonicalOrder(item.menu).join(',')}${deferred.length ? `\u0000${deferred.join(',')}` : ''}`;
+      return { item, trace, deferred, key, prompt: this.memo.has(key) ? undefined : this.renderer.render(trace, 0, '') };
     });
     const results: ServedTrace[] = new Array<ServedTrace>(items.length);
     let done = 0;
-    const finish = (i: number, answer: string, promptTokens: number, cached: boolean): void => {
-      const { item, trace } = prepared[i]!;
+    const finish = (i: number, answered: Answered, cached: boolean): void => {
+      const { item, trace: first } = prepared[i]!;
+      const { answer, promptTokens, called } = answered;
+      // A request that asked for deferred tools is recorded as it was served the second time: with them run.
+      const trace = called ? this.servedTrace({ ...item, menu: [...item.menu, ...called], deferred: [] }) : first;
       const gold = trace.turns[0]!.gold ?? '';
       const correct = gradeAnswer(answer, gold).correct;
+      const deferredMeta =
+        prepared[i]!.deferred.length > 0
+          ? { deferred: { offered: prepared[i]!.deferred, called: called ?? [], ...(answered.asked ? { asked: answered.asked } : {}) } }
+          : {};
       const served: Trace = {
         ...trace,
         model: this.modelName,
         turns: [{ ...trace.turns[0]!, answer, correct }],
-        meta: { ...trace.meta, served: { model: this.modelName, modelHash: this.modelHash, promptTokens, ...(item.meta?.served as object | undefined) } },
+        meta: {
+          ...trace.meta,
+          served: { model: this.modelName, modelHash: this.modelHash, promptTokens, ...deferredMeta, ...(item.meta?.served as object | undefined) },
+        },
       };
-      results[i] = { trace: served, promptTokens, correct, cached };
+      results[i] = { trace: served, promptTokens, correct, cached, ...(called ? { called } : {}) };
       options.onProgress?.(++done, items.length);
     };
     const todo: number[] = [];
     prepared.forEach((p, i) => {
       const hit = this.memo.get(p.key);
-      if (hit) finish(i, hit.answer, hit.promptTokens, true);
+      if (hit) finish(i, hit, true);
       else todo.push(i);
     });
     if (todo.length === 0) return results;
-    const longest = Math.max(...todo.map((i) => prepared[i]!.prompt!.length));
+    // The context fits the longest first prompt, and the longest second one a request with deferred tools
+    // can lead to (every deferred tool run).
+    const longest = Math.max(
+      ...todo.map((i) => prepared[i]!.prompt!.length),
+      ...todo.filter((i) => prepared[i]!.deferred.length > 0).map((i) => this.secondPrompt(prepared[i]!.item, prepared[i]!.deferred).length),
+    );
     await this.ensureContext(longest + this.maxTokens + 8);
     const stopAtNewline = this.renderer.format === 'plain';
     let next = 0;
@@ -193,18 +225,33 @@ export class BenchServer {
         // A duplicate (request, menu) in the same call is answered once.
         const hit = this.memo.get(p.key);
         if (hit) {
-          finish(i, hit.answer, hit.promptTokens, true);
+          finish(i, hit, true);
           continue;
         }
-        const answer = await generateGreedy(this.model, sequence, p.prompt!, { maxTokens: this.maxTokens, stopAtNewline });
+        const reply = await generateGreedy(this.model, sequence, p.prompt!, { maxTokens: this.maxTokens, stopAtNewline });
         this.generated++;
-        this.memo.set(p.key, { answer, promptTokens: p.prompt!.length });
-        finish(i, answer, p.prompt!.length, false);
+        let answered: Answered = { answer: reply, promptTokens: p.prompt!.length };
+        const called = p.deferred.length > 0 ? deferredRequest(reply, p.deferred) : undefined;
+        if (called) {
+          if (options.signal?.aborted) return;
+          // One round: the request served again with the asked-for tools run beside the pinned ones.
+          const second = this.secondPrompt(p.item, called);
+          const answer = await generateGreedy(this.model, sequence, second, { maxTokens: this.maxTokens, stopAtNewline });
+          this.generated++;
+          answered = { answer, promptTokens: p.prompt!.length + second.length, called, asked: reply };
+        }
+        this.memo.set(p.key, answered);
+        finish(i, answered, false);
       }
     };
     await Promise.all(this.sequences.slice(0, Math.min(this.parallel, todo.length)).map(worker));
     if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new ExpectedError('CANCELLED', 'serving was cancelled');
     return results;
+  }
+
+  /** The prompt a request is served with after asking for deferred tools: those run beside its menu. */
+  private secondPrompt(item: ServeItem, called: readonly string[]): Token[] {
+    return this.renderer.render(this.servedTrace({ ...item, menu: [...item.menu, ...called], deferred: [] }), 0, '');
   }
 
   /** One greedy completion of a user message, for a selection method that asks the serving model

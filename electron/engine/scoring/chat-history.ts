@@ -4,7 +4,7 @@
 // The turn being scored ends with an open model response holding the (possibly partial) answer; where
 // its target is a call, its steps stop before that call (chat-template.ts appends the call itself).
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, ChatModelResponse } from 'node-llama-cpp';
-import { menuIsInline, systemWithInlineMenu } from '../../../shared/trace/render-hints';
+import { menuIsInline, renderedSystem } from '../../../shared/trace/render-hints';
 import type { Step, Trace, Turn } from '../../../shared/trace/schema';
 import { stepsBeforeTarget } from '../../../shared/trace/target';
 
@@ -17,7 +17,7 @@ export interface RenderedChat {
 export function turnChatHistory(trace: Trace, turnIndex: number, answerText: string): RenderedChat {
   const history: ChatHistoryItem[] = [];
   const inline = menuIsInline(trace);
-  const system = inline ? systemWithInlineMenu(trace) : trace.system;
+  const system = renderedSystem(trace);
   if (system) history.push({ type: 'system', text: system });
   for (let t = 0; t <= turnIndex; t++) {
     const turn = trace.turns[t]!;

@@ -17,6 +17,7 @@
 // (`plainCallTarget`); as an earlier turn, its call is a step like any other and no answer line follows.
 import type { ToolCall, Trace, Turn } from '../../../shared/trace/schema';
 import { stepsBeforeTarget, targetCall } from '../../../shared/trace/target';
+import { deferredMenuText } from '../../../shared/trace/render-hints';
 import { formatLines } from './chat-history';
 
 export function plainTranscript(trace: Trace, turnIndex: number, answerText: string): string {
@@ -26,6 +27,8 @@ export function plainTranscript(trace: Trace, turnIndex: number, answerText: str
     const menu = trace.tools.map((t) => `- ${t.name}${t.description ? `: ${t.description}` : ''}${t.parameters ? ` ${JSON.stringify(t.parameters)}` : ''}`);
     parts.push(`Tools:\n${menu.join('\n')}\n\n`);
   }
+  const deferred = deferredMenuText(trace);
+  if (deferred) parts.push(`${deferred}\n\n`);
   for (let t = 0; t <= turnIndex; t++) {
     const turn = trace.turns[t]!;
     if (t === turnIndex) {

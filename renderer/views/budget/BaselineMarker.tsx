@@ -2,7 +2,7 @@
 import type { BaselineShape } from '../budget-chart';
 
 /** The outline of an open marker (drawn as a stroke), centred on 0,0. */
-function openPath(shape: 'open-square' | 'open-diamond' | 'open-star' | 'open-triangle' | 'open-triangle-down', r: number): string {
+function openPath(shape: 'open-square' | 'open-diamond' | 'open-star' | 'open-triangle' | 'open-triangle-down' | 'open-hexagon', r: number): string {
   const s = r * 0.8;
   switch (shape) {
     case 'open-square':
@@ -13,6 +13,13 @@ function openPath(shape: 'open-square' | 'open-diamond' | 'open-star' | 'open-tr
       return `M0 ${-r} L${r * 0.95} ${r * 0.7} L${-r * 0.95} ${r * 0.7} Z`;
     case 'open-triangle-down':
       return `M0 ${r} L${r * 0.95} ${-r * 0.7} L${-r * 0.95} ${-r * 0.7} Z`;
+    case 'open-hexagon': {
+      const pts = Array.from(
+        { length: 6 },
+        (_, i) => `${(r * 0.95 * Math.cos((i * Math.PI) / 3)).toFixed(2)} ${(r * 0.95 * Math.sin((i * Math.PI) / 3)).toFixed(2)}`,
+      );
+      return `M${pts.join(' L')} Z`;
+    }
     case 'open-star': {
       const pts: string[] = [];
       for (let i = 0; i < 10; i++) {
@@ -87,7 +94,8 @@ export function Marker({ shape, color, size, halo }: { shape: BaselineShape; col
     case 'open-diamond':
     case 'open-star':
     case 'open-triangle':
-    case 'open-triangle-down': {
+    case 'open-triangle-down':
+    case 'open-hexagon': {
       const d = openPath(shape, r);
       return (
         <>

@@ -38,11 +38,11 @@ describe('lots demo, serve, sweep, evaluate', () => {
     ])
       expect(text).toContain(step);
     expect(text).toMatch(
-      /task\s+K\s+kept tools\s+lots fit\/eval\s+keep-all fit\/eval\s+no-tools fit\/eval\s+random fit\/eval\s+bm25 fit\/eval\s+dense fit\/eval\s+tool2vec fit\/eval\s+router fit\/eval\s+trace-judge fit\/eval\s+tto fit\/eval\s+beam fit\/eval\s+oracle fit\/eval\s+lots-k2 fit\/eval\s+lots-k4 fit\/eval\s+prompt tok lots\/all/,
+      /task\s+K\s+kept tools\s+lots fit\/eval\s+keep-all fit\/eval\s+no-tools fit\/eval\s+random fit\/eval\s+bm25 fit\/eval\s+dense fit\/eval\s+tool2vec fit\/eval\s+router fit\/eval\s+trace-judge fit\/eval\s+tto fit\/eval\s+beam fit\/eval\s+oracle fit\/eval\s+lots-k2 fit\/eval\s+lots-k4 fit\/eval\s+lots-deferred fit\/eval\s+prompt tok lots\/all/,
     );
-    // Every baseline of the paper's Table 1 that runs locally, and the reference rows (oracle, fixed K), named in the log line; the cost of selection under the tables.
+    // Every baseline of the paper's Table 1 that runs locally, and the reference rows (oracle, fixed K, pinned + deferred), named in the log line; the cost of selection under the tables.
     expect(text).toContain(
-      '5/5 evaluated LOTS against Keep-all, No tools, Random, BM25, Dense, Tool2Vec, LLM router, Trace judge, TTO†, Beam†, Oracle (gold chain), LOTS K=2, LOTS K=4',
+      '5/5 evaluated LOTS against Keep-all, No tools, Random, BM25, Dense, Tool2Vec, LLM router, Trace judge, TTO†, Beam†, Oracle (gold chain), LOTS K=2, LOTS K=4, LOTS pinned + deferred',
     );
     expect(text).toMatch(/cost of selection[^\n]*\n.*\n.*\nLOTS\s+\d+\s+[\d,]+ in \d+ fits?/);
     expect(text).toMatch(/LLM router\s+\d+\s+[\d,]+ per request/);
