@@ -5,6 +5,7 @@ import { flagInt, flagList, flagString, requireFlag, UsageError, type ParsedArgs
 import { EXIT_OK, type Command } from '../command';
 import { alignColumns, formatComparisonTable, methodNotes } from '../../../shared/benchmark/comparison-table';
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
+import { deferredTable, formatDeferredTable } from '../../../shared/benchmark/deferred-table';
 import { MAX_REGISTRY } from '../../../shared/benchmark/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESET_NAMES, DEMO_PRESETS, runDemo, type DemoPresetName } from '../../engine/benchmark/demo';
@@ -146,6 +147,8 @@ export const command: Command = {
         if (paired) io.out(`\n${paired}`);
         const cost = formatCostTable(costTable(project.rows), METHOD_LABELS);
         if (cost) io.out(`\n${cost}`);
+        const deferred = deferredTable(project.rows);
+        if (deferred) io.out(`\n${formatDeferredTable(deferred)}`);
         for (const note of methodNotes(project.rows, METHOD_LABELS)) io.out(note);
       }
       if (seeded) {

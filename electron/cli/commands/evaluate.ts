@@ -7,6 +7,7 @@ import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table
 import { METHOD_LABELS } from '../../../shared/export/demo-report';
 import { comparisonRow, formatComparisonTable, methodNotes, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
+import { deferredTable, formatDeferredTable } from '../../../shared/benchmark/deferred-table';
 import { formatSeedTable } from '../../../shared/benchmark/seeds';
 import { seedPointsOf } from '../../engine/benchmark/seeds';
 import { benchRequests } from '../../engine/benchmark/project';
@@ -92,6 +93,8 @@ export const command: Command = {
       if (paired) io.out(`\n${paired}`);
       const cost = formatCostTable(costTable(rows), METHOD_LABELS);
       if (cost) io.out(`\n${cost}`);
+      const deferred = deferredTable(rows);
+      if (deferred) io.out(`\n${formatDeferredTable(deferred)}`);
       for (const note of methodNotes(rows, METHOD_LABELS)) io.out(note);
       const seeds = seedPointsOf(store);
       if (seeds) io.out(`\n${formatSeedTable(seeds)}`);

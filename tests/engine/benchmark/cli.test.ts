@@ -47,6 +47,10 @@ describe('lots demo, serve, sweep, evaluate', () => {
     expect(text).toMatch(/cost of selection[^\n]*\n.*\n.*\nLOTS\s+\d+\s+[\d,]+ in \d+ fits?/);
     expect(text).toMatch(/LLM router\s+\d+\s+[\d,]+ per request/);
     expect(text).toContain('how each method chose, where it has something to say:');
+    // The pinned + deferred row against top-K only and keep-all, with the requests that asked for a deferred tool.
+    expect(text).toMatch(
+      /LOTS pinned \+ deferred on the evaluation requests[^\n]*\ntask\s+asked\s+right after asking[^\n]*\n[-\s]+\ncompute_only\s+\d+\/\d+\s/,
+    );
     expect(text).toMatch(/\ncompute_only\s+1\s+\S+/);
     expect(text).toMatch(/\nmean\s+/);
     const store = ProjectStore.open(out);

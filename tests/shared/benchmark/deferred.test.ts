@@ -2,7 +2,9 @@
 // asked for once with "RUN: <Tool>"; the LOTS pinned + deferred row; and the comparison loop that serves it.
 import { describe, expect, it } from 'vitest';
 import { baselineSpaces } from '../../../shared/benchmark/baselines';
+import type { ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { DEFERRED_HEADER, deferredRequest } from '../../../shared/benchmark/deferred';
+import { deferredTable, formatDeferredTable } from '../../../shared/benchmark/deferred-table';
 import { instantiate } from '../../../shared/benchmark/instance';
 import { registryDefs } from '../../../shared/benchmark/registry';
 import { compareSpaces, type MenuEvaluator } from '../../../shared/benchmark/sweep';
@@ -122,5 +124,79 @@ describe('the comparison loop with a deferred list', () => {
     expect(calls).toEqual([]);
     await compareSpaces({ spaces: [{ ...spaces[1]!, deferred: ['Calculator'] }], splits: ['eval'], evaluate, previous: results, requireOutcomes: true });
     expect(calls).toEqual([{ menu: ['TableQuery'], deferred: ['Calculator'] }]);
+  });
+});
+
+describe('the pinned + deferred table', () => {
+  const outcome = (request: string, correct: number, promptTokens: number, called?: string[]) => ({
+    request,
+    correct,
+    promptTokens,
+    ...(called ? { called } : {}),
+  });
+  const result = (name: string, outcomes: ReturnType<typeof outcome>[]) => ({
+    name,
+    k: 1,
+    tools: ['A'],
+    accuracy: outcomes.reduce((a, o) => a + o.correct, 0) / outcomes.length,
+    n: outcomes.length,
+    promptTokens: outcomes.reduce((a, o) => a + o.promptTokens, 0) / outcomes.length,
+    split: 'eval' as const,
+    outcomes,
+  });
+  const ids = Array.from({ length: 10 }, (_, i) => `r${i}`);
+  const row = (task: string, deferredRight: number[], called: Record<number, string[]>): ComparisonRow => ({
+    task,
+    k: 1,
+    space: ['A'],
+    results: new Map([
+      [
+        'lots',
+        {
+          eval: result(
+            'lots',
+            ids.map((id, i) => outcome(id, i < 5 ? 1 : 0, 100)),
+          ),
+        },
+      ],
+      [
+        'keep-all',
+        {
+          eval: result(
+            'keep-all',
+            ids.map((id) => outcome(id, 0, 400)),
+          ),
+        },
+      ],
+      [
+        'lots-deferred',
+        {
+          eval: result(
+            'lots-deferred',
+            ids.map((id, i) => outcome(id, deferredRight.includes(i) ? 1 : 0, called[i] ? 260 : 130, called[i])),
+          ),
+        },
+      ],
+    ]),
+  });
+
+  it('counts the requests that asked, what they asked for and how many were then right, and pairs the row with top-K only and keep-all', () => {
+    // t1: the five LOTS got right, plus two that asked and were then right; t2: two right fewer, one asked in vain.
+    const table = deferredTable([row('t1', [0, 1, 2, 3, 4, 5, 6], { 5: ['B'], 6: ['B', 'C'] }), row('t2', [0, 1, 2], { 9: ['B'] })])!;
+    expect(table.families.map((f) => [f.task, f.n, f.asked, f.rightAfterAsking, Object.fromEntries(f.tools)])).toEqual([
+      ['t1', 10, 2, 2, { B: 2, C: 1 }],
+      ['t2', 10, 1, 0, { B: 1 }],
+    ]);
+    expect(table.againstTopK!.families.map((f) => f.result.difference)).toEqual([0.2, -0.2]);
+    expect(table.againstTopK!.families[0]!.result.discordant).toEqual({ aOnly: 2, bOnly: 0 });
+    expect(table.againstKeepAll!.pooled.difference).toBeCloseTo(0.5);
+    expect(table.families[0]!.promptTokens).toEqual({ deferred: 156, topK: 100, keepAll: 400 });
+    const text = formatDeferredTable(table);
+    expect(text).toMatch(/\nt1\s+2\/10\s+2\s+B ×2, C ×1\s+\+0\.20 \[[^\]]+\] p=0\.50\s+\+0\.70 \[[^\]]+\] p=0\.02\s+156\/100\/400/);
+    expect(text).toMatch(/\npooled\s+3\/20\s+2\s+B ×3, C ×1\s+\+0\.00 /);
+  });
+
+  it('is absent when the run has no pinned + deferred results', () => {
+    expect(deferredTable([{ ...row('t1', [], {}), results: new Map([['lots', {}]]) }])).toBeUndefined();
   });
 });
