@@ -287,6 +287,9 @@ export interface DemoData {
   cost?: CostRow[];
   /** The evaluation requests LOTS and keep-all answered differently (absent without per-request outcomes). */
   differences?: DemoDifference[];
+  /** LOTS pinned + deferred, pooled over the tasks' evaluation requests: how many asked for a deferred tool
+   * and how many of those were then right (absent without the row). */
+  deferredCalls?: { asked: number; n: number; rightAfterAsking: number };
 }
 
 /** One evaluation request where LOTS's space and the whole registry disagree on correctness. */

@@ -5,6 +5,7 @@ import { FAMILIES } from '../../../shared/benchmark/families/index';
 import { isFamilyName } from '../../../shared/benchmark/family';
 import { comparisonRow, TABLE_COLUMNS, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { costTable } from '../../../shared/benchmark/cost-table';
+import { deferredTable, type DeferredFamily } from '../../../shared/benchmark/deferred-table';
 import { pairedTable } from '../../../shared/benchmark/paired-table';
 import type { DemoCell, DemoData, DemoDifference, DemoTask } from '../../../shared/api/types';
 import type { BaselineResult } from '../../../shared/project/sweeps';
@@ -43,6 +44,8 @@ export function buildDemoData(store: ReadOnlyProjectStore): DemoData {
   const paired = pairedTable(rows);
   const cost = costTable(rows);
   const differences = disagreements(store, rows);
+  const deferred = deferredTable(rows);
+  const sum = (g: (f: DeferredFamily) => number) => deferred?.families.reduce((a, f) => a + g(f), 0) ?? 0;
   return {
     record: store.readDemo() ?? null,
     methods,
@@ -51,6 +54,7 @@ export function buildDemoData(store: ReadOnlyProjectStore): DemoData {
     ...(paired.against.length || paired.missing.length ? { paired } : {}),
     ...(cost.some((c) => c.per !== 'none') ? { cost } : {}),
     ...(differences.length > 0 ? { differences } : {}),
+    ...(deferred ? { deferredCalls: { asked: sum((f) => f.asked), n: sum((f) => f.n), rightAfterAsking: sum((f) => f.rightAfterAsking) } } : {}),
   };
 }
 

@@ -41,6 +41,26 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     expect(rows[2]!.textContent).toMatch(/\+17 pts/);
   });
 
+  it('shows LOTS pinned + deferred with how many requests asked for a deferred tool and how many were then right', async () => {
+    const called = (i: number) => (i === 9 || i === 10 ? { called: ['Barcode'] } : {});
+    const deferred = evalResult('lots-deferred', twelve(10), 170);
+    deferred.outcomes = deferred.outcomes!.map((o, i) => ({ ...o, ...called(i) }));
+    const data = demoProject([
+      evalResult('lots', twelve(9), 150),
+      evalResult('keep-all', twelve(4), 590),
+      { ...deferred, deferred: ['Barcode'], deferredCalls: 2 },
+    ]);
+    await renderStudio({ view: 'demo' }, { dir: data });
+    const table = await screen.findByTestId('demo-reference-table');
+    const rows = [...table.querySelectorAll('tbody tr')];
+    expect(rows.map((r) => r.getAttribute('data-method'))).toEqual(['lots', 'lots-deferred', 'keep-all']);
+    expect(rows[1]!.textContent).toContain('LOTS pinned + deferred');
+    expect(rows[1]!.textContent).toMatch(/−8 pts/);
+    expect(within(rows[1] as HTMLElement).getByTestId('demo-deferred-calls').textContent).toBe(
+      ' — asked for a deferred tool on 2 of 12 requests, 1 then right',
+    );
+  });
+
   it('says how to add the reference rows when the run has none, and shows no seed table for one seed', async () => {
     await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }) });
     expect((await screen.findByTestId('demo-reference-missing')).textContent).toContain('lots demo --baselines all');
