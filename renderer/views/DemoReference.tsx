@@ -68,11 +68,10 @@ export function DemoReference({ data }: { data: DemoData }) {
                     <td className="small text-2">
                       {m === 'lots' ? 'the top-K of the ranking, K the smallest at the best fitting accuracy (labels used to choose K)' : DEFINITIONS[m]}
                       {m === 'lots-deferred' && data.deferredCalls && (
-                        <span className="nowrap" data-testid="demo-deferred-calls">
-                          {' '}
-                          — asked for a deferred tool on {fmtInt(data.deferredCalls.asked)} of {fmtInt(data.deferredCalls.n)} requests
-                          {data.deferredCalls.asked > 0 ? `, ${fmtInt(data.deferredCalls.rightAfterAsking)} then right` : ''}
-                        </span>
+                        <div style={{ marginTop: 2 }} data-testid="demo-deferred-calls">
+                          Asked for a deferred tool on {fmtInt(data.deferredCalls.asked)} of {fmtInt(data.deferredCalls.n)} requests
+                          {data.deferredCalls.asked > 0 ? `, ${fmtInt(data.deferredCalls.rightAfterAsking)} then right` : ''}.
+                        </div>
                       )}
                     </td>
                   </tr>

@@ -23,6 +23,7 @@ import type { ProjectStore } from '../store/project-store';
 import type { BenchServer } from './server';
 import { lotsSelectionCost } from './selection-cost';
 import { taskRanking } from './project';
+import { defaultDeferred } from '../../../shared/lots/space-draft';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export interface TaskRequests {
@@ -195,8 +196,7 @@ export async function compareAtBudget(
       ),
     );
   });
-  // Every tool the task's scores rank (what a three-state proposal defers when it is not pinned).
-  const observed = sweep.run ? taskRanking(store.listScores(sweep.run), task).map((t) => t.tool) : [];
+  const observed = observedTools(store, sweep);
   // Every method of the registry runs through the same provider interface, one at a time.
   let current = sweep;
   let baselines = sweep.baselines;
@@ -257,9 +257,11 @@ export async function evaluateTask(
   const { sweep, space, k } = evaluation;
   const latest = approvedSpace(store, task);
   if (!latest || !sameSet(latest.tools, space) || latest.rule.kind !== 'topk' || latest.rule.k !== k) {
+    // The three-state proposal at K: the top K pinned, the task's other scored tools deferred, the rest hidden.
     store.acceptSpace({
       task,
       tools: space,
+      deferred: defaultDeferred(observedTools(store, sweep), space),
       pinned: [],
       banned: [],
       rule: { kind: 'topk', k },
@@ -268,6 +270,12 @@ export async function evaluateTask(
     });
   }
   return evaluation;
+}
+
+/** Every tool the task's scores rank in the sweep's scoring run, in ranking order: what a three-state
+ * proposal defers when it is not pinned. Empty for a sweep that names no run. */
+function observedTools(store: ProjectStore, sweep: SweepResult): string[] {
+  return sweep.run ? taskRanking(store.listScores(sweep.run), sweep.task).map((t) => t.tool) : [];
 }
 
 /** LOTS's ranking as far as the sweep measured it: the tools of its largest K, in ranking order. */

@@ -7,6 +7,8 @@ import { main } from '../../../electron/cli/main';
 import { captureIO as capture } from '../../cli/io';
 import { ProjectStore } from '../../../electron/engine/store';
 import { DEMO_PRESETS } from '../../../electron/engine/benchmark/demo';
+import { taskRanking } from '../../../electron/engine/benchmark/project';
+import { approvedSpace } from '../../../electron/engine/read-model/approved-space';
 
 /** `lots demo` on the fixture model, two families, one request of each split, short answers; `flags` override or add. */
 function demoArgs(out: string, flags: Record<string, string> = {}): string[] {
@@ -61,6 +63,13 @@ describe('lots demo, serve, sweep, evaluate', () => {
         .sort(),
     ).toEqual(['compute_only', 'no_tool']);
     expect(store.listSpaces()).toHaveLength(2);
+    // The accepted space is the three-state proposal at the sweep's K: the rest of the scored tools deferred.
+    const sweep = store.readSweep('compute_only')!;
+    const approved = approvedSpace(store, 'compute_only')!;
+    const ranked = taskRanking(store.listScores(sweep.run), 'compute_only').map((t) => t.tool);
+    expect(approved.tools).toEqual(sweep.points.find((p) => p.k === sweep.bestK)!.tools);
+    expect(approved.deferred.length).toBeGreaterThan(0);
+    expect(approved.deferred).toEqual(ranked.filter((t) => !approved.tools.includes(t)));
     const record = store.readDemo()!;
     expect(record).toMatchObject({
       preset: { name: 'quick', fit: 1, eval: 1, draws: 2, kMax: DEMO_PRESETS.quick.kMax, registry: 15, families: ['compute_only', 'no_tool'] },

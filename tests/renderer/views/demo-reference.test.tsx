@@ -56,9 +56,7 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     expect(rows.map((r) => r.getAttribute('data-method'))).toEqual(['lots', 'lots-deferred', 'keep-all']);
     expect(rows[1]!.textContent).toContain('LOTS pinned + deferred');
     expect(rows[1]!.textContent).toMatch(/−8 pts/);
-    expect(within(rows[1] as HTMLElement).getByTestId('demo-deferred-calls').textContent).toBe(
-      ' — asked for a deferred tool on 2 of 12 requests, 1 then right',
-    );
+    expect(within(rows[1] as HTMLElement).getByTestId('demo-deferred-calls').textContent).toBe('Asked for a deferred tool on 2 of 12 requests, 1 then right.');
   });
 
   it('says how to add the reference rows when the run has none, and shows no seed table for one seed', async () => {
