@@ -166,7 +166,11 @@ export function BudgetView() {
             state="deferred"
             note="callable"
             testId="deferred-set"
-            empty="None: every ranked tool is pinned."
+            empty={
+              draft && draft.hidden.length > 0
+                ? `None: ${draft.baseVersion !== null ? `approved version ${draft.baseVersion}` : 'the draft'} hides the other ranked tools (defer them in the Space view).`
+                : 'None: every ranked tool is pinned.'
+            }
             tools={deferredTools}
             chipClass={() => ' deferred'}
           />

@@ -65,6 +65,17 @@ describe('Budget view', () => {
     expect(cells('pinned-deferred')[2]).toBe(String(full[TOOLS[0]]! + sum(TOOLS.slice(1, 4), demoted)));
   });
 
+  it('says when the approved version hides the other ranked tools instead of deferring them (a version from before the third state)', async () => {
+    const { dir, project } = financeProject();
+    project.acceptSpace({ task: TASK, tools: TOOLS.slice(0, 3), pinned: [], banned: [], rule: { kind: 'topk', k: 3 }, note: 'approved before deferral' });
+    await renderStudio({ view: 'budget', task: TASK }, { dir });
+    expect((await screen.findByTestId('k-value')).textContent).toBe('K = 3');
+    const set = screen.getByTestId('deferred-set');
+    expect(set.querySelectorAll('.chip')).toHaveLength(0);
+    expect(set.textContent).toContain('None: approved version 0 hides the other ranked tools (defer them in the Space view).');
+    expect([...screen.getByTestId('hidden-set').querySelectorAll('.chip')].map((c) => c.textContent)).toEqual([TOOLS[3], TOOLS[4]]);
+  });
+
   it('runs a sweep of the task with the chosen model: the engine starts its sweep job', async () => {
     const { api, store, dir } = await renderStudio({ view: 'budget', task: TASK });
     const run = await screen.findByRole('button', { name: 'Run sweep' });
