@@ -1,7 +1,7 @@
 // Serving benchmark requests with a local model (paper B.2's single-step protocol): each request is
 // executed under the given menu, rendered exactly as the scorer renders it (same renderer, so a served
 // answer is scored against the context it was generated from), answered greedily, and graded against
-// its gold answer. Deterministic: greedy decoding, and one result per (request, menu) per server.
+// its gold answer. Deterministic: greedy decoding, and one result per rendered prompt per server.
 import type { LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel, Token } from 'node-llama-cpp';
 import { basename } from 'node:path';
 import { deferredRequest } from '../../../shared/benchmark/deferred';
@@ -72,7 +72,7 @@ export interface ServedTrace {
   trace: Trace;
   promptTokens: number;
   correct: boolean;
-  /** True when this (request, menu) had been served before by this server. */
+  /** True when the same prompt had been answered before by this server. */
   cached: boolean;
   /** The deferred tools the model asked to run before it answered (absent: it asked for none). */
   called?: string[];
@@ -81,6 +81,17 @@ export interface ServedTrace {
 export interface ServeCallOptions {
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * What a served request's greedy answer depends on: the text the model reads (system text, menu, render
+ * hints with the deferred list, the request and its tool lines). Not the request's id: ids repeat across
+ * seeds and variants (`table_total-0000` of seed 0 and of seed 1 are different requests), and a `--seeds`
+ * demo serves them all with one server.
+ */
+function answerKey(trace: Trace): string {
+  const turn = trace.turns[0]!;
+  return JSON.stringify([trace.system ?? '', trace.tools, trace.meta?.render ?? null, turn.request, turn.steps]);
 }
 
 /** A served request's answer as remembered: the graded answer, the prompt tokens of every step, and the
@@ -173,7 +184,7 @@ export class BenchServer {
     const prepared = items.map((item) => {
       const trace = this.servedTrace(item);
       const deferred = canonicalOrder(item.deferred ?? []).filter((t) => !item.menu.includes(t));
-      const key = `${item.base.id}\u0000${canonicalOrder(item.menu).join(',')}${deferred.length ? `\u0000${deferred.join(',')}` : ''}`;
+      const key = answerKey(trace);
       return { item, trace, deferred, key, prompt: this.memo.has(key) ? undefined : this.renderer.render(trace, 0, '') };
     });
     const results: ServedTrace[] = new Array<ServedTrace>(items.length);
