@@ -40,7 +40,7 @@ export const command: Command = {
     'requests; results are stored with the sweep and the LOTS space is recorded as an accepted space version.',
     '',
     "Baselines (paper Table 1; † uses the fitting requests' gold answers):",
-    ...BASELINE_NAMES.map((id) => `  ${id.padEnd(12)} ${selectionMethod(id)!.definition}`),
+    ...BASELINE_NAMES.map((id) => `  ${id.padEnd(Math.max(...BASELINE_NAMES.map((n) => n.length)))}  ${selectionMethod(id)!.definition}`),
     '',
     `Those that ask the model (${BASELINE_NAMES.filter((id) => selectionMethod(id)!.needsModel).join(', ')}) and the reference rows`,
     `(${BASELINE_NAMES.filter((id) => selectionMethod(id)!.reference === true).join(', ')}) run only when named or with --baselines all:`,
