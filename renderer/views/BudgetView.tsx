@@ -177,7 +177,12 @@ export function BudgetView() {
           <StateRow state="hidden" note="not offered" testId="hidden-set" empty="None." tools={hiddenTools} chipClass={() => ' hidden-tool'} />
           <p className="tiny muted budget-states-rule">
             The proposal’s rule at K = {k}: the top {k} pinned, the task’s other ranked tools deferred, tools never scored hidden
-            {edited ? '; with your edits from the space editor' : ''}.
+            {edited
+              ? draft?.baseVersion !== null && draft?.baseVersion !== undefined
+                ? `; with the edits of approved version ${draft.baseVersion} and the space editor`
+                : '; with your edits from the space editor'
+              : ''}
+            .
           </p>
         </div>
         <MenuCost budget={budget} pinned={keptTokens} deferred={deferredTokens} deferredFull={deferredFull} deferredCount={deferredTools.length} k={k} />

@@ -39,14 +39,16 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
   const settle = (): Promise<void> => session.ui.settle();
   const shot = (name: string): Promise<void> => session.ui.shot(name, { fullPage: name.startsWith('demo') });
 
-  it('the bundled sample is a real demo run: a model, sweeps with baselines, approved spaces', () => {
+  it('the bundled sample is a real demo run: a model, sweeps with baselines and reference rows, approved spaces', () => {
     expect(record, 'assets/sample-project/demo.json').toBeDefined();
     expect(record!.modelName).toMatch(/\.gguf$/);
     expect(families.length).toBeGreaterThanOrEqual(3);
     for (const task of families) {
       const sweep = sample.readSweep(task)!;
       expect(sweep.bestK, task).toBeGreaterThan(0);
-      expect(new Set(sweep.baselines.map((b) => b.name))).toEqual(new Set(['lots', 'keep-all', 'no-tools', 'random', 'bm25']));
+      expect(new Set(sweep.baselines.map((b) => b.name))).toEqual(
+        new Set(['lots', 'keep-all', 'no-tools', 'random', 'bm25', 'oracle', 'lots-k2', 'lots-k4', 'lots-deferred']),
+      );
       expect(sample.readSpaces(task).versions.length, task).toBeGreaterThan(0);
     }
     expect(sample.listScores().length).toBeGreaterThan(0);

@@ -74,6 +74,7 @@ describe('Budget view', () => {
     expect(set.querySelectorAll('.chip')).toHaveLength(0);
     expect(set.textContent).toContain('None: approved version 0 hides the other ranked tools (defer them in the Space view).');
     expect([...screen.getByTestId('hidden-set').querySelectorAll('.chip')].map((c) => c.textContent)).toEqual([TOOLS[3], TOOLS[4]]);
+    expect(screen.getByText(/The proposal’s rule at K = 3/).textContent).toContain('; with the edits of approved version 0 and the space editor.');
   });
 
   it('runs a sweep of the task with the chosen model: the engine starts its sweep job', async () => {
