@@ -3,7 +3,7 @@
 // version history; History names its run by model and date, says where the folded space differs from
 // the deployed one, and draws each running-score line with its own dash; Jobs lists the project's
 // finished runs and defaults to the intervention the sample was scored with; the Demo view's family
-// table keeps its header row in place instead of over the rows, shows how to add the reference rows,
+// table keeps its header row in place instead of over the rows, shows the reference rows with their definitions,
 // and shows a differing request under both menus side by side; the view-only link disables writes
 // with the reason and the page meets no refused call. Screenshots at 1280×800 and 1920×1080 land in
 // artifacts/screenshots/ (named ui-*).
@@ -19,7 +19,12 @@ describeRequiring('chromium', 'Space, History, Jobs and Demo as a stakeholder re
     await page.click('[data-testid="open-sample"]');
     await page.waitForSelector('[data-testid="demo-story"]');
     await ui.settle();
-    expect(await page.locator('[data-testid="demo-reference-missing"]').textContent()).toContain('lots demo --baselines all');
+    // The sample carries the reference rows (the standard run evaluated with them): each with its definition.
+    const referenceRows = await page
+      .locator('[data-testid="demo-reference-table"] tbody tr')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-method')));
+    expect(referenceRows).toEqual(['lots', 'oracle', 'lots-k2', 'lots-k4', 'lots-deferred', 'keep-all']);
+    expect(await page.locator('[data-testid="demo-deferred-calls"]').textContent()).toMatch(/^Asked for a deferred tool on \d+ of 400 requests/);
     for (const [w, h] of SIZES) {
       await page.setViewportSize({ width: w, height: h });
       await page.evaluate(() => (document.querySelector('[data-testid="view-demo"]')!.scrollTop = 0));
