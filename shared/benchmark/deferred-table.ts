@@ -6,6 +6,7 @@
 // has the row.
 import type { BaselineResult } from '../project/sweeps';
 import { alignColumns, type ComparisonRow } from './comparison-table';
+import { pairOutcomes } from './paired-table';
 import { DEFAULT_PAIRED_RESAMPLES, formatSigned, pairedComparison, pClause, type PairedDifference, type PairedOutcome } from './paired';
 
 export const DEFERRED_ROW = 'lots-deferred';
@@ -31,15 +32,8 @@ export interface DeferredTable {
   againstKeepAll?: ReturnType<typeof pairedComparison>;
 }
 
-type Outcome = NonNullable<BaselineResult['outcomes']>[number];
-
 function pairs(a: BaselineResult | undefined, b: BaselineResult | undefined, task: string): PairedOutcome[] {
-  if (!a?.outcomes || !b?.outcomes) return [];
-  const other = new Map(b.outcomes.map((o) => [o.request, o]));
-  return a.outcomes.flatMap((o: Outcome) => {
-    const x = other.get(o.request);
-    return x ? [{ stratum: task, a: o.correct, b: x.correct }] : [];
-  });
+  return (b && pairOutcomes(a, b))?.map(([x, y]) => ({ stratum: task, a: x.correct, b: y.correct })) ?? [];
 }
 
 /** The table, or undefined when no row of the run has pinned + deferred results with their outcomes. */

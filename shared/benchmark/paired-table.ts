@@ -57,7 +57,8 @@ export function pairedTable(rows: readonly ComparisonRow[], options: { seed?: nu
 
 type Outcome = NonNullable<BaselineResult['outcomes']>[number];
 
-function pairOutcomes(a: BaselineResult | undefined, b: BaselineResult): [Outcome, Outcome][] | undefined {
+/** Two results' outcomes paired by request (trace id); undefined when either kept none or none pair. */
+export function pairOutcomes(a: BaselineResult | undefined, b: BaselineResult): [Outcome, Outcome][] | undefined {
   if (!a?.outcomes || !b.outcomes) return undefined;
   const byRequest = new Map(b.outcomes.map((o) => [o.request, o]));
   const pairs = a.outcomes.flatMap((o): [Outcome, Outcome][] => {

@@ -149,6 +149,8 @@ export interface TaskEvaluation {
   /** The LOTS space at bestK. */
   space: string[];
   k: number;
+  /** Every tool the task's scores rank (observedTools). */
+  observed: string[];
 }
 
 /** The methods `compareAtBudget` runs, in its order: LOTS first, then the baselines asked for. */
@@ -240,7 +242,7 @@ export async function compareAtBudget(
   const lotsCost = await lotsSelectionCost(store, server, task, sweep);
   current = { ...current, baselines: lotsCost ? baselines.map((b) => (b.name === 'lots' ? { ...b, selection: { ...lotsCost, budget: k } } : b)) : baselines };
   store.writeSweep(current);
-  return { sweep: current, space, k };
+  return { sweep: current, space, k, observed };
 }
 
 /** LOTS at the sweep's bestK against the baselines (`compareAtBudget`, on fitting and evaluation requests by
@@ -254,14 +256,14 @@ export async function evaluateTask(
   options: EvaluateTaskOptions,
 ): Promise<TaskEvaluation> {
   const evaluation = await compareAtBudget(store, server, task, requests, registry, options);
-  const { sweep, space, k } = evaluation;
+  const { sweep, space, k, observed } = evaluation;
   const latest = approvedSpace(store, task);
   if (!latest || !sameSet(latest.tools, space) || latest.rule.kind !== 'topk' || latest.rule.k !== k) {
     // The three-state proposal at K: the top K pinned, the task's other scored tools deferred, the rest hidden.
     store.acceptSpace({
       task,
       tools: space,
-      deferred: defaultDeferred(observedTools(store, sweep), space),
+      deferred: defaultDeferred(observed, space),
       pinned: [],
       banned: [],
       rule: { kind: 'topk', k },

@@ -5,8 +5,8 @@
 import type { LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel, Token } from 'node-llama-cpp';
 import { basename } from 'node:path';
 import { deferredRequest } from '../../../shared/benchmark/deferred';
+import { deferredHint } from '../../../shared/trace/render-hints';
 import { gradeAnswer } from '../../../shared/benchmark/grade';
-import { canonicalOrder } from '../../../shared/benchmark/registry';
 import { buildBenchTrace, instanceOfTrace, readBenchMeta } from '../../../shared/benchmark/trace';
 import { TRACE_FORMAT_VERSION, type Trace } from '../../../shared/trace/schema';
 import type { Generation } from '../../../shared/selection/method';
@@ -183,7 +183,7 @@ export class BenchServer {
   async serve(items: readonly ServeItem[], options: ServeCallOptions = {}): Promise<ServedTrace[]> {
     const prepared = items.map((item) => {
       const trace = this.servedTrace(item);
-      const deferred = canonicalOrder(item.deferred ?? []).filter((t) => !item.menu.includes(t));
+      const deferred = deferredHint(trace)?.tools.map((t) => t.name) ?? [];
       const key = answerKey(trace);
       return { item, trace, deferred, key, prompt: this.memo.has(key) ? undefined : this.renderer.render(trace, 0, '') };
     });
