@@ -3,7 +3,8 @@
 // each with LOTS's paired difference against it; and, for a `--seeds N` run, the spread over the seeds
 // (mean ± sd and range) beside each seed's paired interval.
 import type { DemoData } from '../../shared/api';
-import { formatSigned } from '../../shared/benchmark/paired';
+import { FIXED_KS, type FixedKTable } from '../../shared/benchmark/fixed-k-table';
+import { formatSigned, type PairedDifference } from '../../shared/benchmark/paired';
 import { seedSummary, type Spread } from '../../shared/benchmark/seeds';
 import { methodLabel } from '../../shared/export/demo-report';
 import { SELECTION_METHODS } from '../../shared/selection/registry';
@@ -84,8 +85,74 @@ export function DemoReference({ data }: { data: DemoData }) {
             better ranking could still win; LOTS at K = 2 and 4 shows how much the label-chosen K matters; LOTS pinned + deferred shows whether the model asks
             for a tool left out of the top K when it needs it.
           </p>
+          {data.fixedK && <FixedKBlock table={data.fixedK} />}
         </>
       )}
+    </div>
+  );
+}
+
+/** The paper's Table 9: each label-free ranking at the same K as LOTS's top-K, paired on the same requests. */
+function FixedKBlock({ table }: { table: FixedKTable }) {
+  const cell = (d: PairedDifference | undefined) =>
+    d ? `${points(d.difference)} pts ${d.interval ? `[${points(d.interval.lo)}, ${points(d.interval.hi)}]` : '(too few for an interval)'}` : '—';
+  return (
+    <div style={{ marginTop: 12 }} data-testid="demo-fixed-k">
+      <h3 style={{ margin: '0 0 4px' }}>Every ranking at the same K (the paper's Table 9)</h3>
+      <table className="table" data-testid="demo-fixed-k-table">
+        <thead>
+          <tr>
+            <th>Ranking</th>
+            {FIXED_KS.map((k) => (
+              <th key={k} className="num">
+                Accuracy at K = {k}
+              </th>
+            ))}
+            {FIXED_KS.map((k) => (
+              <th key={k} className="num">
+                LOTS minus it at K = {k} [95% interval]
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr data-method="lots">
+            <td className="nowrap">
+              <strong>LOTS</strong>
+            </td>
+            {FIXED_KS.map((k) => (
+              <td key={k} className="num tabular">
+                {table.lots[k] === undefined ? '—' : pct(table.lots[k])}
+              </td>
+            ))}
+            {FIXED_KS.map((k) => (
+              <td key={k} className="num tabular">
+                —
+              </td>
+            ))}
+          </tr>
+          {table.rows.map((r) => (
+            <tr key={r.baseline} data-method={r.baseline}>
+              <td className="nowrap">
+                <strong>{methodLabel(r.baseline)}</strong>
+              </td>
+              {FIXED_KS.map((k) => (
+                <td key={k} className="num tabular">
+                  {r.cells[k] ? pct(r.cells[k].accuracy) : '—'}
+                </td>
+              ))}
+              {FIXED_KS.map((k) => (
+                <td key={k} className="num tabular">
+                  {cell(r.cells[k]?.difference)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="small muted" style={{ margin: '6px 0 0' }}>
+        Here no fitting label chooses any space: every ranking keeps its top K tools in every family, so the difference is the ranking's alone.
+      </p>
     </div>
   );
 }

@@ -11,6 +11,7 @@ import type { BaselineResult } from '../project/sweeps';
 import type { DemoRecord } from '../project/demo';
 import type { PairedTable } from '../benchmark/paired-table';
 import type { CostRow } from '../benchmark/cost-table';
+import type { FixedKTable } from '../benchmark/fixed-k-table';
 
 export type Transport = 'electron' | 'web';
 
@@ -290,6 +291,9 @@ export interface DemoData {
   /** LOTS pinned + deferred, pooled over the tasks' evaluation requests: how many asked for a deferred tool
    * and how many of those were then right (absent without the row). */
   deferredCalls?: { asked: number; n: number; rightAfterAsking: number };
+  /** The paper's Table 9: every label-free ranking at the same K = 2 and K = 4 against LOTS's top-K (absent
+   * without a baseline measured at a fixed K). */
+  fixedK?: FixedKTable;
 }
 
 /** One evaluation request where LOTS's space and the whole registry disagree on correctness. */

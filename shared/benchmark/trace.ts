@@ -10,7 +10,7 @@ import { FAMILY_NAMES } from './family';
 import { benchTraceId, instantiate, type BenchInstance } from './instance';
 import { benchToolDef, presentationOrder, type LineOrder } from './registry';
 import { ExpectedError } from '../base/errors';
-import { BENCH_VARIANTS } from './variant';
+import { BENCH_VARIANTS, COMPOSITION_SYSTEM, COMPOSITION_SYSTEM_COMPACT, type BenchVariant } from './variant';
 import { DEFERRED_HEADER } from './deferred';
 
 export const BENCH_META_VERSION = 1;
@@ -62,6 +62,12 @@ export interface BenchTraceOptions {
   meta?: Record<string, unknown>;
 }
 
+/** The system text a request is served with: the composition variant asks for the calculation and its result. */
+export function systemText(prompt: BenchPrompt, variant: BenchVariant): string {
+  if (variant === 'composition') return prompt === 'compact' ? COMPOSITION_SYSTEM_COMPACT : COMPOSITION_SYSTEM;
+  return prompt === 'compact' ? BENCH_SYSTEM_COMPACT : BENCH_SYSTEM;
+}
+
 export function buildBenchTrace(instance: BenchInstance, options: BenchTraceOptions): Trace {
   const order = options.order ?? 'dependency';
   const menu = presentationOrder(options.menu, order);
@@ -90,7 +96,7 @@ export function buildBenchTrace(instance: BenchInstance, options: BenchTraceOpti
     v: 1,
     id: options.id ?? benchTraceId(instance.family, instance.index),
     task: instance.family,
-    system: prompt === 'compact' ? BENCH_SYSTEM_COMPACT : BENCH_SYSTEM,
+    system: systemText(prompt, instance.variant),
     tools: prompt === 'compact' ? menu.map(compactToolDef) : menu.map(benchToolDef),
     turns: [
       {

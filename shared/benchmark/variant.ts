@@ -3,7 +3,11 @@
 // variants answer what the faithful one cannot:
 // - `composition`: no tool line states the final answer. Every request gains a last step the model
 //   must do itself on what the chain returned (add a delivery charge, subtract a walk, correct a
-//   reading by an offset stated in the request); distractor outputs keep their numbers.
+//   reading by an offset stated in the request); distractor outputs keep their numbers. The model is asked
+//   to write the calculation on one line, then = and its result ("4515.46 + 1700 = 6215.46"), and the
+//   number after the first = is graded: asked for the number alone, the 0.5B and 1.5B models copied the
+//   intermediate instead of adding (0 and 1 of 40 right when handed exactly the gold chain; writing the
+//   calculation, the 1.5B model got 24 of 40: docs/results.md).
 // - `number-free`: the faithful requests with every line outside the gold chain made number-free, so
 //   keep-all measures the chain without numeric distraction (a control of the faithful gain).
 // - `answer-last`: the faithful requests with the line that states the answer placed last, after
@@ -29,6 +33,26 @@ export const VARIANT_SUMMARIES: Readonly<Record<BenchVariant, string>> = {
   'number-free': 'faithful requests, every line outside the gold chain without numbers (control)',
   'answer-last': 'faithful requests, the line that states the answer placed after every other line (control)',
 };
+
+/** The composition variant's system texts: write the calculation, then = and the result. */
+export const COMPOSITION_SYSTEM_COMPACT =
+  'Answer the request from the tool outputs below ("<Tool>: <output>" lines). Reply on one line: the calculation the request asks for, written with the numbers, then = and its result, e.g. "12.5 + 30 = 42.5". No units.';
+export const COMPOSITION_SYSTEM =
+  'You answer a request using the outputs of the tools that were run for it, given one line per tool as "<Tool>: <output>". ' +
+  'Reply on one line: the calculation the request asks for, written with the numbers, then = and its result, e.g. "12.5 + 30 = 42.5". No units.';
+/** Answer tokens a composition reply may take (the calculation and its result); the others take 16. */
+export const COMPOSITION_MAX_TOKENS = 48;
+
+/**
+ * The part of an answer that is graded. Composition replies write the calculation first: the number right
+ * after the first "=" is the result ("4515.46 + 1700 = 6215.46 = 6215.46" → "6215.46"); a reply with no
+ * "=" is graded as it is. Every other variant grades the whole answer (its first number).
+ */
+export function gradedPart(answer: string, variant: BenchVariant): string {
+  if (variant !== 'composition') return answer;
+  const eq = answer.indexOf('=');
+  return eq < 0 ? answer : answer.slice(eq + 1);
+}
 
 /**
  * The last step of a composition request: the gold answer is `intermediate op constant`, where the

@@ -9,6 +9,7 @@ import { keepAll } from './methods/keep-all';
 import { lots } from './methods/lots';
 import { lotsDeferred } from './methods/lots-deferred';
 import { lotsK2, lotsK4 } from './methods/lots-fixed-k';
+import { denseK2, denseK4, randomK2, randomK4, tool2vecK2, tool2vecK4 } from './methods/fixed-k';
 import { noTools } from './methods/no-tools';
 import { oracle } from './methods/oracle';
 import { random } from './methods/random';
@@ -19,7 +20,7 @@ import { tto } from './methods/tto';
 
 /** In table order: LOTS first, then the baselines as the paper's Table 1 groups them (no selection,
  * search-based, LLM-based, label-using†), then the reference rows (the gold-chain oracle, LOTS at fixed K,
- * LOTS pinned with the rest deferred). */
+ * LOTS pinned with the rest deferred, and Table 9's label-free rankings at the same fixed K). */
 export const SELECTION_METHODS = [
   lots,
   keepAll,
@@ -36,6 +37,12 @@ export const SELECTION_METHODS = [
   lotsK2,
   lotsK4,
   lotsDeferred,
+  denseK2,
+  denseK4,
+  tool2vecK2,
+  tool2vecK4,
+  randomK2,
+  randomK4,
 ] as const;
 
 export type SelectionMethodId = (typeof SELECTION_METHODS)[number]['id'];
@@ -48,6 +55,20 @@ export const BASELINE_NAMES: readonly BaselineName[] = SELECTION_METHODS.filter(
 export const DEFAULT_BASELINES: readonly BaselineName[] = SELECTION_METHODS.filter(
   (m): boolean => m.baseline && !m.needsModel && !('reference' in m && m.reference === true),
 ).map((m) => m.id as BaselineName);
+
+/** The paper's Table 9 rankings at a fixed K (Dense, Tool2Vec, Random at K = 2 and 4): run when named or
+ * with the group name `fixed-k`, not with `all` (six more servings of every request). */
+export const FIXED_K_BASELINES: readonly BaselineName[] = ['dense-k2', 'dense-k4', 'tool2vec-k2', 'tool2vec-k4', 'random-k2', 'random-k4'];
+/** What `--baselines all` runs (and `lots demo` by default): every baseline but Table 9's fixed-K rankings. */
+export const ALL_BASELINES: readonly BaselineName[] = BASELINE_NAMES.filter((n) => !FIXED_K_BASELINES.includes(n));
+/** The names `--baselines` accepts besides the baselines' own: `all` and `fixed-k`. */
+export const BASELINE_GROUPS = ['all', 'fixed-k'] as const;
+
+/** A `--baselines` list with its group names expanded, in the order given, each once. */
+export function expandBaselines(named: readonly string[]): string[] {
+  const out = named.flatMap((n) => (n === 'all' ? [...ALL_BASELINES] : n === 'fixed-k' ? [...FIXED_K_BASELINES] : [n]));
+  return [...new Set(out)];
+}
 
 export function selectionMethod(id: string): SelectionMethod | undefined {
   return SELECTION_METHODS.find((m) => m.id === id);

@@ -6,10 +6,11 @@ import { EXIT_OK, type Command } from '../command';
 import { alignColumns, formatComparisonTable, methodNotes } from '../../../shared/benchmark/comparison-table';
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import { deferredTable, formatDeferredTable } from '../../../shared/benchmark/deferred-table';
+import { fixedKTable, formatFixedKTable } from '../../../shared/benchmark/fixed-k-table';
 import { MAX_REGISTRY } from '../../../shared/benchmark/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESET_NAMES, DEMO_PRESETS, runDemo, type DemoPresetName } from '../../engine/benchmark/demo';
-import { BASELINE_NAMES, isBaselineName, type BaselineName } from '../../../shared/selection/registry';
+import { ALL_BASELINES, BASELINE_NAMES, expandBaselines, FIXED_K_BASELINES, isBaselineName, type BaselineName } from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
 import { formatSeedTable } from '../../../shared/benchmark/seeds';
 import { METHOD_LABELS } from '../../../shared/export/demo-report';
@@ -62,7 +63,7 @@ export const command: Command = {
     baselines: {
       type: 'string',
       multi: true,
-      description: `the baselines LOTS is compared with (default all: ${BASELINE_NAMES.join(', ')})`,
+      description: `the baselines LOTS is compared with (default all: ${ALL_BASELINES.join(', ')}; fixed-k: ${FIXED_K_BASELINES.join(', ')}, the paper's Table 9)`,
     },
   },
   details: [
@@ -106,9 +107,9 @@ export const command: Command = {
     if (preset !== 'quick' && (flagString(args, 'fit') || flagString(args, 'eval')))
       throw new UsageError(`--preset ${preset} sets --fit ${DEMO_PRESETS[preset].fit} --eval ${DEMO_PRESETS[preset].eval}; give one or the other`);
     const named = flagList(args, 'baselines');
-    const baselines = named.length === 0 || named.includes('all') ? [...BASELINE_NAMES] : named;
+    const baselines = expandBaselines(named.length === 0 ? ['all'] : named);
     const unknown = baselines.filter((b) => !isBaselineName(b));
-    if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from all, ${BASELINE_NAMES.join(', ')}`);
+    if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from all, fixed-k, ${BASELINE_NAMES.join(', ')}`);
     const registries = registryList(args);
     const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io, 'demo');
     const progress = stageReporter(io);
@@ -149,6 +150,8 @@ export const command: Command = {
         if (cost) io.out(`\n${cost}`);
         const deferred = deferredTable(project.rows);
         if (deferred) io.out(`\n${formatDeferredTable(deferred)}`);
+        const fixedK = fixedKTable(project.rows);
+        if (fixedK) io.out(`\n${formatFixedKTable(fixedK)}`);
         for (const note of methodNotes(project.rows, METHOD_LABELS)) io.out(note);
       }
       if (seeded) {

@@ -2,12 +2,21 @@
 import { flagInt, flagList, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
-import { BASELINE_NAMES, DEFAULT_BASELINES, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
+import {
+  ALL_BASELINES,
+  BASELINE_NAMES,
+  DEFAULT_BASELINES,
+  expandBaselines,
+  FIXED_K_BASELINES,
+  selectionMethod,
+  type BaselineName,
+} from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
 import { METHOD_LABELS } from '../../../shared/export/demo-report';
 import { comparisonRow, formatComparisonTable, methodNotes, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import { deferredTable, formatDeferredTable } from '../../../shared/benchmark/deferred-table';
+import { fixedKTable, formatFixedKTable } from '../../../shared/benchmark/fixed-k-table';
 import { formatSeedTable } from '../../../shared/benchmark/seeds';
 import { seedPointsOf } from '../../engine/benchmark/seeds';
 import { benchRequests } from '../../engine/benchmark/project';
@@ -29,7 +38,7 @@ export const command: Command = {
     baselines: {
       type: 'string',
       multi: true,
-      description: `baselines to run, or all (default: ${DEFAULT_BASELINES.join(', ')}; all: ${BASELINE_NAMES.join(', ')})`,
+      description: `baselines to run, or all (default: ${DEFAULT_BASELINES.join(', ')}; all: ${ALL_BASELINES.join(', ')}; fixed-k: ${FIXED_K_BASELINES.join(', ')}, the paper's Table 9)`,
     },
     draws: { type: 'string', description: 'Random: number of seeded draws (mean ± std)', default: String(DEFAULT_RANDOM_DRAWS) },
     json: { type: 'boolean', description: 'print the stored results as JSON: {"tasks": {"<task>": SweepResult}}' },
@@ -43,7 +52,7 @@ export const command: Command = {
     ...BASELINE_NAMES.map((id) => `  ${id.padEnd(Math.max(...BASELINE_NAMES.map((n) => n.length)))}  ${selectionMethod(id)!.definition}`),
     '',
     `Those that ask the model (${BASELINE_NAMES.filter((id) => selectionMethod(id)!.needsModel).join(', ')}) and the reference rows`,
-    `(${BASELINE_NAMES.filter((id) => selectionMethod(id)!.reference === true).join(', ')}) run only when named or with --baselines all:`,
+    `(${BASELINE_NAMES.filter((id) => selectionMethod(id)!.reference === true).join(', ')}) run only when named or with --baselines all (the fixed-K rankings: named or --baselines fixed-k):`,
     'tto and beam serve the fitting requests under every candidate menu they try,',
     'minutes per task on a CPU. A stored result is reused: evaluating again asks the model nothing new',
     '(Dense and Tool2Vec: under the same embedder; each prints which embedder chose, see --embed).',
@@ -57,9 +66,9 @@ export const command: Command = {
     const bench = benchRequests(store);
     const tasks = selectBenchTasks([...bench.byTask.keys()], flagList(args, 'task'));
     const named = flagList(args, 'baselines');
-    const baselines = named.includes('all') ? [...BASELINE_NAMES] : named;
+    const baselines = expandBaselines(named);
     const unknown = baselines.filter((b) => !(BASELINE_NAMES as readonly string[]).includes(b));
-    if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from all, ${BASELINE_NAMES.join(', ')}`);
+    if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from all, fixed-k, ${BASELINE_NAMES.join(', ')}`);
     const draws = flagInt(args, 'draws', { min: 1 });
     let skipped = 0;
     if (args.flags.model !== undefined) {
@@ -95,6 +104,8 @@ export const command: Command = {
       if (cost) io.out(`\n${cost}`);
       const deferred = deferredTable(rows);
       if (deferred) io.out(`\n${formatDeferredTable(deferred)}`);
+      const fixedK = fixedKTable(rows);
+      if (fixedK) io.out(`\n${formatFixedKTable(fixedK)}`);
       for (const note of methodNotes(rows, METHOD_LABELS)) io.out(note);
       const seeds = seedPointsOf(store);
       if (seeds) io.out(`\n${formatSeedTable(seeds)}`);

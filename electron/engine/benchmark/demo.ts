@@ -28,7 +28,7 @@ import { scoreBenchTraces } from './score';
 import { serveProject } from './serve-project';
 import { openServing, type BenchServer, type ServingOptions } from './server';
 import { ExpectedError } from '../../../shared/api/errors';
-import { BASELINE_NAMES, SELECTION_METHOD_IDS, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
+import { ALL_BASELINES, SELECTION_METHOD_IDS, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
 import { sameSet } from '../../../shared/benchmark/sweep';
 import type { Scored } from '../../../shared/lots/rank';
 import { DEFAULT_UPDATE_ALPHA } from '../../../shared/project/updates';
@@ -312,7 +312,7 @@ async function runDemoProject(store: ProjectStore, server: BenchServer, plan: Be
   const scores = store.listScores(scored.run);
   const rows: ComparisonRow[] = [];
   const families = byTask.size;
-  const baselines = options.baselines ?? BASELINE_NAMES;
+  const baselines = options.baselines ?? ALL_BASELINES;
   // Kept across the families: Tool2Vec's tool vectors depend on the registry only.
   const memo = new Map<string, unknown>();
   const projectIndex = new ProjectIndex(store);

@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { deferredRequest } from '../../../shared/benchmark/deferred';
 import { deferredHint } from '../../../shared/trace/render-hints';
 import { gradeAnswer } from '../../../shared/benchmark/grade';
+import { COMPOSITION_MAX_TOKENS, gradedPart } from '../../../shared/benchmark/variant';
 import { buildBenchTrace, instanceOfTrace, readBenchMeta } from '../../../shared/benchmark/trace';
 import { TRACE_FORMAT_VERSION, type Trace } from '../../../shared/trace/schema';
 import type { Generation } from '../../../shared/selection/method';
@@ -103,6 +104,18 @@ interface Answered {
   asked?: string;
 }
 
+/** Answer tokens for a benchmark request: the server's setting where one was given, else the variant's (a
+ * composition reply writes its calculation first). */
+export function answerTokens(trace: Trace, setting: number | undefined): number {
+  if (setting !== undefined) return setting;
+  return readBenchMeta(trace).variant === 'composition' ? COMPOSITION_MAX_TOKENS : DEFAULT_MAX_TOKENS;
+}
+
+/** Whether a served answer is right: the part its variant grades (variant.ts) against the request's gold answer. */
+export function gradeServed(trace: Trace, answer: string): boolean {
+  return gradeAnswer(gradedPart(answer, readBenchMeta(trace).variant ?? 'faithful'), trace.turns[0]!.gold ?? '').correct;
+}
+
 export class BenchServer {
   private context: LlamaContext | undefined;
   /** The context's sequences, kept across calls: a sequence handed back to llama.cpp is reclaimed
@@ -185,7 +198,14 @@ export class BenchServer {
       const trace = this.servedTrace(item);
       const deferred = deferredHint(trace)?.tools.map((t) => t.name) ?? [];
       const key = answerKey(trace);
-      return { item, trace, deferred, key, prompt: this.memo.has(key) ? undefined : this.renderer.render(trace, 0, '') };
+      return {
+        item,
+        trace,
+        deferred,
+        key,
+        maxTokens: answerTokens(trace, this.options.maxTokens),
+        prompt: this.memo.has(key) ? undefined : this.renderer.render(trace, 0, ''),
+      };
     });
     const results: ServedTrace[] = new Array<ServedTrace>(items.length);
     let done = 0;
@@ -194,8 +214,7 @@ export class BenchServer {
       const { answer, promptTokens, called } = answered;
       // A request that asked for deferred tools is recorded as it was served the second time: with them run.
       const trace = called ? this.servedTrace({ ...item, menu: [...item.menu, ...called], deferred: [] }) : first;
-      const gold = trace.turns[0]!.gold ?? '';
-      const correct = gradeAnswer(answer, gold).correct;
+      const correct = gradeServed(trace, answer);
       const deferredMeta =
         prepared[i]!.deferred.length > 0
           ? { deferred: { offered: prepared[i]!.deferred, called: called ?? [], ...(answered.asked ? { asked: answered.asked } : {}) } }
@@ -225,7 +244,7 @@ export class BenchServer {
       ...todo.map((i) => prepared[i]!.prompt!.length),
       ...todo.filter((i) => prepared[i]!.deferred.length > 0).map((i) => this.secondPrompt(prepared[i]!.item, prepared[i]!.deferred).length),
     );
-    await this.ensureContext(longest + this.maxTokens + 8);
+    await this.ensureContext(longest + Math.max(...todo.map((i) => prepared[i]!.maxTokens)) + 8);
     const stopAtNewline = this.renderer.format === 'plain';
     let next = 0;
     const worker = async (sequence: LlamaContextSequence): Promise<void> => {
@@ -239,7 +258,7 @@ export class BenchServer {
           finish(i, hit, true);
           continue;
         }
-        const reply = await generateGreedy(this.model, sequence, p.prompt!, { maxTokens: this.maxTokens, stopAtNewline });
+        const reply = await generateGreedy(this.model, sequence, p.prompt!, { maxTokens: p.maxTokens, stopAtNewline });
         this.generated++;
         let answered: Answered = { answer: reply, promptTokens: p.prompt!.length };
         const called = p.deferred.length > 0 ? deferredRequest(reply, p.deferred) : undefined;
@@ -247,7 +266,7 @@ export class BenchServer {
           if (options.signal?.aborted) return;
           // One round: the request served again with the asked-for tools run beside the pinned ones.
           const second = this.secondPrompt(p.item, called);
-          const answer = await generateGreedy(this.model, sequence, second, { maxTokens: this.maxTokens, stopAtNewline });
+          const answer = await generateGreedy(this.model, sequence, second, { maxTokens: p.maxTokens, stopAtNewline });
           this.generated++;
           answered = { answer, promptTokens: p.prompt!.length + second.length, called, asked: reply };
         }

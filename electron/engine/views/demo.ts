@@ -6,6 +6,7 @@ import { isFamilyName } from '../../../shared/benchmark/family';
 import { comparisonRow, TABLE_COLUMNS, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { costTable } from '../../../shared/benchmark/cost-table';
 import { deferredTable, type DeferredFamily } from '../../../shared/benchmark/deferred-table';
+import { fixedKTable } from '../../../shared/benchmark/fixed-k-table';
 import { pairedTable } from '../../../shared/benchmark/paired-table';
 import type { DemoCell, DemoData, DemoDifference, DemoTask } from '../../../shared/api/types';
 import type { BaselineResult } from '../../../shared/project/sweeps';
@@ -45,6 +46,7 @@ export function buildDemoData(store: ReadOnlyProjectStore): DemoData {
   const cost = costTable(rows);
   const differences = disagreements(store, rows);
   const deferred = deferredTable(rows);
+  const fixedK = fixedKTable(rows);
   const sum = (g: (f: DeferredFamily) => number) => deferred?.families.reduce((a, f) => a + g(f), 0) ?? 0;
   return {
     record: store.readDemo() ?? null,
@@ -55,6 +57,7 @@ export function buildDemoData(store: ReadOnlyProjectStore): DemoData {
     ...(cost.some((c) => c.per !== 'none') ? { cost } : {}),
     ...(differences.length > 0 ? { differences } : {}),
     ...(deferred ? { deferredCalls: { asked: sum((f) => f.asked), n: sum((f) => f.n), rightAfterAsking: sum((f) => f.rightAfterAsking) } } : {}),
+    ...(fixedK ? { fixedK } : {}),
   };
 }
 

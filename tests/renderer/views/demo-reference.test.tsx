@@ -41,6 +41,23 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     expect(rows[2]!.textContent).toMatch(/\+17 pts/);
   });
 
+  it("shows the paper's Table 9 under them: every ranking at the same K, LOTS's top-K minus each", async () => {
+    const data = story({ lots: twelve(9), 'keep-all': twelve(4), 'lots-k2': twelve(7), 'lots-k4': twelve(8), 'dense-k2': twelve(3), 'random-k4': twelve(2) });
+    await renderStudio({ view: 'demo' }, { dir: data });
+    const table = await screen.findByTestId('demo-fixed-k-table');
+    const rows = [...table.querySelectorAll('tbody tr')];
+    expect(rows.map((r) => r.getAttribute('data-method'))).toEqual(['lots', 'dense', 'random']);
+    const cells = (r: Element) => [...r.querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells(rows[0]!)).toEqual(['LOTS', '58%', '67%', '—', '—']);
+    // Dense at K = 2: 3 of 12 against LOTS's 7 of 12 at K = 2 → +33 points; not measured at K = 4.
+    expect(cells(rows[1]!).slice(1, 3)).toEqual(['25%', '—']);
+    expect(cells(rows[1]!)[3]).toMatch(/^\+33 pts \[/);
+    expect(cells(rows[2]!)[4]).toMatch(/^\+50 pts \[/);
+    // The fixed-K baselines are not reference rows of the table above.
+    const reference = [...(await screen.findByTestId('demo-reference-table')).querySelectorAll('tbody tr')].map((r) => r.getAttribute('data-method'));
+    expect(reference).toEqual(['lots', 'lots-k2', 'lots-k4', 'keep-all']);
+  });
+
   it('shows LOTS pinned + deferred with how many requests asked for a deferred tool and how many were then right', async () => {
     const called = (i: number) => (i === 9 || i === 10 ? { called: ['Barcode'] } : {});
     const deferred = evalResult('lots-deferred', twelve(10), 170);

@@ -10,6 +10,7 @@ import { gradeAnswer, numberSpans } from '../../../shared/benchmark/grade';
 import { instantiate, lineStating } from '../../../shared/benchmark/instance';
 import { MAX_REGISTRY, registryNames } from '../../../shared/benchmark/registry';
 import { instanceOfTrace, readBenchMeta, reexecuteWithout } from '../../../shared/benchmark/trace';
+import { gradedPart } from '../../../shared/benchmark/variant';
 import { linesOf } from './helpers';
 
 const SEEDS = ['0', '1', '2', '7', 'audit'];
@@ -88,6 +89,22 @@ describe('composition variant', () => {
     }
     // A faithful project writes no variant, so its bytes are those of projects made before variants.
     expect(generateBenchmark({ seed: '3', fit: 1, eval: 0 }).every((t) => !('variant' in (t.meta!.bench as object)))).toBe(true);
+  });
+
+  it('asks for the calculation, then = and its result, and grades the number after the first =', () => {
+    const inst = instantiate('0', 'table_total', 0, 'composition');
+    const trace = generateBenchmark({ seed: '0', families: ['table_total'], fit: 1, eval: 0, registry: 15, variant: 'composition' })[0]!;
+    expect(trace.system).toContain('then = and its result');
+    expect(generateBenchmark({ seed: '0', families: ['table_total'], fit: 1, eval: 0, registry: 15 })[0]!.system).toContain('final number only');
+    const { intermediate, constant } = inst.lastStep!;
+    const right = `${formatNumber(intermediate)} + ${formatNumber(constant)} = ${inst.gold}`;
+    expect(gradeAnswer(gradedPart(right, 'composition'), inst.gold).correct).toBe(true);
+    // Repeating the result after it does not change the grade; copying the intermediate does not pass.
+    expect(gradeAnswer(gradedPart(`${right} = ${inst.gold}`, 'composition'), inst.gold).correct).toBe(true);
+    expect(gradeAnswer(gradedPart(`${formatNumber(intermediate)} = ${formatNumber(intermediate)}`, 'composition'), inst.gold).correct).toBe(false);
+    // A bare number is graded as it is; the faithful variant grades the first number of the whole reply.
+    expect(gradeAnswer(gradedPart(inst.gold, 'composition'), inst.gold).correct).toBe(true);
+    expect(gradedPart(right, 'faithful')).toBe(right);
   });
 
   it('an unknown variant is refused with the choices', () => {

@@ -1,0 +1,29 @@
+// Label-free rankings at a fixed budget (paper Table 9, C.3): Dense, Tool2Vec and Random deployed at the
+// same K = 2 and K = 4 in every task, beside LOTS at the same K (lots-fixed-k.ts). Each is its base method
+// with the budget replaced, so the comparison takes the label-chosen K out of every row: no fitting label
+// enters any of these spaces.
+import type { SelectionContext, SelectionMethod } from '../method';
+import { dense } from './dense';
+import { random } from './random';
+import { tool2vec } from './tool2vec';
+
+export function atFixedK<Id extends string>(base: SelectionMethod, id: Id, k: number): SelectionMethod<Id> {
+  return {
+    ...base,
+    id,
+    label: `${base.label} K=${k}`,
+    definition: `${base.definition}, at a fixed K = ${k} in every task (not LOTS's label-chosen K)`,
+    needsLabels: false,
+    reference: true,
+    async select(ctx: SelectionContext) {
+      return base.select({ ...ctx, k: Math.min(k, ctx.registry.length) });
+    },
+  };
+}
+
+export const denseK2 = atFixedK(dense, 'dense-k2', 2);
+export const denseK4 = atFixedK(dense, 'dense-k4', 4);
+export const tool2vecK2 = atFixedK(tool2vec, 'tool2vec-k2', 2);
+export const tool2vecK4 = atFixedK(tool2vec, 'tool2vec-k4', 4);
+export const randomK2 = atFixedK(random, 'random-k2', 2);
+export const randomK4 = atFixedK(random, 'random-k4', 4);
