@@ -2,6 +2,7 @@
 // before the service sees it, so a malformed message is an INVALID_INPUT error, never a crash.
 import { z } from 'zod';
 import { SelectionRuleSchema } from '../project/spaces';
+import { ScoreSpanSchema } from '../project/scores';
 import { FAMILY_NAMES } from '../benchmark/family';
 import { EXPORT_FORMATS } from './types';
 import { DEFAULT_SCORING_BACKEND, SCORING_SERVER_BACKENDS } from '../scoring/backends';
@@ -117,7 +118,7 @@ export const apiInputSchemas = {
     .object({
       model: path,
       intervention: z.enum(['evidence', 'line', 'reexecute']).optional(),
-      span: z.enum(['answer', 'expression']).optional(),
+      span: ScoreSpanSchema.optional(),
       gpu: z.enum(['auto', 'cuda', 'vulkan', 'metal', 'cpu']).optional(),
       tasks: z.array(task).optional(),
       /** Where the log-probs come from: this machine (llama.cpp, the default) or the saved scoring server(s)

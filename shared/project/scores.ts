@@ -15,7 +15,10 @@ export const ScoreRowSchema = z.object({
 });
 export type ScoreRow = z.infer<typeof ScoreRowSchema>;
 
-export const ScoreSpanSchema = z.enum(['answer', 'expression']);
+/** What is scored of a text answer: `answer` its own tokens (the paper's B.2), `expression` its first number-like
+ * span, `answer-eot` its own tokens and the token that ends it (the chat format's end of turn; the plain
+ * format's newline), so an answer `1` is told apart from one the model would have continued to `12.5`. */
+export const ScoreSpanSchema = z.enum(['answer', 'expression', 'answer-eot']);
 export type ScoreSpan = z.infer<typeof ScoreSpanSchema>;
 
 /** Per-turn detail kept for the trace inspector (per-token log-probs of the frozen answer). */

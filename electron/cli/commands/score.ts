@@ -19,19 +19,19 @@ import { normalizeEndpoint, REMOTE_BACKENDS, type RemoteScoringSpec } from '../.
 import { MAX_SLOTS } from '../../engine/scoring/remote/slots';
 import { DEFAULT_SCORING_BACKEND } from '../../../shared/scoring/backends';
 
-const SPANS: readonly ScoreSpan[] = ['answer', 'expression'];
+const SPANS: readonly ScoreSpan[] = ['answer', 'expression', 'answer-eot'];
 const FORMATS: readonly RenderFormat[] = ['auto', 'template', 'plain'];
 
 export const command: Command = {
   name: 'score',
   summary: "score tool evidence in a project's traces with a local GGUF model or on scoring servers (llama.cpp, vLLM; resumable)",
   usage:
-    'lots score --project <dir> --model <file.gguf> [--span answer|expression] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]\n' +
+    'lots score --project <dir> --model <file.gguf> [--span answer|expression|answer-eot] [--intervention evidence|line|reexecute] [--format auto|template|plain] [--gpu auto|cuda|vulkan|metal|cpu] [--task t]\n' +
     `       lots score --project <dir> --model <file.gguf> --backend ${REMOTE_BACKENDS.join('|')} --endpoint URL [--endpoint URL2 …] [--api-key-env VAR] [--served-model NAME] [--concurrency N]`,
   flags: {
     project: { type: 'string', description: 'the project folder' },
     model: { type: 'string', description: 'the GGUF model file to score with (or default, or a pulled source such as pypi:…)' },
-    span: { type: 'string', description: 'scored tokens: the whole answer, or its first number-like expression', default: SCORE_DEFAULTS.span },
+    span: { type: 'string', description: 'scored tokens: the whole answer, its first number-like expression, or the whole answer and the token that ends it (answer-eot)', default: SCORE_DEFAULTS.span },
     intervention: {
       type: 'string',
       description: "evidence (remove calls + observations) | line (remove a tool's output line) | reexecute (benchmark traces)",

@@ -36,6 +36,9 @@ export interface TraceRenderer {
   /** Tokens of the context of a turn whose target is a call, followed by that call: its text, then its
    * calls as the model emits them when it calls (its wrapper's tool-call format). */
   renderCallTarget(trace: Trace, turnIndex: number): Token[];
+  /** The tokens that end a text answer where the model stops: the chat format's end-of-turn token (else
+   * end of sequence), the plain format's newline. Scored after the answer by the `answer-eot` span. */
+  readonly endOfAnswer: Token[];
 }
 
 /** `tokenizer` defaults to the model's own; the remote backend passes the scoring server's
@@ -132,6 +135,7 @@ export function plainRenderer(model: LlamaModel, tokenizer: Tokenizer = model.to
     format: 'plain',
     render: (trace, turnIndex, answerText) => [...bos, ...tokenizer(plainTranscript(trace, turnIndex, answerText), false)],
     renderCallTarget: (trace, turnIndex) => [...bos, ...tokenizer(plainCallTarget(trace, turnIndex), false)],
+    endOfAnswer: [...tokenizer('\n', false)],
   };
 }
 
@@ -140,8 +144,10 @@ export function chatRenderer(model: LlamaModel, wrapper: ChatWrapper, format = w
     const { history, functions } = turnChatHistory(trace, turnIndex, answerText);
     return wrapper.generateContextState({ chatHistory: history, availableFunctions: functions }).contextText;
   };
+  const end = model.tokens.eot ?? model.tokens.eos;
   return {
     format,
+    endOfAnswer: end === null ? [] : [end],
     render: (trace, turnIndex, answerText) => context(trace, turnIndex, answerText).tokenize(tokenizer),
     renderCallTarget: (trace, turnIndex) => {
       const step = targetCall(trace.turns[turnIndex]!)?.step;

@@ -64,6 +64,13 @@ export function locateTarget(renderer: TraceRenderer, trace: Trace, turnIndex: n
   const full = renderer.render(trace, turnIndex, answer);
   const answerStart = commonPrefixLength(full, contextOnly());
   if (span === 'answer') return answerStart < full.length ? { sequence: { tokens: full, start: answerStart, end: full.length } } : { unscored: 'no-tokens' };
+  if (span === 'answer-eot') {
+    // The answer's tokens, then the token the model ends it with: a context where it would go on ("1" of
+    // "12.5") gives that token a low probability, one where it would stop a high one.
+    if (answerStart >= full.length || renderer.endOfAnswer.length === 0) return { unscored: 'no-tokens' };
+    const tokens = [...full, ...renderer.endOfAnswer];
+    return { sequence: { tokens, start: answerStart, end: tokens.length } };
+  }
 
   const expr = findExpression(answer);
   if (!expr) return { unscored: 'no-expression' };

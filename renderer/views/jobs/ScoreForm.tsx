@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { latestRun, modelName } from '../../components/run-name';
 import { useStudio } from '../../store/react';
+import type { ScoreSpan } from '../../../shared/project/scores';
 
 type Intervention = 'evidence' | 'line' | 'reexecute';
 const isIntervention = (x: string | undefined): x is Intervention => x === 'evidence' || x === 'line' || x === 'reexecute';
@@ -16,7 +17,7 @@ export function ScoreForm() {
   // The project's latest run sets the defaults (issue 40): scoring again the way the project was scored.
   const last = useStudio((s) => latestRun(s.project?.runs));
   const [intervention, setIntervention] = useState<Intervention>(isIntervention(last?.intervention) ? last.intervention : 'evidence');
-  const [span, setSpan] = useState<'answer' | 'expression'>(last?.span === 'expression' ? 'expression' : 'answer');
+  const [span, setSpan] = useState<ScoreSpan>(last?.span === 'expression' || last?.span === 'answer-eot' ? last.span : 'answer');
   const [gpu, setGpu] = useState<'auto' | 'cpu' | 'cuda' | 'vulkan' | 'metal'>('auto');
   // Where the log-probs come from: this machine (the default) or the scoring server(s) kept on the Models view.
   const [backend, setBackend] = useState<'local' | 'server'>('local');
@@ -59,6 +60,7 @@ export function ScoreForm() {
           <select value={span} onChange={(e) => setSpan(e.target.value as typeof span)} data-testid="score-span">
             <option value="answer">whole answer</option>
             <option value="expression">answer expression</option>
+            <option value="answer-eot">whole answer and its end</option>
           </select>
         </label>
         <label className="field">

@@ -122,6 +122,28 @@ describe('chat template (node-llama-cpp chat wrapper)', () => {
   });
 });
 
+describe('the answer-eot span: the answer and the token that ends it', () => {
+  it("chat template: the answer's tokens, then the end-of-turn token, all scored", () => {
+    const answer = locateScoredTokens(chat.renderer, trace, 1, 'answer')!;
+    const eot = locateScoredTokens(chat.renderer, trace, 1, 'answer-eot')!;
+    expect(eot.start).toBe(answer.start);
+    expect(eot.end).toBe(answer.end + 1);
+    expect(eot.tokens.slice(0, answer.end)).toEqual(answer.tokens);
+    expect(chat.model.detokenize(eot.tokens.slice(eot.start, eot.end), true)).toBe('It is 4821.<|im_end|>');
+  });
+
+  it("plain: the answer's tokens, then the newline that stops a plain answer", () => {
+    const eot = locateScoredTokens(plain.renderer, trace, 1, 'answer-eot')!;
+    expect(plain.model.detokenize(eot.tokens.slice(eot.start, eot.end))).toBe('It is 4821.\n');
+  });
+
+  it('an empty answer still has nothing to score; a call target is scored as under the answer span', () => {
+    const empty: Trace = { ...trace, turns: [{ ...trace.turns[0]!, answer: '' }] };
+    expect(locateTarget(chat.renderer, empty, 0, 'answer-eot')).toEqual({ unscored: 'empty-answer' });
+    expect(locateScoredTokens(chat.renderer, callTrace, 1, 'answer-eot')).toEqual(locateScoredTokens(chat.renderer, callTrace, 1, 'answer'));
+  });
+});
+
 describe('a token that merges across the answer boundary', () => {
   it('is scored as it appears in the sequence, never as the answer tokenized alone', () => {
     const single: Trace = { v: 1, id: 'm', tools: [], turns: [{ request: 'n?', steps: [], answer: 'It is 42' }] };
