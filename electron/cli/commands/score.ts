@@ -31,7 +31,11 @@ export const command: Command = {
   flags: {
     project: { type: 'string', description: 'the project folder' },
     model: { type: 'string', description: 'the GGUF model file to score with (or default, or a pulled source such as pypi:…)' },
-    span: { type: 'string', description: 'scored tokens: the whole answer, its first number-like expression, or the whole answer and the token that ends it (answer-eot)', default: SCORE_DEFAULTS.span },
+    span: {
+      type: 'string',
+      description: 'scored tokens: the whole answer, its first number-like expression, or the whole answer and the token that ends it (answer-eot)',
+      default: SCORE_DEFAULTS.span,
+    },
     intervention: {
       type: 'string',
       description: "evidence (remove calls + observations) | line (remove a tool's output line) | reexecute (benchmark traces)",
