@@ -29,7 +29,7 @@ export function isBenchVariant(name: string): name is BenchVariant {
 /** One line per variant, for --help texts and reports. */
 export const VARIANT_SUMMARIES: Readonly<Record<BenchVariant, string>> = {
   faithful: "the paper's protocol: the chain's last tool prints the final answer",
-  composition: 'no tool line states the answer; the model does the last step on what the chain returned',
+  composition: 'no tool line states the answer; the model writes the last step on what the chain returned, then = and its result',
   'number-free': 'faithful requests, every line outside the gold chain without numbers (control)',
   'answer-last': 'faithful requests, the line that states the answer placed after every other line (control)',
 };

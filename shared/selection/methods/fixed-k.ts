@@ -12,7 +12,7 @@ export function atFixedK<Id extends string>(base: SelectionMethod, id: Id, k: nu
     ...base,
     id,
     label: `${base.label} K=${k}`,
-    definition: `${base.definition}, at a fixed K = ${k} in every task (not LOTS's label-chosen K)`,
+    definition: `${base.definition.replace(/top-K/g, `top ${k}`).replace("LOTS's size K", `size ${k}`)}, K fixed in every task (not LOTS's label-chosen K)`,
     needsLabels: false,
     reference: true,
     async select(ctx: SelectionContext) {
