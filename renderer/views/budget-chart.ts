@@ -20,7 +20,13 @@ export type BaselineShape =
   | 'open-star'
   | 'open-triangle'
   | 'open-triangle-down'
-  | 'open-hexagon';
+  | 'open-hexagon'
+  | 'pentagon'
+  | 'open-pentagon'
+  | 'octagon'
+  | 'open-octagon'
+  | 'open-plus'
+  | 'open-cross';
 
 interface BaselineColors {
   text: string;
@@ -40,7 +46,7 @@ export interface BaselineStyle {
 /** Every method of the selection registry gets its own style — the free baselines filled shapes, the
  * embedding baselines (Dense, Tool2Vec) blue, the LLM-asking ones (router, trace judge) orange strokes,
  * the label-using searches (TTO†, Beam†) open shapes, the reference rows (the oracle, LOTS at a fixed K) open
- * shapes in LOTS's colour, Table 9's fixed-K rankings open shapes in their base method's colour — and any other name a filled dot in the axis colour. */
+ * shapes in LOTS's colour, Table 9's fixed-K rankings pentagons, octagons and open crosses in their base method's colour — and any other name a filled dot in the axis colour. */
 export function baselineStyle(name: string, colors: BaselineColors): BaselineStyle {
   switch (name) {
     case 'keep-all':
@@ -74,17 +80,17 @@ export function baselineStyle(name: string, colors: BaselineColors): BaselineSty
     case 'lots-deferred':
       return { shape: 'open-hexagon', color: colors.good };
     case 'dense-k2':
-      return { shape: 'open-triangle', color: colors.pos };
+      return { shape: 'pentagon', color: colors.pos };
     case 'dense-k4':
-      return { shape: 'open-triangle-down', color: colors.pos };
+      return { shape: 'open-pentagon', color: colors.pos };
     case 'tool2vec-k2':
-      return { shape: 'open-square', color: colors.pos };
+      return { shape: 'octagon', color: colors.pos };
     case 'tool2vec-k4':
-      return { shape: 'open-diamond', color: colors.pos };
+      return { shape: 'open-octagon', color: colors.pos };
     case 'random-k2':
-      return { shape: 'open-triangle', color: colors.warn };
+      return { shape: 'open-plus', color: colors.warn };
     case 'random-k4':
-      return { shape: 'open-triangle-down', color: colors.warn };
+      return { shape: 'open-cross', color: colors.warn };
     default:
       return { shape: 'dot', color: colors.axis };
   }

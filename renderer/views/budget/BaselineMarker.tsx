@@ -32,6 +32,33 @@ function openPath(shape: 'open-square' | 'open-diamond' | 'open-star' | 'open-tr
   }
 }
 
+/** A regular polygon's corners, the first pointing up. */
+function polygon(sides: number, r: number): string[] {
+  return Array.from({ length: sides }, (_, i) => {
+    const a = -Math.PI / 2 + (i * 2 * Math.PI) / sides;
+    return `${(r * Math.cos(a)).toFixed(2)} ${(r * Math.sin(a)).toFixed(2)}`;
+  });
+}
+
+/** A plus's outline (turned 45° for a cross is the caller's transform). */
+function plusPoints(r: number, a: number): string[] {
+  const w = r * 0.32;
+  return [
+    `${-w} ${-a}`,
+    `${w} ${-a}`,
+    `${w} ${-w}`,
+    `${a} ${-w}`,
+    `${a} ${w}`,
+    `${w} ${w}`,
+    `${w} ${a}`,
+    `${-w} ${a}`,
+    `${-w} ${w}`,
+    `${-a} ${w}`,
+    `${-a} ${-w}`,
+    `${-w} ${-w}`,
+  ];
+}
+
 /** A baseline's marker, centred on 0,0; `halo` outlines it in the background colour so it stands off lines. */
 export function Marker({ shape, color, size, halo }: { shape: BaselineShape; color: string; size: number; halo?: string }) {
   const r = size;
@@ -101,6 +128,25 @@ export function Marker({ shape, color, size, halo }: { shape: BaselineShape; col
         <>
           {halo && <path d={d} fill="none" stroke={halo} strokeWidth={4} strokeLinejoin="round" />}
           <path d={d} fill={halo ?? 'none'} stroke={color} strokeWidth={2} strokeLinejoin="round" />
+        </>
+      );
+    }
+    case 'pentagon':
+    case 'octagon':
+      return <path d={`M${polygon(shape === 'pentagon' ? 5 : 8, r).join(' L')} Z`} fill={color} {...edge} />;
+    case 'open-pentagon':
+    case 'open-octagon':
+    case 'open-plus':
+    case 'open-cross': {
+      const d =
+        shape === 'open-pentagon' || shape === 'open-octagon'
+          ? `M${polygon(shape === 'open-pentagon' ? 5 : 8, r).join(' L')} Z`
+          : `M${plusPoints(r, shape === 'open-cross' ? r * 0.8 : r).join(' L')} Z`;
+      const turn = shape === 'open-cross' ? 'rotate(45)' : undefined;
+      return (
+        <>
+          {halo && <path d={d} fill="none" stroke={halo} strokeWidth={4} strokeLinejoin="round" transform={turn} />}
+          <path d={d} fill={halo ?? 'none'} stroke={color} strokeWidth={2} strokeLinejoin="round" transform={turn} />
         </>
       );
     }
