@@ -1,7 +1,7 @@
 // The per-task comparison table of `lots evaluate` and `lots demo`: kept tools, K, and fitting /
 // evaluation accuracy of LOTS against the baselines, with prompt tokens per request.
 import type { BaselineResult, SweepResult } from '../project/sweeps';
-import { SELECTION_METHOD_IDS } from '../selection/registry';
+import { FIXED_K_BASELINES, SELECTION_METHOD_IDS } from '../selection/registry';
 
 export interface ComparisonRow {
   task: string;
@@ -11,12 +11,14 @@ export interface ComparisonRow {
   results: Map<string, Partial<Record<'fit' | 'eval', BaselineResult>>>;
 }
 
-/** One column per selection method, in the registry's order. */
-export const TABLE_COLUMNS = SELECTION_METHOD_IDS;
+/** One column per selection method, in the registry's order, but for Table 9's fixed-K rankings: those are
+ * compared with LOTS at their own K in a table of their own (fixed-k-table.ts), not with LOTS at its
+ * label-chosen K, and as columns here they would double the table's width. */
+export const TABLE_COLUMNS = SELECTION_METHOD_IDS.filter((id) => !(FIXED_K_BASELINES as readonly string[]).includes(id));
 
-/** The columns some row has a result for, in the registry's order (LOTS and keep-all always). */
-export function presentColumns(rows: readonly ComparisonRow[]): string[] {
-  return TABLE_COLUMNS.filter((c) => c === 'lots' || c === 'keep-all' || rows.some((r) => r.results.has(c)));
+/** The columns some row has a result for, in the order of `columns` (LOTS and keep-all always). */
+export function presentColumns(rows: readonly ComparisonRow[], columns: readonly string[] = TABLE_COLUMNS): string[] {
+  return columns.filter((c) => c === 'lots' || c === 'keep-all' || rows.some((r) => r.results.has(c)));
 }
 
 export function comparisonRow(sweep: SweepResult): ComparisonRow | undefined {
@@ -51,7 +53,9 @@ export function formatComparisonTable(rows: readonly ComparisonRow[]): string {
     return [r.task, String(r.k), r.space.join(', ') || '(none)', ...columns.map(cell), `${tokens('lots')}/${tokens('keep-all')}`];
   });
   if (rows.length > 1) body.push(meanRow(rows, columns));
-  return alignColumns([header, ...body], { rule: true }).join('\n');
+  const fixedK = FIXED_K_BASELINES.filter((c) => rows.some((r) => r.results.has(c)));
+  const elsewhere = fixedK.length ? [`(${fixedK.join(', ')}: in the fixed-K table below, beside LOTS at the same K)`] : [];
+  return [...alignColumns([header, ...body], { rule: true }), ...elsewhere].join('\n');
 }
 
 /** Rows of cells as lines of left-aligned columns two spaces apart (the first row is the header; `rule`
@@ -86,7 +90,7 @@ function meanRow(rows: readonly ComparisonRow[], columns: readonly string[]): st
 export function methodNotes(rows: readonly ComparisonRow[], labels: Readonly<Record<string, string>> = {}): string[] {
   const lines: string[] = [];
   for (const row of rows) {
-    for (const name of TABLE_COLUMNS) {
+    for (const name of SELECTION_METHOD_IDS) {
       const entry = row.results.get(name);
       const note = entry?.eval?.note ?? entry?.fit?.note;
       if (note) lines.push(`  ${row.task} · ${labels[name] ?? name}: ${note}`);

@@ -3,6 +3,7 @@
 // tokens per evaluation request under its space and under the full menu, and the break-even number of
 // served requests N = C_fit / (c_full − c_space) after which a per-fit selection has paid for itself.
 import type { BaselineResult } from '../project/sweeps';
+import { SELECTION_METHOD_IDS } from '../selection/registry';
 import { alignColumns, presentColumns, type ComparisonRow } from './comparison-table';
 
 export interface CostRow {
@@ -27,7 +28,8 @@ function selectionOf(entry: Partial<Record<'fit' | 'eval', BaselineResult>>): Ba
 
 export function costTable(rows: readonly ComparisonRow[]): CostRow[] {
   const out: CostRow[] = [];
-  for (const method of presentColumns(rows)) {
+  // Every method that chose, the fixed-K rankings too: what choosing cost does not depend on the table.
+  for (const method of presentColumns(rows, SELECTION_METHOD_IDS)) {
     let selectionTokens = 0;
     let calls = 0;
     let seconds = 0;

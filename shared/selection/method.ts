@@ -111,6 +111,9 @@ export interface SelectionMethod<Id extends string = string> {
   label: string;
   /** One sentence: what it keeps. */
   definition: string;
+  /** The definition with the budget fixed at `k` in every task, for a method whose budget is LOTS's K
+   * (Table 9's fixed-K rows, methods/fixed-k.ts). */
+  definitionAt?: (k: number) => string;
   /** Asks a model when it chooses: which of `SelectionContext.generate`, `serveFit`, `embed` it calls.
    * LOTS's scores come from the scoring run before, so LOTS needs none. */
   needsModel: boolean;
@@ -126,6 +129,10 @@ export interface SelectionMethod<Id extends string = string> {
   reference?: boolean;
   select(ctx: SelectionContext): Promise<Selection>;
 }
+
+/** A method whose budget is LOTS's K and which can say what it keeps at a K of its own (Dense, Tool2Vec,
+ * Random): what Table 9's fixed-K rows are built from. */
+export type BudgetedMethod<Id extends string = string> = SelectionMethod<Id> & { definitionAt: (k: number) => string };
 
 /** The flags of a pure per-task baseline: no model call, no labels, one menu (or one per draw) per task. */
 export const PER_TASK_BASELINE = { needsModel: false, needsLabels: false, perRequest: false, baseline: true } as const;

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { deferredRequest } from '../../../shared/benchmark/deferred';
 import { deferredHint } from '../../../shared/trace/render-hints';
 import { gradeAnswer } from '../../../shared/benchmark/grade';
-import { COMPOSITION_MAX_TOKENS, gradedPart } from '../../../shared/benchmark/variant';
+import { type BenchVariant, COMPOSITION_MAX_TOKENS, gradedPart } from '../../../shared/benchmark/variant';
 import { buildBenchTrace, instanceOfTrace, readBenchMeta } from '../../../shared/benchmark/trace';
 import { TRACE_FORMAT_VERSION, type Trace } from '../../../shared/trace/schema';
 import type { Generation } from '../../../shared/selection/method';
@@ -104,16 +104,21 @@ interface Answered {
   asked?: string;
 }
 
+/** The benchmark variant a served request belongs to (meta.bench), read once per request. */
+export function servedVariant(trace: Trace): BenchVariant {
+  return readBenchMeta(trace).variant ?? 'faithful';
+}
+
 /** Answer tokens for a benchmark request: the server's setting where one was given, else the variant's (a
  * composition reply writes its calculation first). */
-export function answerTokens(trace: Trace, setting: number | undefined): number {
+export function answerTokens(variant: BenchVariant, setting: number | undefined): number {
   if (setting !== undefined) return setting;
-  return readBenchMeta(trace).variant === 'composition' ? COMPOSITION_MAX_TOKENS : DEFAULT_MAX_TOKENS;
+  return variant === 'composition' ? COMPOSITION_MAX_TOKENS : DEFAULT_MAX_TOKENS;
 }
 
 /** Whether a served answer is right: the part its variant grades (variant.ts) against the request's gold answer. */
-export function gradeServed(trace: Trace, answer: string): boolean {
-  return gradeAnswer(gradedPart(answer, readBenchMeta(trace).variant ?? 'faithful'), trace.turns[0]!.gold ?? '').correct;
+export function gradeServed(variant: BenchVariant, answer: string, gold: string | undefined): boolean {
+  return gradeAnswer(gradedPart(answer, variant), gold ?? '').correct;
 }
 
 export class BenchServer {
@@ -198,23 +203,25 @@ export class BenchServer {
       const trace = this.servedTrace(item);
       const deferred = deferredHint(trace)?.tools.map((t) => t.name) ?? [];
       const key = answerKey(trace);
+      const variant = servedVariant(trace);
       return {
         item,
         trace,
         deferred,
         key,
-        maxTokens: answerTokens(trace, this.options.maxTokens),
+        variant,
+        maxTokens: answerTokens(variant, this.options.maxTokens),
         prompt: this.memo.has(key) ? undefined : this.renderer.render(trace, 0, ''),
       };
     });
     const results: ServedTrace[] = new Array<ServedTrace>(items.length);
     let done = 0;
     const finish = (i: number, answered: Answered, cached: boolean): void => {
-      const { item, trace: first } = prepared[i]!;
+      const { item, trace: first, variant } = prepared[i]!;
       const { answer, promptTokens, called } = answered;
       // A request that asked for deferred tools is recorded as it was served the second time: with them run.
       const trace = called ? this.servedTrace({ ...item, menu: [...item.menu, ...called], deferred: [] }) : first;
-      const correct = gradeServed(trace, answer);
+      const correct = gradeServed(variant, answer, trace.turns[0]!.gold);
       const deferredMeta =
         prepared[i]!.deferred.length > 0
           ? { deferred: { offered: prepared[i]!.deferred, called: called ?? [], ...(answered.asked ? { asked: answered.asked } : {}) } }

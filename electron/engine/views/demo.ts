@@ -3,13 +3,14 @@
 // project's sweeps.
 import { FAMILIES } from '../../../shared/benchmark/families/index';
 import { isFamilyName } from '../../../shared/benchmark/family';
-import { comparisonRow, TABLE_COLUMNS, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
+import { comparisonRow, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { costTable } from '../../../shared/benchmark/cost-table';
 import { deferredTable, type DeferredFamily } from '../../../shared/benchmark/deferred-table';
 import { fixedKTable } from '../../../shared/benchmark/fixed-k-table';
 import { pairedTable } from '../../../shared/benchmark/paired-table';
 import type { DemoCell, DemoData, DemoDifference, DemoTask } from '../../../shared/api/types';
 import type { BaselineResult } from '../../../shared/project/sweeps';
+import { SELECTION_METHOD_IDS } from '../../../shared/selection/registry';
 import type { ReadOnlyProjectStore } from '../store';
 
 export function buildDemoData(store: ReadOnlyProjectStore): DemoData {
@@ -27,7 +28,10 @@ export function buildDemoData(store: ReadOnlyProjectStore): DemoData {
     tasks.push({ task: row.task, k: row.k, kept: row.space, chain, methods });
   }
   const present = new Set(tasks.flatMap((t) => Object.keys(t.methods)));
-  const methods = [...TABLE_COLUMNS.filter((m) => present.has(m)), ...[...present].filter((m) => !(TABLE_COLUMNS as readonly string[]).includes(m)).sort()];
+  const methods = [
+    ...SELECTION_METHOD_IDS.filter((m) => present.has(m)),
+    ...[...present].filter((m) => !(SELECTION_METHOD_IDS as readonly string[]).includes(m)).sort(),
+  ];
   const mean: DemoData['mean'] = {};
   for (const m of methods) {
     const entry: DemoData['mean'][string] = {};

@@ -3,12 +3,13 @@
 // (LOTS's budget) kept. It sees no trace and no tool output. The paper embeds with BGE; here the
 // embedder is the one `SelectionContext.embed` names (the serving GGUF's own embeddings by default).
 import { toolText, topBySimilarity } from '../embedding';
-import type { SelectionMethod } from '../method';
+import type { BudgetedMethod } from '../method';
 
-export const dense: SelectionMethod<'dense'> = {
+export const dense: BudgetedMethod<'dense'> = {
   id: 'dense',
   label: 'Dense',
   definition: 'the top-K tools by embedding similarity of their descriptions to the fitting requests',
+  definitionAt: (k) => `the top ${k} tools by embedding similarity of their descriptions to the fitting requests`,
   needsModel: true,
   uses: ['embed'],
   needsLabels: false,

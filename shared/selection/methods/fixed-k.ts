@@ -2,17 +2,18 @@
 // same K = 2 and K = 4 in every task, beside LOTS at the same K (lots-fixed-k.ts). Each is its base method
 // with the budget replaced, so the comparison takes the label-chosen K out of every row: no fitting label
 // enters any of these spaces.
-import type { SelectionContext, SelectionMethod } from '../method';
+import type { BudgetedMethod, SelectionContext, SelectionMethod } from '../method';
 import { dense } from './dense';
 import { random } from './random';
 import { tool2vec } from './tool2vec';
 
-export function atFixedK<Id extends string>(base: SelectionMethod, id: Id, k: number): SelectionMethod<Id> {
+export function atFixedK<Id extends string>(base: BudgetedMethod, id: Id, k: number): SelectionMethod<Id> {
+  const { definitionAt, ...rest } = base;
   return {
-    ...base,
+    ...rest,
     id,
     label: `${base.label} K=${k}`,
-    definition: `${base.definition.replace(/top-K/g, `top ${k}`).replace("LOTS's size K", `size ${k}`)}, K fixed in every task (not LOTS's label-chosen K)`,
+    definition: `${definitionAt(k)}, K fixed in every task (not LOTS's label-chosen K)`,
     needsLabels: false,
     reference: true,
     async select(ctx: SelectionContext) {

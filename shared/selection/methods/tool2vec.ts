@@ -3,7 +3,7 @@
 // the tool's vector; tools are ranked by similarity to the task's fitting requests and the top K kept.
 // The tool vectors depend only on the registry, so a run computes them once (`SelectionContext.memo`).
 import { meanUnit, toolText, topBySimilarity } from '../embedding';
-import type { SelectionContext, SelectionMethod } from '../method';
+import type { BudgetedMethod, SelectionContext } from '../method';
 
 export const TOOL2VEC_QUERIES = 20;
 /** Twenty short requests of about a dozen tokens each. */
@@ -66,10 +66,12 @@ async function toolVectors(ctx: SelectionContext): Promise<{ value: ToolVectors;
   return { value, reused: false };
 }
 
-export const tool2vec: SelectionMethod<'tool2vec'> = {
+export const tool2vec: BudgetedMethod<'tool2vec'> = {
   id: 'tool2vec',
   label: 'Tool2Vec',
   definition: `the top-K tools by similarity to the fitting requests of the mean embedding of ${TOOL2VEC_QUERIES} queries the serving model writes per tool`,
+  definitionAt: (k) =>
+    `the top ${k} tools by similarity to the fitting requests of the mean embedding of ${TOOL2VEC_QUERIES} queries the serving model writes per tool`,
   needsModel: true,
   uses: ['generate', 'embed'],
   needsLabels: false,

@@ -1,39 +1,32 @@
 // The paper's Table 9 on a run with the fixed-K rows: LOTS's top-K minus each label-free ranking's top-K at
 // the same K, paired by request, per K; nothing when no baseline was measured at a fixed K.
 import { describe, expect, it } from 'vitest';
-import type { ComparisonRow } from '../../../shared/benchmark/comparison-table';
+import { formatComparisonTable } from '../../../shared/benchmark/comparison-table';
+import { costTable } from '../../../shared/benchmark/cost-table';
 import { fixedKTable, formatFixedKTable } from '../../../shared/benchmark/fixed-k-table';
-import type { BaselineResult } from '../../../shared/project/sweeps';
+import { pairedTable } from '../../../shared/benchmark/paired-table';
+import { comparisonRow, evalResult } from './comparison-rows';
 
-function result(name: string, correct: number[]): BaselineResult {
-  return {
-    name,
-    k: 2,
-    tools: [],
-    accuracy: correct.reduce((a, b) => a + b, 0) / correct.length,
-    n: correct.length,
-    promptTokens: 100,
-    split: 'eval',
-    outcomes: correct.map((c, i) => ({ request: `r${i}`, correct: c, promptTokens: 100 })),
-  };
-}
-
-function row(task: string, results: BaselineResult[]): ComparisonRow {
-  return { task, k: 3, space: [], results: new Map(results.map((r) => [r.name, { eval: r }])) };
-}
+/** LOTS chose K = 3 in every family here: neither of the fixed K's. */
+const row = (task: string, results: Parameters<typeof comparisonRow>[1]) => comparisonRow(task, results, 3);
 
 describe("the fixed-K table (the paper's Table 9)", () => {
   it('pairs LOTS at each K with each baseline at the same K, never with LOTS at its chosen K', () => {
     const rows = [
       row('a', [
-        result('lots', [0, 0, 0, 0]),
-        result('lots-k2', [1, 1, 1, 0]),
-        result('lots-k4', [1, 1, 1, 1]),
-        result('dense-k2', [0, 0, 1, 0]),
-        result('dense-k4', [1, 1, 1, 1]),
-        result('random-k2', [0, 0, 0, 0]),
+        evalResult('lots', [0, 0, 0, 0]),
+        evalResult('lots-k2', [1, 1, 1, 0]),
+        evalResult('lots-k4', [1, 1, 1, 1]),
+        evalResult('dense-k2', [0, 0, 1, 0]),
+        evalResult('dense-k4', [1, 1, 1, 1]),
+        evalResult('random-k2', [0, 0, 0, 0]),
       ]),
-      row('b', [result('lots-k2', [1, 1, 0, 0]), result('lots-k4', [0, 0, 0, 0]), result('dense-k2', [1, 1, 0, 0]), result('dense-k4', [0, 0, 0, 1])]),
+      row('b', [
+        evalResult('lots-k2', [1, 1, 0, 0]),
+        evalResult('lots-k4', [0, 0, 0, 0]),
+        evalResult('dense-k2', [1, 1, 0, 0]),
+        evalResult('dense-k4', [0, 0, 0, 1]),
+      ]),
     ];
     const table = fixedKTable(rows)!;
     expect(table.lots[2]).toBeCloseTo((0.75 + 0.5) / 2, 12);
@@ -56,6 +49,26 @@ describe("the fixed-K table (the paper's Table 9)", () => {
   });
 
   it('is absent from a run without a baseline at a fixed K', () => {
-    expect(fixedKTable([row('a', [result('lots', [1, 0]), result('lots-k2', [1, 1]), result('dense', [0, 0])])])).toBeUndefined();
+    expect(fixedKTable([row('a', [evalResult('lots', [1, 0]), evalResult('lots-k2', [1, 1]), evalResult('dense', [0, 0])])])).toBeUndefined();
+  });
+  it('keeps the fixed-K rankings out of the comparison and paired tables, which pair with LOTS at its chosen K', () => {
+    const rows = [
+      row('a', [
+        evalResult('lots', [1, 1, 0, 0]),
+        evalResult('keep-all', [0, 1, 0, 0], 400),
+        evalResult('lots-k2', [1, 0, 0, 0]),
+        evalResult('dense-k2', [0, 0, 1, 0]),
+        evalResult('random-k4', [0, 1, 0, 0]),
+      ]),
+    ];
+    const text = formatComparisonTable(rows);
+    const header = text.split('\n')[0]!;
+    expect(header).toContain('lots-k2 fit/eval');
+    expect(header).not.toMatch(/dense-k2|random-k4/);
+    expect(text).toContain('(dense-k2, random-k4: in the fixed-K table below, beside LOTS at the same K)');
+    expect(pairedTable(rows).against.map((a) => a.baseline)).toEqual(['keep-all', 'lots-k2']);
+    // What a ranking cost to choose is still reported: the cost table lists every method that was run.
+    expect(costTable(rows).map((c) => c.method)).toEqual(['lots', 'keep-all', 'lots-k2', 'dense-k2', 'random-k4']);
+    expect(formatComparisonTable([row('b', [evalResult('lots', [1]), evalResult('keep-all', [0])])])).not.toContain('fixed-K table');
   });
 });

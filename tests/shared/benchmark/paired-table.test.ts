@@ -2,26 +2,9 @@
 // baseline with McNemar's p, the pooled row, the token savings, and families measured before per-request
 // outcomes were kept named instead of guessed.
 import { describe, expect, it } from 'vitest';
-import type { ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import type { BaselineResult } from '../../../shared/project/sweeps';
-
-function result(name: string, correct: number[], tokens: number, ids?: string[]): BaselineResult {
-  return {
-    name,
-    k: 2,
-    tools: [],
-    accuracy: correct.reduce((a, b) => a + b, 0) / correct.length,
-    n: correct.length,
-    promptTokens: tokens,
-    split: 'eval',
-    outcomes: correct.map((c, i) => ({ request: ids?.[i] ?? `r${i}`, correct: c, promptTokens: tokens })),
-  };
-}
-
-function row(task: string, results: BaselineResult[]): ComparisonRow {
-  return { task, k: 2, space: [], results: new Map(results.map((r) => [r.name, { eval: r }])) };
-}
+import { comparisonRow, evalResult } from './comparison-rows';
 
 describe('the paired table', () => {
   it('pairs by request id and gives McNemar on the discordant pairs', () => {
@@ -29,8 +12,8 @@ describe('the paired table', () => {
     // Family b: LOTS right on all four, keep-all on none → 4 and 0 → p = 2/16. Keep-all's ids are listed
     // in another order: pairing is by id, not by position.
     const rows = [
-      row('a', [result('lots', [1, 1, 1, 0], 100), result('keep-all', [0, 0, 1, 1], 400)]),
-      row('b', [result('lots', [1, 1, 1, 1], 120), result('keep-all', [0, 0, 0, 0], 420, ['r3', 'r2', 'r1', 'r0'])]),
+      comparisonRow('a', [evalResult('lots', [1, 1, 1, 0], 100), evalResult('keep-all', [0, 0, 1, 1], 400)]),
+      comparisonRow('b', [evalResult('lots', [1, 1, 1, 1], 120), evalResult('keep-all', [0, 0, 0, 0], 420, ['r3', 'r2', 'r1', 'r0'])]),
     ];
     const table = pairedTable(rows);
     expect(table.missing).toEqual([]);
@@ -56,8 +39,8 @@ describe('the paired table', () => {
     const ten = (v: number) => Array.from({ length: 10 }, () => v);
     const mixed = [1, 1, 1, 0, 1, 0, 1, 1, 0, 1];
     const rows = [
-      row('same', [result('lots', ten(0), 100), result('keep-all', ten(0), 400)]),
-      row('varied', [result('lots', mixed, 100), result('keep-all', ten(0), 400)]),
+      comparisonRow('same', [evalResult('lots', ten(0), 100), evalResult('keep-all', ten(0), 400)]),
+      comparisonRow('varied', [evalResult('lots', mixed, 100), evalResult('keep-all', ten(0), 400)]),
     ];
     const text = formatPairedTable(pairedTable(rows));
     expect(text).toMatch(/^same +\+0\.00 \[\+0\.00, \+0\.00\] p=1$/m);
@@ -68,7 +51,10 @@ describe('the paired table', () => {
 
   it('names the families measured before per-request outcomes were kept', () => {
     const old = (name: string): BaselineResult => ({ name, k: 1, tools: [], accuracy: 0.5, n: 4, promptTokens: 100, split: 'eval' });
-    const rows = [row('old', [old('lots'), old('keep-all')]), row('new', [result('lots', [1, 0], 90), result('keep-all', [1, 1], 300)])];
+    const rows = [
+      comparisonRow('old', [old('lots'), old('keep-all')]),
+      comparisonRow('new', [evalResult('lots', [1, 0], 90), evalResult('keep-all', [1, 1], 300)]),
+    ];
     const table = pairedTable(rows);
     expect(table.missing).toEqual(['old']);
     expect(table.against.map((x) => x.baseline)).toEqual(['keep-all']);

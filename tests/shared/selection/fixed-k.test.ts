@@ -51,6 +51,23 @@ describe('rankings at a fixed K', () => {
     const random = await selectionMethod('random')!.select(ctx(2));
     expect((await selectionMethod('random-k2')!.select(ctx(5))).menus).toEqual(random.menus);
   });
+  it('say their own K in their definitions, not the label-chosen K of their base method', () => {
+    for (const [id, k] of [
+      ['dense-k2', 2],
+      ['dense-k4', 4],
+      ['tool2vec-k2', 2],
+      ['tool2vec-k4', 4],
+      ['random-k2', 2],
+      ['random-k4', 4],
+    ] as const) {
+      const { definition } = selectionMethod(id)!;
+      expect(definition).toMatch(new RegExp(`(top|size) ${k}\\b`));
+      expect(definition).not.toMatch(/top-K|LOTS's size K/);
+      expect(definition).toContain('K fixed in every task');
+      // The fixed-K row is a method of its own: it cannot be fixed again.
+      expect(selectionMethod(id)!.definitionAt).toBeUndefined();
+    }
+  });
   it('are reference rows: run by --baselines all, not by the default of lots evaluate', () => {
     for (const id of ['dense-k2', 'dense-k4', 'tool2vec-k2', 'tool2vec-k4', 'random-k2', 'random-k4']) {
       expect(BASELINE_NAMES).toContain(id);
