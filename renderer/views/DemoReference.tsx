@@ -3,7 +3,7 @@
 // each with LOTS's paired difference against it; and, for a `--seeds N` run, the spread over the seeds
 // (mean ± sd and range) beside each seed's paired interval.
 import type { DemoData } from '../../shared/api';
-import { FIXED_KS, type FixedKTable } from '../../shared/benchmark/fixed-k-table';
+import { FIXED_KS, fixedKDraws, type FixedKTable } from '../../shared/benchmark/fixed-k-table';
 import { formatSigned, type PairedDifference } from '../../shared/benchmark/paired';
 import { seedSummary, type Spread } from '../../shared/benchmark/seeds';
 import { methodLabel } from '../../shared/export/demo-report';
@@ -135,6 +135,12 @@ function FixedKBlock({ table }: { table: FixedKTable }) {
             <tr key={r.baseline} data-method={r.baseline}>
               <td className="nowrap">
                 <strong>{methodLabel(r.baseline)}</strong>
+                {fixedKDraws(r) !== undefined && (
+                  <span className="muted small">
+                    {' '}
+                    ({fixedKDraws(r)} draw{fixedKDraws(r) === 1 ? '' : 's'})
+                  </span>
+                )}
               </td>
               {FIXED_KS.map((k) => (
                 <td key={k} className="num tabular">

@@ -5,8 +5,8 @@
 import type { DemoCell, DemoData } from '../api/types';
 import type { DemoRecord, GrowthPoint } from '../project/demo';
 import { escapeHtml, px } from './html';
-import { SELECTION_METHODS } from '../selection/registry';
-import { costHtml, pairedHtml } from './demo-statistics';
+import { FIXED_K_BASELINES, SELECTION_METHODS } from '../selection/registry';
+import { costHtml, fixedKHtml, pairedHtml } from './demo-statistics';
 import { formatSeedTable } from '../benchmark/seeds';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../benchmark/variant';
 
@@ -14,6 +14,17 @@ export const METHOD_LABELS: Readonly<Record<string, string>> = Object.fromEntrie
 
 /** Colours that read on white and on the Studio's dark theme; LOTS stands out. */
 const COLOURS = { lots: '#2f8f4e', other: '#8a96a3', fit: '#b7c6d6', eval: '#44607d', keepAll: '#c0533a' } as const;
+
+/** The methods the charts and the per-family table show: every method of the run but Table 9's fixed-K
+ * rankings, which have a table of their own beside LOTS at the same K (fixedKHtml). */
+export function chartedMethods(data: DemoData): string[] {
+  return data.methods.filter((m) => !(FIXED_K_BASELINES as readonly string[]).includes(m));
+}
+
+/** Room for the longest method label at the charts' 10px font (about 5.6px a character), never under 90px. */
+function labelWidth(rows: readonly string[]): number {
+  return Math.max(90, Math.ceil(Math.max(...rows.map((m) => methodLabel(m).length)) * 5.6) + 10);
+}
 
 export function methodLabel(name: string): string {
   return METHOD_LABELS[name] ?? name;
@@ -25,9 +36,9 @@ function pct(x: number): string {
 
 /** Grouped horizontal bars: per method, fitting and evaluation accuracy (mean over families). */
 export function accuracyChart(data: DemoData): string {
-  const rows = data.methods.filter((m) => data.mean[m]);
+  const rows = chartedMethods(data).filter((m) => data.mean[m]);
   if (rows.length === 0) return '';
-  const labelW = 90;
+  const labelW = labelWidth(rows);
   const width = 460;
   const plotW = width - labelW - 46;
   const groupH = 34;
@@ -74,9 +85,9 @@ ${legend}
 
 /** Horizontal bars: prompt tokens per request under each method (evaluation requests). */
 export function tokensChart(data: DemoData): string {
-  const rows = data.methods.filter((m) => data.mean[m]?.eval);
+  const rows = chartedMethods(data).filter((m) => data.mean[m]?.eval);
   if (rows.length === 0) return '';
-  const labelW = 90;
+  const labelW = labelWidth(rows);
   const width = 460;
   const plotW = width - labelW - 60;
   const rowH = 20;
@@ -107,7 +118,7 @@ ${bars}
  * ticks on both axes; each point labelled with its method.
  */
 export function accuracyTokensChart(data: DemoData): string {
-  const rows = data.methods.filter((m) => data.mean[m]?.eval);
+  const rows = chartedMethods(data).filter((m) => data.mean[m]?.eval);
   if (rows.length < 2) return '';
   const width = 460;
   const height = 250;
@@ -231,6 +242,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
     lots && all
       ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${pct(lots.accuracy)} of ${lots.n} evaluation requests, against ${pct(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.`
       : 'No evaluation results yet.';
+  const methods = chartedMethods(data);
   const rows = data.tasks
     .map((t) => {
       const chain = new Set(t.chain);
@@ -241,14 +253,14 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
       };
       return (
         `<tr><td>${escapeHtml(t.task)}</td><td class="num">${t.k}</td><td class="tools">${kept}</td><td class="tools">${t.chain.map(escapeHtml).join(' → ') || '(none)'}</td>` +
-        data.methods.map((m) => `<td class="num">${acc(m, 'fit')} / ${acc(m, 'eval')}</td>`).join('') +
+        methods.map((m) => `<td class="num">${acc(m, 'fit')} / ${acc(m, 'eval')}</td>`).join('') +
         '</tr>'
       );
     })
     .join('\n');
   const meanRow =
     `<tr class="mean"><td>mean</td><td class="num">${meanKept(data).toFixed(1)}</td><td></td><td></td>` +
-    data.methods
+    methods
       .map(
         (m) =>
           `<td class="num">${data.mean[m]?.fit ? data.mean[m].fit.accuracy.toFixed(2) : '—'} / ${data.mean[m]?.eval ? data.mean[m].eval.accuracy.toFixed(2) : '—'}</td>`,
@@ -258,6 +270,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const growth = r && r.growth.length > 1 ? growthChart(r.growth) : '';
   const paired = pairedHtml(data.paired, METHOD_LABELS, '', { familiesOpen: true });
   const cost = costHtml(data.cost, METHOD_LABELS);
+  const fixedK = fixedKHtml(data.fixedK, METHOD_LABELS);
   const provenance = r
     ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${demoDuration(r)}<br><code>${escapeHtml(r.command)}</code><br>` +
       `${r.preset.families.length === 1 ? '1 family' : `${r.preset.families.length} families`} × (${r.preset.fit} fitting + ${r.preset.eval} evaluation requests), registry of ${r.preset.registry} tools, budgets K = 1…${r.preset.kMax ?? 'all'}, ${r.preset.draws} Random draws, seed ${escapeHtml(r.preset.seed)}${r.preset.seeds ? ` and the next ${r.preset.seeds - 1}` : ''}${variantClause(r.preset.variant)}`
@@ -295,7 +308,7 @@ ${growth ? `<div><h2>Accuracy as the registry grows</h2>${growth}</div>` : ''}
 <h2>Per family: kept tools against the gold chain</h2>
 <p class="meta">Kept tools in green are in the family's gold chain, red ones are not. Cells: accuracy on fitting / evaluation requests${data.methods.includes('random') ? '; Random ± its std over draws' : ''}.</p>
 <table>
-<thead><tr><th>Family</th><th class="num">K</th><th>Kept (LOTS)</th><th>Gold chain</th>${data.methods.map((m) => `<th class="num">${escapeHtml(methodLabel(m))}</th>`).join('')}</tr></thead>
+<thead><tr><th>Family</th><th class="num">K</th><th>Kept (LOTS)</th><th>Gold chain</th>${methods.map((m) => `<th class="num">${escapeHtml(methodLabel(m))}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows}
 ${data.tasks.length > 1 ? meanRow : ''}
@@ -303,6 +316,7 @@ ${data.tasks.length > 1 ? meanRow : ''}
 </table>
 ${paired ? `<h2>Is the difference real? LOTS minus each baseline</h2>\n${paired}` : ''}
 ${r?.seeds?.length ? `<h2>Across seeds</h2>\n<pre class="small">${escapeHtml(formatSeedTable(r.seeds))}</pre>` : ''}
+${fixedK ? `<h2>Every ranking at the same K (the paper's Table 9)</h2>\n${fixedK}` : ''}
 ${cost ? `<h2>The cost of selection</h2>\n${cost}` : ''}
 <footer>LOTS Studio${options.generatedAt ? ` · ${escapeHtml(options.generatedAt)}` : ''}</footer>
 </body>

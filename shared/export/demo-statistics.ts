@@ -1,9 +1,10 @@
-// The two tables under the demo's comparison, as HTML the Demo view and the report both show: LOTS minus
-// each baseline with its paired interval and McNemar p (shared/benchmark/paired-table.ts), and the cost
-// of selection (shared/benchmark/cost-table.ts). Plain <table> markup with a caller's class, no scripts.
+// The tables under the demo's comparison, as HTML the Demo view and the report both show: LOTS minus
+// each baseline with its paired interval and McNemar p (shared/benchmark/paired-table.ts), the cost
+// of selection (shared/benchmark/cost-table.ts), and the paper's Table 9 (shared/benchmark/fixed-k-table.ts). Plain <table> markup with a caller's class, no scripts.
 import { costCells, thousands, type CostRow } from '../benchmark/cost-table';
 import { formatP, formatSigned, pClause, type PairedDifference } from '../benchmark/paired';
 import type { PairedTable } from '../benchmark/paired-table';
+import { FIXED_KS, fixedKRowName, type FixedKTable } from '../benchmark/fixed-k-table';
 import { DEFAULT_MIN_FOR_INTERVAL, DEFAULT_PAIRED_RESAMPLES } from '../benchmark/paired';
 import { escapeHtml } from './html';
 
@@ -81,4 +82,20 @@ export function costHtml(rows: readonly CostRow[] | undefined, labels: Readonly<
   const note =
     'Prompt tokens the model read to choose (LOTS: teacher-forced scoring of the fitting traces and the budget sweep’s serving; router: per request; TTO†/Beam†: every candidate menu served on the fitting requests). Pays back after: N = C<sub>fit</sub> / (c<sub>full</sub> − c<sub>space</sub>) served requests (paper eq. 17). Each row is over the tasks that method was measured on.';
   return `<table class="${className}" data-testid="demo-cost"><thead>${head}</thead><tbody>${body}</tbody></table><p class="small muted">${note}</p>`;
+}
+
+/** The paper's Table 9 (fixed-k-table.ts) as a table: each label-free ranking at the same K as LOTS's top-K. */
+export function fixedKHtml(table: FixedKTable | undefined, labels: Readonly<Record<string, string>>, className = ''): string {
+  if (!table) return '';
+  const pctOf = (x: number | undefined) => (x === undefined ? '—' : `${Math.round(x * 100)}%`);
+  const head = `<tr><th>Ranking</th>${FIXED_KS.map((k) => `<th class="num">Accuracy at K = ${k}</th>`).join('')}${FIXED_KS.map((k) => `<th class="num">LOTS minus it at K = ${k} [95% interval]</th>`).join('')}</tr>`;
+  const lots = `<tr><td><strong>LOTS</strong></td>${FIXED_KS.map((k) => `<td class="num">${pctOf(table.lots[k])}</td>`).join('')}${FIXED_KS.map(() => '<td class="num">—</td>').join('')}</tr>`;
+  const body = table.rows
+    .map(
+      (r) =>
+        `<tr><td>${escapeHtml(fixedKRowName(r, labels[r.baseline] ?? r.baseline))}</td>${FIXED_KS.map((k) => `<td class="num">${pctOf(r.cells[k]?.accuracy)}</td>`).join('')}${FIXED_KS.map((k) => differenceCell(r.cells[k]?.difference)).join('')}</tr>`,
+    )
+    .join('');
+  const note = `No fitting label chooses any of these spaces: every ranking keeps its top K tools in every family, so the difference is the ranking's alone. On the same evaluation requests: a 95% family-stratified paired bootstrap interval (${DEFAULT_PAIRED_RESAMPLES.toLocaleString('en-US')} resamples), McNemar's exact p.`;
+  return `<table class="${className}" data-testid="demo-fixed-k"><thead>${head}</thead><tbody>${lots}${body}</tbody></table><p class="small muted">${note}</p>`;
 }

@@ -66,6 +66,10 @@ export interface SelectionContext {
   /** Kept by the caller for a whole run across tasks: work that depends only on the registry (Tool2Vec's
    * tool vectors) is done once. */
   memo?: Map<string, unknown>;
+  /** Which method the work kept in `memo` is charged to, once per run (default: the method's own id): a
+   * fixed-K row shares its base method's tool vectors but pays for them as if it ran alone, so its cost
+   * does not depend on which of them ran first. */
+  payer?: string;
   signal?: AbortSignal;
 }
 

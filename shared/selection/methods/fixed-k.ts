@@ -17,7 +17,8 @@ export function atFixedK<Id extends string>(base: BudgetedMethod, id: Id, k: num
     needsLabels: false,
     reference: true,
     async select(ctx: SelectionContext) {
-      return base.select({ ...ctx, k: Math.min(k, ctx.registry.length) });
+      // Work the base method keeps for the run (Tool2Vec's tool vectors) is shared, but charged to this row.
+      return base.select({ ...ctx, k: Math.min(k, ctx.registry.length), payer: id });
     },
   };
 }

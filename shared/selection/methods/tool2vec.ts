@@ -39,13 +39,21 @@ interface ToolVectors {
   /** Tools whose reply held no query: their vector is their description's, and they are listed. */
   fallbacks: string[];
   queries: number;
+  /** Seconds spent writing and embedding the queries. */
+  seconds: number;
 }
 
-async function toolVectors(ctx: SelectionContext): Promise<{ value: ToolVectors; reused: boolean }> {
+/** The registry's tool vectors, computed once per run (`ctx.memo`), and whether this method (`ctx.payer`)
+ * pays for them here: the first time it meets them in the run, whether it computed them or not. */
+async function toolVectors(ctx: SelectionContext): Promise<{ value: ToolVectors; reused: boolean; charged: boolean }> {
   const key = `tool2vec\u0000${ctx.embedder ?? ''}\u0000${ctx.registry.map(toolText).join('\u0001')}`;
+  const paidKey = `${key}\u0000paid by\u0000${ctx.payer ?? 'tool2vec'}`;
+  const charged = !ctx.memo?.has(paidKey);
   const hit = ctx.memo?.get(key) as ToolVectors | undefined;
-  if (hit) return { value: hit, reused: true };
-  const value: ToolVectors = { vectors: new Map(), promptTokens: 0, calls: 0, fallbacks: [], queries: 0 };
+  ctx.memo?.set(paidKey, true);
+  if (hit) return { value: hit, reused: true, charged };
+  const started = performance.now();
+  const value: ToolVectors = { vectors: new Map(), promptTokens: 0, calls: 0, fallbacks: [], queries: 0, seconds: 0 };
   for (const tool of ctx.registry) {
     ctx.signal?.throwIfAborted();
     const reply = await ctx.generate!(queriesPrompt(tool), { maxTokens: TOOL2VEC_MAX_TOKENS, signal: ctx.signal });
@@ -62,8 +70,9 @@ async function toolVectors(ctx: SelectionContext): Promise<{ value: ToolVectors;
     value.calls += queries.length;
     value.vectors.set(tool.name, meanUnit(embedded.vectors));
   }
+  value.seconds = (performance.now() - started) / 1000;
   ctx.memo?.set(key, value);
-  return { value, reused: false };
+  return { value, reused: false, charged };
 }
 
 export const tool2vec: BudgetedMethod<'tool2vec'> = {
@@ -80,21 +89,24 @@ export const tool2vec: BudgetedMethod<'tool2vec'> = {
   async select(ctx) {
     const started = performance.now();
     const k = Math.min(ctx.k, ctx.registry.length);
-    const { value, reused } = await toolVectors(ctx);
+    const { value, reused, charged } = await toolVectors(ctx);
     const requests = await ctx.embed!(ctx.requests.fit, ctx.signal);
     const { space } = topBySimilarity(value.vectors, requests.vectors, k);
+    // The tool vectors are paid once per registry and method: the first task pays for them (with the time
+    // they took, where another method computed them), a later task pays only for its requests.
+    const vectorsTime = charged && reused ? value.seconds : 0;
     return {
       k,
       menus: [space],
       cost: {
         per: 'fit',
-        // The tool vectors are paid once per registry; a task that reused them pays only its requests.
-        promptTokens: (reused ? 0 : value.promptTokens) + requests.tokens,
-        calls: (reused ? 0 : value.calls) + ctx.requests.fit.length,
-        seconds: (performance.now() - started) / 1000,
+        promptTokens: (charged ? value.promptTokens : 0) + requests.tokens,
+        calls: (charged ? value.calls : 0) + ctx.requests.fit.length,
+        seconds: (performance.now() - started) / 1000 + vectorsTime,
       },
       note:
-        `embedder: ${ctx.embedder ?? 'a local model'}; ${value.queries} queries for ${value.vectors.size} tools${reused ? ' (tool vectors reused from an earlier task)' : ''}` +
+        `embedder: ${ctx.embedder ?? 'a local model'}; ${value.queries} queries for ${value.vectors.size} tools` +
+        (reused ? (charged ? ' (tool vectors computed once in this run, their cost counted here)' : ' (tool vectors reused from an earlier task)') : '') +
         (value.fallbacks.length ? `; no query written for ${listSome(value.fallbacks)} (their description embedded instead)` : ''),
     };
   },

@@ -42,7 +42,15 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
   });
 
   it("shows the paper's Table 9 under them: every ranking at the same K, LOTS's top-K minus each", async () => {
-    const data = story({ lots: twelve(9), 'keep-all': twelve(4), 'lots-k2': twelve(7), 'lots-k4': twelve(8), 'dense-k2': twelve(3), 'random-k4': twelve(2) });
+    const results = Object.entries({
+      lots: twelve(9),
+      'keep-all': twelve(4),
+      'lots-k2': twelve(7),
+      'lots-k4': twelve(8),
+      'dense-k2': twelve(3),
+      'random-k4': twelve(2),
+    }).map(([m, c], i) => evalResult(m, c, m === 'keep-all' ? 590 : 150 + 10 * i));
+    const data = demoProject(results.map((r) => (r.name === 'random-k4' ? { ...r, draws: 1 } : r)));
     await renderStudio({ view: 'demo' }, { dir: data });
     const table = await screen.findByTestId('demo-fixed-k-table');
     const rows = [...table.querySelectorAll('tbody tr')];
@@ -53,6 +61,15 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     expect(cells(rows[1]!).slice(1, 3)).toEqual(['25%', '—']);
     expect(cells(rows[1]!)[3]).toMatch(/^\+33 pts \[/);
     expect(cells(rows[2]!)[4]).toMatch(/^\+50 pts \[/);
+    // Random says how many draws it rests on.
+    expect(cells(rows[2]!)[0]).toBe('Random (1 draw)');
+    // The fixed-K rankings have this table: the charts above compare the methods at LOTS's own K.
+    const charts = document.querySelectorAll('svg[aria-label^="Accuracy per method"], svg[aria-label^="Prompt tokens per request"]');
+    expect(charts).toHaveLength(2);
+    for (const chart of charts) {
+      expect(chart.getAttribute('aria-label')).toContain('LOTS K=2');
+      expect(chart.getAttribute('aria-label')).not.toMatch(/Dense K=2|Random K=4/);
+    }
     // The fixed-K baselines are not reference rows of the table above.
     const reference = [...(await screen.findByTestId('demo-reference-table')).querySelectorAll('tbody tr')].map((r) => r.getAttribute('data-method'));
     expect(reference).toEqual(['lots', 'lots-k2', 'lots-k4', 'keep-all']);

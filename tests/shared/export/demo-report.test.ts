@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DemoData } from '../../../shared/api/types';
-import { accuracyChart, growthChart, meanKept, renderDemoReport, tokensChart } from '../../../shared/export/demo-report';
+import { accuracyChart, accuracyTokensChart, growthChart, meanKept, renderDemoReport, tokensChart } from '../../../shared/export/demo-report';
+import { fixedKTable } from '../../../shared/benchmark/fixed-k-table';
 import type { GrowthPoint } from '../../../shared/project/demo';
 import type { BaselineResult } from '../../../shared/project/sweeps';
 import { pairedTable } from '../../../shared/benchmark/paired-table';
@@ -46,6 +47,59 @@ describe('demo charts and report', () => {
     expect(svg).toContain('aria-label="Accuracy per method on evaluation requests: LOTS 50%, Keep-all 50%, Random 0%"');
     expect(svg.match(/<rect [^>]*><title>/g)).toHaveLength(5); // lots fit+eval, keep-all fit+eval, random eval
     expect(svg).toContain('<title>LOTS, fitting: 100% of 2</title>');
+  });
+
+  it("keeps Table 9's fixed-K rankings out of the charts and the family table, in a table of their own with Random's draws", () => {
+    const fixed: DemoData = {
+      ...data,
+      methods: ['lots', 'keep-all', 'lots-deferred', 'lots-k2', 'dense-k2', 'random-k2'],
+      mean: {
+        ...data.mean,
+        'lots-deferred': { eval: cell(0.5, 8, 300) },
+        'lots-k2': { eval: cell(0.5, 8, 120) },
+        'dense-k2': { eval: cell(0.25, 8, 110) },
+        'random-k2': { eval: cell(0, 8, 100) },
+      },
+    };
+    for (const svg of [accuracyChart(fixed), tokensChart(fixed), accuracyTokensChart(fixed)]) {
+      expect(svg).toContain('LOTS K=2');
+      expect(svg).not.toMatch(/Dense K=2|Random K=2/);
+    }
+    // The longest label ("LOTS pinned + deferred", 22 characters) gets room: the bars start right of it.
+    expect(accuracyChart(fixed)).toMatch(/<rect x="134"/);
+    expect(accuracyChart(data)).toMatch(/<rect x="90"/);
+    const outcomes = (correct: number[]) => correct.map((c, i) => ({ request: `r${i}`, correct: c, promptTokens: 100 }));
+    const result = (name: string, correct: number[], draws?: number): BaselineResult => ({
+      name,
+      k: 2,
+      tools: [],
+      accuracy: correct.reduce((a, b) => a + b, 0) / correct.length,
+      n: correct.length,
+      promptTokens: 100,
+      split: 'eval',
+      outcomes: outcomes(correct),
+      ...(draws ? { draws } : {}),
+    });
+    const rows = [
+      {
+        task: 'table_total',
+        k: 3,
+        space: [],
+        results: new Map([
+          ['lots-k2', { eval: result('lots-k2', [1, 1, 1, 0]) }],
+          ['dense-k2', { eval: result('dense-k2', [0, 1, 0, 0]) }],
+          ['random-k2', { eval: result('random-k2', [0, 0, 0, 0], 1) }],
+        ]),
+      },
+    ];
+    const html = renderDemoReport({ ...fixed, fixedK: fixedKTable(rows)! }, { projectName: 'p' });
+    expect(html).toContain("<h2>Every ranking at the same K (the paper's Table 9)</h2>");
+    expect(html).toMatch(/<tr><td>Dense<\/td><td class="num">25%<\/td><td class="num">—<\/td><td class="num[^"]*">\+0\.50/);
+    expect(html).toContain('<td>Random (1 draw)</td>');
+    const familyHead = /<thead><tr><th>Family<\/th>.*?<\/tr><\/thead>/.exec(html)![0];
+    expect(familyHead).toContain('LOTS K=2');
+    expect(familyHead).not.toContain('Dense K=2');
+    expect(renderDemoReport(fixed, { projectName: 'p' })).not.toContain("the paper's Table 9");
   });
 
   it('the tokens chart scales bars to the largest mean', () => {

@@ -199,6 +199,26 @@ describe('Tool2Vec', () => {
     expect(again!.menus).toEqual([['Beta']]);
     expect(again!.note).toContain('reused');
   });
+  it('charges the shared tool vectors to each method once, the fixed-K rows as if each ran alone', async () => {
+    const queries: Record<string, string> = { Alpha: 'weather today', Beta: 'money now', Gamma: 'gamma', Delta: 'delta' };
+    const prompts: string[] = [];
+    const generate = scripted((p) => queries[/Here is a tool\. (\w+):/.exec(p)![1]!]!, prompts);
+    const memo = new Map<string, unknown>();
+    const ctx = context({ k: 1, requests: { fit: ['weather please'], eval: [] }, generate, embed: embedder(), memo, embedder: 'test axes' });
+    const cost = async (id: string, task = ctx.task) => (await selectSpaces({ ...ctx, task }, [id]))[0]!.cost!;
+    const first = await cost('tool2vec-k2');
+    const vectorsTokens = first.promptTokens - 2; // "weather please": two tokens of the test embedder
+    expect(vectorsTokens).toBeGreaterThan(0);
+    // Tool2Vec K=4 and Tool2Vec at LOTS's K reuse the vectors (no model call) but pay for them, once each.
+    for (const id of ['tool2vec-k4', 'tool2vec']) {
+      const c = await cost(id);
+      expect(c.promptTokens).toBe(first.promptTokens);
+      expect(c.calls).toBe(first.calls);
+    }
+    expect(prompts).toHaveLength(4);
+    // A later task of the same method pays only for its own requests.
+    expect((await cost('tool2vec-k2', 'another task')).promptTokens).toBe(2);
+  });
   it('reads one query per line without list markers', () => {
     expect(parseQueries('1. a b\n\n- c\n* c\n"d"\n2) e', 3)).toEqual(['a b', 'c', 'd']);
   });
