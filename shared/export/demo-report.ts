@@ -21,9 +21,9 @@ export function chartedMethods(data: DemoData): string[] {
   return data.methods.filter((m) => !(FIXED_K_BASELINES as readonly string[]).includes(m));
 }
 
-/** Room for the longest method label at the charts' 10px font (about 5.6px a character), never under 90px. */
+/** Room for the longest method label at the charts' 10px font (about 6.2px a character), never under 90px. */
 function labelWidth(rows: readonly string[]): number {
-  return Math.max(90, Math.ceil(Math.max(...rows.map((m) => methodLabel(m).length)) * 5.6) + 10);
+  return Math.max(90, Math.ceil(Math.max(...rows.map((m) => methodLabel(m).length)) * 6.2) + 10);
 }
 
 export function methodLabel(name: string): string {
@@ -146,6 +146,10 @@ export function accuracyTokensChart(data: DemoData): string {
       `<line x1="${px(x(v))}" x2="${px(x(v))}" y1="${top + plotH}" y2="${top + plotH + 4}" stroke="#888"/><text x="${px(x(v))}" y="${top + plotH + 16}" text-anchor="middle">${Math.round(v).toLocaleString('en-US')}</text>`,
     );
   }
+  // Labels beside their points, each moved down (or up) a line where it would cover a label placed before it
+  // or another point (methods close in accuracy and tokens, e.g. no tools and Random near the origin).
+  const placed: { x0: number; x1: number; y: number }[] = [];
+  const dots = rows.map((m) => ({ m, x: x(data.mean[m]!.eval!.promptTokens), y: y(data.mean[m]!.eval!.accuracy) }));
   const points = rows
     .map((m) => {
       const c = data.mean[m]!.eval!;
@@ -153,9 +157,17 @@ export function accuracyTokensChart(data: DemoData): string {
       const cx = x(c.promptTokens);
       const cy = y(c.accuracy);
       const anchorEnd = cx > left + plotW * 0.8;
+      const text = `${methodLabel(m)} ${pct(c.accuracy)}`;
+      const tx = cx + (anchorEnd ? -8 : 8);
+      const box = { x0: anchorEnd ? tx - text.length * 5.6 : tx, x1: anchorEnd ? tx : tx + text.length * 5.6 };
+      const covers = (ty: number) =>
+        placed.some((b) => Math.abs(b.y - ty) < 11 && b.x0 < box.x1 && box.x0 < b.x1) ||
+        dots.some((d) => d.m !== m && d.x > box.x0 - 4 && d.x < box.x1 + 4 && Math.abs(d.y - (ty - 4)) < 8);
+      const ty = [0, 11, -11, 22, -22].map((d) => cy + 4 + d).find((t) => !covers(t)) ?? cy + 4;
+      placed.push({ ...box, y: ty });
       return (
         `<circle cx="${px(cx)}" cy="${px(cy)}" r="${m === 'lots' ? 5 : 4}" fill="${fill}"><title>${escapeHtml(`${methodLabel(m)}: ${pct(c.accuracy)} of ${c.n} requests, ${Math.round(c.promptTokens)} prompt tokens per request`)}</title></circle>` +
-        `<text x="${px(cx + (anchorEnd ? -8 : 8))}" y="${px(cy + 4)}"${anchorEnd ? ' text-anchor="end"' : ''}${m === 'lots' ? ' font-weight="600"' : ''}>${escapeHtml(methodLabel(m))} ${pct(c.accuracy)}</text>`
+        `<text x="${px(tx)}" y="${px(ty)}"${anchorEnd ? ' text-anchor="end"' : ''}${m === 'lots' ? ' font-weight="600"' : ''}>${escapeHtml(text)}</text>`
       );
     })
     .join('');

@@ -66,7 +66,7 @@ describe('demo charts and report', () => {
       expect(svg).not.toMatch(/Dense K=2|Random K=2/);
     }
     // The longest label ("LOTS pinned + deferred", 22 characters) gets room: the bars start right of it.
-    expect(accuracyChart(fixed)).toMatch(/<rect x="134"/);
+    expect(accuracyChart(fixed)).toMatch(/<rect x="147"/);
     expect(accuracyChart(data)).toMatch(/<rect x="90"/);
     const outcomes = (correct: number[]) => correct.map((c, i) => ({ request: `r${i}`, correct: c, promptTokens: 100 }));
     const result = (name: string, correct: number[], draws?: number): BaselineResult => ({
@@ -100,6 +100,20 @@ describe('demo charts and report', () => {
     expect(familyHead).toContain('LOTS K=2');
     expect(familyHead).not.toContain('Dense K=2');
     expect(renderDemoReport(fixed, { projectName: 'p' })).not.toContain("the paper's Table 9");
+  });
+
+  it('the accuracy-against-tokens chart moves a label off another it would cover', () => {
+    const crowded: DemoData = {
+      ...data,
+      methods: ['lots', 'keep-all', 'no-tools', 'random'],
+      mean: { ...data.mean, 'no-tools': { eval: cell(0.04, 8, 61) }, random: { eval: cell(0.05, 8, 141) } },
+    };
+    const svg = accuracyTokensChart(crowded);
+    const y = (label: string) => Number(new RegExp(`<text x="[\\d.]+" y="([\\d.]+)"[^>]*>${label}`).exec(svg)![1]);
+    // No tools (61 tokens, 4%) and Random (141 tokens, 5%): 1 point apart in height, their labels would overlap.
+    expect(Math.abs(y('No tools 4%') - y('Random 5%'))).toBeGreaterThanOrEqual(11);
+    // LOTS, placed first, stays beside its point (50% → y = 12 + 0.5 × 180 = 102, label 4 below).
+    expect(y('LOTS 50%')).toBe(106);
   });
 
   it('the tokens chart scales bars to the largest mean', () => {
