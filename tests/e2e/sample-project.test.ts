@@ -39,7 +39,7 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
   const settle = (): Promise<void> => session.ui.settle();
   const shot = (name: string): Promise<void> => session.ui.shot(name, { fullPage: name.startsWith('demo') });
 
-  it('the bundled sample is a real demo run: a model, sweeps with baselines and reference rows, approved spaces', () => {
+  it("the bundled sample is a real demo run: a model, sweeps with baselines, reference rows and Table 9's fixed-K rows, approved spaces", () => {
     expect(record, 'assets/sample-project/demo.json').toBeDefined();
     expect(record!.modelName).toMatch(/\.gguf$/);
     expect(families.length).toBeGreaterThanOrEqual(3);
@@ -47,7 +47,11 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
       const sweep = sample.readSweep(task)!;
       expect(sweep.bestK, task).toBeGreaterThan(0);
       expect(new Set(sweep.baselines.map((b) => b.name))).toEqual(
-        new Set(['lots', 'keep-all', 'no-tools', 'random', 'bm25', 'oracle', 'lots-k2', 'lots-k4', 'lots-deferred']),
+        new Set([
+          ...['lots', 'keep-all', 'no-tools', 'random', 'bm25', 'oracle', 'lots-k2', 'lots-k4', 'lots-deferred'],
+          // the paper's Table 9: the label-free rankings at the same fixed K
+          ...['dense-k2', 'dense-k4', 'tool2vec-k2', 'tool2vec-k4', 'random-k2', 'random-k4'],
+        ]),
       );
       expect(sample.readSpaces(task).versions.length, task).toBeGreaterThan(0);
     }
