@@ -9,13 +9,13 @@ import { seedSummary, type Spread } from '../../shared/benchmark/seeds';
 import { methodLabel } from '../../shared/export/demo-report';
 import { SELECTION_METHODS } from '../../shared/selection/registry';
 import { fmtInt } from '../format';
+import { percent, plural } from '../../shared/text';
 
 /** The reference rows, in the order they are shown. */
 export const REFERENCE_ROWS = ['oracle', 'lots-k2', 'lots-k4', 'lots-deferred'] as const;
 
 const DEFINITIONS: Readonly<Record<string, string>> = Object.fromEntries(SELECTION_METHODS.map((m) => [m.id, m.definition]));
 
-const pct = (x: number) => `${Math.round(x * 100)}%`;
 const points = (x: number) => formatSigned(x * 100, 0);
 
 export function DemoReference({ data }: { data: DemoData }) {
@@ -56,7 +56,7 @@ export function DemoReference({ data }: { data: DemoData }) {
                       <strong>{m === 'lots' ? 'LOTS (label-chosen K)' : methodLabel(m)}</strong>
                     </td>
                     <td className="num tabular">
-                      {pct(c.accuracy)} <span className="muted">of {fmtInt(c.n)}</span>
+                      {percent(c.accuracy)} <span className="muted">of {fmtInt(c.n)}</span>
                     </td>
                     <td className="num tabular">{fmtInt(Math.round(c.promptTokens))}</td>
                     <td className="num tabular">
@@ -122,7 +122,7 @@ function FixedKBlock({ table }: { table: FixedKTable }) {
             </td>
             {FIXED_KS.map((k) => (
               <td key={k} className="num tabular">
-                {table.lots[k] === undefined ? '—' : pct(table.lots[k])}
+                {percent(table.lots[k])}
               </td>
             ))}
             {FIXED_KS.map((k) => (
@@ -135,16 +135,11 @@ function FixedKBlock({ table }: { table: FixedKTable }) {
             <tr key={r.baseline} data-method={r.baseline}>
               <td className="nowrap">
                 <strong>{methodLabel(r.baseline)}</strong>
-                {fixedKDraws(r) !== undefined && (
-                  <span className="muted small">
-                    {' '}
-                    ({fixedKDraws(r)} draw{fixedKDraws(r) === 1 ? '' : 's'})
-                  </span>
-                )}
+                <DrawsNote draws={fixedKDraws(r)} />
               </td>
               {FIXED_KS.map((k) => (
                 <td key={k} className="num tabular">
-                  {r.cells[k] ? pct(r.cells[k].accuracy) : '—'}
+                  {percent(r.cells[k]?.accuracy)}
                 </td>
               ))}
               {FIXED_KS.map((k) => (
@@ -209,4 +204,10 @@ export function DemoSeeds({ data }: { data: DemoData }) {
       </p>
     </div>
   );
+}
+
+/** " (5 draws)" after a ranking drawn at random: how many draws its accuracy is the mean of. */
+function DrawsNote({ draws }: { draws: number | undefined }) {
+  if (draws === undefined) return null;
+  return <span className="muted small"> ({plural(draws, 'draw')})</span>;
 }

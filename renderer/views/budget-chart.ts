@@ -23,8 +23,8 @@ export type BaselineShape =
   | 'open-hexagon'
   | 'pentagon'
   | 'open-pentagon'
-  | 'octagon'
-  | 'open-octagon'
+  | 'bowtie'
+  | 'open-bowtie'
   | 'open-plus'
   | 'open-cross';
 
@@ -46,7 +46,7 @@ export interface BaselineStyle {
 /** Every method of the selection registry gets its own style — the free baselines filled shapes, the
  * embedding baselines (Dense, Tool2Vec) blue, the LLM-asking ones (router, trace judge) orange strokes,
  * the label-using searches (TTO†, Beam†) open shapes, the reference rows (the oracle, LOTS at a fixed K) open
- * shapes in LOTS's colour, Table 9's fixed-K rankings pentagons, octagons and open crosses in their base method's colour — and any other name a filled dot in the axis colour. */
+ * shapes in LOTS's colour, Table 9's fixed-K rankings pentagons, bow ties (two triangles point to point; an octagon read as a dot at this size) and open crosses in their base method's colour — and any other name a filled dot in the axis colour. */
 export function baselineStyle(name: string, colors: BaselineColors): BaselineStyle {
   switch (name) {
     case 'keep-all':
@@ -84,9 +84,9 @@ export function baselineStyle(name: string, colors: BaselineColors): BaselineSty
     case 'dense-k4':
       return { shape: 'open-pentagon', color: colors.pos };
     case 'tool2vec-k2':
-      return { shape: 'octagon', color: colors.pos };
+      return { shape: 'bowtie', color: colors.pos };
     case 'tool2vec-k4':
-      return { shape: 'open-octagon', color: colors.pos };
+      return { shape: 'open-bowtie', color: colors.pos };
     case 'random-k2':
       return { shape: 'open-plus', color: colors.warn };
     case 'random-k4':

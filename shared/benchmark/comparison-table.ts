@@ -1,7 +1,7 @@
 // The per-task comparison table of `lots evaluate` and `lots demo`: kept tools, K, and fitting /
 // evaluation accuracy of LOTS against the baselines, with prompt tokens per request.
 import type { BaselineResult, SweepResult } from '../project/sweeps';
-import { FIXED_K_BASELINES, SELECTION_METHOD_IDS } from '../selection/registry';
+import { FIXED_K_BASELINES, isFixedK, SELECTION_METHOD_IDS } from '../selection/registry';
 
 export interface ComparisonRow {
   task: string;
@@ -14,7 +14,7 @@ export interface ComparisonRow {
 /** One column per selection method, in the registry's order, but for Table 9's fixed-K rankings: those are
  * compared with LOTS at their own K in a table of their own (fixed-k-table.ts), not with LOTS at its
  * label-chosen K, and as columns here they would double the table's width. */
-export const TABLE_COLUMNS = SELECTION_METHOD_IDS.filter((id) => !(FIXED_K_BASELINES as readonly string[]).includes(id));
+export const TABLE_COLUMNS = SELECTION_METHOD_IDS.filter((id) => !isFixedK(id));
 
 /** The columns some row has a result for, in the order of `columns` (LOTS and keep-all always). */
 export function presentColumns(rows: readonly ComparisonRow[], columns: readonly string[] = TABLE_COLUMNS): string[] {

@@ -3,6 +3,7 @@
 // with the family-stratified paired bootstrap interval and McNemar's exact p of the paired table. No
 // fitting label enters any of these spaces, so the table compares rankings, not the choice of the budget.
 // Printed by `lots evaluate` and `lots demo` when the run has LOTS at a fixed K and a baseline at the same K.
+import { plural } from '../text';
 import { alignColumns, type ComparisonRow } from './comparison-table';
 import { pairOutcomes } from './paired-table';
 import { DEFAULT_PAIRED_RESAMPLES, formatSigned, pairedComparison, pClause, type PairedDifference, type PairedOutcome } from './paired';
@@ -74,7 +75,7 @@ export function fixedKDraws(row: FixedKTable['rows'][number]): number | undefine
 /** "random (1 draw)": a ranking's name, with the draws behind it where it has them. */
 export function fixedKRowName(row: FixedKTable['rows'][number], name: string = row.baseline): string {
   const draws = fixedKDraws(row);
-  return draws ? `${name} (${draws} draw${draws === 1 ? '' : 's'})` : name;
+  return draws ? `${name} (${plural(draws, 'draw')})` : name;
 }
 
 export function formatFixedKTable(table: FixedKTable): string {

@@ -5,7 +5,8 @@
 import type { DemoCell, DemoData } from '../api/types';
 import type { DemoRecord, GrowthPoint } from '../project/demo';
 import { escapeHtml, px } from './html';
-import { FIXED_K_BASELINES, SELECTION_METHODS } from '../selection/registry';
+import { isFixedK, SELECTION_METHODS } from '../selection/registry';
+import { percent } from '../text';
 import { costHtml, fixedKHtml, pairedHtml } from './demo-statistics';
 import { formatSeedTable } from '../benchmark/seeds';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../benchmark/variant';
@@ -18,7 +19,7 @@ const COLOURS = { lots: '#2f8f4e', other: '#8a96a3', fit: '#b7c6d6', eval: '#446
 /** The methods the charts and the per-family table show: every method of the run but Table 9's fixed-K
  * rankings, which have a table of their own beside LOTS at the same K (fixedKHtml). */
 export function chartedMethods(data: DemoData): string[] {
-  return data.methods.filter((m) => !(FIXED_K_BASELINES as readonly string[]).includes(m));
+  return data.methods.filter((m) => !isFixedK(m));
 }
 
 /** Room for the longest method label at the charts' 10px font (about 6.2px a character), never under 90px. */
@@ -28,10 +29,6 @@ function labelWidth(rows: readonly string[]): number {
 
 export function methodLabel(name: string): string {
   return METHOD_LABELS[name] ?? name;
-}
-
-function pct(x: number): string {
-  return `${Math.round(x * 100)}%`;
 }
 
 /** Grouped horizontal bars: per method, fitting and evaluation accuracy (mean over families). */
@@ -57,8 +54,8 @@ export function accuracyChart(data: DemoData): string {
           const yy = y + j * 13;
           const fill = split === 'eval' ? (m === 'lots' ? COLOURS.lots : COLOURS.eval) : COLOURS.fit;
           return (
-            `<rect x="${labelW}" y="${px(yy)}" width="${px(Math.max(c.accuracy * plotW, 0.75))}" height="11" fill="${fill}"><title>${escapeHtml(`${methodLabel(m)}, ${split === 'fit' ? 'fitting' : 'evaluation'}: ${pct(c.accuracy)} of ${c.n}`)}</title></rect>` +
-            `<text x="${px(x(c.accuracy) + 4)}" y="${px(yy + 9)}">${pct(c.accuracy)}</text>`
+            `<rect x="${labelW}" y="${px(yy)}" width="${px(Math.max(c.accuracy * plotW, 0.75))}" height="11" fill="${fill}"><title>${escapeHtml(`${methodLabel(m)}, ${split === 'fit' ? 'fitting' : 'evaluation'}: ${percent(c.accuracy)} of ${c.n}`)}</title></rect>` +
+            `<text x="${px(x(c.accuracy) + 4)}" y="${px(yy + 9)}">${percent(c.accuracy)}</text>`
           );
         })
         .join('');
@@ -69,13 +66,13 @@ export function accuracyChart(data: DemoData): string {
   const ticks = [0, 0.25, 0.5, 0.75, 1]
     .map(
       (t) =>
-        `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="2" y2="${axisY}" stroke="#8884" stroke-width="1"/><text x="${px(x(t))}" y="${axisY + 12}" text-anchor="middle">${pct(t)}</text>`,
+        `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="2" y2="${axisY}" stroke="#8884" stroke-width="1"/><text x="${px(x(t))}" y="${axisY + 12}" text-anchor="middle">${percent(t)}</text>`,
     )
     .join('');
   const legend =
     `<rect x="${labelW}" y="${axisY + 17}" width="10" height="8" fill="${COLOURS.fit}"/><text x="${labelW + 14}" y="${axisY + 24}">fitting</text>` +
     `<rect x="${labelW + 70}" y="${axisY + 17}" width="10" height="8" fill="${COLOURS.eval}"/><text x="${labelW + 84}" y="${axisY + 24}">evaluation</text>`;
-  const summary = rows.map((m) => `${methodLabel(m)} ${data.mean[m]!.eval ? pct(data.mean[m]!.eval.accuracy) : '—'}`).join(', ');
+  const summary = rows.map((m) => `${methodLabel(m)} ${data.mean[m]!.eval ? percent(data.mean[m]!.eval.accuracy) : '—'}`).join(', ');
   return `<svg class="demo-chart" viewBox="0 0 ${width} ${height + 18}" width="${width}" height="${height + 18}" role="img" aria-label="Accuracy per method on evaluation requests: ${escapeHtml(summary)}">
 ${ticks}
 ${bars}
@@ -137,7 +134,7 @@ export function accuracyTokensChart(data: DemoData): string {
   const yGrid = [0, 0.25, 0.5, 0.75, 1]
     .map(
       (t) =>
-        `<line x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#8884"/><text x="${left - 6}" y="${px(y(t) + 3)}" text-anchor="end">${pct(t)}</text>`,
+        `<line x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#8884"/><text x="${left - 6}" y="${px(y(t) + 3)}" text-anchor="end">${percent(t)}</text>`,
     )
     .join('');
   const xTicks: string[] = [];
@@ -157,7 +154,7 @@ export function accuracyTokensChart(data: DemoData): string {
       const cx = x(c.promptTokens);
       const cy = y(c.accuracy);
       const anchorEnd = cx > left + plotW * 0.8;
-      const text = `${methodLabel(m)} ${pct(c.accuracy)}`;
+      const text = `${methodLabel(m)} ${percent(c.accuracy)}`;
       const tx = cx + (anchorEnd ? -8 : 8);
       const box = { x0: anchorEnd ? tx - text.length * 5.6 : tx, x1: anchorEnd ? tx : tx + text.length * 5.6 };
       const covers = (ty: number) =>
@@ -166,14 +163,14 @@ export function accuracyTokensChart(data: DemoData): string {
       const ty = [0, 11, -11, 22, -22].map((d) => cy + 4 + d).find((t) => !covers(t)) ?? cy + 4;
       placed.push({ ...box, y: ty });
       return (
-        `<circle cx="${px(cx)}" cy="${px(cy)}" r="${m === 'lots' ? 5 : 4}" fill="${fill}"><title>${escapeHtml(`${methodLabel(m)}: ${pct(c.accuracy)} of ${c.n} requests, ${Math.round(c.promptTokens)} prompt tokens per request`)}</title></circle>` +
+        `<circle cx="${px(cx)}" cy="${px(cy)}" r="${m === 'lots' ? 5 : 4}" fill="${fill}"><title>${escapeHtml(`${methodLabel(m)}: ${percent(c.accuracy)} of ${c.n} requests, ${Math.round(c.promptTokens)} prompt tokens per request`)}</title></circle>` +
         `<text x="${px(tx)}" y="${px(ty)}"${anchorEnd ? ' text-anchor="end"' : ''}${m === 'lots' ? ' font-weight="600"' : ''}>${escapeHtml(text)}</text>`
       );
     })
     .join('');
   const axisTitle = `<text x="${left + plotW / 2}" y="${height - 8}" text-anchor="middle">prompt tokens per request (evaluation) →</text>`;
   const summary = rows
-    .map((m) => `${methodLabel(m)} ${pct(data.mean[m]!.eval!.accuracy)} at ${Math.round(data.mean[m]!.eval!.promptTokens)} tokens`)
+    .map((m) => `${methodLabel(m)} ${percent(data.mean[m]!.eval!.accuracy)} at ${Math.round(data.mean[m]!.eval!.promptTokens)} tokens`)
     .join(', ');
   return `<svg class="demo-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy against prompt tokens per request: ${escapeHtml(summary)}">
 ${yGrid}
@@ -202,9 +199,9 @@ export function growthChart(points: readonly GrowthPoint[]): string {
     const dots = usable
       .map(
         (p, i) =>
-          `<circle cx="${px(pts[i]![0])}" cy="${px(pts[i]![1])}" r="3.5" fill="${colour}"><title>${escapeHtml(`${methodLabel(name)} at ${p.registry} tools: ${pct(p.methods[name]!.accuracy)} (n = ${p.methods[name]!.n}), ${Math.round(p.methods[name]!.promptTokens)} prompt tokens`)}</title></circle>` +
+          `<circle cx="${px(pts[i]![0])}" cy="${px(pts[i]![1])}" r="3.5" fill="${colour}"><title>${escapeHtml(`${methodLabel(name)} at ${p.registry} tools: ${percent(p.methods[name]!.accuracy)} (n = ${p.methods[name]!.n}), ${Math.round(p.methods[name]!.promptTokens)} prompt tokens`)}</title></circle>` +
           // LOTS labels below its points, keep-all above, the last point's label to its left: none overlap.
-          `<text x="${px(pts[i]![0] + (i === usable.length - 1 ? -6 : 6))}" y="${px(pts[i]![1] + (name === 'lots' ? 14 : -6))}" fill="${colour}"${i === usable.length - 1 ? ' text-anchor="end"' : ''}>${pct(p.methods[name]!.accuracy)}</text>`,
+          `<text x="${px(pts[i]![0] + (i === usable.length - 1 ? -6 : 6))}" y="${px(pts[i]![1] + (name === 'lots' ? 14 : -6))}" fill="${colour}"${i === usable.length - 1 ? ' text-anchor="end"' : ''}>${percent(p.methods[name]!.accuracy)}</text>`,
       )
       .join('');
     return `<path d="${path}" fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>${dots}`;
@@ -212,7 +209,7 @@ export function growthChart(points: readonly GrowthPoint[]): string {
   const grid = [0, 0.5, 1]
     .map(
       (t) =>
-        `<line x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#8884"/><text x="${left - 6}" y="${px(y(t) + 3)}" text-anchor="end">${pct(t)}</text>`,
+        `<line x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#8884"/><text x="${left - 6}" y="${px(y(t) + 3)}" text-anchor="end">${percent(t)}</text>`,
     )
     .join('');
   const xLabels = usable
@@ -226,7 +223,9 @@ export function growthChart(points: readonly GrowthPoint[]): string {
     `<line x1="${left}" x2="${left + 18}" y1="${height - 26}" y2="${height - 26}" stroke="${COLOURS.lots}" stroke-width="2"/><text x="${left + 22}" y="${height - 23}">LOTS</text>` +
     `<line x1="${left + 70}" x2="${left + 88}" y1="${height - 26}" y2="${height - 26}" stroke="${COLOURS.keepAll}" stroke-width="2" stroke-dasharray="5 3"/><text x="${left + 92}" y="${height - 23}">Keep-all (the whole registry)</text>` +
     `<text x="${left}" y="${height - 5}">Under each size: prompt tokens per request, keep-all / LOTS.</text>`;
-  const summary = usable.map((p) => `${p.registry} tools: keep-all ${pct(p.methods['keep-all']!.accuracy)}, LOTS ${pct(p.methods.lots!.accuracy)}`).join('; ');
+  const summary = usable
+    .map((p) => `${p.registry} tools: keep-all ${percent(p.methods['keep-all']!.accuracy)}, LOTS ${percent(p.methods.lots!.accuracy)}`)
+    .join('; ');
   return `<svg class="demo-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy against registry size: ${escapeHtml(summary)}">
 ${grid}
 ${series('keep-all', COLOURS.keepAll, '5 3')}
@@ -252,7 +251,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const all = data.mean['keep-all']?.eval;
   const headline =
     lots && all
-      ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${pct(lots.accuracy)} of ${lots.n} evaluation requests, against ${pct(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.`
+      ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${percent(lots.accuracy)} of ${lots.n} evaluation requests, against ${percent(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.`
       : 'No evaluation results yet.';
   const methods = chartedMethods(data);
   const rows = data.tasks

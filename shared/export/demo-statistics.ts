@@ -7,6 +7,7 @@ import type { PairedTable } from '../benchmark/paired-table';
 import { FIXED_KS, fixedKRowName, type FixedKTable } from '../benchmark/fixed-k-table';
 import { DEFAULT_MIN_FOR_INTERVAL, DEFAULT_PAIRED_RESAMPLES } from '../benchmark/paired';
 import { escapeHtml } from './html';
+import { percent } from '../text';
 
 function label(labels: Readonly<Record<string, string>>, id: string): string {
   return escapeHtml(labels[id] ?? id);
@@ -87,13 +88,12 @@ export function costHtml(rows: readonly CostRow[] | undefined, labels: Readonly<
 /** The paper's Table 9 (fixed-k-table.ts) as a table: each label-free ranking at the same K as LOTS's top-K. */
 export function fixedKHtml(table: FixedKTable | undefined, labels: Readonly<Record<string, string>>, className = ''): string {
   if (!table) return '';
-  const pctOf = (x: number | undefined) => (x === undefined ? '—' : `${Math.round(x * 100)}%`);
   const head = `<tr><th>Ranking</th>${FIXED_KS.map((k) => `<th class="num">Accuracy at K = ${k}</th>`).join('')}${FIXED_KS.map((k) => `<th class="num">LOTS minus it at K = ${k} [95% interval]</th>`).join('')}</tr>`;
-  const lots = `<tr><td><strong>LOTS</strong></td>${FIXED_KS.map((k) => `<td class="num">${pctOf(table.lots[k])}</td>`).join('')}${FIXED_KS.map(() => '<td class="num">—</td>').join('')}</tr>`;
+  const lots = `<tr><td><strong>LOTS</strong></td>${FIXED_KS.map((k) => `<td class="num">${percent(table.lots[k])}</td>`).join('')}${FIXED_KS.map(() => '<td class="num">—</td>').join('')}</tr>`;
   const body = table.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(fixedKRowName(r, labels[r.baseline] ?? r.baseline))}</td>${FIXED_KS.map((k) => `<td class="num">${pctOf(r.cells[k]?.accuracy)}</td>`).join('')}${FIXED_KS.map((k) => differenceCell(r.cells[k]?.difference)).join('')}</tr>`,
+        `<tr><td>${escapeHtml(fixedKRowName(r, labels[r.baseline] ?? r.baseline))}</td>${FIXED_KS.map((k) => `<td class="num">${percent(r.cells[k]?.accuracy)}</td>`).join('')}${FIXED_KS.map((k) => differenceCell(r.cells[k]?.difference)).join('')}</tr>`,
     )
     .join('');
   const note = `No fitting label chooses any of these spaces: every ranking keeps its top K tools in every family, so the difference is the ranking's alone. On the same evaluation requests: a 95% family-stratified paired bootstrap interval (${DEFAULT_PAIRED_RESAMPLES.toLocaleString('en-US')} resamples), McNemar's exact p.`;

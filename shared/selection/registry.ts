@@ -59,6 +59,11 @@ export const DEFAULT_BASELINES: readonly BaselineName[] = SELECTION_METHODS.filt
 /** The paper's Table 9 rankings at a fixed K (Dense, Tool2Vec, Random at K = 2 and 4): run when named or
  * with the group name `fixed-k`, not with `all` (six more servings of every request). */
 export const FIXED_K_BASELINES: readonly BaselineName[] = ['dense-k2', 'dense-k4', 'tool2vec-k2', 'tool2vec-k4', 'random-k2', 'random-k4'];
+/** Whether a method id is one of Table 9's fixed-K rankings: the comparison tables and the charts leave them
+ * out (they pair with LOTS at the same K, in a table of their own). */
+export function isFixedK(id: string): boolean {
+  return (FIXED_K_BASELINES as readonly string[]).includes(id);
+}
 /** What `--baselines all` runs (and `lots demo` by default): every baseline but Table 9's fixed-K rankings. */
 export const ALL_BASELINES: readonly BaselineName[] = BASELINE_NAMES.filter((n) => !FIXED_K_BASELINES.includes(n));
 /** The names `--baselines` accepts besides the baselines' own: `all` and `fixed-k`. */

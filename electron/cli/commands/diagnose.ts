@@ -4,6 +4,7 @@ import { CliError, EXIT_OK, type CliIO, type Command } from '../command';
 import { tableLines } from '../table';
 import { ProjectStore } from '../../engine/store';
 import { diagnoseProject, type ProjectDiagnosis, type TaskDiagnosis } from '../../engine/usecases/diagnose';
+import { percent } from '../../../shared/text';
 
 export const command: Command = {
   name: 'diagnose',
@@ -61,7 +62,6 @@ export const command: Command = {
   },
 };
 
-const pct = (x: number) => `${Math.round(x * 100)}%`;
 const fixed = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(2));
 
 function chainCell(d: TaskDiagnosis): string {
@@ -80,12 +80,12 @@ function print(d: ProjectDiagnosis, io: CliIO): void {
     `${t.k}${t.budgetSource === 'sweep' ? '' : '*'}`,
     t.space.join(', '),
     chainCell(t),
-    `${pct(t.recurrence.share)} of ${t.recurrence.resamples}`,
+    `${percent(t.recurrence.share)} of ${t.recurrence.resamples}`,
     `${fixed(t.outcomes.rho)} (${t.outcomes.correct}/${t.outcomes.wrong})`,
     ...sizes.map((s) => {
       const c = t.counts.find((p) => p.traces === s);
       if (!c) return '—';
-      return `J ${c.jaccard.toFixed(2)}${c.chainFound !== undefined ? `, chain ${pct(c.chainFound)}` : ''}`;
+      return `J ${c.jaccard.toFixed(2)}${c.chainFound !== undefined ? `, chain ${percent(c.chainFound)}` : ''}`;
     }),
   ]);
   const columns = header.map((h) => ({ header: h }));

@@ -7,6 +7,7 @@ import type { JobControl } from './control';
 import { DemoSteps } from './demo-steps';
 import { toFailure } from './failure';
 import type { DemoJobSpec, DemoProgress, JobEvent } from './protocol';
+import { percent } from '../../../shared/text';
 
 export type DemoJobEvent = JobEvent<DemoProgress>;
 
@@ -72,7 +73,6 @@ function summary(result: DemoResult): string {
   };
   const lots = mean('lots');
   const all = mean('keep-all');
-  const pct = (x: number | undefined) => (x === undefined ? '—' : `${Math.round(100 * x)}%`);
   const minutes = result.seconds < 120 ? `${result.seconds.toFixed(0)} s` : `${Math.round(result.seconds / 60)} min`;
-  return `done in ${minutes}: LOTS ${pct(lots)} against keep-all ${pct(all)} on the evaluation requests; the project is in ${result.dir}`;
+  return `done in ${minutes}: LOTS ${percent(lots)} against keep-all ${percent(all)} on the evaluation requests; the project is in ${result.dir}`;
 }

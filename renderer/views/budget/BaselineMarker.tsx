@@ -40,6 +40,12 @@ function polygon(sides: number, r: number): string[] {
   });
 }
 
+/** A bow tie's outline: two triangles meeting at the centre, their bases upright. */
+function bowtiePoints(r: number): string[] {
+  const h = r * 0.85;
+  return [`${-r} ${-h}`, '0 0', `${r} ${-h}`, `${r} ${h}`, '0 0', `${-r} ${h}`];
+}
+
 /** A plus's outline (turned 45° for a cross is the caller's transform). */
 function plusPoints(r: number, a: number): string[] {
   const w = r * 0.32;
@@ -132,16 +138,19 @@ export function Marker({ shape, color, size, halo }: { shape: BaselineShape; col
       );
     }
     case 'pentagon':
-    case 'octagon':
-      return <path d={`M${polygon(shape === 'pentagon' ? 5 : 8, r).join(' L')} Z`} fill={color} {...edge} />;
+      return <path d={`M${polygon(5, r).join(' L')} Z`} fill={color} {...edge} />;
+    case 'bowtie':
+      return <path d={`M${bowtiePoints(r).join(' L')} Z`} fill={color} {...edge} />;
     case 'open-pentagon':
-    case 'open-octagon':
+    case 'open-bowtie':
     case 'open-plus':
     case 'open-cross': {
       const d =
-        shape === 'open-pentagon' || shape === 'open-octagon'
-          ? `M${polygon(shape === 'open-pentagon' ? 5 : 8, r).join(' L')} Z`
-          : `M${plusPoints(r, shape === 'open-cross' ? r * 0.8 : r).join(' L')} Z`;
+        shape === 'open-pentagon'
+          ? `M${polygon(5, r).join(' L')} Z`
+          : shape === 'open-bowtie'
+            ? `M${bowtiePoints(r).join(' L')} Z`
+            : `M${plusPoints(r, shape === 'open-cross' ? r * 0.8 : r).join(' L')} Z`;
       const turn = shape === 'open-cross' ? 'rotate(45)' : undefined;
       return (
         <>

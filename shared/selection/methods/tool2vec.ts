@@ -44,14 +44,18 @@ interface ToolVectors {
 }
 
 /** The registry's tool vectors, computed once per run (`ctx.memo`), and whether this method (`ctx.payer`)
- * pays for them here: the first time it meets them in the run, whether it computed them or not. */
+ * pays for them here: the first time it meets them in the run, whether it computed them or not. The method
+ * is marked as having paid only once the vectors exist, so a computation cut off halfway (cancelled, or
+ * the model failing) leaves the next attempt to pay. */
 async function toolVectors(ctx: SelectionContext): Promise<{ value: ToolVectors; reused: boolean; charged: boolean }> {
   const key = `tool2vec\u0000${ctx.embedder ?? ''}\u0000${ctx.registry.map(toolText).join('\u0001')}`;
   const paidKey = `${key}\u0000paid by\u0000${ctx.payer ?? 'tool2vec'}`;
   const charged = !ctx.memo?.has(paidKey);
   const hit = ctx.memo?.get(key) as ToolVectors | undefined;
-  ctx.memo?.set(paidKey, true);
-  if (hit) return { value: hit, reused: true, charged };
+  if (hit) {
+    ctx.memo?.set(paidKey, true);
+    return { value: hit, reused: true, charged };
+  }
   const started = performance.now();
   const value: ToolVectors = { vectors: new Map(), promptTokens: 0, calls: 0, fallbacks: [], queries: 0, seconds: 0 };
   for (const tool of ctx.registry) {
@@ -72,6 +76,7 @@ async function toolVectors(ctx: SelectionContext): Promise<{ value: ToolVectors;
   }
   value.seconds = (performance.now() - started) / 1000;
   ctx.memo?.set(key, value);
+  ctx.memo?.set(paidKey, true);
   return { value, reused: false, charged };
 }
 

@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { registryDefs } from '../../../shared/benchmark/registry';
 import type { SelectionContext } from '../../../shared/selection/method';
-import { ALL_BASELINES, BASELINE_NAMES, DEFAULT_BASELINES, expandBaselines, selectionMethod } from '../../../shared/selection/registry';
+import { ALL_BASELINES, BASELINE_NAMES, DEFAULT_BASELINES, expandBaselines, isFixedK, selectionMethod } from '../../../shared/selection/registry';
+import { TABLE_COLUMNS } from '../../../shared/benchmark/comparison-table';
+import { percent, plural } from '../../../shared/text';
 
 /** Unit vectors from letter counts: enough for a ranking that depends on the text. */
 function letters(text: string): Float64Array {
@@ -93,5 +95,21 @@ describe('--baselines groups', () => {
     ]);
     expect(expandBaselines(['all', 'fixed-k'])).toHaveLength(BASELINE_NAMES.length);
     expect(expandBaselines([])).toEqual([]);
+  });
+});
+
+describe('isFixedK', () => {
+  it('names the six Table 9 rankings and nothing else; the comparison columns leave exactly those out', () => {
+    expect(BASELINE_NAMES.filter(isFixedK)).toEqual(expandBaselines(['fixed-k']));
+    expect(['lots', 'lots-k2', 'lots-k4', 'dense', 'random', 'oracle'].some(isFixedK)).toBe(false);
+    expect(TABLE_COLUMNS.some(isFixedK)).toBe(false);
+    expect(TABLE_COLUMNS).toEqual(expect.arrayContaining(['lots', 'dense', 'tool2vec', 'random', 'lots-k2', 'lots-k4']));
+  });
+});
+
+describe('percent and plural (the tables’ words)', () => {
+  it('rounds a share to a whole percent and shows a missing one as a dash', () => {
+    expect([percent(0.346), percent(0), percent(1), percent(undefined), percent(Number.NaN)]).toEqual(['35%', '0%', '100%', '—', '—']);
+    expect([plural(1, 'draw'), plural(5, 'draw')]).toEqual(['1 draw', '5 draws']);
   });
 });

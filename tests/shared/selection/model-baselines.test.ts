@@ -182,14 +182,26 @@ describe('Dense', () => {
   });
 });
 
+/** A Tool2Vec run's context: the model writes `queries[tool]` for each tool (recording its prompts), the
+ * test embedder embeds them, one memo is shared by every selection made with it. */
+function tool2vecContext(queries: Record<string, string>, generateFails?: () => boolean) {
+  const prompts: string[] = [];
+  const reply = scripted((p) => queries[/Here is a tool\. (\w+):/.exec(p)![1]!]!, prompts);
+  const generate: SelectionContext['generate'] = (prompt, options) => {
+    if (generateFails?.()) throw new Error('the model stopped');
+    return reply!(prompt, options);
+  };
+  const memo = new Map<string, unknown>();
+  const ctx = context({ k: 1, requests: { fit: ['weather please'], eval: [] }, generate, embed: embedder(), memo, embedder: 'test axes' });
+  return { ctx, prompts };
+}
+
+const PLAIN_QUERIES: Record<string, string> = { Alpha: 'weather today', Beta: 'money now', Gamma: 'gamma', Delta: 'delta' };
+
 describe('Tool2Vec', () => {
   it('averages the embeddings of the queries the model writes per tool, and a run computes them once', async () => {
     // The model writes "weather" queries for Alpha (axis 1) and "money" queries for Beta (axis 0).
-    const queries: Record<string, string> = { Alpha: '1. weather today\n2. weather tomorrow', Beta: '- money now\n- money later', Gamma: 'gamma', Delta: '' };
-    const prompts: string[] = [];
-    const generate = scripted((p) => queries[/Here is a tool\. (\w+):/.exec(p)![1]!]!, prompts);
-    const memo = new Map<string, unknown>();
-    const ctx = context({ k: 1, requests: { fit: ['weather please'], eval: [] }, generate, embed: embedder(), memo, embedder: 'test axes' });
+    const { ctx, prompts } = tool2vecContext({ Alpha: '1. weather today\n2. weather tomorrow', Beta: '- money now\n- money later', Gamma: 'gamma', Delta: '' });
     const [space] = await selectSpaces(ctx, ['tool2vec']);
     expect(space!.menus).toEqual([['Alpha']]);
     expect(prompts).toHaveLength(4);
@@ -200,11 +212,7 @@ describe('Tool2Vec', () => {
     expect(again!.note).toContain('reused');
   });
   it('charges the shared tool vectors to each method once, the fixed-K rows as if each ran alone', async () => {
-    const queries: Record<string, string> = { Alpha: 'weather today', Beta: 'money now', Gamma: 'gamma', Delta: 'delta' };
-    const prompts: string[] = [];
-    const generate = scripted((p) => queries[/Here is a tool\. (\w+):/.exec(p)![1]!]!, prompts);
-    const memo = new Map<string, unknown>();
-    const ctx = context({ k: 1, requests: { fit: ['weather please'], eval: [] }, generate, embed: embedder(), memo, embedder: 'test axes' });
+    const { ctx, prompts } = tool2vecContext(PLAIN_QUERIES);
     const cost = async (id: string, task = ctx.task) => (await selectSpaces({ ...ctx, task }, [id]))[0]!.cost!;
     const first = await cost('tool2vec-k2');
     const vectorsTokens = first.promptTokens - 2; // "weather please": two tokens of the test embedder
@@ -218,6 +226,14 @@ describe('Tool2Vec', () => {
     expect(prompts).toHaveLength(4);
     // A later task of the same method pays only for its own requests.
     expect((await cost('tool2vec-k2', 'another task')).promptTokens).toBe(2);
+  });
+  it('a computation cut off halfway leaves the method unpaid: the attempt that finishes pays', async () => {
+    let calls = 0;
+    const { ctx } = tool2vecContext(PLAIN_QUERIES, () => ++calls === 3);
+    await expect(selectSpaces(ctx, ['tool2vec-k2'])).rejects.toThrow('the model stopped');
+    const finished = (await selectSpaces(ctx, ['tool2vec-k2']))[0]!.cost!;
+    expect(finished.promptTokens).toBeGreaterThan(2); // the tool vectors, not only "weather please"
+    expect((await selectSpaces({ ...ctx, task: 'another task' }, ['tool2vec-k2']))[0]!.cost!.promptTokens).toBe(2);
   });
   it('reads one query per line without list markers', () => {
     expect(parseQueries('1. a b\n\n- c\n* c\n"d"\n2) e', 3)).toEqual(['a b', 'c', 'd']);
