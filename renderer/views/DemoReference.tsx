@@ -5,7 +5,7 @@
 import type { DemoData } from '../../shared/api';
 import { FIXED_KS, fixedKDraws, type FixedKTable } from '../../shared/benchmark/fixed-k-table';
 import { formatSigned, type PairedDifference } from '../../shared/benchmark/paired';
-import { seedSummary, type Spread } from '../../shared/benchmark/seeds';
+import { partialSeeds, seedSummary, type Spread } from '../../shared/benchmark/seeds';
 import { methodLabel } from '../../shared/export/demo-report';
 import { SELECTION_METHODS } from '../../shared/selection/registry';
 import { fmtInt } from '../format';
@@ -188,7 +188,10 @@ export function DemoSeeds({ data }: { data: DemoData }) {
               <td className="nowrap">
                 <strong>{methodLabel(r.method)}</strong>
               </td>
-              <td className="num tabular">{spreadText(r.accuracy, pp)}</td>
+              <td className="num tabular">
+                {spreadText(r.accuracy, pp)}
+                {partialSeeds(r.accuracy, points.length) && <span className="muted small">{partialSeeds(r.accuracy, points.length)}</span>}
+              </td>
               <td className="num tabular">{r.lotsMinus ? spreadText(r.lotsMinus, signedPts) : '—'}</td>
               <td className="small tabular">
                 {r.intervals.some((i) => i !== undefined)

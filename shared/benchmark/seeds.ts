@@ -76,6 +76,12 @@ export function seedSummary(points: readonly SeedPoint[]): SeedSummaryRow[] {
   });
 }
 
+/** " (2 of 3 seeds)" after a spread that rests on fewer seeds than the run has (a method evaluated in only
+ * some of the seeds' projects), so a mean over two seeds is not read as one over three; "" otherwise. */
+export function partialSeeds(s: Spread, seeds: number): string {
+  return s.seeds < seeds ? ` (${s.seeds} of ${seeds} seeds)` : '';
+}
+
 /** The plain-text table `lots demo --seeds N` prints (also fenced into docs/results.md). */
 export function formatSeedTable(points: readonly SeedPoint[]): string {
   if (points.length === 0) return '';
@@ -84,7 +90,7 @@ export function formatSeedTable(points: readonly SeedPoint[]): string {
   const header = ['method', 'accuracy mean ± sd [min, max]', 'LOTS − method mean ± sd', ...points.map((p) => `seed ${p.seed}: LOTS − method [95% paired]`)];
   const body = rows.map((r) => [
     r.method,
-    `${f(r.accuracy.mean)} ± ${f(r.accuracy.sd)} [${f(r.accuracy.min)}, ${f(r.accuracy.max)}]`,
+    `${f(r.accuracy.mean)} ± ${f(r.accuracy.sd)} [${f(r.accuracy.min)}, ${f(r.accuracy.max)}]${partialSeeds(r.accuracy, points.length)}`,
     r.lotsMinus ? `${signed(r.lotsMinus.mean)} ± ${f(r.lotsMinus.sd)}` : '–',
     ...points.map((p) => {
       const d = p.lotsMinus[r.method];

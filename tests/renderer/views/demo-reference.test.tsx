@@ -107,7 +107,10 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
       accuracy: { lots, 'keep-all': all },
       lotsMinus: { 'keep-all': { difference: lots - all, lo, hi, n: 400 } },
     });
-    const record: DemoRecord = { ...base, seeds: [seed('0', 0.5, 0.3, 0.15, 0.25), seed('1', 0.6, 0.3, 0.25, 0.35), seed('2', 0.55, 0.25, 0.25, 0.35)] };
+    const seeds = [seed('0', 0.5, 0.3, 0.15, 0.25), seed('1', 0.6, 0.3, 0.25, 0.35), seed('2', 0.55, 0.25, 0.25, 0.35)];
+    // The oracle was evaluated in seed 0 only: its mean says it rests on one seed.
+    seeds[0]!.accuracy = { ...seeds[0]!.accuracy, oracle: 0.7 };
+    const record: DemoRecord = { ...base, seeds };
     await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }, record) });
     const table = await screen.findByTestId('demo-seeds-table');
     // The provenance says which variant was measured and what it measures.
@@ -119,6 +122,8 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     const all = table.querySelector('tr[data-method="keep-all"]')!.textContent;
     expect(all).toContain('+26.7 ± 5.8 (+20.0 … +30.0)');
     expect(all).toContain('0: [+15.0, +25.0] · 1: [+25.0, +35.0] · 2: [+25.0, +35.0]');
+    expect(all).not.toContain('of 3 seeds');
+    expect(table.querySelector('tr[data-method="oracle"]')!.textContent).toContain('70.0% ± 0.0% (70.0% … 70.0%) (1 of 3 seeds)');
   });
 
   it('one click on a differing request shows it under both menus side by side', async () => {

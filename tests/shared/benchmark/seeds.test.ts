@@ -35,6 +35,17 @@ describe('seeds', () => {
     expect(rows.find((r) => r.method === 'lots')!.lotsMinus).toBeUndefined();
     const text = formatSeedTable(points);
     expect(text).toContain('across 3 seeds (0, 1, 2)');
+    expect(text).not.toContain('of 3 seeds');
     expect(text).toMatch(/keep-all +0\.30 ± 0\.05 \[0\.25, 0\.35\] +\+0\.25 ± 0\.09 +\+0\.30 \[\+0\.10, \+0\.50\] +\+0\.15 \[−0\.05, \+0\.35\] +\+0\.30/);
+  });
+
+  it('says how many seeds a method rests on where it was evaluated in only some of them', () => {
+    const points = [point('0', 0.6, 0.3, 0.3), point('1', 0.5, 0.35, 0.15), point('2', 0.55, 0.25, 0.3)];
+    points[0]!.accuracy['oracle'] = 0.7;
+    points[1]!.accuracy['oracle'] = 0.8;
+    const oracle = seedSummary(points).find((r) => r.method === 'oracle')!;
+    expect(oracle.accuracy).toMatchObject({ mean: expect.closeTo(0.75, 12), seeds: 2 });
+    expect(formatSeedTable(points)).toMatch(/oracle +0\.75 ± 0\.07 \[0\.70, 0\.80\] \(2 of 3 seeds\)/);
+    expect(formatSeedTable(points)).not.toMatch(/keep-all .*of 3 seeds/);
   });
 });
