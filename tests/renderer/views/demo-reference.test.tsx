@@ -104,7 +104,7 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     const seed = (s: string, lots: number, all: number, lo: number, hi: number) => ({
       seed: s,
       project: s === '0' ? '.' : `seeds/seed-${s}`,
-      accuracy: { lots, 'keep-all': all },
+      accuracy: { lots, 'keep-all': all } as Record<string, number>,
       lotsMinus: { 'keep-all': { difference: lots - all, lo, hi, n: 400 } },
     });
     const seeds = [seed('0', 0.5, 0.3, 0.15, 0.25), seed('1', 0.6, 0.3, 0.25, 0.35), seed('2', 0.55, 0.25, 0.25, 0.35)];
