@@ -6,6 +6,7 @@ import type { DemoData } from '../../shared/api';
 import { formatSigned, pClause } from '../../shared/benchmark/paired';
 import { demoDuration, meanKept } from '../../shared/export/demo-report';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../../shared/benchmark/variant';
+import { seedsHeadline } from '../../shared/benchmark/seeds';
 import { fmtInt } from '../format';
 
 export function DemoHeadline({ data }: { data: DemoData }) {
@@ -14,6 +15,7 @@ export function DemoHeadline({ data }: { data: DemoData }) {
   if (!lots || !all) return <p className="lede">Budget sweeps without evaluation results yet.</p>;
   const d = data.paired?.against.find((a) => a.baseline === 'keep-all')?.accuracy.pooled;
   const points = (x: number) => formatSigned(x * 100, 0);
+  const seeds = data.record?.seeds ? seedsHeadline(data.record.seeds) : undefined;
   return (
     <p className="lede" data-testid="demo-headline">
       LOTS keeps <strong>{meanKept(data).toFixed(1)}</strong> tools per task and answers <strong>{Math.round(lots.accuracy * 100)}%</strong> of {lots.n}{' '}
@@ -36,6 +38,7 @@ export function DemoHeadline({ data }: { data: DemoData }) {
         </span>
       ) : null}{' '}
       — using <strong>{fmtInt(Math.round(lots.promptTokens))}</strong> instead of {fmtInt(Math.round(all.promptTokens))} prompt tokens per request.
+      {seeds && <span data-testid="demo-headline-seeds"> {seeds}</span>}
     </p>
   );
 }

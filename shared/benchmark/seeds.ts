@@ -76,6 +76,20 @@ export function seedSummary(points: readonly SeedPoint[]): SeedSummaryRow[] {
   });
 }
 
+/** The headline's second sentence for a run of several seeds, which says the first was one seed's:
+ * "That is seed 0; over the 3 seeds LOTS answers 28% ± 8% and keep-all 27% ± 10% (LOTS − keep-all
+ * +2 ± 9 points)." Undefined for one seed or without LOTS and keep-all in the seeds. */
+export function seedsHeadline(points: readonly SeedPoint[]): string | undefined {
+  if (points.length < 2) return undefined;
+  const rows = seedSummary(points);
+  const lots = rows.find((r) => r.method === 'lots');
+  const all = rows.find((r) => r.method === 'keep-all');
+  if (!lots || !all) return undefined;
+  const pct = (s: Spread) => `${Math.round(s.mean * 100)}% ± ${Math.round(s.sd * 100)}%`;
+  const gap = all.lotsMinus ? ` (LOTS − keep-all ${signed(all.lotsMinus.mean * 100, 0)} ± ${Math.round(all.lotsMinus.sd * 100)} points)` : '';
+  return `That is seed ${points[0]!.seed}; over the ${points.length} seeds LOTS answers ${pct(lots.accuracy)} and keep-all ${pct(all.accuracy)}${gap}.`;
+}
+
 /** " (2 of 3 seeds)" after a spread that rests on fewer seeds than the run has (a method evaluated in only
  * some of the seeds' projects), so a mean over two seeds is not read as one over three; "" otherwise. */
 export function partialSeeds(s: Spread, seeds: number): string {

@@ -8,7 +8,7 @@ import { escapeHtml, px } from './html';
 import { isFixedK, SELECTION_METHODS } from '../selection/registry';
 import { percent } from '../text';
 import { costHtml, fixedKHtml, pairedHtml } from './demo-statistics';
-import { formatSeedTable } from '../benchmark/seeds';
+import { formatSeedTable, seedsHeadline } from '../benchmark/seeds';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../benchmark/variant';
 
 export const METHOD_LABELS: Readonly<Record<string, string>> = Object.fromEntries(SELECTION_METHODS.map((m) => [m.id, m.label]));
@@ -251,7 +251,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const all = data.mean['keep-all']?.eval;
   const headline =
     lots && all
-      ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${percent(lots.accuracy)} of ${lots.n} evaluation requests, against ${percent(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.`
+      ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${percent(lots.accuracy)} of ${lots.n} evaluation requests, against ${percent(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.${r?.seeds && seedsHeadline(r.seeds) ? ` ${seedsHeadline(r.seeds)}` : ''}`
       : 'No evaluation results yet.';
   const methods = chartedMethods(data);
   const rows = data.tasks

@@ -123,6 +123,10 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     expect(all).toContain('+26.7 ± 5.8 (+20.0 … +30.0)');
     expect(all).toContain('0: [+15.0, +25.0] · 1: [+25.0, +35.0] · 2: [+25.0, +35.0]');
     expect(all).not.toContain('of 3 seeds');
+    // The headline's figures are seed 0's, and it says so with the mean over the seeds.
+    expect(screen.getByTestId('demo-headline-seeds').textContent).toBe(
+      ' That is seed 0; over the 3 seeds LOTS answers 55% ± 5% and keep-all 28% ± 3% (LOTS − keep-all +27 ± 6 points).',
+    );
     expect(table.querySelector('tr[data-method="oracle"]')!.textContent).toContain('70.0% ± 0.0% (70.0% … 70.0%) (1 of 3 seeds)');
   });
 

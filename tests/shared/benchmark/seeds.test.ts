@@ -1,6 +1,6 @@
 // Mean and spread across seeds (`lots demo --seeds N`), from seed points.
 import { describe, expect, it } from 'vitest';
-import { formatSeedTable, seedList, seedSummary, spread, type SeedPoint } from '../../../shared/benchmark/seeds';
+import { formatSeedTable, seedList, seedsHeadline, seedSummary, spread, type SeedPoint } from '../../../shared/benchmark/seeds';
 
 const point = (seed: string, lots: number, all: number, d: number, lo?: number, hi?: number): SeedPoint => ({
   seed,
@@ -47,5 +47,12 @@ describe('seeds', () => {
     expect(oracle.accuracy).toMatchObject({ mean: expect.closeTo(0.75, 12), seeds: 2 });
     expect(formatSeedTable(points)).toMatch(/oracle +0\.75 ± 0\.07 \[0\.70, 0\.80\] \(2 of 3 seeds\)/);
     expect(formatSeedTable(points)).not.toMatch(/keep-all .*of 3 seeds/);
+  });
+
+  it('the headline says the first figures are one seed’s and gives the mean over the seeds', () => {
+    const points = [point('0', 0.35, 0.25, 0.1), point('1', 0.2, 0.275, -0.075), point('2', 0.3, 0.275, 0.025)];
+    expect(seedsHeadline(points)).toBe('That is seed 0; over the 3 seeds LOTS answers 28% ± 8% and keep-all 27% ± 1% (LOTS − keep-all +2 ± 9 points).');
+    expect(seedsHeadline(points.slice(0, 1))).toBeUndefined();
+    expect(seedsHeadline(points.map((p) => ({ ...p, accuracy: { lots: p.accuracy['lots']! } })))).toBeUndefined();
   });
 });

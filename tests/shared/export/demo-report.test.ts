@@ -163,6 +163,17 @@ describe('demo charts and report', () => {
     expect(renderDemoReport({ ...data, record }, { projectName: 'p' })).toContain('q.gguf · 2 × cpu · 2026-12-03 · 184 min so far, not finished<br>');
     const done = renderDemoReport({ ...data, record: { ...record, finishedAt: '2026-12-03T15:28:00.000Z' } }, { projectName: 'p' });
     expect(done).toContain('q.gguf · 2 × cpu · 2026-12-03 · 184 min<br>');
+    // A run of several seeds: the headline says its figures are the first seed's, with the mean over all.
+    const seed = (s: string, lots: number, all: number) => ({
+      seed: s,
+      project: '.',
+      accuracy: { lots, 'keep-all': all },
+      lotsMinus: { 'keep-all': { difference: lots - all, n: 8 } },
+    });
+    const seeded = renderDemoReport({ ...data, record: { ...record, seeds: [seed('0', 0.5, 0.5), seed('1', 0.7, 0.4)] } }, { projectName: 'p' });
+    expect(seeded).toContain(
+      'prompt tokens per request. That is seed 0; over the 2 seeds LOTS answers 60% ± 14% and keep-all 45% ± 7% (LOTS − keep-all +15 ± 21 points).</p>',
+    );
   });
 
   it('the report carries the paired block and the cost of selection when the data has them, and neither when not', () => {
