@@ -143,6 +143,22 @@ export function BudgetView() {
             hint={`${fmtPercent(budget.menuSchemaTokens ? 1 - keptTokens / budget.menuSchemaTokens : 0)} saved vs keep-all${budget.schemaTokensEstimated ? ' · estimated' : ''}`}
           />
         </div>
+        {budget.recommendedBy === 'sweep' && budget.sweep?.withoutEvidence && (
+          <p className="callout small" data-testid="sweep-without-evidence" style={{ margin: '8px 0' }}>
+            The sweep cannot choose here: no K answered a fitting request right, so the rule (the smallest K at the best accuracy) keeps K = {rec} by default,
+            not on evidence.
+            {budget.surrogateK !== null && budget.surrogateK !== rec && (
+              <>
+                {' '}
+                The ranking alone keeps K = {budget.surrogateK} (every tool with a positive score, where F̂ is largest):{' '}
+                <button className="btn small" onClick={() => task && setK(task, budget.surrogateK!)} disabled={budget.surrogateK === k}>
+                  use K = {budget.surrogateK}
+                </button>
+              </>
+            )}{' '}
+            Fitting requests the model answers right under some K would let the sweep decide.
+          </p>
+        )}
         {swept && (point?.accuracy === null || point?.accuracy === undefined) && (
           <p className="callout small" data-testid="k-outside-sweep" style={{ margin: '8px 0' }}>
             The sweep measured K = {describeGrid(measured)}; K = {k} was not measured, so its fitting accuracy is unknown. To measure it:{' '}

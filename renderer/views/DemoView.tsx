@@ -2,7 +2,7 @@
 // score → rank → sweep → approve → export, each step a button that does it for real.
 import { useEffect } from 'react';
 import type { DemoData } from '../../shared/api';
-import { accuracyChart, accuracyTokensChart, growthChart, METHOD_LABELS, methodLabel, tokensChart } from '../../shared/export/demo-report';
+import { accuracyChart, accuracyTokensChart, growthChart, K_BY_DEFAULT, METHOD_LABELS, methodLabel, tokensChart } from '../../shared/export/demo-report';
 import { costHtml, pairedHtml } from '../../shared/export/demo-statistics';
 import { downloadText } from '../api/files';
 import { useApi, useStudio } from '../store/react';
@@ -141,7 +141,14 @@ function DemoStory({ data }: { data: DemoData }) {
                   <td>
                     <strong>{t.task}</strong>
                   </td>
-                  <td className="num">{t.k}</td>
+                  <td className="num">
+                    {t.k}
+                    {t.kByDefault && (
+                      <sup title={K_BY_DEFAULT} aria-label="chosen by default">
+                        *
+                      </sup>
+                    )}
+                  </td>
                   <td>
                     {t.kept.map((tool) => (
                       <span key={tool} className={`pill ${chain.has(tool) ? 'good' : 'bad'}`} style={{ marginRight: 4 }}>
@@ -170,6 +177,7 @@ function DemoStory({ data }: { data: DemoData }) {
         </table>
         <p className="small muted" style={{ marginTop: 6 }}>
           Methods compared: {data.methods.map(methodLabel).join(', ')}. Accuracy: the first number of the answer within max(0.01, 0.1%) of the gold value.
+          {data.tasks.some((t) => t.kByDefault) && <span data-testid="demo-k-by-default"> * {K_BY_DEFAULT}</span>}
         </p>
       </div>
       <DemoReference data={data} />

@@ -248,11 +248,15 @@ export interface BudgetData {
   /** All tools on the task's menu (the keep-all baseline). */
   menuSize: number;
   menuSchemaTokens: number;
-  sweep: { model: string; createdAt: string; bestK: number | null } | null;
+  /** `withoutEvidence`: no K of the sweep answered a fitting request right, so its K is the smallest by
+   * rule, not by evidence. */
+  sweep: { model: string; createdAt: string; bestK: number | null; withoutEvidence: boolean } | null;
   baselines: BaselineResult[];
   recommendedK: number | null;
   /** 'sweep': smallest K at the best fitting accuracy; 'surrogate': every tool with Ī > 0 (no sweep yet). */
   recommendedBy: 'sweep' | 'surrogate' | null;
+  /** The K that maximises F̂ (every tool with Ī > 0, at least one): the ranking's own budget, with or without a sweep. */
+  surrogateK: number | null;
 }
 
 /** One method's result on one split of a task (or the mean over tasks). */
@@ -269,6 +273,8 @@ export interface DemoTask {
   k: number;
   /** The LOTS space at K, in rank order. */
   kept: string[];
+  /** True where no K of the sweep answered a fitting request right: K is the rule's default (the smallest), not evidence. */
+  kByDefault?: boolean;
   /** The family's gold chain (the benchmark's ground truth; empty for no_tool). */
   chain: string[];
   /** method → split → result */

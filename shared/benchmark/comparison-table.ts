@@ -1,5 +1,6 @@
 // The per-task comparison table of `lots evaluate` and `lots demo`: kept tools, K, and fitting /
 // evaluation accuracy of LOTS against the baselines, with prompt tokens per request.
+import { sweepWithoutEvidence } from '../lots/budget';
 import type { BaselineResult, SweepResult } from '../project/sweeps';
 import { FIXED_K_BASELINES, isFixedK, SELECTION_METHOD_IDS } from '../selection/registry';
 
@@ -7,6 +8,8 @@ export interface ComparisonRow {
   task: string;
   k: number;
   space: string[];
+  /** True where no K of the sweep answered a fitting request right: K is the rule's default, not evidence. */
+  kByDefault?: boolean;
   /** name → split → result */
   results: Map<string, Partial<Record<'fit' | 'eval', BaselineResult>>>;
 }
@@ -30,7 +33,7 @@ export function comparisonRow(sweep: SweepResult): ComparisonRow | undefined {
     results.set(b.name, entry);
   }
   const point = sweep.points.find((p) => p.k === sweep.bestK);
-  return { task: sweep.task, k: sweep.bestK, space: point?.tools ?? [], results };
+  return { task: sweep.task, k: sweep.bestK, space: point?.tools ?? [], ...(sweepWithoutEvidence(sweep.points) ? { kByDefault: true } : {}), results };
 }
 
 /** Plain-text table: one row per task, accuracy cells as fit/eval, Random with ± its std over draws. */
@@ -50,12 +53,13 @@ export function formatComparisonTable(rows: readonly ComparisonRow[]): string {
       const b = e?.eval ?? e?.fit;
       return b ? Math.round(b.promptTokens).toString() : '–';
     };
-    return [r.task, String(r.k), r.space.join(', ') || '(none)', ...columns.map(cell), `${tokens('lots')}/${tokens('keep-all')}`];
+    return [r.task, `${r.k}${r.kByDefault ? '*' : ''}`, r.space.join(', ') || '(none)', ...columns.map(cell), `${tokens('lots')}/${tokens('keep-all')}`];
   });
   if (rows.length > 1) body.push(meanRow(rows, columns));
   const fixedK = FIXED_K_BASELINES.filter((c) => rows.some((r) => r.results.has(c)));
   const elsewhere = fixedK.length ? [`(${fixedK.join(', ')}: in the fixed-K table below, beside LOTS at the same K)`] : [];
-  return [...alignColumns([header, ...body], { rule: true }), ...elsewhere].join('\n');
+  const byDefault = rows.some((r) => r.kByDefault) ? [`* no K answered a fitting request right: K is the rule's default (the smallest), not evidence`] : [];
+  return [...alignColumns([header, ...body], { rule: true }), ...byDefault, ...elsewhere].join('\n');
 }
 
 /** Rows of cells as lines of left-aligned columns two spaces apart (the first row is the header; `rule`

@@ -16,6 +16,9 @@ export const METHOD_LABELS: Readonly<Record<string, string>> = Object.fromEntrie
 /** Colours that read on white and on the Studio's dark theme; LOTS stands out. */
 const COLOURS = { lots: '#2f8f4e', other: '#8a96a3', fit: '#b7c6d6', eval: '#44607d', keepAll: '#c0533a' } as const;
 
+/** The footnote of a family whose K no fitting label chose (DemoTask.kByDefault). */
+export const K_BY_DEFAULT = 'No K answered a fitting request right, so K is the rule’s default (the smallest K at the best fitting accuracy), not evidence.';
+
 /** The methods the charts and the per-family table show: every method of the run but Table 9's fixed-K
  * rankings, which have a table of their own beside LOTS at the same K (fixedKHtml). */
 export function chartedMethods(data: DemoData): string[] {
@@ -263,7 +266,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
         return c ? `${c.accuracy.toFixed(2)}${c.accuracyStd !== undefined ? `±${c.accuracyStd.toFixed(2)}` : ''}` : '—';
       };
       return (
-        `<tr><td>${escapeHtml(t.task)}</td><td class="num">${t.k}</td><td class="tools">${kept}</td><td class="tools">${t.chain.map(escapeHtml).join(' → ') || '(none)'}</td>` +
+        `<tr><td>${escapeHtml(t.task)}</td><td class="num">${t.k}${t.kByDefault ? `<sup title="${escapeHtml(K_BY_DEFAULT)}">*</sup>` : ''}</td><td class="tools">${kept}</td><td class="tools">${t.chain.map(escapeHtml).join(' → ') || '(none)'}</td>` +
         methods.map((m) => `<td class="num">${acc(m, 'fit')} / ${acc(m, 'eval')}</td>`).join('') +
         '</tr>'
       );
@@ -325,6 +328,7 @@ ${rows}
 ${data.tasks.length > 1 ? meanRow : ''}
 </tbody>
 </table>
+${data.tasks.some((t) => t.kByDefault) ? `<p class="meta">* ${escapeHtml(K_BY_DEFAULT)}</p>` : ''}
 ${paired ? `<h2>Is the difference real? LOTS minus each baseline</h2>\n${paired}` : ''}
 ${r?.seeds?.length ? `<h2>Across seeds</h2>\n<pre class="small">${escapeHtml(formatSeedTable(r.seeds))}</pre>` : ''}
 ${fixedK ? `<h2>Every ranking at the same K (the paper's Table 9)</h2>\n${fixedK}` : ''}

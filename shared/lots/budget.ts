@@ -15,3 +15,11 @@ export function selectBudget(curve: readonly AccuracyPoint[]): number | undefine
   }
   return best?.k;
 }
+
+/** Whether a sweep holds no evidence for any budget: it measured at least one K and answered no fitting
+ * request right at any. The rule above then keeps the smallest K by default, not on evidence (a sweep
+ * flat at a higher accuracy is evidence: the smallest K does as well as any). */
+export function sweepWithoutEvidence(curve: readonly AccuracyPoint[]): boolean {
+  const measured = curve.filter((p) => Number.isFinite(p.accuracy));
+  return measured.length > 0 && measured.every((p) => p.accuracy === 0);
+}

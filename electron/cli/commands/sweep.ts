@@ -1,4 +1,5 @@
 // `lots sweep`: the budget sweep of each benchmark task, stored with the project.
+import { sweepWithoutEvidence } from '../../../shared/lots/budget';
 import { flagList, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { benchRequests } from '../../engine/benchmark/project';
@@ -59,6 +60,10 @@ export const command: Command = {
           for (const p of sweep.points)
             io.out(
               `  K=${String(p.k).padStart(3)}  fitting accuracy ${p.accuracy.toFixed(2)}  (${p.n} requests, ${Math.round(p.promptTokens)} prompt tokens/request)`,
+            );
+          if (sweepWithoutEvidence(sweep.points))
+            io.out(
+              `  no K answered a fitting request right: K=${sweep.bestK} is the rule's default (the smallest K), not evidence; the ranking alone would keep every tool with a positive score (lots fit without --k uses this K; pass --k to choose)`,
             );
         },
       });

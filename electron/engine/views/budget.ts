@@ -5,6 +5,7 @@
 // shared/export/formats.ts), so each tool's demoted cost is given beside its full one.
 import { toOpenAITools } from '../../../shared/export/formats';
 import { fullContextLikelihood, surrogateCurve } from '../../../shared/lots/surrogate';
+import { sweepWithoutEvidence } from '../../../shared/lots/budget';
 import type { BudgetData, BudgetPoint } from '../../../shared/api/types';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import type { ToolDef } from '../../../shared/trace/schema';
@@ -56,13 +57,14 @@ export function buildBudget(data: TaskData, sweep: SweepResult | undefined): Bud
 
   let recommendedK: number | null = null;
   let recommendedBy: BudgetData['recommendedBy'] = null;
+  // F̂ grows while Ī > 0: its maximiser keeps every tool with positive evidence (at least one tool).
+  const surrogateK = ranking.length > 0 ? Math.max(1, ranking.filter((r) => r.mean > 0).length) : null;
   const fromSweep = sweep ? sweepBudget(sweep) : undefined;
   if (fromSweep !== undefined) {
     recommendedK = fromSweep;
     recommendedBy = 'sweep';
-  } else if (ranking.length > 0) {
-    // F̂ grows while Ī > 0: its maximiser keeps every tool with positive evidence (at least one tool).
-    recommendedK = Math.max(1, ranking.filter((r) => r.mean > 0).length);
+  } else if (surrogateK !== null) {
+    recommendedK = surrogateK;
     recommendedBy = 'surrogate';
   }
 
@@ -77,9 +79,10 @@ export function buildBudget(data: TaskData, sweep: SweepResult | undefined): Bud
     schemaTokensEstimated: true,
     menuSize: data.menu.size,
     menuSchemaTokens,
-    sweep: sweep ? { model: sweep.model, createdAt: sweep.createdAt, bestK: fromSweep ?? null } : null,
+    sweep: sweep ? { model: sweep.model, createdAt: sweep.createdAt, bestK: fromSweep ?? null, withoutEvidence: sweepWithoutEvidence(sweep.points) } : null,
     baselines: sweep?.baselines ?? [],
     recommendedK,
     recommendedBy,
+    surrogateK,
   };
 }

@@ -25,7 +25,7 @@ export function buildDemoData(store: ReadOnlyProjectStore): DemoData {
       methods[name] = { ...(splits.fit ? { fit: cell(splits.fit) } : {}), ...(splits.eval ? { eval: cell(splits.eval) } : {}) };
     }
     const chain = isFamilyName(row.task) ? [...FAMILIES[row.task].chainTools] : [];
-    tasks.push({ task: row.task, k: row.k, kept: row.space, chain, methods });
+    tasks.push({ task: row.task, k: row.k, kept: row.space, ...(row.kByDefault ? { kByDefault: true } : {}), chain, methods });
   }
   const present = new Set(tasks.flatMap((t) => Object.keys(t.methods)));
   const methods = [

@@ -132,4 +132,43 @@ describe('Budget view', () => {
     await waitFor(() => expect(screen.getByTestId('k-outside-sweep').textContent).toMatch(/^The sweep measured K = 1, 2; K = 3 was not measured/));
     expect(screen.getByTestId('k-outside-sweep').textContent).toContain(`--task ${TASK} --k 3`);
   });
+
+  it('says when the sweep chose K by default (no K answered a fitting request right) and offers the ranking’s own K', async () => {
+    const { dir, project } = financeProject();
+    project.writeSweep({
+      task: TASK,
+      model: 'qwen.gguf',
+      run: RUN,
+      points: [1, 2, 3].map((k) => ({ k, tools: TOOLS.slice(0, k), accuracy: 0, n: 2, promptTokens: 180 })),
+      bestK: 1,
+      baselines: [],
+      createdAt: '2026-11-30T09:12:00.000Z',
+    });
+    const { api } = await renderStudio({ view: 'budget', task: TASK }, { dir });
+    expect((await screen.findByTestId('k-value')).textContent).toBe('K = 1');
+    const { surrogateK } = await api.getBudget({ task: TASK });
+    expect(surrogateK).toBe(3); // the finance project's three tools with a positive score
+    const note = screen.getByTestId('sweep-without-evidence');
+    expect(note.textContent).toMatch(
+      /^The sweep cannot choose here: no K answered a fitting request right, so the rule .* keeps K = 1 by default, not on evidence\./,
+    );
+    fireEvent.click(within(note).getByRole('button', { name: 'use K = 3' }));
+    await waitFor(() => expect(screen.getByTestId('k-value').textContent).toBe('K = 3'));
+  });
+
+  it('says nothing of the kind when some K answered right', async () => {
+    const { dir, project } = financeProject();
+    project.writeSweep({
+      task: TASK,
+      model: 'qwen.gguf',
+      run: RUN,
+      points: [1, 2].map((k) => ({ k, tools: TOOLS.slice(0, k), accuracy: k === 2 ? 0.5 : 0, n: 2, promptTokens: 180 })),
+      bestK: 2,
+      baselines: [],
+      createdAt: '2026-11-30T09:12:00.000Z',
+    });
+    await renderStudio({ view: 'budget', task: TASK }, { dir });
+    expect((await screen.findByTestId('k-value')).textContent).toBe('K = 2');
+    expect(screen.queryByTestId('sweep-without-evidence')).toBeNull();
+  });
 });

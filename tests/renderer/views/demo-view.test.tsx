@@ -15,7 +15,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../shared/api';
 import type { JobState } from '../../../electron/engine/store';
-import { JobStateSchema } from '../../../electron/engine/store';
+import { JobStateSchema, ProjectStore } from '../../../electron/engine/store';
 import { demoProject, evalResult } from '../demo-project';
 import { announce, demoJob } from '../jobs';
 import { modelFile, renderStudio, type Studio } from '../studio';
@@ -65,6 +65,26 @@ describe('Demo view', () => {
     // N = 8,800 / (590 − 150) = 20 requests.
     expect(within(cost).getByText('LOTS').closest('tr')!.textContent).toBe('LOTS18,800 in 1 fit15059020 requests—');
     expect(screen.getByText('Per family')).toBeTruthy();
+  });
+
+  it('marks a family whose K no fitting label chose (no K answered right) and says so under the table', async () => {
+    const dir = storyWithStatistics();
+    const store = ProjectStore.open(dir);
+    const sweep = store.listSweeps()[0]!;
+    store.writeSweep({ ...sweep, points: sweep.points.map((p) => ({ ...p, accuracy: 0 })), bestK: 1 });
+    studio = await renderStudio({ view: 'demo' }, { dir });
+    const note = await screen.findByTestId('demo-k-by-default');
+    expect(note.textContent).toBe(
+      ' * No K answered a fitting request right, so K is the rule’s default (the smallest K at the best fitting accuracy), not evidence.',
+    );
+    const row = screen.getByRole('button', { name: `Heatmap of ${sweep.task}` }).closest('tr')!;
+    expect(row.querySelector('td.num')!.textContent).toBe('1*');
+  });
+
+  it('no mark where some K answered right', async () => {
+    studio = await renderStudio({ view: 'demo' }, { dir: storyWithStatistics() });
+    await screen.findByTestId('demo-paired');
+    expect(screen.queryByTestId('demo-k-by-default')).toBeNull();
   });
 
   it('offers the walk-through, step by step, only the first step enabled', async () => {

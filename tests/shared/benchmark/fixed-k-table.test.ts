@@ -1,7 +1,7 @@
 // The paper's Table 9 on a run with the fixed-K rows: LOTS's top-K minus each label-free ranking's top-K at
 // the same K, paired by request, per K; nothing when no baseline was measured at a fixed K.
 import { describe, expect, it } from 'vitest';
-import { formatComparisonTable } from '../../../shared/benchmark/comparison-table';
+import { comparisonRow as fromSweep, formatComparisonTable } from '../../../shared/benchmark/comparison-table';
 import { costTable } from '../../../shared/benchmark/cost-table';
 import { fixedKTable, formatFixedKTable } from '../../../shared/benchmark/fixed-k-table';
 import { pairedTable } from '../../../shared/benchmark/paired-table';
@@ -70,5 +70,25 @@ describe("the fixed-K table (the paper's Table 9)", () => {
     // What a ranking cost to choose is still reported: the cost table lists every method that was run.
     expect(costTable(rows).map((c) => c.method)).toEqual(['lots', 'keep-all', 'lots-k2', 'dense-k2', 'random-k4']);
     expect(formatComparisonTable([row('b', [evalResult('lots', [1]), evalResult('keep-all', [0])])])).not.toContain('fixed-K table');
+  });
+
+  it('the comparison table marks a K no fitting label chose, from the sweep, with its footnote', () => {
+    const sweep = (accuracy: number) => ({
+      task: 'fx_settle',
+      model: 'm',
+      run: 'r',
+      points: [1, 2].map((k) => ({ k, tools: ['DocRetrieve', 'Calculator'].slice(0, k), accuracy, n: 2, promptTokens: 100 })),
+      bestK: 1,
+      baselines: [evalResult('lots', [0, 1]), evalResult('keep-all', [0, 0])],
+      createdAt: '2026-12-06T00:00:00.000Z',
+    });
+    const byDefault = fromSweep(sweep(0))!;
+    expect(byDefault.kByDefault).toBe(true);
+    const text = formatComparisonTable([byDefault]);
+    expect(text.split('\n')[2]).toMatch(/^fx_settle +1\* +DocRetrieve /);
+    expect(text).toContain("* no K answered a fitting request right: K is the rule's default (the smallest), not evidence");
+    const chosen = fromSweep(sweep(0.5))!;
+    expect(chosen.kByDefault).toBeUndefined();
+    expect(formatComparisonTable([chosen])).not.toContain('no K answered');
   });
 });

@@ -132,6 +132,13 @@ describe('demo charts and report', () => {
     expect(svg).toContain('1800 / 150 tok');
   });
 
+  it('the report marks a family whose K no fitting label chose, with the footnote, and only then', () => {
+    const html = renderDemoReport({ ...data, tasks: data.tasks.map((t, i) => (i === 1 ? { ...t, kByDefault: true } : t)) }, { projectName: 'p' });
+    expect(html).toMatch(/<tr><td>&lt;b&gt;x&lt;\/b&gt;<\/td><td class="num">1<sup title="No K answered a fitting request right[^"]*">\*<\/sup><\/td>/);
+    expect(html).toContain('<p class="meta">* No K answered a fitting request right, so K is the rule’s default');
+    expect(renderDemoReport(data, { projectName: 'p' })).not.toContain('No K answered');
+  });
+
   it('the report escapes names, marks kept tools against the chain, and carries the mean row', () => {
     const html = renderDemoReport(data, { projectName: 'p&q' });
     expect(html).toContain('<title>LOTS demo — p&amp;q</title>');

@@ -4,7 +4,7 @@ import type { ScoreRow } from '../../../shared/project/scores';
 import { aggregateTaskScores, checkScoreRow, eligibleTools, UNROUTED } from '../../../shared/lots/aggregate';
 import { rankTools, rankRecord } from '../../../shared/lots/rank';
 import { selectBySupport, selectByThreshold, selectTopK, supportFrequencies } from '../../../shared/lots/select';
-import { selectBudget } from '../../../shared/lots/budget';
+import { selectBudget, sweepWithoutEvidence } from '../../../shared/lots/budget';
 import { surrogateCurve, surrogateValue, fullContextLikelihood } from '../../../shared/lots/surrogate';
 import { nextSpaceFromRunningScores, updateRunningScores } from '../../../shared/lots/running';
 import { fitTasks } from '../../../shared/lots/fit';
@@ -146,6 +146,21 @@ describe('selectBudget', () => {
       ]),
     ).toBe(2);
     expect(selectBudget([])).toBeUndefined();
+  });
+  it('sweepWithoutEvidence: no K answered a fitting request right, so the smallest K is kept by default', () => {
+    const zero = [1, 2, 3, 4].map((k) => ({ k, accuracy: 0 }));
+    expect(sweepWithoutEvidence(zero)).toBe(true);
+    expect(selectBudget(zero)).toBe(1);
+    expect(sweepWithoutEvidence([...zero.slice(0, 3), { k: 4, accuracy: Number.NaN }])).toBe(true);
+    expect(
+      sweepWithoutEvidence([
+        { k: 1, accuracy: 0 },
+        { k: 2, accuracy: 0.25 },
+      ]),
+    ).toBe(false);
+    // Flat above zero is evidence: the smallest K answers as well as any.
+    expect(sweepWithoutEvidence([1, 2].map((k) => ({ k, accuracy: 0.75 })))).toBe(false);
+    expect(sweepWithoutEvidence([])).toBe(false);
   });
 });
 
