@@ -53,7 +53,9 @@ describe('lots demo, serve, sweep, evaluate', () => {
     expect(text).toMatch(
       /LOTS pinned \+ deferred on the evaluation requests[^\n]*\ntask\s+asked\s+right after asking[^\n]*\n[-\s]+\ncompute_only\s+\d+\/\d+\s/,
     );
-    expect(text).toMatch(/\ncompute_only\s+1\s+\S+/);
+    // The random model answers nothing right at any K: K = 1 is the rule's default, and the table says so.
+    expect(text).toMatch(/\ncompute_only\s+1\*\s+\S+/);
+    expect(text).toContain("* no K answered a fitting request right: K is the rule's default (the smallest), not evidence");
     expect(text).toMatch(/\nmean\s+/);
     const store = ProjectStore.open(out);
     expect(
@@ -126,12 +128,13 @@ describe('lots demo, serve, sweep, evaluate', () => {
     const out = join(dir, 'demo');
     const table = capture();
     expect(await main(['evaluate', '--project', out], table)).toBe(0);
-    expect(table.stdout.join('\n')).toMatch(/compute_only\s+1\s/);
+    expect(table.stdout.join('\n')).toMatch(/compute_only\s+1\*\s/);
 
     const sweep = capture();
     expect(await main(['sweep', '--project', out, '--model', 'fixture:random', '--gpu', 'cpu', '--task', 'no_tool', '--max-tokens', '3'], sweep)).toBe(0);
     expect(sweep.stdout.join('\n')).toMatch(/no_tool: K=\d+/);
     expect(sweep.stdout.join('\n')).toMatch(/K=\s+15\s+fitting accuracy 0\.00/);
+    expect(sweep.stdout.join('\n')).toContain("no K answered a fitting request right: K=1 is the rule's default (the smallest K), not evidence");
 
     const serve = capture();
     expect(
