@@ -177,8 +177,12 @@ function DemoStory({ data }: { data: DemoData }) {
         </table>
         <p className="small muted" style={{ marginTop: 6 }}>
           Methods compared: {data.methods.map(methodLabel).join(', ')}. Accuracy: the first number of the answer within max(0.01, 0.1%) of the gold value.
-          {data.tasks.some((t) => t.kByDefault) && <span data-testid="demo-k-by-default"> * {K_BY_DEFAULT}</span>}
         </p>
+        {data.tasks.some((t) => t.kByDefault) && (
+          <p className="small muted" style={{ marginTop: 2 }} data-testid="demo-k-by-default">
+            * {K_BY_DEFAULT}
+          </p>
+        )}
       </div>
       <DemoReference data={data} />
       <DemoSeeds data={data} />

@@ -75,7 +75,7 @@ describe('Demo view', () => {
     studio = await renderStudio({ view: 'demo' }, { dir });
     const note = await screen.findByTestId('demo-k-by-default');
     expect(note.textContent).toBe(
-      ' * No K answered a fitting request right, so K is the rule’s default (the smallest K at the best fitting accuracy), not evidence.',
+      '* No K answered a fitting request right, so K is the rule’s default (the smallest K at the best fitting accuracy), not evidence.',
     );
     const row = screen.getByRole('button', { name: `Heatmap of ${sweep.task}` }).closest('tr')!;
     expect(row.querySelector('td.num')!.textContent).toBe('1*');
