@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { financeProject, renderStudio, RUN, TASK, TOOLS } from '../studio';
+import type { BaselineResult } from '../../../shared/project/sweeps';
 
 afterEach(cleanup);
 
@@ -16,6 +17,21 @@ const kept = () =>
   within(screen.getByTestId('kept-set'))
     .queryAllByText(/^[A-Z]\w+$/)
     .map((c) => c.textContent);
+
+/** The finance project with a stored sweep of TASK: accuracy at each K of `ks`, its best K, its baselines. */
+function projectWithSweep(accuracy: (k: number) => number, bestK: number, ks: number[], n = 2, baselines: BaselineResult[] = []): string {
+  const { dir, project } = financeProject();
+  project.writeSweep({
+    task: TASK,
+    model: 'qwen.gguf',
+    run: RUN,
+    points: ks.map((k) => ({ k, tools: TOOLS.slice(0, k), accuracy: accuracy(k), n, promptTokens: 180 })),
+    bestK,
+    baselines,
+    createdAt: '2026-11-30T09:12:00.000Z',
+  });
+  return dir;
+}
 
 describe('Budget view', () => {
   it('shows K, the kept tools and what they cost; the slider moves them', async () => {
@@ -110,16 +126,9 @@ describe('Budget view', () => {
   });
 
   it('a sweep: accuracy and F̂ in separate charts, the accuracy with its Wilson interval, a K outside the grid said in a sentence (issue 40)', async () => {
-    const { dir, project } = financeProject();
-    project.writeSweep({
-      task: TASK,
-      model: 'qwen.gguf',
-      run: RUN,
-      points: [1, 2].map((k) => ({ k, tools: TOOLS.slice(0, k), accuracy: 0.75, n: 8, promptTokens: 180 })),
-      bestK: 2,
-      baselines: [{ name: 'random', k: 2, tools: [], accuracy: 0.208, accuracyStd: 0.295, draws: 5, n: 8, promptTokens: 140, split: 'fit' }],
-      createdAt: '2026-11-30T09:12:00.000Z',
-    });
+    const dir = projectWithSweep(() => 0.75, 2, [1, 2], 8, [
+      { name: 'random', k: 2, tools: [], accuracy: 0.208, accuracyStd: 0.295, draws: 5, n: 8, promptTokens: 140, split: 'fit' },
+    ]);
     await renderStudio({ view: 'budget', task: TASK }, { dir });
     // The sweep's best K is the proposal's budget now, so K starts there.
     expect((await screen.findByTestId('k-value')).textContent).toBe('K = 2');
@@ -134,16 +143,7 @@ describe('Budget view', () => {
   });
 
   it('says when the sweep chose K by default (no K answered a fitting request right) and offers the ranking’s own K', async () => {
-    const { dir, project } = financeProject();
-    project.writeSweep({
-      task: TASK,
-      model: 'qwen.gguf',
-      run: RUN,
-      points: [1, 2, 3].map((k) => ({ k, tools: TOOLS.slice(0, k), accuracy: 0, n: 2, promptTokens: 180 })),
-      bestK: 1,
-      baselines: [],
-      createdAt: '2026-11-30T09:12:00.000Z',
-    });
+    const dir = projectWithSweep(() => 0, 1, [1, 2, 3]);
     const { api } = await renderStudio({ view: 'budget', task: TASK }, { dir });
     expect((await screen.findByTestId('k-value')).textContent).toBe('K = 1');
     const { surrogateK } = await api.getBudget({ task: TASK });
@@ -157,16 +157,7 @@ describe('Budget view', () => {
   });
 
   it('says nothing of the kind when some K answered right', async () => {
-    const { dir, project } = financeProject();
-    project.writeSweep({
-      task: TASK,
-      model: 'qwen.gguf',
-      run: RUN,
-      points: [1, 2].map((k) => ({ k, tools: TOOLS.slice(0, k), accuracy: k === 2 ? 0.5 : 0, n: 2, promptTokens: 180 })),
-      bestK: 2,
-      baselines: [],
-      createdAt: '2026-11-30T09:12:00.000Z',
-    });
+    const dir = projectWithSweep((k) => (k === 2 ? 0.5 : 0), 2, [1, 2]);
     await renderStudio({ view: 'budget', task: TASK }, { dir });
     expect((await screen.findByTestId('k-value')).textContent).toBe('K = 2');
     expect(screen.queryByTestId('sweep-without-evidence')).toBeNull();
