@@ -63,7 +63,7 @@ export const command: Command = {
             );
           if (sweepWithoutEvidence(sweep.points))
             io.out(
-              `  no K answered a fitting request right: K=${sweep.bestK} is the rule's default (the smallest K), not evidence; the ranking alone would keep every tool with a positive score (lots fit without --k uses this K; pass --k to choose)`,
+              `  no K answered a fitting request right: K=${sweep.bestK} is the rule's default (the smallest K), not evidence; the ranking alone would keep every tool with a positive score (lots fit takes this K unless given --k)`,
             );
         },
       });
