@@ -190,7 +190,7 @@ export function DemoSeeds({ data }: { data: DemoData }) {
               </td>
               <td className="num tabular">
                 {spreadText(r.accuracy, pp)}
-                {partialSeeds(r.accuracy, points.length) && <span className="muted small">{partialSeeds(r.accuracy, points.length)}</span>}
+                <span className="muted small">{partialSeeds(r.accuracy, points.length)}</span>
               </td>
               <td className="num tabular">{r.lotsMinus ? spreadText(r.lotsMinus, signedPts) : '—'}</td>
               <td className="small tabular">

@@ -6,6 +6,7 @@ import type { SeedPoint } from '../project/demo';
 import { TABLE_COLUMNS, alignColumns, type ComparisonRow } from './comparison-table';
 import { formatSigned as signed } from './paired';
 import { pairedTable } from './paired-table';
+import { percent } from '../text';
 
 export type { SeedPoint };
 
@@ -85,7 +86,7 @@ export function seedsHeadline(points: readonly SeedPoint[]): string | undefined 
   const lots = rows.find((r) => r.method === 'lots');
   const all = rows.find((r) => r.method === 'keep-all');
   if (!lots || !all) return undefined;
-  const pct = (s: Spread) => `${Math.round(s.mean * 100)}% ± ${Math.round(s.sd * 100)}%`;
+  const pct = (s: Spread) => `${percent(s.mean)} ± ${percent(s.sd)}`;
   const gap = all.lotsMinus ? ` (LOTS − keep-all ${signed(all.lotsMinus.mean * 100, 0)} ± ${Math.round(all.lotsMinus.sd * 100)} points)` : '';
   return `That is seed ${points[0]!.seed}; over the ${points.length} seeds LOTS answers ${pct(lots.accuracy)} and keep-all ${pct(all.accuracy)}${gap}.`;
 }

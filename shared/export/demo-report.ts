@@ -75,7 +75,7 @@ export function accuracyChart(data: DemoData): string {
   const legend =
     `<rect x="${labelW}" y="${axisY + 17}" width="10" height="8" fill="${COLOURS.fit}"/><text x="${labelW + 14}" y="${axisY + 24}">fitting</text>` +
     `<rect x="${labelW + 70}" y="${axisY + 17}" width="10" height="8" fill="${COLOURS.eval}"/><text x="${labelW + 84}" y="${axisY + 24}">evaluation</text>`;
-  const summary = rows.map((m) => `${methodLabel(m)} ${data.mean[m]!.eval ? percent(data.mean[m]!.eval.accuracy) : '—'}`).join(', ');
+  const summary = rows.map((m) => `${methodLabel(m)} ${percent(data.mean[m]!.eval?.accuracy)}`).join(', ');
   return `<svg class="demo-chart" viewBox="0 0 ${width} ${height + 18}" width="${width}" height="${height + 18}" role="img" aria-label="Accuracy per method on evaluation requests: ${escapeHtml(summary)}">
 ${ticks}
 ${bars}
@@ -252,9 +252,10 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const r = data.record;
   const lots = data.mean.lots?.eval;
   const all = data.mean['keep-all']?.eval;
+  const seedsSentence = r?.seeds ? seedsHeadline(r.seeds) : undefined;
   const headline =
     lots && all
-      ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${percent(lots.accuracy)} of ${lots.n} evaluation requests, against ${percent(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.${r?.seeds && seedsHeadline(r.seeds) ? ` ${seedsHeadline(r.seeds)}` : ''}`
+      ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${percent(lots.accuracy)} of ${lots.n} evaluation requests, against ${percent(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.${seedsSentence ? ` ${seedsSentence}` : ''}`
       : 'No evaluation results yet.';
   const methods = chartedMethods(data);
   const rows = data.tasks
