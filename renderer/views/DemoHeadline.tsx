@@ -7,6 +7,7 @@ import { formatSigned, pClause } from '../../shared/benchmark/paired';
 import { demoDuration, meanKept } from '../../shared/export/demo-report';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../../shared/benchmark/variant';
 import { seedsHeadline } from '../../shared/benchmark/seeds';
+import { percent } from '../../shared/text';
 import { fmtInt } from '../format';
 
 export function DemoHeadline({ data }: { data: DemoData }) {
@@ -18,8 +19,8 @@ export function DemoHeadline({ data }: { data: DemoData }) {
   const seeds = data.record?.seeds ? seedsHeadline(data.record.seeds) : undefined;
   return (
     <p className="lede" data-testid="demo-headline">
-      LOTS keeps <strong>{meanKept(data).toFixed(1)}</strong> tools per task and answers <strong>{Math.round(lots.accuracy * 100)}%</strong> of {lots.n}{' '}
-      evaluation requests, against <strong>{Math.round(all.accuracy * 100)}%</strong> with the whole registry
+      LOTS keeps <strong>{meanKept(data).toFixed(1)}</strong> tools per task and answers <strong>{percent(lots.accuracy)}</strong> of {lots.n} evaluation
+      requests, against <strong>{percent(all.accuracy)}</strong> with the whole registry
       {d ? (
         <span data-testid="demo-headline-interval">
           {' '}

@@ -3,6 +3,7 @@
 import type { SelectionRule } from '../project/spaces';
 import { escapeHtml, formatScore, px } from './html';
 import type { ExportableSpace } from './space';
+import { percent } from '../text';
 
 export interface ReportRankingRow {
   tool: string;
@@ -44,7 +45,7 @@ export function renderSpaceReport(input: ReportInput): string {
         `<tr class="${kept.has(r.tool) ? 'kept' : ''}">` +
         `<td class="num">${i + 1}</td><td>${escapeHtml(r.tool)}</td><td class="num">${formatScore(r.mean)}</td>` +
         `<td class="num">${r.lo !== undefined && r.hi !== undefined ? `${formatScore(r.lo)} – ${formatScore(r.hi)}` : '—'}</td>` +
-        `<td class="num">${r.n}</td><td class="num">${r.topKShare !== undefined ? `${Math.round(r.topKShare * 100)}%` : '—'}</td>` +
+        `<td class="num">${r.n}</td><td class="num">${percent(r.topKShare)}</td>` +
         `<td>${kept.has(r.tool) ? '✓ kept' : ''}</td></tr>`,
     )
     .join('\n');

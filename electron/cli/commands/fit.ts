@@ -9,6 +9,7 @@ import { chooseRun, noteLatestRun, readScoreFile, SCORE_FORMAT_HELP } from '../s
 import { fitProject } from '../../engine/usecases/fit';
 import { escapeControl } from '../escape';
 import { tableLines, type Column } from '../table';
+import { percent } from '../../../shared/text';
 
 const RULES: readonly FitRuleKind[] = ['topk', 'threshold', 'support'];
 /** Enough for stable 95% percentile intervals and keeps `lots fit` on a few thousand records well under a second. */
@@ -173,15 +174,14 @@ export function formatFit(f: TaskFit): string {
     const kept = new Set(f.space);
     const support = f.ranking.some((r) => r.support !== undefined);
     const boot = f.ranking.some((r) => r.topKShare !== undefined);
-    const pct = (x: number | undefined) => `${Math.round((x ?? 0) * 100)}%`;
     const columns: Array<Column & { cell: (r: (typeof f.ranking)[number]) => string }> = [
       { header: '#', align: 'right', min: 3, cell: (r) => String(r.rank) },
       { header: 'tool', cell: (r) => escapeControl(r.tool) },
       { header: 'mean', align: 'right', min: 9, cell: (r) => num(r.mean) },
       ...(boot ? [{ header: '95% interval', min: 21, cell: (r: (typeof f.ranking)[number]) => `[${num(r.lo)}, ${num(r.hi)}]` }] : []),
       { header: 'n', align: 'right', min: 6, cell: (r) => String(r.n) },
-      ...(boot ? [{ header: 'in top-K', align: 'right' as const, cell: (r: (typeof f.ranking)[number]) => pct(r.topKShare) }] : []),
-      ...(support ? [{ header: 'support', align: 'right' as const, cell: (r: (typeof f.ranking)[number]) => pct(r.support) }] : []),
+      ...(boot ? [{ header: 'in top-K', align: 'right' as const, cell: (r: (typeof f.ranking)[number]) => percent(r.topKShare) }] : []),
+      ...(support ? [{ header: 'support', align: 'right' as const, cell: (r: (typeof f.ranking)[number]) => percent(r.support) }] : []),
       { header: 'kept', cell: (r) => (kept.has(r.tool) ? '✓' : '') },
     ];
     lines.push(
