@@ -158,7 +158,9 @@ function FixedKBlock({ table }: { table: FixedKTable }) {
   );
 }
 
-const spreadText = (s: Spread, f: (x: number) => string) => `${f(s.mean)} ± ${f(s.sd).replace(/^[+−-]/, '')} (${f(s.min)} … ${f(s.max)})`;
+/** Mean ± sd (range) over the seeds; one seed's value alone (it has no spread). */
+const spreadText = (s: Spread, f: (x: number) => string) =>
+  s.seeds > 1 ? `${f(s.mean)} ± ${f(s.sd).replace(/^[+−-]/, '')} (${f(s.min)} … ${f(s.max)})` : f(s.mean);
 
 /** The spread over seeds of a `--seeds N` run; nothing for a single seed. */
 export function DemoSeeds({ data }: { data: DemoData }) {
@@ -192,10 +194,25 @@ export function DemoSeeds({ data }: { data: DemoData }) {
                 {spreadText(r.accuracy, pp)}
                 <span className="muted small">{partialSeeds(r.accuracy, points.length)}</span>
               </td>
-              <td className="num tabular">{r.lotsMinus ? spreadText(r.lotsMinus, signedPts) : '—'}</td>
+              <td className="num tabular">
+                {r.lotsMinus ? (
+                  <>
+                    {spreadText(r.lotsMinus, signedPts)}
+                    <span className="muted small">{partialSeeds(r.lotsMinus, points.length)}</span>
+                  </>
+                ) : (
+                  '—'
+                )}
+              </td>
               <td className="small tabular">
                 {r.intervals.some((i) => i !== undefined)
-                  ? r.intervals.map((i, k) => (i ? `${i.seed}: [${signedPts(i.lo)}, ${signedPts(i.hi)}]` : `${points[k]!.seed}: —`)).join(' · ')
+                  ? // Each seed's interval kept on one line; the line breaks between seeds.
+                    r.intervals.map((i, k) => (
+                      <span key={k}>
+                        {k > 0 ? ' · ' : ''}
+                        <span className="nowrap">{i ? `${i.seed}: [${signedPts(i.lo)}, ${signedPts(i.hi)}]` : `${points[k]!.seed}: —`}</span>
+                      </span>
+                    ))
                   : '—'}
               </td>
             </tr>

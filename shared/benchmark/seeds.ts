@@ -105,8 +105,11 @@ export function formatSeedTable(points: readonly SeedPoint[]): string {
   const header = ['method', 'accuracy mean ± sd [min, max]', 'LOTS − method mean ± sd', ...points.map((p) => `seed ${p.seed}: LOTS − method [95% paired]`)];
   const body = rows.map((r) => [
     r.method,
-    `${f(r.accuracy.mean)} ± ${f(r.accuracy.sd)} [${f(r.accuracy.min)}, ${f(r.accuracy.max)}]${partialSeeds(r.accuracy, points.length)}`,
-    r.lotsMinus ? `${signed(r.lotsMinus.mean)} ± ${f(r.lotsMinus.sd)}` : '–',
+    // One seed's value has no spread: it is printed alone, with how many seeds it rests on.
+    `${r.accuracy.seeds > 1 ? `${f(r.accuracy.mean)} ± ${f(r.accuracy.sd)} [${f(r.accuracy.min)}, ${f(r.accuracy.max)}]` : f(r.accuracy.mean)}${partialSeeds(r.accuracy, points.length)}`,
+    r.lotsMinus
+      ? `${r.lotsMinus.seeds > 1 ? `${signed(r.lotsMinus.mean)} ± ${f(r.lotsMinus.sd)}` : signed(r.lotsMinus.mean)}${partialSeeds(r.lotsMinus, points.length)}`
+      : '–',
     ...points.map((p) => {
       const d = p.lotsMinus[r.method];
       if (!d) return '–';

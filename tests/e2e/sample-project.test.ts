@@ -4,7 +4,7 @@
 // budget curve. No model is loaded: the sample was served and scored by the default model when it was
 // made (assets/sample-project, `npm run sample`). The bundled folder is never written.
 // Screenshots at 1280×800 and 1920×1080 land in artifacts/screenshots/.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEFAULT_SAMPLE_PROJECT_DIR } from '../../electron/engine/usecases/demo';
@@ -56,6 +56,16 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
       expect(sample.readSpaces(task).versions.length, task).toBeGreaterThan(0);
     }
     expect(sample.listScores().length).toBeGreaterThan(0);
+    // Three seeds of the fitting draw (issue 39): each seed's point has LOTS, keep-all and the reference
+    // rows, and each seed's project travels with the sample so its outcomes can be recomputed.
+    const seeds = record!.seeds ?? [];
+    expect(seeds.map((p) => p.seed)).toEqual(['0', '1', '2']);
+    for (const p of seeds) {
+      for (const method of ['lots', 'keep-all', 'bm25', 'oracle', 'lots-k2', 'lots-k4'])
+        expect(p.accuracy[method], `seed ${p.seed}: ${method}`).toBeGreaterThanOrEqual(0);
+      expect(p.lotsMinus['keep-all']?.lo, `seed ${p.seed}: paired interval`).toBeDefined();
+      if (p.seed !== '0') expect(existsSync(join(DEFAULT_SAMPLE_PROJECT_DIR, p.project, 'demo.json')), `seed ${p.seed}'s project`).toBe(true);
+    }
   });
 
   it('every view has content: more than two scored requests a task, and a History of folded batches', () => {
@@ -83,6 +93,10 @@ describeRequiring('chromium', 'the sample project and the Demo view', () => {
     await expect(page.locator('[data-testid="demo-headline"]').textContent()).resolves.toMatch(
       /LOTS keeps [\d.]+ tools per task and answers \d+% of \d+ evaluation requests, against \d+% with the whole registry/,
     );
+    await expect(page.locator('[data-testid="demo-headline-seeds"]').textContent()).resolves.toMatch(
+      /That is seed 0; over the 3 seeds LOTS answers \d+% ± \d+% and keep-all \d+% ± \d+%/,
+    );
+    await expect(page.locator('[data-testid="demo-seeds-table"] tbody tr[data-method="oracle"]').count()).resolves.toBe(1);
     await expect(page.locator('[data-testid="demo-provenance"]').textContent()).resolves.toContain(record!.modelName);
     expect(await page.locator('[data-testid="demo-families"] tbody tr').count()).toBe(families.length);
     // Both charts are drawn with one bar group per method.

@@ -47,6 +47,13 @@ describe('seeds', () => {
     expect(oracle.accuracy).toMatchObject({ mean: expect.closeTo(0.75, 12), seeds: 2 });
     expect(formatSeedTable(points)).toMatch(/oracle +0\.75 ± 0\.07 \[0\.70, 0\.80\] \(2 of 3 seeds\)/);
     expect(formatSeedTable(points)).not.toMatch(/keep-all .*of 3 seeds/);
+    // In one seed only (its own paired difference too): the value alone, no "± 0.00" that reads as agreement.
+    points[0]!.accuracy['lots-deferred'] = 0.5;
+    points[0]!.lotsMinus['lots-deferred'] = { difference: 0.1, lo: 0.05, hi: 0.15, n: 40 };
+    const line = formatSeedTable(points)
+      .split('\n')
+      .find((l) => l.startsWith('lots-deferred'))!;
+    expect(line).toMatch(/^lots-deferred +0\.50 \(1 of 3 seeds\) +\+0\.10 \(1 of 3 seeds\) +\+0\.10 \[\+0\.05, \+0\.15\] +– +–$/);
   });
 
   it('the headline says the first figures are one seed’s and gives the mean over the seeds', () => {
