@@ -63,10 +63,19 @@ export function DemoProvenance({ data }: { data: DemoData }) {
         {isBenchVariant(variant) ? VARIANT_SUMMARIES[variant] : 'a variant this version does not describe'}).
       </span>{' '}
       <details className="inline-details">
-        <summary>The command</summary>
+        <summary>{r.resumedWith?.length ? 'The commands' : 'The command'}</summary>
         <code className="wrap-anywhere" data-testid="demo-command">
           {r.command}
         </code>
+        {r.resumedWith?.map((c, i) => (
+          <span key={i} className="demo-resumed">
+            {' '}
+            then, resumed with:{' '}
+            <code className="wrap-anywhere" data-testid="demo-command-resumed">
+              {c}
+            </code>
+          </span>
+        ))}
       </details>
     </div>
   );

@@ -88,10 +88,13 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
     baselines: reusable?.baselines ?? [],
     createdAt: now(),
   };
+  let measured = false;
   const publish = (): SweepResult => {
     const sorted = [...points.values()].sort((a, b) => a.k - b.k);
     const bestK = selectBudget(sorted);
-    result = { ...result, points: sorted, ...(bestK !== undefined ? { bestK } : {}), createdAt: now() };
+    // A resume that measured nothing new keeps the sweep's date: it says when the points were measured.
+    const unchanged = !measured && reusable !== undefined && reusable.points.length === sorted.length;
+    result = { ...result, points: sorted, ...(bestK !== undefined ? { bestK } : {}), createdAt: unchanged ? reusable.createdAt : now() };
     if (bestK === undefined) delete result.bestK;
     return result;
   };
@@ -105,6 +108,7 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
       points.set(k, cached);
     } else {
       const m = await options.evaluate(tools, 'fit', options.signal);
+      measured = true;
       points.set(k, {
         k,
         tools,

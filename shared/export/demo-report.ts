@@ -287,7 +287,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const cost = costHtml(data.cost, METHOD_LABELS);
   const fixedK = fixedKHtml(data.fixedK, METHOD_LABELS);
   const provenance = r
-    ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${demoDuration(r)}<br><code>${escapeHtml(r.command)}</code><br>` +
+    ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${demoDuration(r)}<br><code>${escapeHtml(r.command)}</code>${(r.resumedWith ?? []).map((c) => ` then, resumed with: <code>${escapeHtml(c)}</code>`).join('')}<br>` +
       `${r.preset.families.length === 1 ? '1 family' : `${r.preset.families.length} families`} × (${r.preset.fit} fitting + ${r.preset.eval} evaluation requests), registry of ${r.preset.registry} tools, budgets K = 1…${r.preset.kMax ?? 'all'}, ${r.preset.draws} Random draws, seed ${escapeHtml(r.preset.seed)}${r.preset.seeds ? ` and the next ${r.preset.seeds - 1}` : ''}${variantClause(r.preset.variant)}`
     : "Not made by <code>lots demo</code>: results from the project's budget sweeps.";
   return `<!doctype html>

@@ -10,6 +10,9 @@ export const RunHeaderSchema = z.object({
   modelHash: z.string(),
   /** The command line as typed (or the equivalent one for a run started in the Studio). */
   command: z.string(),
+  /** Later sittings' command lines where they differ from the first, in order (a resume that widened the
+   * run: more seeds, more baselines), so the record says every command that made what it shows. */
+  resumedWith: z.array(z.string()).optional(),
   /** Cores, CPU model, memory, Node version and platform (the engine's machineDescription()). */
   machine: z.string(),
   startedAt: z.string(),

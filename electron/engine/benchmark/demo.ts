@@ -178,7 +178,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     growth: [],
   };
   if (seeds.length > 1) record.preset.seeds = seeds.length;
-  if (existing) options.log(`resuming the demo in ${out} (what is stored is reused)`);
+  if (existing) {
+    options.log(`resuming the demo in ${out} (what is stored is reused)`);
+    // A sitting with another command line (more seeds, other baselines) is recorded beside the first.
+    const command = options.command;
+    if (command && command !== record.command && !(record.resumedWith ?? []).includes(command)) record.resumedWith = [...(record.resumedWith ?? []), command];
+  }
   // demo.json is written once the project exists and again at least every CHECKPOINT_MS and at each
   // step's end, its seconds the sum over sittings: a run stopped and resumed keeps its start and all but
   // the last moments of each sitting (a resume of a finished run adds its few seconds).

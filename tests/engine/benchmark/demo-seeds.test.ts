@@ -71,9 +71,13 @@ describe('lots demo --seeds 2 --variant composition', () => {
 
   it('a rerun resumes every seed; another variant on the same folder is refused', async () => {
     lines.length = 0;
-    await runDemo(options);
+    // A sitting with another command line is recorded beside the first one, once.
+    const resumed = 'lots demo --out demo --seeds 2 --variant composition --baselines keep-all,random';
+    await runDemo({ ...options, command: resumed });
     expect(lines.filter((l) => l.startsWith('3/5 ')).every((l) => l.includes('0 new, 2 stored before'))).toBe(true);
     expect(existsSync(join(options.out, 'seeds', 'seed-2'))).toBe(false);
+    await runDemo({ ...options, command: resumed });
+    expect(ProjectStore.open(options.out).readDemo()).toMatchObject({ command: 'lots demo', resumedWith: [resumed] });
     await expect(runDemo({ ...options, variant: 'faithful' })).rejects.toThrow(/holds another benchmark \(seed 0, composition variant/);
   }, 900_000);
 

@@ -110,7 +110,7 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     const seeds = [seed('0', 0.5, 0.3, 0.15, 0.25), seed('1', 0.6, 0.3, 0.25, 0.35), seed('2', 0.55, 0.25, 0.25, 0.35)];
     // The oracle was evaluated in seed 0 only: its mean says it rests on one seed.
     seeds[0]!.accuracy = { ...seeds[0]!.accuracy, oracle: 0.7 };
-    const record: DemoRecord = { ...base, seeds };
+    const record: DemoRecord = { ...base, seeds, resumedWith: ['lots demo --out d --seeds 3'] };
     await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }, record) });
     const table = await screen.findByTestId('demo-seeds-table');
     // The provenance says which variant was measured and what it measures.
@@ -127,6 +127,8 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     expect(screen.getByTestId('demo-headline-seeds').textContent).toBe(
       ' That is seed 0; over the 3 seeds LOTS answers 55% ± 5% and keep-all 28% ± 3% (LOTS − keep-all +27 ± 6 points).',
     );
+    // The command that added the seeds is shown after the first one.
+    expect(screen.getByTestId('demo-command-resumed').textContent).toBe('lots demo --out d --seeds 3');
     // One seed's value is shown alone: a "± 0.0%" would read as three seeds that agree.
     const oracle = table.querySelector('tr[data-method="oracle"]')!.textContent;
     expect(oracle).toContain('70.0% (1 of 3 seeds)');

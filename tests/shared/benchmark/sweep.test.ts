@@ -49,11 +49,15 @@ describe('budget sweep', () => {
   });
 
   it('reuses points already measured for the same task, K, model and tools; recomputes otherwise', async () => {
-    const first = await runBudgetSweep({ task: 'fx', model: 'm1', ranking, ks: [1, 2], evaluate: fakeEvaluator([]) });
+    const first = await runBudgetSweep({ task: 'fx', model: 'm1', ranking, ks: [1, 2], evaluate: fakeEvaluator([]), now: () => 'T1' });
     const calls: string[][] = [];
-    const second = await runBudgetSweep({ task: 'fx', model: 'm1', ranking, ks: [1, 2, 3], previous: first, evaluate: fakeEvaluator(calls) });
+    const second = await runBudgetSweep({ task: 'fx', model: 'm1', ranking, ks: [1, 2, 3], previous: first, evaluate: fakeEvaluator(calls), now: () => 'T2' });
     expect(calls).toEqual([['DocRetrieve', 'ExchangeRate', 'Calculator']]);
     expect(second.points).toHaveLength(3);
+    expect(second.createdAt).toBe('T2');
+    // A resume with nothing new to measure keeps the date the points were measured on.
+    const again = await runBudgetSweep({ task: 'fx', model: 'm1', ranking, ks: [1, 2, 3], previous: second, evaluate: fakeEvaluator([]), now: () => 'T3' });
+    expect(again.createdAt).toBe('T2');
     const otherModel: string[][] = [];
     await runBudgetSweep({ task: 'fx', model: 'm2', ranking, ks: [1, 2], previous: first, evaluate: fakeEvaluator(otherModel) });
     expect(otherModel).toHaveLength(2);

@@ -170,6 +170,9 @@ describe('demo charts and report', () => {
     expect(renderDemoReport({ ...data, record }, { projectName: 'p' })).toContain('q.gguf · 2 × cpu · 2026-12-03 · 184 min so far, not finished<br>');
     const done = renderDemoReport({ ...data, record: { ...record, finishedAt: '2026-12-03T15:28:00.000Z' } }, { projectName: 'p' });
     expect(done).toContain('q.gguf · 2 × cpu · 2026-12-03 · 184 min<br>');
+    // A resume with another command (here: more seeds) is listed after the first, escaped.
+    const resumed = renderDemoReport({ ...data, record: { ...record, resumedWith: ['lots demo --out d --seeds 3 --baselines a<b'] } }, { projectName: 'p' });
+    expect(resumed).toContain('<code>lots demo --out d</code> then, resumed with: <code>lots demo --out d --seeds 3 --baselines a&lt;b</code><br>');
     // A run of several seeds: the headline says its figures are the first seed's, with the mean over all.
     const seed = (s: string, lots: number, all: number) => ({
       seed: s,
