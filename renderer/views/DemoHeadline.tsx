@@ -68,7 +68,7 @@ export function DemoProvenance({ data }: { data: DemoData }) {
           {r.command}
         </code>
         {r.resumedWith?.map((c, i) => (
-          <span key={i} className="demo-resumed">
+          <span key={i}>
             {' '}
             then, resumed with:{' '}
             <code className="wrap-anywhere" data-testid="demo-command-resumed">

@@ -102,14 +102,14 @@ export function formatSeedTable(points: readonly SeedPoint[]): string {
   if (points.length === 0) return '';
   const rows = seedSummary(points);
   const f = (x: number) => x.toFixed(2);
+  // One seed's value has no spread: it is printed alone, with how many seeds it rests on.
+  const cell = (s: Spread, mean: (x: number) => string, range: string) =>
+    `${s.seeds > 1 ? `${mean(s.mean)} ± ${f(s.sd)}${range}` : mean(s.mean)}${partialSeeds(s, points.length)}`;
   const header = ['method', 'accuracy mean ± sd [min, max]', 'LOTS − method mean ± sd', ...points.map((p) => `seed ${p.seed}: LOTS − method [95% paired]`)];
   const body = rows.map((r) => [
     r.method,
-    // One seed's value has no spread: it is printed alone, with how many seeds it rests on.
-    `${r.accuracy.seeds > 1 ? `${f(r.accuracy.mean)} ± ${f(r.accuracy.sd)} [${f(r.accuracy.min)}, ${f(r.accuracy.max)}]` : f(r.accuracy.mean)}${partialSeeds(r.accuracy, points.length)}`,
-    r.lotsMinus
-      ? `${r.lotsMinus.seeds > 1 ? `${signed(r.lotsMinus.mean)} ± ${f(r.lotsMinus.sd)}` : signed(r.lotsMinus.mean)}${partialSeeds(r.lotsMinus, points.length)}`
-      : '–',
+    cell(r.accuracy, f, ` [${f(r.accuracy.min)}, ${f(r.accuracy.max)}]`),
+    r.lotsMinus ? cell(r.lotsMinus, signed, '') : '–',
     ...points.map((p) => {
       const d = p.lotsMinus[r.method];
       if (!d) return '–';
