@@ -244,8 +244,14 @@ export interface DemoReportOptions {
 }
 
 /** " · 184 min" from a demo record's seconds, "… so far, not finished" until it has finished; '' without seconds. */
-export function demoDuration(r: Pick<DemoRecord, 'seconds' | 'finishedAt'>): string {
-  return r.seconds !== undefined ? ` · ${Math.round(r.seconds / 60)} min${r.finishedAt ? '' : ' so far, not finished'}` : '';
+/** How long the run took, every sitting counted: a `--seeds` demo adds the seed folders' own runs
+ * (a seed run on its own before the demo joined it). */
+export function demoDuration(r: Pick<DemoRecord, 'seconds' | 'finishedAt' | 'seeds'>): string {
+  if (r.seconds === undefined) return '';
+  const own = (r.seeds ?? []).filter((p) => p.seconds !== undefined);
+  const total = own.reduce((a, p) => a + p.seconds!, r.seconds);
+  const where = own.length > 0 ? ` over every seed's runs` : '';
+  return ` · ${Math.round(total / 60)} min${where}${r.finishedAt ? '' : ' so far, not finished'}`;
 }
 
 export function renderDemoReport(data: DemoData, options: DemoReportOptions): string {

@@ -46,6 +46,9 @@ export const SeedPointSchema = z.object({
   accuracy: z.record(z.string(), z.number()),
   /** Baseline → LOTS minus it, pooled over the families, with the paired bootstrap interval within the seed. */
   lotsMinus: z.record(z.string(), DifferenceSchema),
+  /** Seconds of the seed project's own runs (its demo.json), where it was run on its own before this demo
+   * joined it; absent where this demo made it (its time is in the demo's own seconds). */
+  seconds: z.number().nonnegative().optional(),
 });
 export type SeedPoint = z.infer<typeof SeedPointSchema>;
 

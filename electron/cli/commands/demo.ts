@@ -83,7 +83,8 @@ export const command: Command = {
     'evaluate the LOTS space at K against the baselines (paper Table 1: keep-all, no-tools, random, BM25,',
     'Dense, Tool2Vec, the LLM router, the trace judge, TTO† and Beam†; † reads fitting labels) on fitting and',
     'evaluation requests. Everything is stored in the project as it completes (served traces, scores, sweeps, updates, spaces,',
-    'demo.json with the model, command and machine), so the same command on the same folder resumes.',
+    'demo.json with the model, command and machine), so the same command on the same folder resumes. Ctrl-C',
+    'stops after the work in flight (a trace being scored, a batch being answered); Ctrl-C again stops at once.',
     '',
     '--variant composition serves requests no tool line answers: the chain returns an intermediate and the',
     'request asks for one more step (docs/benchmark.md); number-free and answer-last are controls of the',
@@ -114,8 +115,15 @@ export const command: Command = {
     const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io, 'demo');
     const progress = stageReporter(io);
     const abort = new AbortController();
-    const onSigint = () => abort.abort(new ExpectedError('CANCELLED', 'the demo was interrupted; run the same command again to resume it'));
-    process.once('SIGINT', onSigint);
+    // The first Ctrl-C stops after the work in flight (what is stored stays, and the same command resumes);
+    // the second stops at once.
+    const onSigint = (): void => {
+      if (abort.signal.aborted) process.exit(130);
+      progress.flush();
+      io.err('stopping after the work in flight (Ctrl-C again to stop now)…');
+      abort.abort(new ExpectedError('CANCELLED', 'the demo was interrupted; run the same command again to resume it'));
+    };
+    process.on('SIGINT', onSigint);
     try {
       const result = await runDemo({
         ...bench,

@@ -118,8 +118,11 @@ export function growthDir(out: string, registry: number): string {
   return join(out, 'growth', `registry-${registry}`);
 }
 
+/** Where a `--seeds` demo keeps its other seeds' projects, inside its own folder. */
+const SEEDS_FOLDER = 'seeds';
+
 export function seedDir(out: string, seed: string): string {
-  return join(out, 'seeds', `seed-${seed}`);
+  return join(out, SEEDS_FOLDER, `seed-${seed}`);
 }
 
 export function machineDescription(): string {
@@ -153,7 +156,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       : registries.map((registry) => planBenchmark({ ...options, fit, eval: evalCount, registry }));
   const first = plans[0]!;
   const dirOf = (plan: BenchPlan) => (plan === first ? out : seeds.length > 1 ? seedDir(out, plan.seed) : growthDir(out, plan.registry));
-  const existing = openExisting(out, first);
+  // The seed folders may come first (a seed run on its own, then joined): the first project is made beside them.
+  const besides = seeds.length > 1 ? [SEEDS_FOLDER] : [];
+  const existing = openExisting(out, first, besides);
   const priorSeconds = existing?.readDemo()?.seconds ?? 0;
   const record: DemoRecord = existing?.readDemo() ?? {
     v: DEMO_RECORD_VERSION,
@@ -180,9 +185,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   if (seeds.length > 1) record.preset.seeds = seeds.length;
   if (existing) {
     options.log(`resuming the demo in ${out} (what is stored is reused)`);
-    // A sitting with another command line (more seeds, other baselines) is recorded beside the first.
+    // A sitting with another command line (more seeds, other baselines) is recorded beside the first; one
+    // that differs only in --threads is the same run (threads change the speed, not a result).
     const command = options.command;
-    if (command && command !== record.command && !(record.resumedWith ?? []).includes(command)) record.resumedWith = [...(record.resumedWith ?? []), command];
+    const seen = [record.command, ...(record.resumedWith ?? [])].map(withoutThreads);
+    if (command && !seen.includes(withoutThreads(command))) record.resumedWith = [...(record.resumedWith ?? []), command];
   }
   // demo.json is written once the project exists and again at least every CHECKPOINT_MS and at each
   // step's end, its seconds the sum over sittings: a run stopped and resumed keeps its start and all but
@@ -215,8 +222,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       const dir = dirOf(plan);
       const sizes = `${plan.families.length} famil${plan.families.length === 1 ? 'y' : 'ies'} × (${plan.fit} fit + ${plan.eval} eval), registry of ${plan.registry} tools`;
       options.onStage?.({ stage: 'make', done: 0, total: 1, ...at(index), detail: sizes });
-      const reused = plan === first && existing ? existing : openExisting(dir, plan);
-      const store = reused ?? makeBenchProject(dir, { ...options, seed: plan.seed, fit, eval: evalCount, registry: plan.registry }).store;
+      const reused = plan === first ? existing : openExisting(dir, plan);
+      const store =
+        reused ?? makeBenchProject(dir, { ...options, seed: plan.seed, fit, eval: evalCount, registry: plan.registry }, plan === first ? besides : []).store;
       options.onStage?.({ stage: 'make', done: 1, total: 1, ...at(index), detail: `${sizes}${reused ? ' (made before: resumed)' : ''}` });
       if (plans.length > 1) options.log(`— ${seeds.length > 1 ? `seed ${plan.seed}` : `registry of ${plan.registry} tools`} (${relative(out, dir) || '.'}) —`);
       checkpoint(true);
@@ -228,7 +236,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       projects.push(result);
       stage({ stage: 'project', done: index + 1, total: plans.length });
       if (seeds.length > 1) {
-        const point = seedPoint(plan.seed, relative(out, dir) || '.', result.rows);
+        // A seed folder run on its own before (its own demo.json) brings that time with it.
+        const own = dir === out ? undefined : store.readDemo()?.seconds;
+        const point = { ...seedPoint(plan.seed, relative(out, dir) || '.', result.rows), ...(own !== undefined ? { seconds: own } : {}) };
         record.seeds = [...(record.seeds ?? []).filter((p) => p.seed !== plan.seed), point].sort((a, b) => seeds.indexOf(a.seed) - seeds.indexOf(b.seed));
       } else if (plans.length > 1) {
         const point = growthPoint(result, relative(out, dir) || '.', plan.families);
@@ -245,8 +255,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 }
 
 /** A folder that already holds this benchmark (same seed, registry and sizes): the demo resumes in it. */
-function openExisting(dir: string, plan: BenchPlan): ProjectStore | undefined {
-  if (!existsSync(dir) || readdirSync(dir).length === 0) return undefined;
+function openExisting(dir: string, plan: BenchPlan, besides: readonly string[] = []): ProjectStore | undefined {
+  if (!existsSync(dir) || readdirSync(dir).every((e) => besides.includes(e))) return undefined;
   if (!existsSync(join(dir, 'project.json'))) {
     throw new ExpectedError('INVALID_INPUT', `${dir} already exists and is not a project; choose a new output folder (--out)`);
   }
@@ -418,4 +428,9 @@ export function growthPoint(result: DemoProjectResult, project: string, families
 function elapsedSince(started: number): string {
   const s = (performance.now() - started) / 1000;
   return s < 120 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+/** A recorded command line without its --threads value: the same run on more or fewer cores. */
+function withoutThreads(command: string): string {
+  return command.replace(/ --threads[ =]\S+/g, '');
 }

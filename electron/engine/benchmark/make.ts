@@ -21,9 +21,10 @@ export function benchSource(plan: BenchPlan): string {
   return `lots bench make (seed ${plan.seed}, ${plan.registry} tools, ${plan.families.length} families, ${plan.fit} fit + ${plan.eval} eval each${variant})`;
 }
 
-export function makeBenchProject(dir: string, options: BenchOptions): MadeProject {
+/** `besides`: entries the folder may already hold (a `--seeds` demo's seeds/, run before its first seed). */
+export function makeBenchProject(dir: string, options: BenchOptions, besides: readonly string[] = []): MadeProject {
   const abs = resolve(dir);
-  if (existsSync(abs) && readdirSync(abs).length > 0) {
+  if (existsSync(abs) && readdirSync(abs).some((e) => !besides.includes(e))) {
     throw new ExpectedError('INVALID_INPUT', `${abs} already exists and is not empty; give --out a new folder (a benchmark project is generated whole)`);
   }
   const plan = planBenchmark(options);

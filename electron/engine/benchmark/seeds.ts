@@ -17,6 +17,6 @@ export function seedPointsOf(store: ProjectStore): SeedPoint[] | undefined {
       .filter((s) => s !== undefined)
       .map(comparisonRow)
       .filter((r): r is ComparisonRow => r !== undefined && r.results.size > 0);
-    return seedPoint(p.seed, p.project, rows);
+    return { ...seedPoint(p.seed, p.project, rows), ...(p.seconds !== undefined ? { seconds: p.seconds } : {}) };
   });
 }

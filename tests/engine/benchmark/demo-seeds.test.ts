@@ -12,6 +12,7 @@ import { benchRequests } from '../../../electron/engine/benchmark/project';
 import { seedPointsOf } from '../../../electron/engine/benchmark/seeds';
 import { ProjectStore } from '../../../electron/engine/store';
 import { readBenchMeta } from '../../../shared/benchmark/trace';
+import { demoDuration } from '../../../shared/export/demo-report';
 
 let dir: string;
 let options: DemoOptions;
@@ -40,6 +41,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('lots demo --seeds 2 --variant composition', () => {
   it('runs one project per seed, each of the variant, and records a point per seed', async () => {
+    // Seed 1 first on its own (as a long run is split over machines), then joined by the --seeds run.
+    await runDemo({ ...options, seeds: 1, seed: '1', out: seedDir(options.out, '1') });
+    const alone = ProjectStore.open(seedDir(options.out, '1')).readDemo()!.seconds!;
     const result = await runDemo(options);
     expect(result.projects.map((p) => [p.seed, p.dir])).toEqual([
       ['0', options.out],
@@ -59,6 +63,9 @@ describe('lots demo --seeds 2 --variant composition', () => {
       ['0', '.'],
       ['1', 'seeds/seed-1'],
     ]);
+    // The time of seed 1's own run comes with its point; seed 0 was run by this demo (its own seconds).
+    expect(record.seeds!.map((p) => p.seconds)).toEqual([undefined, alone]);
+    expect(demoDuration(record)).toBe(` · ${Math.round((record.seconds! + alone) / 60)} min over every seed's runs`);
     for (const p of record.seeds!) {
       expect(Object.keys(p.accuracy).sort()).toEqual(['keep-all', 'lots', 'random']);
       expect(p.lotsMinus['keep-all']!.n).toBe(2);
@@ -77,6 +84,8 @@ describe('lots demo --seeds 2 --variant composition', () => {
     expect(lines.filter((l) => l.startsWith('3/5 ')).every((l) => l.includes('0 new, 2 stored before'))).toBe(true);
     expect(existsSync(join(options.out, 'seeds', 'seed-2'))).toBe(false);
     await runDemo({ ...options, command: resumed });
+    // The same command on more cores is the same run: not recorded again.
+    await runDemo({ ...options, command: `${resumed} --threads 2` });
     expect(ProjectStore.open(options.out).readDemo()).toMatchObject({ command: 'lots demo', resumedWith: [resumed] });
     await expect(runDemo({ ...options, variant: 'faithful' })).rejects.toThrow(/holds another benchmark \(seed 0, composition variant/);
   }, 900_000);
