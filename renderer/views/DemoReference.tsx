@@ -5,7 +5,7 @@
 import type { DemoData } from '../../shared/api';
 import { FIXED_KS, fixedKDraws, type FixedKTable } from '../../shared/benchmark/fixed-k-table';
 import { formatSigned, type PairedDifference } from '../../shared/benchmark/paired';
-import { partialSeeds, seedSummary, type Spread } from '../../shared/benchmark/seeds';
+import { partialSeeds, seedSummary, spreadText, type Spread } from '../../shared/benchmark/seeds';
 import { methodLabel } from '../../shared/export/demo-report';
 import { SELECTION_METHODS } from '../../shared/selection/registry';
 import { fmtInt } from '../format';
@@ -159,8 +159,7 @@ function FixedKBlock({ table }: { table: FixedKTable }) {
 }
 
 /** Mean ± sd (range) over the seeds; one seed's value alone (it has no spread). */
-const spreadText = (s: Spread, f: (x: number) => string) =>
-  s.seeds > 1 ? `${f(s.mean)} ± ${f(s.sd).replace(/^[+−-]/, '')} (${f(s.min)} … ${f(s.max)})` : f(s.mean);
+const spreadCell = (s: Spread, f: (x: number) => string, sd: (x: number) => string) => spreadText(s, f, sd, (r) => ` (${f(r.min)} … ${f(r.max)})`);
 
 /** The spread over seeds of a `--seeds N` run; nothing for a single seed. */
 export function DemoSeeds({ data }: { data: DemoData }) {
@@ -191,13 +190,13 @@ export function DemoSeeds({ data }: { data: DemoData }) {
                 <strong>{methodLabel(r.method)}</strong>
               </td>
               <td className="num tabular">
-                {spreadText(r.accuracy, pp)}
+                {spreadCell(r.accuracy, pp, pp)}
                 <span className="muted small">{partialSeeds(r.accuracy, points.length)}</span>
               </td>
               <td className="num tabular">
                 {r.lotsMinus ? (
                   <>
-                    {spreadText(r.lotsMinus, signedPts)}
+                    {spreadCell(r.lotsMinus, signedPts, (x) => (x * 100).toFixed(1))}
                     <span className="muted small">{partialSeeds(r.lotsMinus, points.length)}</span>
                   </>
                 ) : (

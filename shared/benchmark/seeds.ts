@@ -34,8 +34,8 @@ export function seedPoint(seed: string, project: string, rows: readonly Comparis
 
 export interface Spread {
   mean: number;
-  /** Sample standard deviation across seeds (0 with one seed). */
-  sd: number;
+  /** Sample standard deviation across seeds; undefined with one seed (one value has no spread). */
+  sd: number | undefined;
   min: number;
   max: number;
   seeds: number;
@@ -44,8 +44,14 @@ export interface Spread {
 export function spread(values: readonly number[]): Spread {
   if (values.length === 0) throw new RangeError('no values to summarise');
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const sd = values.length > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1)) : 0;
+  const sd = values.length > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1)) : undefined;
   return { mean, sd, min: Math.min(...values), max: Math.max(...values), seeds: values.length };
+}
+
+/** "mean ± sd" and the range, or the mean alone where one seed has it (one value has no spread): the one
+ * rule the CLI's seed table, the headline and the Demo view print a spread by. */
+export function spreadText(s: Spread, mean: (x: number) => string, sd: (x: number) => string = mean, range: (s: Spread) => string = () => ''): string {
+  return s.sd === undefined ? mean(s.mean) : `${mean(s.mean)} ± ${sd(s.sd)}${range(s)}`;
 }
 
 export interface SeedSummaryRow {
@@ -86,8 +92,14 @@ export function seedsHeadline(points: readonly SeedPoint[]): string | undefined 
   const lots = rows.find((r) => r.method === 'lots');
   const all = rows.find((r) => r.method === 'keep-all');
   if (!lots || !all) return undefined;
-  const pct = (s: Spread) => `${percent(s.mean)} ± ${percent(s.sd)}`;
-  const gap = all.lotsMinus ? ` (LOTS − keep-all ${signed(all.lotsMinus.mean * 100, 0)} ± ${Math.round(all.lotsMinus.sd * 100)} points)` : '';
+  const pct = (s: Spread) => `${spreadText(s, percent)}${partialSeeds(s, points.length)}`;
+  const points100 = (s: Spread) =>
+    `${spreadText(
+      s,
+      (x) => signed(x * 100, 0),
+      (x) => String(Math.round(x * 100)),
+    )} points${partialSeeds(s, points.length)}`;
+  const gap = all.lotsMinus ? ` (LOTS − keep-all ${points100(all.lotsMinus)})` : '';
   return `That is seed ${points[0]!.seed}; over the ${points.length} seeds LOTS answers ${pct(lots.accuracy)} and keep-all ${pct(all.accuracy)}${gap}.`;
 }
 
@@ -103,13 +115,12 @@ export function formatSeedTable(points: readonly SeedPoint[]): string {
   const rows = seedSummary(points);
   const f = (x: number) => x.toFixed(2);
   // One seed's value has no spread: it is printed alone, with how many seeds it rests on.
-  const cell = (s: Spread, mean: (x: number) => string, range: string) =>
-    `${s.seeds > 1 ? `${mean(s.mean)} ± ${f(s.sd)}${range}` : mean(s.mean)}${partialSeeds(s, points.length)}`;
+  const cell = (s: Spread, mean: (x: number) => string, range?: (s: Spread) => string) => `${spreadText(s, mean, f, range)}${partialSeeds(s, points.length)}`;
   const header = ['method', 'accuracy mean ± sd [min, max]', 'LOTS − method mean ± sd', ...points.map((p) => `seed ${p.seed}: LOTS − method [95% paired]`)];
   const body = rows.map((r) => [
     r.method,
-    cell(r.accuracy, f, ` [${f(r.accuracy.min)}, ${f(r.accuracy.max)}]`),
-    r.lotsMinus ? cell(r.lotsMinus, signed, '') : '–',
+    cell(r.accuracy, f, (s) => ` [${f(s.min)}, ${f(s.max)}]`),
+    r.lotsMinus ? cell(r.lotsMinus, signed) : '–',
     ...points.map((p) => {
       const d = p.lotsMinus[r.method];
       if (!d) return '–';

@@ -20,7 +20,7 @@ describe('seeds', () => {
 
   it('spread is the mean, the sample sd (n − 1) and the range', () => {
     expect(spread([0.5, 0.7, 0.9])).toEqual({ mean: expect.closeTo(0.7, 12), sd: expect.closeTo(0.2, 12), min: 0.5, max: 0.9, seeds: 3 });
-    expect(spread([0.4]).sd).toBe(0);
+    expect(spread([0.4]).sd).toBeUndefined();
   });
 
   it('summarises each method across seeds and keeps each seed’s paired interval beside it', () => {
@@ -61,5 +61,10 @@ describe('seeds', () => {
     expect(seedsHeadline(points)).toBe('That is seed 0; over the 3 seeds LOTS answers 28% ± 8% and keep-all 27% ± 1% (LOTS − keep-all +2 ± 9 points).');
     expect(seedsHeadline(points.slice(0, 1))).toBeUndefined();
     expect(seedsHeadline(points.map((p) => ({ ...p, accuracy: { lots: p.accuracy['lots']! } })))).toBeUndefined();
+    // Keep-all evaluated in one seed only: its value alone and how many seeds it rests on, no "± 0%".
+    const one = points.map((p, i) => (i === 0 ? p : { ...p, accuracy: { lots: p.accuracy['lots']! }, lotsMinus: {} }));
+    expect(seedsHeadline(one)).toBe(
+      'That is seed 0; over the 3 seeds LOTS answers 28% ± 8% and keep-all 25% (1 of 3 seeds) (LOTS − keep-all +10 points (1 of 3 seeds)).',
+    );
   });
 });
