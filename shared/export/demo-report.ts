@@ -251,7 +251,9 @@ export function demoDuration(r: Pick<DemoRecord, 'seconds' | 'finishedAt' | 'see
   const own = (r.seeds ?? []).filter((p) => p.seconds !== undefined);
   const total = own.reduce((a, p) => a + p.seconds!, r.seconds);
   const where = own.length > 0 ? ` over every seed's runs` : '';
-  return ` · ${Math.round(total / 60)} min${where}${r.finishedAt ? '' : ' so far, not finished'}`;
+  const minutes = Math.round(total / 60);
+  const text = minutes >= 120 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
+  return ` · ${text}${where}${r.finishedAt ? '' : ' so far, not finished'}`;
 }
 
 export function renderDemoReport(data: DemoData, options: DemoReportOptions): string {

@@ -23,7 +23,9 @@ describeRequiring('chromium', 'a UI a stakeholder reads at a glance (issue 40)',
       /with the whole registry \([+−]\d+ points, 95% interval \[[+−]\d+, [+−]\d+\], p [<=] [\d.]+\) — using \d+ instead of \d+ prompt tokens/,
     );
     const provenance = page.locator('[data-testid="demo-provenance"]');
-    expect(await provenance.textContent()).toMatch(/^Measured with \S+\.gguf on .+, \d{4}-\d\d-\d\d, in \d+ min: the \w+ preset, \d+ families ×/);
+    expect(await provenance.textContent()).toMatch(
+      /^Measured with \S+\.gguf on .+, \d{4}-\d\d-\d\d, in (\d+ h )?\d+ min( over every seed's runs)?: the \w+ preset, \d+ families ×/,
+    );
     expect(await page.locator('[data-testid="demo-command"]').isVisible()).toBe(false);
     await provenance.locator('summary').click();
     expect(await page.locator('[data-testid="demo-command"]').textContent()).toMatch(/^lots demo /);

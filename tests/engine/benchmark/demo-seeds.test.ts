@@ -65,6 +65,9 @@ describe('lots demo --seeds 2 --variant composition', () => {
     ]);
     // The time of seed 1's own run comes with its point; seed 0 was run by this demo (its own seconds).
     expect(record.seeds!.map((p) => p.seconds)).toEqual([undefined, alone]);
+    expect(demoDuration({ ...record, seconds: 60 * 100, seeds: record.seeds!.map((p) => (p.seconds ? { ...p, seconds: 60 * 25 } : p)) })).toBe(
+      ` · 2 h 5 min over every seed's runs`,
+    );
     expect(demoDuration(record)).toBe(` · ${Math.round((record.seconds! + alone) / 60)} min over every seed's runs`);
     for (const p of record.seeds!) {
       expect(Object.keys(p.accuracy).sort()).toEqual(['keep-all', 'lots', 'random']);

@@ -167,9 +167,9 @@ describe('demo charts and report', () => {
       preset: { name: 'standard', families: ['table_total'], fit: 8, eval: 40, registry: 15, draws: 3, kMax: 4, seed: '0' },
       growth: [],
     };
-    expect(renderDemoReport({ ...data, record }, { projectName: 'p' })).toContain('q.gguf · 2 × cpu · 2026-12-03 · 184 min so far, not finished<br>');
+    expect(renderDemoReport({ ...data, record }, { projectName: 'p' })).toContain('q.gguf · 2 × cpu · 2026-12-03 · 3 h 4 min so far, not finished<br>');
     const done = renderDemoReport({ ...data, record: { ...record, finishedAt: '2026-12-03T15:28:00.000Z' } }, { projectName: 'p' });
-    expect(done).toContain('q.gguf · 2 × cpu · 2026-12-03 · 184 min<br>');
+    expect(done).toContain('q.gguf · 2 × cpu · 2026-12-03 · 3 h 4 min<br>');
     // A resume with another command (here: more seeds) is listed after the first, escaped.
     const resumed = renderDemoReport({ ...data, record: { ...record, resumedWith: ['lots demo --out d --seeds 3 --baselines a<b'] } }, { projectName: 'p' });
     expect(resumed).toContain('<code>lots demo --out d</code> then, resumed with: <code>lots demo --out d --seeds 3 --baselines a&lt;b</code><br>');
