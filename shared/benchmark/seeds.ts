@@ -3,10 +3,12 @@
 // point (per method: accuracy over the families; per baseline: LOTS's pooled paired difference with its
 // interval within that seed), and the points are summarised as mean and spread across seeds.
 import type { SeedPoint } from '../project/demo';
+import { SELECTION_METHOD_IDS } from '../selection/registry';
 import { TABLE_COLUMNS, alignColumns, type ComparisonRow } from './comparison-table';
+import { FIXED_K_RANKINGS, FIXED_KS, fixedKTable } from './fixed-k-table';
 import { formatSigned as signed } from './paired';
 import { pairedTable } from './paired-table';
-import { percent } from '../text';
+import { percent, plural } from '../text';
 
 export type { SeedPoint };
 
@@ -20,7 +22,8 @@ export function seedList(base: string, count: number): string[] {
 /** One seed's point from its comparison rows. */
 export function seedPoint(seed: string, project: string, rows: readonly ComparisonRow[]): SeedPoint {
   const accuracy: Record<string, number> = {};
-  for (const name of TABLE_COLUMNS) {
+  // Every method, the fixed-K rankings too (the seeds' Table 9 reads their accuracy from here).
+  for (const name of SELECTION_METHOD_IDS) {
     const evals = rows.map((r) => r.results.get(name)?.eval).filter((b) => b !== undefined);
     if (evals.length > 0) accuracy[name] = evals.reduce((a, b) => a + b.accuracy, 0) / evals.length;
   }
@@ -29,7 +32,21 @@ export function seedPoint(seed: string, project: string, rows: readonly Comparis
     const d = a.accuracy.pooled;
     lotsMinus[a.baseline] = { difference: d.difference, ...(d.interval ? { lo: d.interval.lo, hi: d.interval.hi } : {}), n: d.n };
   }
-  return { seed, project, accuracy, lotsMinus };
+  const fixedK: NonNullable<SeedPoint['fixedK']> = {};
+  for (const row of fixedKTable(rows)?.rows ?? []) {
+    for (const k of FIXED_KS) {
+      const c = row.cells[k];
+      if (!c) continue;
+      const d = c.difference;
+      fixedK[`${row.baseline}-k${k}`] = {
+        difference: d.difference,
+        ...(d.interval ? { lo: d.interval.lo, hi: d.interval.hi } : {}),
+        n: d.n,
+        ...(c.draws !== undefined ? { draws: c.draws } : {}),
+      };
+    }
+  }
+  return { seed, project, accuracy, lotsMinus, ...(Object.keys(fixedK).length > 0 ? { fixedK } : {}) };
 }
 
 export interface Spread {
@@ -63,19 +80,27 @@ export interface SeedSummaryRow {
   intervals: Array<{ seed: string; lo: number; hi: number } | undefined>;
 }
 
-/** Per method: mean and spread of accuracy and of LOTS's paired difference across the seeds. */
-export function seedSummary(points: readonly SeedPoint[]): SeedSummaryRow[] {
-  return TABLE_COLUMNS.flatMap((method) => {
+type Difference = SeedPoint['lotsMinus'][string];
+
+/** Per method: mean and spread of accuracy and of LOTS's paired difference across the seeds. `methods` and
+ * `difference` pick the table: by default the comparison table's methods and LOTS (its label-chosen K)
+ * minus each; `fixedKSeedSummary` gives Table 9's. */
+export function seedSummary(
+  points: readonly SeedPoint[],
+  methods: readonly string[] = TABLE_COLUMNS,
+  difference: (p: SeedPoint, method: string) => Difference | undefined = (p, method) => p.lotsMinus[method],
+): SeedSummaryRow[] {
+  return methods.flatMap((method) => {
     const acc = points.map((p) => p.accuracy[method]).filter((x) => x !== undefined);
     if (acc.length === 0) return [];
-    const diffs = points.map((p) => p.lotsMinus[method]).filter((d) => d !== undefined);
+    const diffs = points.map((p) => difference(p, method)).filter((d) => d !== undefined);
     return [
       {
         method,
         accuracy: spread(acc),
         ...(diffs.length > 0 ? { lotsMinus: spread(diffs.map((d) => d.difference)) } : {}),
         intervals: points.map((p) => {
-          const d = p.lotsMinus[method];
+          const d = difference(p, method);
           return d?.lo !== undefined && d.hi !== undefined ? { seed: p.seed, lo: d.lo, hi: d.hi } : undefined;
         }),
       },
@@ -109,26 +134,71 @@ export function partialSeeds(s: Spread, seeds: number): string {
   return s.seeds < seeds ? ` (${s.seeds} of ${seeds} seeds)` : '';
 }
 
+/** The methods of Table 9 over seeds, in its order: LOTS's own top K, then each ranking at K = 2 and 4. */
+export const FIXED_K_SEED_METHODS: readonly string[] = ['lots', ...FIXED_K_RANKINGS].flatMap((r) => FIXED_KS.map((k) => `${r}-k${k}`));
+
+/** Table 9 over seeds: every ranking at a fixed K and LOTS's top K minus it (its own K), mean and spread. */
+export function fixedKSeedSummary(points: readonly SeedPoint[]): SeedSummaryRow[] {
+  if (!points.some((p) => p.fixedK)) return [];
+  return seedSummary(points, FIXED_K_SEED_METHODS, (p, method) => p.fixedK?.[method]);
+}
+
+/** The seeded draws behind a fixed-K row (Random) in any seed, undefined for a deterministic ranking. */
+export function fixedKSeedDraws(points: readonly SeedPoint[], method: string): number | undefined {
+  const draws = Math.max(0, ...points.map((p) => p.fixedK?.[method]?.draws ?? 0));
+  return draws > 0 ? draws : undefined;
+}
+
 /** The plain-text table `lots demo --seeds N` prints (also fenced into docs/results.md). */
 export function formatSeedTable(points: readonly SeedPoint[]): string {
+  return seedTable(
+    points,
+    seedSummary(points),
+    (p, method) => p.lotsMinus[method],
+    ['method', 'LOTS − method'],
+    `across ${points.length} seed${points.length === 1 ? '' : 's'} (${points.map((p) => p.seed).join(', ')}): evaluation accuracy (mean over families) and LOTS minus each method, as mean ± sample sd across seeds, beside each seed's pooled paired difference with its 95% family-stratified bootstrap interval`,
+  );
+}
+
+/** Table 9 over seeds, as `lots demo --seeds N` and `lots evaluate` print it; '' without fixed-K rows. */
+export function formatFixedKSeedTable(points: readonly SeedPoint[]): string {
+  const rows = fixedKSeedSummary(points);
+  if (rows.length === 0) return '';
+  return seedTable(
+    points,
+    rows,
+    (p, method) => p.fixedK?.[method],
+    ['ranking at a fixed K', "LOTS's top K − it"],
+    `Every ranking at the same fixed K (the paper's Table 9) across ${points.length} seeds (${points.map((p) => p.seed).join(', ')}): evaluation accuracy (mean over families) and LOTS's own top K minus the ranking's, as mean ± sample sd across seeds, beside each seed's pooled paired difference with its 95% family-stratified bootstrap interval`,
+    (method) => {
+      const draws = fixedKSeedDraws(points, method);
+      return draws ? `${method} (${plural(draws, 'draw')})` : method;
+    },
+  );
+}
+
+function seedTable(
+  points: readonly SeedPoint[],
+  rows: readonly SeedSummaryRow[],
+  difference: (p: SeedPoint, method: string) => Difference | undefined,
+  [what, minus]: readonly [string, string],
+  title: string,
+  name: (method: string) => string = (method) => method,
+): string {
   if (points.length === 0) return '';
-  const rows = seedSummary(points);
   const f = (x: number) => x.toFixed(2);
   // One seed's value has no spread: it is printed alone, with how many seeds it rests on.
   const cell = (s: Spread, mean: (x: number) => string, range?: (s: Spread) => string) => `${spreadText(s, mean, f, range)}${partialSeeds(s, points.length)}`;
-  const header = ['method', 'accuracy mean ± sd [min, max]', 'LOTS − method mean ± sd', ...points.map((p) => `seed ${p.seed}: LOTS − method [95% paired]`)];
+  const header = [what, 'accuracy mean ± sd [min, max]', `${minus} mean ± sd`, ...points.map((p) => `seed ${p.seed}: ${minus} [95% paired]`)];
   const body = rows.map((r) => [
-    r.method,
+    name(r.method),
     cell(r.accuracy, f, (s) => ` [${f(s.min)}, ${f(s.max)}]`),
     r.lotsMinus ? cell(r.lotsMinus, signed) : '–',
     ...points.map((p) => {
-      const d = p.lotsMinus[r.method];
+      const d = difference(p, r.method);
       if (!d) return '–';
       return `${signed(d.difference)}${d.lo !== undefined && d.hi !== undefined ? ` [${signed(d.lo)}, ${signed(d.hi)}]` : ''}`;
     }),
   ]);
-  return [
-    `across ${points.length} seed${points.length === 1 ? '' : 's'} (${points.map((p) => p.seed).join(', ')}): evaluation accuracy (mean over families) and LOTS minus each method, as mean ± sample sd across seeds, beside each seed's pooled paired difference with its 95% family-stratified bootstrap interval`,
-    ...alignColumns([header, ...body], { rule: true }),
-  ].join('\n');
+  return [title, ...alignColumns([header, ...body], { rule: true })].join('\n');
 }

@@ -8,7 +8,7 @@ import { escapeHtml, px } from './html';
 import { isFixedK, SELECTION_METHODS } from '../selection/registry';
 import { percent } from '../text';
 import { costHtml, fixedKHtml, pairedHtml } from './demo-statistics';
-import { formatSeedTable, seedsHeadline } from '../benchmark/seeds';
+import { formatFixedKSeedTable, formatSeedTable, seedsHeadline } from '../benchmark/seeds';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../benchmark/variant';
 
 export const METHOD_LABELS: Readonly<Record<string, string>> = Object.fromEntries(SELECTION_METHODS.map((m) => [m.id, m.label]));
@@ -261,6 +261,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const lots = data.mean.lots?.eval;
   const all = data.mean['keep-all']?.eval;
   const seedsSentence = r?.seeds ? seedsHeadline(r.seeds) : undefined;
+  const fixedKSeeds = r?.seeds && r.seeds.length > 1 ? formatFixedKSeedTable(r.seeds) : '';
   const headline =
     lots && all
       ? `LOTS keeps ${meanKept(data).toFixed(1)} tools per task and answers ${percent(lots.accuracy)} of ${lots.n} evaluation requests, against ${percent(all.accuracy)} with the whole registry, using ${Math.round(lots.promptTokens)} instead of ${Math.round(all.promptTokens)} prompt tokens per request.${seedsSentence ? ` ${seedsSentence}` : ''}`
@@ -339,7 +340,7 @@ ${data.tasks.length > 1 ? meanRow : ''}
 </table>
 ${data.tasks.some((t) => t.kByDefault) ? `<p class="meta">* ${escapeHtml(K_BY_DEFAULT)}</p>` : ''}
 ${paired ? `<h2>Is the difference real? LOTS minus each baseline</h2>\n${paired}` : ''}
-${r?.seeds?.length ? `<h2>Across seeds</h2>\n<pre class="small">${escapeHtml(formatSeedTable(r.seeds))}</pre>` : ''}
+${r?.seeds?.length ? `<h2>Across seeds</h2>\n<pre class="small">${escapeHtml(formatSeedTable(r.seeds))}</pre>` : ''}${fixedKSeeds ? `\n<h3>Every ranking at the same K, across seeds</h3>\n<pre class="small">${escapeHtml(fixedKSeeds)}</pre>` : ''}
 ${fixedK ? `<h2>Every ranking at the same K (the paper's Table 9)</h2>\n${fixedK}` : ''}
 ${cost ? `<h2>The cost of selection</h2>\n${cost}` : ''}
 <footer>LOTS Studio${options.generatedAt ? ` · ${escapeHtml(options.generatedAt)}` : ''}</footer>

@@ -46,6 +46,9 @@ export const SeedPointSchema = z.object({
   accuracy: z.record(z.string(), z.number()),
   /** Baseline → LOTS minus it, pooled over the families, with the paired bootstrap interval within the seed. */
   lotsMinus: z.record(z.string(), DifferenceSchema),
+  /** The paper's Table 9 in this seed, where it has the fixed-K rows: per ranking at a fixed K (`dense-k2` …),
+   * LOTS's own top K minus it, pooled over the families, with the interval within the seed; Random's draws. */
+  fixedK: z.record(z.string(), DifferenceSchema.extend({ draws: z.number().int().positive().optional() })).optional(),
   /** Seconds of the seed project's own runs (its demo.json), where it was run on its own before this demo
    * joined it; absent where this demo made it (its time is in the demo's own seconds). */
   seconds: z.number().nonnegative().optional(),

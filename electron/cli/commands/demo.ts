@@ -12,7 +12,7 @@ import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESET_NAMES, DEMO_PRESETS, runDemo, type DemoPresetName } from '../../engine/benchmark/demo';
 import { ALL_BASELINES, BASELINE_NAMES, expandBaselines, FIXED_K_BASELINES, isBaselineName, type BaselineName } from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
-import { formatSeedTable } from '../../../shared/benchmark/seeds';
+import { formatFixedKSeedTable, formatSeedTable } from '../../../shared/benchmark/seeds';
 import { METHOD_LABELS } from '../../../shared/export/demo-report';
 import { FIXTURE_MODELS } from '../../engine/models/model-arg';
 
@@ -165,6 +165,8 @@ export const command: Command = {
       if (seeded) {
         io.out('');
         io.out(formatSeedTable(result.record.seeds!));
+        const fixedK = formatFixedKSeedTable(result.record.seeds!);
+        if (fixedK) io.out(`\n${fixedK}`);
       }
       if (result.record.growth.length > 1) {
         io.out('');

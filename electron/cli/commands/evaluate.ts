@@ -17,7 +17,7 @@ import { comparisonRow, formatComparisonTable, methodNotes, type ComparisonRow }
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import { deferredTable, formatDeferredTable } from '../../../shared/benchmark/deferred-table';
 import { fixedKTable, formatFixedKTable } from '../../../shared/benchmark/fixed-k-table';
-import { formatSeedTable } from '../../../shared/benchmark/seeds';
+import { formatFixedKSeedTable, formatSeedTable } from '../../../shared/benchmark/seeds';
 import { seedPointsOf } from '../../engine/benchmark/seeds';
 import { benchRequests } from '../../engine/benchmark/project';
 import { ProjectStore } from '../../engine/store';
@@ -109,6 +109,8 @@ export const command: Command = {
       for (const note of methodNotes(rows, METHOD_LABELS)) io.out(note);
       const seeds = seedPointsOf(store);
       if (seeds) io.out(`\n${formatSeedTable(seeds)}`);
+      const fixedKSeeds = seeds ? formatFixedKSeedTable(seeds) : '';
+      if (fixedKSeeds) io.out(`\n${fixedKSeeds}`);
     }
     return skipped > 0 ? EXIT_PARTIAL : EXIT_OK;
   },

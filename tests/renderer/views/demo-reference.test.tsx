@@ -133,6 +133,35 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     const oracle = table.querySelector('tr[data-method="oracle"]')!.textContent;
     expect(oracle).toContain('70.0% (1 of 3 seeds)');
     expect(oracle).not.toContain('±');
+    // No fixed-K rows in these seeds: no Table 9 across seeds.
+    expect(screen.queryByTestId('demo-seeds-fixed-k')).toBeNull();
+  });
+
+  it("shows the paper's Table 9 across seeds where the seeds have the fixed-K rows, Random with its draws", async () => {
+    const base = sampleDemoRecord();
+    const seed = (s: string, lotsK2: number, denseK2: number, lo: number, hi: number) => ({
+      seed: s,
+      project: s === '0' ? '.' : `seeds/seed-${s}`,
+      accuracy: { lots: 0.5, 'keep-all': 0.3, 'lots-k2': lotsK2, 'dense-k2': denseK2, 'random-k2': 0.02 } as Record<string, number>,
+      lotsMinus: { 'keep-all': { difference: 0.2, lo: 0.1, hi: 0.3, n: 400 } },
+      fixedK: {
+        'dense-k2': { difference: lotsK2 - denseK2, lo, hi, n: 400 },
+        'random-k2': { difference: lotsK2 - 0.02, lo: 0.2, hi: 0.4, n: 400, draws: 5 },
+      },
+    });
+    const seeds = [seed('0', 0.35, 0.1, 0.2, 0.3), seed('1', 0.3, 0.1, 0.15, 0.25), seed('2', 0.4, 0.1, 0.25, 0.35)];
+    await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }, { ...base, seeds }) });
+    const table = await screen.findByTestId('demo-seeds-fixed-k');
+    expect([...table.querySelectorAll('tbody tr')].map((r) => r.getAttribute('data-method'))).toEqual(['lots-k2', 'dense-k2', 'random-k2']);
+    const dense = table.querySelector('tr[data-method="dense-k2"]')!.textContent;
+    expect(dense).toContain('10.0% ± 0.0% (10.0% … 10.0%)');
+    expect(dense).toContain('+25.0 ± 5.0 (+20.0 … +30.0)');
+    expect(dense).toContain('0: [+20.0, +30.0] · 1: [+15.0, +25.0] · 2: [+25.0, +35.0]');
+    expect(table.querySelector('tr[data-method="random-k2"]')!.textContent).toContain('(5 draws)');
+    // LOTS's own top K has no difference with itself.
+    expect(table.querySelector('tr[data-method="lots-k2"]')!.textContent).toContain('35.0% ± 5.0% (30.0% … 40.0%)—');
+    // The main seed table keeps its methods: no fixed-K ranking there.
+    expect(screen.getByTestId('demo-seeds-table').querySelector('tr[data-method="dense-k2"]')).toBeNull();
   });
 
   it('one click on a differing request shows it under both menus side by side', async () => {

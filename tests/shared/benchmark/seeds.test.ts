@@ -1,6 +1,17 @@
 // Mean and spread across seeds (`lots demo --seeds N`), from seed points.
 import { describe, expect, it } from 'vitest';
-import { formatSeedTable, seedList, seedsHeadline, seedSummary, spread, type SeedPoint } from '../../../shared/benchmark/seeds';
+import {
+  fixedKSeedSummary,
+  formatFixedKSeedTable,
+  formatSeedTable,
+  seedList,
+  seedPoint,
+  seedsHeadline,
+  seedSummary,
+  spread,
+  type SeedPoint,
+} from '../../../shared/benchmark/seeds';
+import { comparisonRow, evalResult } from './comparison-rows';
 
 const point = (seed: string, lots: number, all: number, d: number, lo?: number, hi?: number): SeedPoint => ({
   seed,
@@ -66,5 +77,48 @@ describe('seeds', () => {
     expect(seedsHeadline(one)).toBe(
       'That is seed 0; over the 3 seeds LOTS answers 28% ± 8% and keep-all 25% (1 of 3 seeds) (LOTS − keep-all +10 points (1 of 3 seeds)).',
     );
+  });
+
+  it("Table 9 over seeds: each seed's point keeps LOTS's top K minus each fixed-K ranking, and the seeds are summarised", () => {
+    // One family, four requests; LOTS chose K = 3 (neither fixed K). Seed 0 has Random with 5 draws.
+    const rows = (lotsK2: number[], denseK2: number[], draws?: number) => [
+      comparisonRow(
+        'a',
+        [
+          evalResult('lots', [1, 1, 1, 0]),
+          evalResult('keep-all', [0, 1, 0, 0]),
+          evalResult('lots-k2', lotsK2),
+          evalResult('lots-k4', [1, 1, 1, 1]),
+          evalResult('dense-k2', denseK2),
+          ...(draws ? [{ ...evalResult('random-k2', [0, 0, 0, 0]), draws }] : []),
+        ],
+        3,
+      ),
+    ];
+    const points = [seedPoint('0', '.', rows([1, 1, 1, 0], [0, 0, 1, 0], 5)), seedPoint('1', 'seeds/seed-1', rows([1, 1, 0, 0], [1, 1, 0, 0]))];
+    // The fixed-K accuracies are in the point; the difference is against LOTS at the same K, not at its own.
+    expect(points[0]!.accuracy).toMatchObject({ 'lots-k2': 0.75, 'dense-k2': 0.25, 'random-k2': 0 });
+    expect(points[0]!.fixedK!['dense-k2']).toMatchObject({ difference: 0.5, n: 4 });
+    expect(points[0]!.fixedK!['random-k2']).toMatchObject({ difference: 0.75, draws: 5 });
+    expect(points[1]!.fixedK!['dense-k2']!.difference).toBe(0);
+    expect(points[1]!.fixedK!['random-k2']).toBeUndefined();
+    // The main seeds table is unchanged by them: no fixed-K ranking among its methods.
+    expect(seedSummary(points).map((r) => r.method)).toEqual(['lots', 'keep-all', 'lots-k2', 'lots-k4']);
+
+    const summary = fixedKSeedSummary(points);
+    expect(summary.map((r) => r.method)).toEqual(['lots-k2', 'lots-k4', 'dense-k2', 'random-k2']);
+    const dense = summary.find((r) => r.method === 'dense-k2')!;
+    expect(dense.accuracy.mean).toBeCloseTo(0.375, 12);
+    expect(dense.lotsMinus!.mean).toBeCloseTo(0.25, 12);
+    expect(summary.find((r) => r.method === 'lots-k2')!.lotsMinus).toBeUndefined();
+
+    const text = formatFixedKSeedTable(points);
+    expect(text).toMatch(/^Every ranking at the same fixed K \(the paper's Table 9\) across 2 seeds \(0, 1\)/);
+    expect(text).toMatch(/^lots-k2 +0\.63 ± 0\.18 \[0\.50, 0\.75\] +– +– +–$/m);
+    expect(text).toMatch(/^dense-k2 +0\.38 ± 0\.18 \[0\.25, 0\.50\] +\+0\.25 ± 0\.35 +\+0\.50.* +\+0\.00/m);
+    // Random in one seed only, with its draws: its value alone and how many seeds it rests on.
+    expect(text).toMatch(/^random-k2 \(5 draws\) +0\.00 \(1 of 2 seeds\) +\+0\.75 \(1 of 2 seeds\) +\+0\.75.* +–$/m);
+    // A run without fixed-K rows has no such table.
+    expect(formatFixedKSeedTable([point('0', 0.3, 0.2, 0.1), point('1', 0.3, 0.2, 0.1)])).toBe('');
   });
 });

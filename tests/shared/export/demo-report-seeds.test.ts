@@ -27,6 +27,19 @@ describe('demo report: variant and seeds', () => {
     expect(html).toContain('seed 0 and the next 1, composition variant (no tool line states the answer;');
     expect(html).toContain('<h2>Across seeds</h2>');
     expect(html).toMatch(/keep-all +0\.25 ± 0\.00 \[0\.25, 0\.25\] +\+0\.38 ± 0\.18 +\+0\.25 \[\+0\.00, \+0\.50\] +\+0\.50/);
+    expect(html).not.toContain('Every ranking at the same K, across seeds');
+  });
+
+  it("with the fixed-K rows in the seeds, the paper's Table 9 across seeds follows", () => {
+    const fixed = (p: NonNullable<DemoRecord['seeds']>[number], d: number): NonNullable<DemoRecord['seeds']>[number] => ({
+      ...p,
+      accuracy: { ...p.accuracy, 'lots-k2': 0.5, 'dense-k2': 0.5 - d },
+      fixedK: { 'dense-k2': { difference: d, lo: d - 0.1, hi: d + 0.1, n: 4 } },
+    });
+    const seeds = [fixed(record.seeds![0]!, 0.25), fixed(record.seeds![1]!, 0.5)];
+    const html = renderDemoReport({ ...data, record: { ...record, seeds } }, { projectName: 'p' });
+    expect(html).toContain('<h3>Every ranking at the same K, across seeds</h3>');
+    expect(html).toMatch(/dense-k2 +0\.13 ± 0\.18 \[0\.00, 0\.25\] +\+0\.38 ± 0\.18 +\+0\.25 \[\+0\.15, \+0\.35\] +\+0\.50 \[\+0\.40, \+0\.60\]/);
   });
 
   it('a faithful single-seed record shows neither', () => {
