@@ -1,4 +1,6 @@
 // `lots evaluate`: LOTS at each task's budget against the baselines of the selection-method registry.
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { flagInt, flagList, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
@@ -58,6 +60,8 @@ export const command: Command = {
     '(Dense and Tool2Vec: under the same embedder; each prints which embedder chose, see --embed).',
     'Without --model, prints the stored results only. Under the table: LOTS against each baseline with',
     'paired intervals, and the cost of selection (prompt tokens read to choose, and when it pays back).',
+    'On the folder of a `lots demo --seeds N` run: the spread across seeds too, recomputed from each seed',
+    "project's stored results, and written into its demo.json where a seed was evaluated again since.",
     '',
     'Exit codes: 0 ok; 1 some tasks had no sweep and were skipped; 2 usage error or nothing to evaluate.',
   ].join('\n'),
@@ -111,6 +115,13 @@ export const command: Command = {
       if (seeds) io.out(`\n${formatSeedTable(seeds)}`);
       const fixedKSeeds = seeds ? formatFixedKSeedTable(seeds) : '';
       if (fixedKSeeds) io.out(`\n${fixedKSeeds}`);
+      // The Demo view reads the seed points demo.json holds: a seed evaluated again since the demo ran
+      // (a row added in its folder) is brought in here, so the Studio shows what was printed above.
+      const record = store.readDemo();
+      if (seeds && record && !isDeepStrictEqual(seeds, record.seeds)) {
+        store.writeDemo({ ...record, seeds });
+        io.out(`\n${join(store.dir, 'demo.json')}: its seed points were brought up to date with the seed projects (the Studio's Demo view shows these).`);
+      }
     }
     return skipped > 0 ? EXIT_PARTIAL : EXIT_OK;
   },

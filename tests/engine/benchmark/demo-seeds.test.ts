@@ -13,6 +13,7 @@ import { seedPointsOf } from '../../../electron/engine/benchmark/seeds';
 import { ProjectStore } from '../../../electron/engine/store';
 import { readBenchMeta } from '../../../shared/benchmark/trace';
 import { demoDuration } from '../../../shared/export/demo-report';
+import { runCli } from '../../cli/io';
 
 let dir: string;
 let options: DemoOptions;
@@ -92,6 +93,20 @@ describe('lots demo --seeds 2 --variant composition', () => {
     expect(ProjectStore.open(options.out).readDemo()).toMatchObject({ command: 'lots demo', resumedWith: [resumed] });
     await expect(runDemo({ ...options, variant: 'faithful' })).rejects.toThrow(/holds another benchmark \(seed 0, composition variant/);
   }, 900_000);
+
+  it("lots evaluate on the folder brings demo.json's seed points up to date with the seed projects", async () => {
+    const store = ProjectStore.open(options.out);
+    const record = store.readDemo()!;
+    // As if seed 1 had been evaluated again after the demo: its recorded point is out of date.
+    store.writeDemo({ ...record, seeds: record.seeds!.map((p) => (p.seed === '1' ? { ...p, accuracy: { ...p.accuracy, lots: 0.123 } } : p)) });
+    const first = await runCli(['evaluate', '--project', options.out]);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain(`${join(options.out, 'demo.json')}: its seed points were brought up to date with the seed projects`);
+    expect(ProjectStore.open(options.out).readDemo()!.seeds).toEqual(record.seeds);
+    // Up to date: nothing written, nothing said.
+    const again = await runCli(['evaluate', '--project', options.out]);
+    expect(again.out).not.toContain('brought up to date');
+  });
 
   it('--seeds with several registry sizes is refused before any model is loaded', async () => {
     await expect(runDemo({ ...options, out: join(dir, 'both'), registries: [15, 30], modelPath: join(dir, 'no-model.gguf') })).rejects.toThrow(
