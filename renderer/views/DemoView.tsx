@@ -9,7 +9,8 @@ import { useApi, useStudio } from '../store/react';
 import { DemoRunCard } from './DemoRunCard';
 import { DemoHeadline, DemoProvenance } from './DemoHeadline';
 import { DemoDifferences } from './DemoDifferences';
-import { DemoReference, DemoSeeds } from './DemoReference';
+import { DemoReference } from './DemoReference';
+import { DemoSeeds } from './DemoSeeds';
 import { useCanWrite, ViewOnlyNote } from '../components/ViewOnly';
 import { DemoWalk } from './demo/DemoWalk';
 
