@@ -10,7 +10,7 @@ import { fmtInt } from '../format';
 import { percent, plural } from '../../shared/text';
 
 /** The reference rows, in the order they are shown. */
-export const REFERENCE_ROWS = ['oracle', 'lots-k2', 'lots-k4', 'lots-deferred'] as const;
+export const REFERENCE_ROWS = ['oracle', 'lots-k2', 'lots-k4', 'lots-deferred', 'lots-drop-top', 'lots-drop-random'] as const;
 
 const DEFINITIONS: Readonly<Record<string, string>> = Object.fromEntries(SELECTION_METHODS.map((m) => [m.id, m.definition]));
 
@@ -82,6 +82,8 @@ export function DemoReference({ data }: { data: DemoData }) {
             Reference rows are not methods a deployment could run: the oracle reads the benchmark's answer key. A gap between LOTS and the oracle is what a
             better ranking could still win; LOTS at K = 2 and 4 shows how much the label-chosen K matters; LOTS pinned + deferred shows whether the model asks
             for a tool left out of the top K when it needs it.
+            {present.some((m) => m.startsWith('lots-drop-')) &&
+              ' LOTS less its top tool against less a random one (the deletion ablation) shows whether the ranking put first what the answers depend on.'}
           </p>
           {data.fixedK && <FixedKBlock table={data.fixedK} />}
         </>

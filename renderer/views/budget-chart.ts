@@ -26,7 +26,9 @@ export type BaselineShape =
   | 'bowtie'
   | 'open-bowtie'
   | 'open-plus'
-  | 'open-cross';
+  | 'open-cross'
+  | 'bar'
+  | 'open-bar';
 
 interface BaselineColors {
   text: string;
@@ -46,7 +48,7 @@ export interface BaselineStyle {
 /** Every method of the selection registry gets its own style — the free baselines filled shapes, the
  * embedding baselines (Dense, Tool2Vec) blue, the LLM-asking ones (router, trace judge) orange strokes,
  * the label-using searches (TTO†, Beam†) open shapes, the reference rows (the oracle, LOTS at a fixed K) open
- * shapes in LOTS's colour, Table 9's fixed-K rankings pentagons, bow ties (two triangles point to point; an octagon read as a dot at this size) and open crosses in their base method's colour — and any other name a filled dot in the axis colour. */
+ * shapes in LOTS's colour, Table 9's fixed-K rankings pentagons, bow ties (two triangles point to point; an octagon read as a dot at this size) and open crosses in their base method's colour, the deletion ablation minus signs (LOTS less its top tool filled, less a random one open) — and any other name a filled dot in the axis colour. */
 export function baselineStyle(name: string, colors: BaselineColors): BaselineStyle {
   switch (name) {
     case 'keep-all':
@@ -91,6 +93,10 @@ export function baselineStyle(name: string, colors: BaselineColors): BaselineSty
       return { shape: 'open-plus', color: colors.warn };
     case 'random-k4':
       return { shape: 'open-cross', color: colors.warn };
+    case 'lots-drop-top':
+      return { shape: 'bar', color: colors.good };
+    case 'lots-drop-random':
+      return { shape: 'open-bar', color: colors.warn };
     default:
       return { shape: 'dot', color: colors.axis };
   }

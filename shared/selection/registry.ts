@@ -9,6 +9,7 @@ import { keepAll } from './methods/keep-all';
 import { lots } from './methods/lots';
 import { lotsDeferred } from './methods/lots-deferred';
 import { lotsK2, lotsK4 } from './methods/lots-fixed-k';
+import { lotsDropRandom, lotsDropTop } from './methods/lots-drop';
 import { denseK2, denseK4, randomK2, randomK4, tool2vecK2, tool2vecK4 } from './methods/fixed-k';
 import { noTools } from './methods/no-tools';
 import { oracle } from './methods/oracle';
@@ -20,7 +21,8 @@ import { tto } from './methods/tto';
 
 /** In table order: LOTS first, then the baselines as the paper's Table 1 groups them (no selection,
  * search-based, LLM-based, label-using†), then the reference rows (the gold-chain oracle, LOTS at fixed K,
- * LOTS pinned with the rest deferred, and Table 9's label-free rankings at the same fixed K). */
+ * LOTS pinned with the rest deferred, Table 9's label-free rankings at the same fixed K, and the deletion
+ * ablation: LOTS's space less its top tool, or less a random one). */
 export const SELECTION_METHODS = [
   lots,
   keepAll,
@@ -43,6 +45,8 @@ export const SELECTION_METHODS = [
   tool2vecK4,
   randomK2,
   randomK4,
+  lotsDropTop,
+  lotsDropRandom,
 ] as const;
 
 export type SelectionMethodId = (typeof SELECTION_METHODS)[number]['id'];
@@ -64,14 +68,19 @@ export const FIXED_K_BASELINES: readonly BaselineName[] = ['dense-k2', 'dense-k4
 export function isFixedK(id: string): boolean {
   return (FIXED_K_BASELINES as readonly string[]).includes(id);
 }
-/** What `--baselines all` runs (and `lots demo` by default): every baseline but Table 9's fixed-K rankings. */
-export const ALL_BASELINES: readonly BaselineName[] = BASELINE_NAMES.filter((n) => !FIXED_K_BASELINES.includes(n));
-/** The names `--baselines` accepts besides the baselines' own: `all` and `fixed-k`. */
-export const BASELINE_GROUPS = ['all', 'fixed-k'] as const;
+/** The deletion ablation (LOTS's space less its top tool, less a random one): run when named or with the
+ * group name `deletion`, not with `all`. */
+export const DELETION_BASELINES: readonly BaselineName[] = ['lots-drop-top', 'lots-drop-random'];
+/** What `--baselines all` runs (and `lots demo` by default): every baseline but Table 9's fixed-K rankings
+ * and the deletion ablation. */
+export const ALL_BASELINES: readonly BaselineName[] = BASELINE_NAMES.filter((n) => !FIXED_K_BASELINES.includes(n) && !DELETION_BASELINES.includes(n));
+/** The names `--baselines` accepts besides the baselines' own: `all`, `fixed-k` and `deletion`. */
+export const BASELINE_GROUPS = ['all', 'fixed-k', 'deletion'] as const;
 
 /** A `--baselines` list with its group names expanded, in the order given, each once. */
 export function expandBaselines(named: readonly string[]): string[] {
-  const out = named.flatMap((n) => (n === 'all' ? [...ALL_BASELINES] : n === 'fixed-k' ? [...FIXED_K_BASELINES] : [n]));
+  const groups: Record<string, readonly string[]> = { all: ALL_BASELINES, 'fixed-k': FIXED_K_BASELINES, deletion: DELETION_BASELINES };
+  const out = named.flatMap((n) => [...(groups[n] ?? [n])]);
   return [...new Set(out)];
 }
 

@@ -22,7 +22,7 @@ function expectApart(points: readonly Point[]): void {
 describe('baseline markers', () => {
   it('give every method of the selection registry its own shape, none the unknown-name dot', () => {
     const shapes = SELECTION_METHOD_IDS.map((n) => baselineStyle(n, COLORS).shape);
-    expect(SELECTION_METHOD_IDS.length).toBe(21);
+    expect(SELECTION_METHOD_IDS.length).toBe(23);
     expect(new Set(shapes).size).toBe(SELECTION_METHOD_IDS.length);
     expect(shapes).not.toContain('dot');
     expect(baselineStyle('something-else', COLORS).shape).toBe('dot');

@@ -10,7 +10,16 @@ import { fixedKTable, formatFixedKTable } from '../../../shared/benchmark/fixed-
 import { MAX_REGISTRY } from '../../../shared/benchmark/registry';
 import type { GrowthPoint } from '../../../shared/project/demo';
 import { DEMO_PRESET_NAMES, DEMO_PRESETS, runDemo, type DemoPresetName } from '../../engine/benchmark/demo';
-import { ALL_BASELINES, BASELINE_NAMES, expandBaselines, FIXED_K_BASELINES, isBaselineName, type BaselineName } from '../../../shared/selection/registry';
+import {
+  ALL_BASELINES,
+  BASELINE_NAMES,
+  expandBaselines,
+  FIXED_K_BASELINES,
+  isBaselineName,
+  type BaselineName,
+  BASELINE_GROUPS,
+  DELETION_BASELINES,
+} from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
 import { formatFixedKSeedTable, formatSeedTable } from '../../../shared/benchmark/seeds';
 import { METHOD_LABELS } from '../../../shared/export/demo-report';
@@ -63,7 +72,7 @@ export const command: Command = {
     baselines: {
       type: 'string',
       multi: true,
-      description: `the baselines LOTS is compared with (default all: ${ALL_BASELINES.join(', ')}; fixed-k: ${FIXED_K_BASELINES.join(', ')}, the paper's Table 9)`,
+      description: `the baselines LOTS is compared with (default all: ${ALL_BASELINES.join(', ')}; fixed-k: ${FIXED_K_BASELINES.join(', ')}, the paper's Table 9; deletion: ${DELETION_BASELINES.join(', ')}, the deletion ablation)`,
     },
   },
   details: [
@@ -110,7 +119,7 @@ export const command: Command = {
     const named = flagList(args, 'baselines');
     const baselines = expandBaselines(named.length === 0 ? ['all'] : named);
     const unknown = baselines.filter((b) => !isBaselineName(b));
-    if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from all, fixed-k, ${BASELINE_NAMES.join(', ')}`);
+    if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from ${BASELINE_GROUPS.join(', ')}, ${BASELINE_NAMES.join(', ')}`);
     const registries = registryList(args);
     const modelPath = await ensureModel(flagString(args, 'model') ?? 'default', io, 'demo');
     const progress = stageReporter(io);

@@ -12,6 +12,8 @@ import {
   FIXED_K_BASELINES,
   selectionMethod,
   type BaselineName,
+  BASELINE_GROUPS,
+  DELETION_BASELINES,
 } from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
 import { METHOD_LABELS } from '../../../shared/export/demo-report';
@@ -40,7 +42,7 @@ export const command: Command = {
     baselines: {
       type: 'string',
       multi: true,
-      description: `baselines to run, or all (default: ${DEFAULT_BASELINES.join(', ')}; all: ${ALL_BASELINES.join(', ')}; fixed-k: ${FIXED_K_BASELINES.join(', ')}, the paper's Table 9)`,
+      description: `baselines to run, or all (default: ${DEFAULT_BASELINES.join(', ')}; all: ${ALL_BASELINES.join(', ')}; fixed-k: ${FIXED_K_BASELINES.join(', ')}, the paper's Table 9; deletion: ${DELETION_BASELINES.join(', ')}, the deletion ablation)`,
     },
     draws: { type: 'string', description: 'Random: number of seeded draws (mean ± std)', default: String(DEFAULT_RANDOM_DRAWS) },
     json: { type: 'boolean', description: 'print the stored results as JSON: {"tasks": {"<task>": SweepResult}}' },
@@ -54,7 +56,7 @@ export const command: Command = {
     ...BASELINE_NAMES.map((id) => `  ${id.padEnd(Math.max(...BASELINE_NAMES.map((n) => n.length)))}  ${selectionMethod(id)!.definition}`),
     '',
     `Those that ask the model (${BASELINE_NAMES.filter((id) => selectionMethod(id)!.needsModel).join(', ')}) and the reference rows`,
-    `(${BASELINE_NAMES.filter((id) => selectionMethod(id)!.reference === true).join(', ')}) run only when named or with --baselines all (the fixed-K rankings: named or --baselines fixed-k):`,
+    `(${BASELINE_NAMES.filter((id) => selectionMethod(id)!.reference === true).join(', ')}) run only when named or with --baselines all (the fixed-K rankings: named or --baselines fixed-k; the deletion ablation: named or --baselines deletion):`,
     'tto and beam serve the fitting requests under every candidate menu they try,',
     'minutes per task on a CPU. A stored result is reused: evaluating again asks the model nothing new',
     '(Dense and Tool2Vec: under the same embedder; each prints which embedder chose, see --embed).',
@@ -72,7 +74,7 @@ export const command: Command = {
     const named = flagList(args, 'baselines');
     const baselines = expandBaselines(named);
     const unknown = baselines.filter((b) => !(BASELINE_NAMES as readonly string[]).includes(b));
-    if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from all, fixed-k, ${BASELINE_NAMES.join(', ')}`);
+    if (unknown.length) throw new UsageError(`unknown baseline ${unknown.join(', ')}; choose from ${BASELINE_GROUPS.join(', ')}, ${BASELINE_NAMES.join(', ')}`);
     const draws = flagInt(args, 'draws', { min: 1 });
     let skipped = 0;
     if (args.flags.model !== undefined) {

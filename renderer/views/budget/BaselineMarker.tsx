@@ -2,9 +2,14 @@
 import type { BaselineShape } from '../budget-chart';
 
 /** The outline of an open marker (drawn as a stroke), centred on 0,0. */
-function openPath(shape: 'open-square' | 'open-diamond' | 'open-star' | 'open-triangle' | 'open-triangle-down' | 'open-hexagon', r: number): string {
+function openPath(
+  shape: 'open-square' | 'open-diamond' | 'open-star' | 'open-triangle' | 'open-triangle-down' | 'open-hexagon' | 'open-bar',
+  r: number,
+): string {
   const s = r * 0.8;
   switch (shape) {
+    case 'open-bar':
+      return `M${-r} ${-r * 0.35} H${r} V${r * 0.35} H${-r} Z`;
     case 'open-square':
       return `M${-s} ${-s} H${s} V${s} H${-s} Z`;
     case 'open-diamond':
@@ -72,6 +77,9 @@ export function Marker({ shape, color, size, halo }: { shape: BaselineShape; col
   switch (shape) {
     case 'square':
       return <rect x={-r * 0.85} y={-r * 0.85} width={r * 1.7} height={r * 1.7} fill={color} {...edge} />;
+    case 'bar':
+      // A minus sign: LOTS's space less one tool (the deletion ablation).
+      return <rect x={-r} y={-r * 0.35} width={r * 2} height={r * 0.7} fill={color} {...edge} />;
     case 'ring':
       return (
         <>
@@ -128,7 +136,8 @@ export function Marker({ shape, color, size, halo }: { shape: BaselineShape; col
     case 'open-star':
     case 'open-triangle':
     case 'open-triangle-down':
-    case 'open-hexagon': {
+    case 'open-hexagon':
+    case 'open-bar': {
       const d = openPath(shape, r);
       return (
         <>

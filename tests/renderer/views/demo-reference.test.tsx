@@ -93,6 +93,25 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     expect(within(rows[1] as HTMLElement).getByTestId('demo-deferred-calls').textContent).toBe('Asked for a deferred tool on 2 of 12 requests, 1 then right.');
   });
 
+  it('shows the deletion ablation: LOTS less its top tool and less a random one, with LOTS minus each', async () => {
+    await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4), 'lots-drop-top': twelve(3), 'lots-drop-random': twelve(7) }) });
+    const table = await screen.findByTestId('demo-reference-table');
+    expect([...table.querySelectorAll('tbody tr')].map((r) => r.getAttribute('data-method'))).toEqual([
+      'lots',
+      'lots-drop-top',
+      'lots-drop-random',
+      'keep-all',
+    ]);
+    const top = table.querySelector('tr[data-method="lots-drop-top"]')!.textContent;
+    expect(top).toContain('LOTS − top tool');
+    expect(top).toContain('25%');
+    expect(top).toMatch(/\+50 pts/);
+    expect(table.querySelector('tr[data-method="lots-drop-random"]')!.textContent).toMatch(/LOTS − a random tool.*58%.*\+17 pts/);
+    expect(screen.getByTestId('demo-reference').textContent).toContain(
+      '(the deletion ablation) shows whether the ranking put first what the answers depend on',
+    );
+  });
+
   it('says how to add the reference rows when the run has none, and shows no seed table for one seed', async () => {
     await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }) });
     expect((await screen.findByTestId('demo-reference-missing')).textContent).toContain('lots demo --baselines all');

@@ -93,7 +93,7 @@ describe('--baselines groups', () => {
       'random-k4',
       'lots-k2',
     ]);
-    expect(expandBaselines(['all', 'fixed-k'])).toHaveLength(BASELINE_NAMES.length);
+    expect(expandBaselines(['all', 'fixed-k', 'deletion'])).toHaveLength(BASELINE_NAMES.length);
     expect(expandBaselines([])).toEqual([]);
   });
 });
