@@ -4,7 +4,7 @@
 // removing the top tool costs more than removing any one tool. Reference rows: they pair with LOTS at its
 // label-chosen K, one tool fewer. In a space of one tool both leave no tools (said in the note).
 import { rngFor } from '../../lots/rng';
-import type { SelectionContext, SelectionMethod } from '../method';
+import { PER_TASK_BASELINE, type Selection, type SelectionContext, type SelectionMethod } from '../method';
 
 /** LOTS's space at its K, in ranking order (the ranking's top K where the sweep measured it). */
 function rankedSpace(ctx: SelectionContext): string[] {
@@ -19,39 +19,42 @@ const emptyNote = (space: readonly string[]) =>
       ? "LOTS's space is empty: nothing to remove"
       : undefined;
 
-export const lotsDropTop: SelectionMethod<'lots-drop-top'> = {
-  id: 'lots-drop-top',
-  label: 'LOTS − top tool',
-  definition: "LOTS's space with its top-ranked tool removed (the deletion ablation; a reference, not a method)",
-  needsModel: false,
-  needsLabels: false,
-  perRequest: false,
-  baseline: true,
-  reference: true,
-  async select(ctx) {
-    const space = rankedSpace(ctx);
-    const note = emptyNote(space);
-    return { k: Math.max(0, space.length - 1), menus: [space.slice(1)], ...(note ? { note } : {}) };
-  },
-};
+/** A deletion row: `menus` of the ranked space, K one less, the note where nothing or one tool is left. */
+function dropRow<Id extends string>(
+  id: Id,
+  label: string,
+  definition: string,
+  menus: (space: string[], ctx: SelectionContext) => string[][],
+): SelectionMethod<Id> {
+  return {
+    id,
+    label,
+    definition,
+    ...PER_TASK_BASELINE,
+    reference: true,
+    async select(ctx): Promise<Selection> {
+      const space = rankedSpace(ctx);
+      const note = emptyNote(space);
+      return { k: Math.max(0, space.length - 1), menus: menus(space, ctx), ...(note ? { note } : {}) };
+    },
+  };
+}
 
-export const lotsDropRandom: SelectionMethod<'lots-drop-random'> = {
-  id: 'lots-drop-random',
-  label: 'LOTS − a random tool',
-  definition: "LOTS's space with one of its tools removed at random, several seeded draws (the deletion ablation's control)",
-  needsModel: false,
-  needsLabels: false,
-  perRequest: false,
-  baseline: true,
-  reference: true,
-  async select(ctx) {
-    const space = rankedSpace(ctx);
-    const note = emptyNote(space);
-    const menus = Array.from({ length: Math.max(1, ctx.draws) }, (_, d) => {
+export const lotsDropTop = dropRow(
+  'lots-drop-top',
+  'LOTS − top tool',
+  "LOTS's space with its top-ranked tool removed (the deletion ablation; a reference, not a method)",
+  (space) => [space.slice(1)],
+);
+
+export const lotsDropRandom = dropRow(
+  'lots-drop-random',
+  'LOTS − a random tool',
+  "LOTS's space with one of its tools removed at random, several seeded draws (the deletion ablation's control)",
+  (space, ctx) =>
+    Array.from({ length: Math.max(1, ctx.draws) }, (_, d) => {
       if (space.length === 0) return [];
       const [dropped] = rngFor(ctx.seed, 'drop-random', ctx.task, space.length, d).sample(space, 1);
       return space.filter((t) => t !== dropped);
-    });
-    return { k: Math.max(0, space.length - 1), menus, ...(note ? { note } : {}) };
-  },
-};
+    }),
+);
