@@ -113,7 +113,7 @@ export const command: Command = {
       const fixedK = fixedKTable(rows);
       if (fixedK) io.out(`\n${formatFixedKTable(fixedK)}`);
       for (const note of methodNotes(rows, METHOD_LABELS)) io.out(note);
-      const seeds = seedPointsOf(store);
+      const seeds = seedPointsOf(store, (p, dir) => io.err(`seed ${p.seed}: ${dir} is not there; its point as demo.json recorded it is shown`));
       if (seeds) io.out(`\n${formatSeedTable(seeds)}`);
       const fixedKSeeds = seeds ? formatFixedKSeedTable(seeds) : '';
       if (fixedKSeeds) io.out(`\n${fixedKSeeds}`);

@@ -2,7 +2,7 @@
 // --out/seeds/seed-S), the variant in every request's meta.bench and in demo.json, a point per seed in
 // demo.json, and a rerun that resumes instead of redoing. With the random-weight fixture model (its
 // answers mean nothing; the mechanics are what is checked).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +106,15 @@ describe('lots demo --seeds 2 --variant composition', () => {
     // Up to date: nothing written, nothing said.
     const again = await runCli(['evaluate', '--project', options.out]);
     expect(again.out).not.toContain('brought up to date');
+
+    // The first project copied without its seed folders: the missing seed keeps its recorded point, said.
+    const copy = join(dir, 'copy');
+    cpSync(options.out, copy, { recursive: true, filter: (src) => !src.startsWith(join(options.out, 'seeds')) });
+    const alone = await runCli(['evaluate', '--project', copy]);
+    expect(alone.code, alone.err).toBe(0);
+    expect(alone.err).toContain(`seed 1: ${join(copy, 'seeds', 'seed-1')} is not there; its point as demo.json recorded it is shown`);
+    expect(alone.out).toMatch(/across 2 seeds \(0, 1\)/);
+    expect(ProjectStore.open(copy).readDemo()!.seeds).toEqual(record.seeds);
   });
 
   it('--seeds with several registry sizes is refused before any model is loaded', async () => {
