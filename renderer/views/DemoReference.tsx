@@ -23,7 +23,10 @@ export function DemoReference({ data }: { data: DemoData }) {
   return (
     <div className="card" style={{ marginTop: 14 }} data-testid="demo-reference">
       <div className="card-head">
-        <h2>Reference rows: the gold-chain oracle, LOTS at a fixed K, LOTS with the rest deferred</h2>
+        <h2>
+          Reference rows: the gold-chain oracle, LOTS at a fixed K, LOTS with the rest deferred
+          {present.some((m) => m.startsWith('lots-drop-')) ? ', LOTS less one tool' : ''}
+        </h2>
         <span className="small muted">evaluation requests, mean over families</span>
       </div>
       {present.length === 0 ? (
