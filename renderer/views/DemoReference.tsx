@@ -5,7 +5,7 @@ import type { DemoData } from '../../shared/api';
 import { FIXED_KS, fixedKDraws, type FixedKTable } from '../../shared/benchmark/fixed-k-table';
 import { formatSigned, type PairedDifference } from '../../shared/benchmark/paired';
 import { methodLabel } from '../../shared/export/demo-report';
-import { SELECTION_METHODS } from '../../shared/selection/registry';
+import { DELETION_BASELINES, SELECTION_METHODS } from '../../shared/selection/registry';
 import { fmtInt } from '../format';
 import { percent, plural } from '../../shared/text';
 
@@ -19,13 +19,14 @@ const points = (x: number) => formatSigned(x * 100, 0);
 export function DemoReference({ data }: { data: DemoData }) {
   const present = REFERENCE_ROWS.filter((m) => data.mean[m]?.eval);
   const rows = ['lots', ...present, 'keep-all'].filter((m) => data.mean[m]?.eval);
+  const deletion = present.some((m) => (DELETION_BASELINES as readonly string[]).includes(m));
   const paired = new Map(data.paired?.against.map((a) => [a.baseline, a.accuracy.pooled]) ?? []);
   return (
     <div className="card" style={{ marginTop: 14 }} data-testid="demo-reference">
       <div className="card-head">
         <h2>
           Reference rows: the gold-chain oracle, LOTS at a fixed K, LOTS with the rest deferred
-          {present.some((m) => m.startsWith('lots-drop-')) ? ', LOTS less one tool' : ''}
+          {deletion ? ', LOTS less one tool' : ''}
         </h2>
         <span className="small muted">evaluation requests, mean over families</span>
       </div>
@@ -85,7 +86,7 @@ export function DemoReference({ data }: { data: DemoData }) {
             Reference rows are not methods a deployment could run: the oracle reads the benchmark's answer key. A gap between LOTS and the oracle is what a
             better ranking could still win; LOTS at K = 2 and 4 shows how much the label-chosen K matters; LOTS pinned + deferred shows whether the model asks
             for a tool left out of the top K when it needs it.
-            {present.some((m) => m.startsWith('lots-drop-')) &&
+            {deletion &&
               ' LOTS less its top tool against less a random one (the deletion ablation) shows whether the ranking put first what the answers depend on.'}
           </p>
           {data.fixedK && <FixedKBlock table={data.fixedK} />}
