@@ -16,6 +16,8 @@ export interface RankingComparison {
   topKOverlap: number;
   topKA: string[];
   topKB: string[];
+  /** Each common tool's mean score in A and in B (alphabetical), for correlations pooled over tasks. */
+  scores: { tool: string; meanA: number; meanB: number }[];
   /** Common tools by |rank change|, largest first (ranks are 1-based within the common tools). */
   moved: { tool: string; rankA: number; rankB: number; meanA: number; meanB: number }[];
 }
@@ -84,6 +86,64 @@ export function compareRankings(a: Readonly<Record<string, number>>, b: Readonly
     topKOverlap: topKA.filter((t) => setB.has(t)).length / k,
     topKA,
     topKB,
+    scores: common.map((tool) => ({ tool, meanA: a[tool]!, meanB: b[tool]! })),
     moved,
+  };
+}
+
+/** Pearson's r of two equal-length vectors; null below two items or when either is constant. */
+export function pearson(a: readonly number[], b: readonly number[]): number | null {
+  if (a.length !== b.length) throw new RangeError(`pearson needs vectors of one length, got ${a.length} and ${b.length}`);
+  const n = a.length;
+  if (n < 2) return null;
+  const ma = a.reduce((x, y) => x + y, 0) / n;
+  const mb = b.reduce((x, y) => x + y, 0) / n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    sab += (a[i]! - ma) * (b[i]! - mb);
+    saa += (a[i]! - ma) ** 2;
+    sbb += (b[i]! - mb) ** 2;
+  }
+  return saa === 0 || sbb === 0 ? null : sab / Math.sqrt(saa * sbb);
+}
+
+/** 1-based ranks, ties sharing their average rank (largest value first). */
+export function averageRanks(x: readonly number[]): number[] {
+  const order = x.map((v, i) => ({ v, i })).sort((p, q) => q.v - p.v);
+  const ranks = new Array<number>(x.length);
+  for (let start = 0; start < order.length;) {
+    let end = start;
+    while (end + 1 < order.length && order[end + 1]!.v === order[start]!.v) end++;
+    for (let j = start; j <= end; j++) ranks[order[j]!.i] = (start + end) / 2 + 1;
+    start = end + 1;
+  }
+  return ranks;
+}
+
+/** Two runs' agreement pooled over tasks (paper E.3: "their pooled scores correlate at 0.91, the top-4 sets agree in all ten families"). */
+export interface PooledAgreement {
+  /** (task, tool) pairs both runs scored. */
+  pairs: number;
+  /** Pearson's r of the two runs' mean scores over those pairs. */
+  pearson: number | null;
+  /** Spearman's ρ of the same pairs (average ranks for ties). */
+  spearman: number | null;
+  /** Tasks whose two top-K are the same set, of `tasks`. */
+  sameTopK: number;
+  tasks: number;
+}
+
+export function pooledAgreement(comparisons: readonly RankingComparison[]): PooledAgreement {
+  const a = comparisons.flatMap((c) => c.scores.map((s) => s.meanA));
+  const b = comparisons.flatMap((c) => c.scores.map((s) => s.meanB));
+  const same = (c: RankingComparison) => c.topKA.length === c.topKB.length && c.topKA.every((t) => c.topKB.includes(t));
+  return {
+    pairs: a.length,
+    pearson: pearson(a, b),
+    spearman: pearson(averageRanks(a), averageRanks(b)),
+    sameTopK: comparisons.filter(same).length,
+    tasks: comparisons.length,
   };
 }

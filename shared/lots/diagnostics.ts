@@ -24,6 +24,39 @@ export function chainIdentification(ranking: readonly string[], chain: readonly 
   return { chain: [...chain], topG, found: chain.length > 0 && chain.every((t) => topG.includes(t)), ranks };
 }
 
+/** The mean rank of one role's chain tools over several families (1 is best). */
+export interface RoleRank {
+  /** Mean rank over the ranked tools of this role; undefined when none is ranked. */
+  mean: number | undefined;
+  /** Chain tools of this role that the rankings place. */
+  tools: number;
+  /** Chain tools of this role no ranking places (never scored): left out of the mean. */
+  unranked: number;
+}
+
+/**
+ * Paper Table 18's chain-identification columns: the mean rank of the chain tools, split by role. A
+ * chain's last tool computes the answer (downstream: Calculator, Translate; compute_only's lone
+ * Calculator too); the tools before it feed it (upstream: TableQuery, DocRetrieve, ExchangeRate, …).
+ * Re-executing a chain without an upstream tool breaks its dependents, so the re-execute deletion
+ * credits an upstream tool with their loss; deleting only its recorded line does not (E.3).
+ */
+export function chainRoleRanks(identifications: readonly ChainIdentification[]): { upstream: RoleRank; downstream: RoleRank } {
+  const collect = (pick: (c: ChainIdentification) => readonly string[]): RoleRank => {
+    const ranks = identifications.flatMap((c) => pick(c).map((t) => c.ranks[t] ?? null));
+    const placed = ranks.filter((r): r is number => r !== null);
+    return {
+      mean: placed.length > 0 ? placed.reduce((a, b) => a + b, 0) / placed.length : undefined,
+      tools: placed.length,
+      unranked: ranks.length - placed.length,
+    };
+  };
+  return {
+    upstream: collect((c) => c.chain.slice(0, -1)),
+    downstream: collect((c) => c.chain.slice(-1)),
+  };
+}
+
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t) => b.includes(t));
 
 /** Jaccard similarity of two tool sets (1 when both are empty). */

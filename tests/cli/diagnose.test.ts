@@ -39,6 +39,20 @@ describe('lots diagnose', () => {
       if (all) expect(all).toMatchObject({ jaccard: 1, same: 1 });
       expect(t.recurrence.resamples).toBe(200);
     }
+    // Table 18's mean ranks, counted independently from the fits: a chain's last tool is downstream.
+    const up: number[] = [];
+    const down: number[] = [];
+    for (const fit of fits) {
+      if (!isFamilyName(fit.task)) continue;
+      const chain = FAMILIES[fit.task].chainTools;
+      chain.forEach((tool, i) => (i === chain.length - 1 ? down : up).push(fit.ranking.findIndex((r) => r.tool === tool) + 1));
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(up.every((r) => r > 0) && down.every((r) => r > 0)).toBe(true);
+    expect(d.chainRanks!.upstream).toMatchObject({ tools: up.length, unranked: 0 });
+    expect(d.chainRanks!.upstream.mean).toBeCloseTo(mean(up), 12);
+    expect(d.chainRanks!.downstream).toMatchObject({ tools: down.length, unranked: 0 });
+    expect(d.chainRanks!.downstream.mean).toBeCloseTo(mean(down), 12);
     expect((await runCli(args)).out).toBe(first.out);
   });
 
@@ -48,6 +62,8 @@ describe('lots diagnose', () => {
     expect(r.out).toMatch(/^table_total\s+\d+\s+\d/m);
     expect(r.out).toMatch(/^no_tool\s/m);
     expect(r.out).toMatch(/gold chain in the top \|G\|: \d of 1 tool-using families/);
+    // table_total's chain is TableQuery → Calculator: one upstream tool, one downstream.
+    expect(r.out).toMatch(/mean rank of the chain tools \(Table 18\): upstream \d\.\d\d over 1 tool, downstream \d\.\d\d over 1 tool$/m);
   });
 
   it('refuses bad sizes and unknown tasks with a message', async () => {

@@ -5,6 +5,7 @@ import { tableLines } from '../table';
 import { ProjectStore } from '../../engine/store';
 import { ProjectIndex } from '../../engine/read-model/project-index';
 import { compareRuns, listRunInfos, type TaskComparison } from '../../engine/usecases/compare';
+import { pooledAgreement } from '../../../shared/lots/compare';
 
 export const command: Command = {
   name: 'compare',
@@ -22,7 +23,9 @@ export const command: Command = {
     'over the tools both runs scored (1: the same order, 0: unrelated, −1: reversed); the top-K overlap is',
     "the share of one run's K best tools among the other's. A space fitted with one model's traces can",
     "serve another model (paper C.1): a high τ says the rankings carry over. Without --runs, the project's",
-    'runs are listed (and compared when there are exactly two).',
+    "runs are listed (and compared when there are exactly two). Over several tasks, the two runs' mean",
+    'scores are also correlated pooled over every (task, tool) pair, as the paper compares its two deletion',
+    "operations (E.3); run it with --k 2 and --k 4 for Table 18's set agreement.",
   ].join('\n'),
   async run(args, io) {
     const store = ProjectStore.open(requireFlag(args, 'project'));
@@ -76,6 +79,15 @@ function print(a: string, b: string, result: TaskComparison[], io: CliIO): void 
   for (const line of tableLines(columns, rows, { indent: '  ' })) io.out(line);
   const taus = result.map((r) => r.tau).filter((t): t is number => t !== null);
   if (taus.length > 1) io.out(`  mean τ over ${taus.length} tasks: ${(taus.reduce((x, y) => x + y, 0) / taus.length).toFixed(3)}`);
+  {
+    const p = pooledAgreement(result);
+    const r = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+    const ks = [...new Set(result.map((c) => c.k))];
+    const k = ks.length === 1 ? `top-${ks[0]}` : 'top-K';
+    io.out(
+      `  pooled over ${p.pairs} (task, tool) scores: Pearson r ${r(p.pearson)}, Spearman ρ ${r(p.spearman)}; the ${k} sets are the same in ${p.sameTopK} of ${p.tasks} tasks`,
+    );
+  }
   for (const r of result) {
     if (r.onlyA.length || r.onlyB.length) io.out(`  ${r.task}: scored only by A: ${r.onlyA.join(', ') || '—'}; only by B: ${r.onlyB.join(', ') || '—'}`);
   }

@@ -4,6 +4,7 @@ import { CliError, EXIT_OK, type CliIO, type Command } from '../command';
 import { tableLines } from '../table';
 import { ProjectStore } from '../../engine/store';
 import { diagnoseProject, type ProjectDiagnosis, type TaskDiagnosis } from '../../engine/usecases/diagnose';
+import type { RoleRank } from '../../../shared/lots/diagnostics';
 import { percent } from '../../../shared/text';
 
 export const command: Command = {
@@ -24,7 +25,9 @@ export const command: Command = {
     "Per task, from the latest scoring run (or --run), K from the task's stored budget sweep (else every",
     'scored tool), the space its top-K:',
     "  gold chain   built-in benchmark tasks only: are all of the family's chain tools among the top |G|",
-    "               ranked tools (the paper's chain identification), with each chain tool's rank;",
+    "               ranked tools (the paper's chain identification), with each chain tool's rank; over the",
+    "               tasks, the mean rank of the chains' upstream tools (those feeding the last) and of their",
+    "               downstream (last) tools, as the paper's Table 18 reports for two deletion operations;",
     '  recurrence   the share of bootstrap refits (fitting requests resampled with replacement) whose',
     '               top-K is exactly the space;',
     '  E.5          Spearman ρ between the ranking from correct traces only and from wrong traces only',
@@ -70,6 +73,11 @@ function chainCell(d: TaskDiagnosis): string {
   return `${d.chain.found ? 'yes' : 'no'} (${ranks})`;
 }
 
+function roleText(role: string, r: RoleRank): string {
+  const unranked = r.unranked > 0 ? `, ${r.unranked} never scored` : '';
+  return `${role} ${fixed(r.mean)} over ${r.tools} tool${r.tools === 1 ? '' : 's'}${unranked}`;
+}
+
 function print(d: ProjectDiagnosis, io: CliIO): void {
   io.out(`run ${d.run}`);
   const sizes = [...new Set(d.tasks.flatMap((t) => t.counts.map((c) => c.traces)))].sort((a, b) => a - b);
@@ -92,6 +100,8 @@ function print(d: ProjectDiagnosis, io: CliIO): void {
   for (const line of tableLines(columns, rows, { rule: true })) io.out(line);
   const withChain = d.tasks.filter((t) => t.chain);
   if (withChain.length > 0) io.out(`gold chain in the top |G|: ${withChain.filter((t) => t.chain!.found).length} of ${withChain.length} tool-using families`);
+  if (d.chainRanks)
+    io.out(`mean rank of the chain tools (Table 18): ${roleText('upstream', d.chainRanks.upstream)}, ${roleText('downstream', d.chainRanks.downstream)}`);
   const rhos = d.tasks.map((t) => t.outcomes.rho).filter((r): r is number => r !== undefined);
   const pooled = d.pooledOutcomes;
   io.out(

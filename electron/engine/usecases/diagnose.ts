@@ -7,6 +7,7 @@ import { isFamilyName } from '../../../shared/benchmark/family';
 import { groupRowsByTask } from '../../../shared/lots/aggregate';
 import {
   chainIdentification,
+  chainRoleRanks,
   correctWrongAgreement,
   spaceRecurrence,
   traceCountSensitivity,
@@ -14,6 +15,7 @@ import {
   type CountSensitivityPoint,
   type OutcomeAgreement,
   type Recurrence,
+  type RoleRank,
 } from '../../../shared/lots/diagnostics';
 import { fitTask } from '../../../shared/lots/fit';
 import type { ProjectStore } from '../store';
@@ -50,6 +52,8 @@ export interface ProjectDiagnosis {
   tasks: TaskDiagnosis[];
   /** E.5 as the paper computes it (Figure 18): one ranking from every task's correct traces pooled, one from the wrong ones. */
   pooledOutcomes: OutcomeAgreement;
+  /** Paper Table 18: the mean rank of the chains' upstream and downstream tools over the benchmark tasks (absent without one). */
+  chainRanks?: { upstream: RoleRank; downstream: RoleRank };
 }
 
 export function diagnoseProject(store: ProjectStore, options: DiagnoseOptions = {}): ProjectDiagnosis | undefined {
@@ -88,5 +92,11 @@ export function diagnoseProject(store: ProjectStore, options: DiagnoseOptions = 
   tasks.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
   const chosen = new Set(tasks.map((t) => t.task));
   const pooledRows = picked.rows.filter((r) => chosen.has(r.task ?? ''));
-  return { run: picked.choice.run, tasks, pooledOutcomes: correctWrongAgreement('(pooled)', pooledRows, correct) };
+  const chains = tasks.flatMap((t) => (t.chain ? [t.chain] : []));
+  return {
+    run: picked.choice.run,
+    tasks,
+    pooledOutcomes: correctWrongAgreement('(pooled)', pooledRows, correct),
+    ...(chains.length > 0 ? { chainRanks: chainRoleRanks(chains) } : {}),
+  };
 }

@@ -148,6 +148,10 @@ describe('lots compare', () => {
     expect(fx.topKOverlap).toBe(0.5);
     expect(fx.tau).toBeCloseTo(1 / 3, 12); // concordant: FX-Doc, FX-Web, Doc-Web, Calc-Web; discordant: FX-Calc, Doc-Calc
     expect(fx.moved[0]).toMatchObject({ tool: 'Calculator', rankA: 3, rankB: 1 });
+    // Pooled over the (task, tool) scores (here one task's four): Pearson of (0.2, 0.425, 0.65, 0) against
+    // (0.8, 0.2, 0.3, −0.1) is 0.182 (Python's statistics.correlation); Spearman of ranks (3, 2, 1, 4) and (1, 3, 2, 4) 0.4.
+    const text = await runCli(['compare', '--project', project, '--runs', 'import:prod,import:model-b', '--k', '2']);
+    expect(text.out).toContain('pooled over 4 (task, tool) scores: Pearson r 0.182, Spearman ρ 0.400; the top-2 sets are the same in 0 of 1 tasks');
     const bad = await runCli(['compare', '--project', project, '--runs', 'import:prod,nope']);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/run "nope" is not in this project; its runs are: import:prod, import:model-b/);

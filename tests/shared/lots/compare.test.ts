@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRankings, kendallTauB } from '../../../shared/lots/compare';
+import { averageRanks, compareRankings, kendallTauB, pearson, pooledAgreement } from '../../../shared/lots/compare';
 
 describe('kendallTauB', () => {
   it('is 1 for the same order, -1 for the reverse, and handles ties (τ-b)', () => {
@@ -38,5 +38,34 @@ describe('compareRankings', () => {
 
   it('refuses a bad K', () => {
     expect(() => compareRankings({ A: 1 }, { A: 1 }, 0)).toThrow(/K must be/);
+  });
+});
+
+describe('pooled agreement of two runs (E.3)', () => {
+  it('pearson and averageRanks follow their definitions', () => {
+    expect(pearson([1, 2, 3], [2, 4, 6])).toBeCloseTo(1, 12);
+    expect(pearson([1, 2, 3], [3, 2, 1])).toBeCloseTo(-1, 12);
+    // x = (0, 1, 2, 3), y = (0, 1, 3, 2): Σxy − n x̄ȳ = 13 − 9 = 4 over Σx² − n x̄² = 5 → 0.8
+    expect(pearson([0, 1, 2, 3], [0, 1, 3, 2])).toBeCloseTo(0.8, 12);
+    expect(pearson([1, 1, 1], [1, 2, 3])).toBeNull();
+    expect(pearson([1], [1])).toBeNull();
+    expect(averageRanks([0.5, 0.9, 0.5, 0.1])).toEqual([2.5, 1, 2.5, 4]);
+  });
+
+  it('pools every (task, tool) pair of both runs and counts the tasks whose top-K sets are the same', () => {
+    const one = compareRankings({ A: 0.9, B: 0.5, C: 0.1 }, { A: 0.4, B: 0.8, C: 0.2 }, 2); // same top-2 set, other order
+    const two = compareRankings({ D: 0.3, E: 0.2, F: 0.1 }, { D: 0.1, E: 0.3, F: 0.2 }, 2); // {D,E} against {E,F}
+    expect(one.scores).toEqual([
+      { tool: 'A', meanA: 0.9, meanB: 0.4 },
+      { tool: 'B', meanA: 0.5, meanB: 0.8 },
+      { tool: 'C', meanA: 0.1, meanB: 0.2 },
+    ]);
+    const p = pooledAgreement([one, two]);
+    expect(p).toMatchObject({ pairs: 6, sameTopK: 1, tasks: 2 });
+    const a = [0.9, 0.5, 0.1, 0.3, 0.2, 0.1];
+    const b = [0.4, 0.8, 0.2, 0.1, 0.3, 0.2];
+    expect(p.pearson).toBeCloseTo(pearson(a, b)!, 12);
+    expect(p.spearman).toBeCloseTo(pearson(averageRanks(a), averageRanks(b))!, 12);
+    expect(p.spearman).not.toBeCloseTo(p.pearson!, 3);
   });
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoreRow } from '../../../shared/project/scores';
-import { chainIdentification, correctWrongAgreement, jaccard, spaceRecurrence, spearman, traceCountSensitivity } from '../../../shared/lots/diagnostics';
+import { FAMILIES } from '../../../shared/benchmark/families';
+import {
+  chainIdentification,
+  chainRoleRanks,
+  correctWrongAgreement,
+  jaccard,
+  spaceRecurrence,
+  spearman,
+  traceCountSensitivity,
+} from '../../../shared/lots/diagnostics';
 
 const row = (trace: string, scores: Record<string, number>): ScoreRow => ({ trace, task: 't', exposed: Object.keys(scores), scores });
 
@@ -10,6 +19,28 @@ describe('chain identification', () => {
     expect(chainIdentification(['A', 'C', 'B'], ['B', 'A'])).toMatchObject({ found: false, ranks: { A: 1, B: 3 } });
     expect(chainIdentification(['A'], ['Z'])).toMatchObject({ found: false, ranks: { Z: null } });
     expect(chainIdentification(['A'], []).found).toBe(false);
+  });
+});
+
+describe('chain role ranks (Table 18)', () => {
+  // The paper's re-execute ranking (E.3): every upstream tool first except ExchangeRate (second in
+  // fx_settle, after DocRetrieve), every downstream tool right after its upstream ones, compute_only's
+  // Calculator first. Its Table 18 reports upstream 1.11 and downstream 2.00 over the nine families.
+  it("reproduces the paper's re-execute means from the benchmark's own chains", () => {
+    const ids = Object.values(FAMILIES)
+      .filter((f) => f.chainTools.length > 0)
+      .map((f) => chainIdentification([...f.chainTools, 'GoogleSearch'], f.chainTools));
+    expect(ids).toHaveLength(9);
+    const { upstream, downstream } = chainRoleRanks(ids);
+    expect(upstream).toEqual({ mean: 10 / 9, tools: 9, unranked: 0 });
+    expect(downstream).toEqual({ mean: 18 / 9, tools: 9, unranked: 0 });
+    expect(upstream.mean!.toFixed(2)).toBe('1.11');
+  });
+
+  it('leaves a chain tool the ranking never placed out of the mean, and counts it', () => {
+    const ids = [chainIdentification(['B', 'A'], ['A', 'B']), chainIdentification(['C'], ['Z', 'C'])];
+    expect(chainRoleRanks(ids)).toEqual({ upstream: { mean: 2, tools: 1, unranked: 1 }, downstream: { mean: 1, tools: 2, unranked: 0 } });
+    expect(chainRoleRanks([])).toEqual({ upstream: { mean: undefined, tools: 0, unranked: 0 }, downstream: { mean: undefined, tools: 0, unranked: 0 } });
   });
 });
 
