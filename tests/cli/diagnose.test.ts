@@ -66,6 +66,35 @@ describe('lots diagnose', () => {
     expect(r.out).toMatch(/mean rank of the chain tools \(Table 18\): upstream \d\.\d\d over 1 tool, downstream \d\.\d\d over 1 tool$/m);
   });
 
+  it("marks a K taken from another run's budget sweep, and says so", async () => {
+    const copy = join(tmp.dir, 'two-runs');
+    cpSync(project, copy, { recursive: true });
+    const file = join(tmp.dir, 'scores.jsonl');
+    expect((await runCli(['scores', 'export', '--project', copy, '--out', file])).code).toBe(0);
+    const imported = await runCli(['scores', 'import', file, '--project', copy, '--run', 'import:copy']);
+    expect(imported.code, imported.err).toBe(0);
+    const own = await runCli([
+      'diagnose',
+      '--project',
+      copy,
+      '--run',
+      '1d9614638d18024d|reexecute|answer|Qwen',
+      '--resamples',
+      '20',
+      '--draws',
+      '5',
+      '--task',
+      'table_total',
+    ]);
+    expect(own.code, own.err).toBe(0);
+    expect(own.out).not.toContain('†');
+    const other = await runCli(['diagnose', '--project', copy, '--run', 'import:copy', '--resamples', '20', '--draws', '5', '--task', 'table_total']);
+    expect(other.code, other.err).toBe(0);
+    expect(other.out).toMatch(/^table_total\s+\d+\s+\d+†\s/m);
+    expect(other.out).toContain('† K from the stored budget sweep of another run (1d9614638d18024d|reexecute|answer|Qwen)');
+    expect(other.out).toContain("lots sweep --run 'import:copy' sweeps this one");
+  });
+
   it('refuses bad sizes and unknown tasks with a message', async () => {
     const bad = await runCli(['diagnose', '--project', project, '--sizes', '1,x']);
     expect(bad.code).toBe(2);

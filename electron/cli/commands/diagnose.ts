@@ -65,6 +65,8 @@ export const command: Command = {
   },
 };
 
+const BUDGET_MARK: Record<TaskDiagnosis['budgetSource'], string> = { sweep: '', 'other-run': '†', eligible: '*' };
+
 const fixed = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(2));
 
 function chainCell(d: TaskDiagnosis): string {
@@ -85,7 +87,7 @@ function print(d: ProjectDiagnosis, io: CliIO): void {
   const rows = d.tasks.map((t) => [
     t.task,
     String(t.requests),
-    `${t.k}${t.budgetSource === 'sweep' ? '' : '*'}`,
+    `${t.k}${BUDGET_MARK[t.budgetSource]}`,
     t.space.join(', '),
     chainCell(t),
     `${percent(t.recurrence.share)} of ${t.recurrence.resamples}`,
@@ -111,5 +113,10 @@ function print(d: ProjectDiagnosis, io: CliIO): void {
     io.out(
       `E.5 per task: mean Spearman ρ ${(rhos.reduce((a, b) => a + b, 0) / rhos.length).toFixed(2)} over ${rhos.length} tasks with both correct and wrong traces`,
     );
-  if (d.tasks.some((t) => t.budgetSource !== 'sweep')) io.out('* no stored budget sweep: K is every scored tool');
+  if (d.tasks.some((t) => t.budgetSource === 'eligible')) io.out('* no stored budget sweep: K is every scored tool');
+  const others = [...new Set(d.tasks.flatMap((t) => (t.budgetRun !== undefined ? [t.budgetRun] : [])))];
+  if (others.length > 0)
+    io.out(
+      `† K from the stored budget sweep of another run (${others.join(', ')}): the space is this run's ranking at that budget, not a deployed space (lots sweep --run '${d.run}' sweeps this one)`,
+    );
 }

@@ -36,8 +36,11 @@ export interface TaskDiagnosis {
   /** Scored fitting requests. */
   requests: number;
   k: number;
-  /** Where K came from: the task's stored budget sweep, or every scored tool when it has none. */
-  budgetSource: 'sweep' | 'eligible';
+  /** Where K came from: the task's stored budget sweep (of this run, or of another run: `budgetRun`), or
+   * every scored tool when it has none. */
+  budgetSource: 'sweep' | 'other-run' | 'eligible';
+  /** The scoring run the stored sweep ranked with, when it is not the diagnosed run. */
+  budgetRun?: string;
   space: string[];
   ranking: string[];
   /** Only for the built-in benchmark's families. */
@@ -67,6 +70,8 @@ export function diagnoseProject(store: ProjectStore, options: DiagnoseOptions = 
   for (const [task, rows] of groupRowsByTask(picked.rows)) {
     if (wanted && !wanted.has(task)) continue;
     const swept = budgets.get(task);
+    const sweptRun = swept !== undefined ? store.readSweep(task)?.run : undefined;
+    const otherRun = sweptRun !== undefined && sweptRun !== picked.choice.run ? sweptRun : undefined;
     const first = fitTask(task, rows, swept !== undefined ? { k: swept, bootstrap: false } : { bootstrap: false });
     const k = swept ?? first.space.length;
     const ranking = first.ranking.map((r) => r.tool);
@@ -75,7 +80,8 @@ export function diagnoseProject(store: ProjectStore, options: DiagnoseOptions = 
       task,
       requests: rows.length,
       k,
-      budgetSource: swept !== undefined ? 'sweep' : 'eligible',
+      budgetSource: swept === undefined ? 'eligible' : otherRun !== undefined ? 'other-run' : 'sweep',
+      ...(otherRun !== undefined ? { budgetRun: otherRun } : {}),
       space: first.space,
       ranking,
       ...(chain && chain.length > 0 ? { chain: chainIdentification(ranking, chain) } : {}),
