@@ -10,6 +10,7 @@ import type { ComparedSpace } from '../selection/select';
 
 export type { ComparedSpace };
 import { meanStd } from './baselines';
+import { selectionMethod } from '../selection/registry';
 
 export type Split = 'fit' | 'eval';
 
@@ -66,6 +67,8 @@ export interface BudgetSweepOptions {
   previous?: SweepResult;
   evaluate: MenuEvaluator;
   save?: (result: SweepResult) => void | Promise<void>;
+  /** Called once, at the end, with the stored rows the new sweep left stale and dropped (none: not called). */
+  onStale?: (methods: string[]) => void;
   onProgress?: (progress: SweepProgress) => void;
   signal?: AbortSignal;
   now?: () => string;
@@ -89,13 +92,21 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
     createdAt: now(),
   };
   let measured = false;
-  const publish = (): SweepResult => {
+  const stale = new Set<string>();
+  const rankingChanged = reusable !== undefined && reusable.run !== options.run;
+  const publish = (final = false): SweepResult => {
     const sorted = [...points.values()].sort((a, b) => a.k - b.k);
     const bestK = selectBudget(sorted);
     // A resume that measured nothing new keeps the sweep's date: it says when the points were measured.
     const unchanged = !measured && reusable !== undefined && reusable.points.length === sorted.length;
     result = { ...result, points: sorted, ...(bestK !== undefined ? { bestK } : {}), createdAt: unchanged ? reusable.createdAt : now() };
     if (bestK === undefined) delete result.bestK;
+    // Rows the new ranking or K leaves stale go (judged against the sweep as it was before this run, at every
+    // save, so an interrupted sweep does not keep them): `lots evaluate` measures them again.
+    const current = result;
+    const kept = current.baselines.filter((b) => !staleRow(b, { rankingChanged, bestK: final ? bestK : undefined }));
+    for (const b of current.baselines) if (!kept.includes(b)) stale.add(b.name);
+    result = { ...current, baselines: kept };
     return result;
   };
   let done = 0;
@@ -121,9 +132,25 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
     }
     options.onProgress?.({ done: ++done, total: ks.length, label: `K=${k}`, cached: Boolean(cached), k });
   }
-  const final = publish();
+  const final = publish(true);
+  if (stale.size > 0) options.onStale?.([...stale]);
   await options.save?.(final);
   return final;
+}
+
+/**
+ * Whether a stored row no longer describes its method against this sweep: one built from LOTS's ranking
+ * when the ranking now comes from another scoring run; one built at LOTS's K (its own `k` says which)
+ * when the sweep chose another K — judged only once the sweep is complete (`bestK` given), from the row
+ * itself, so a sweep stopped halfway and resumed judges it the same. `lots evaluate` measures a dropped
+ * method again when it is asked for.
+ */
+export function staleRow(row: Pick<BaselineResult, 'name' | 'k'>, change: { rankingChanged: boolean; bestK?: number }): boolean {
+  const follows = selectionMethod(row.name)?.follows;
+  if (follows === undefined) return false;
+  if (follows !== 'budget' && change.rankingChanged) return true;
+  if (change.bestK === undefined || follows === 'ranking') return false;
+  return row.k !== (follows === 'space-less-one' ? Math.max(0, change.bestK - 1) : change.bestK);
 }
 
 export interface CompareOptions {

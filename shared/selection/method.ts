@@ -122,6 +122,12 @@ export interface SelectionMethod<Id extends string = string> {
    * LOTS's scores come from the scoring run before, so LOTS needs none. */
   needsModel: boolean;
   uses?: readonly ('generate' | 'serveFit' | 'embed')[];
+  /** What of LOTS's own result its space is built from, so that a new budget sweep knows which stored rows
+   * it leaves stale: 'ranking' (the sweep's ranking: LOTS at a fixed K), 'space' (the ranking and the
+   * label-chosen K, measured at that K: LOTS, pinned + deferred), 'space-less-one' (the same, one tool
+   * fewer: the deletion rows), 'budget' (the label-chosen K only: BM25, Random, Dense, Tool2Vec); absent:
+   * neither (keep-all, no tools, the oracle, the fixed-K baselines, the searches that choose their size). */
+  follows?: 'ranking' | 'space' | 'space-less-one' | 'budget';
   /** Needs requests labelled correct or wrong to choose (LOTS: its budget sweep grades fitting requests). */
   needsLabels: boolean;
   /** Chooses one menu per request rather than one per task. */

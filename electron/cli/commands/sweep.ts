@@ -48,6 +48,12 @@ export const command: Command = {
         ks,
         ...(flagString(args, 'run') !== undefined ? { run: flagString(args, 'run') } : {}),
         onRun: (run) => io.err(`ranking from run ${run}`),
+        onStale: (task, methods) => {
+          const again = methods.filter((m) => m !== 'lots');
+          io.err(
+            `${task}: the stored rows of ${methods.join(', ')} were measured against the previous ranking or K and are dropped; lots evaluate${again.length > 0 ? ` --baselines ${again.join(',')}` : ''} measures them again`,
+          );
+        },
         onTask: (task) => progress.set(task, progressReporter(io, `${task} sweep`)),
         onProgress: (task, p) => progress.get(task)?.(p.done, p.total),
         onDone: (outcome) => {

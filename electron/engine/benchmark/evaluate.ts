@@ -73,6 +73,7 @@ export interface SweepTaskOptions {
   signal?: AbortSignal;
   onProgress?: (p: SweepProgress) => void;
   onServed?: (done: number, total: number) => void;
+  onStale?: (methods: string[]) => void;
 }
 
 export async function sweepTask(
@@ -97,6 +98,7 @@ export async function sweepTask(
     evaluate: menuEvaluator(server, requests, options.onServed),
     save: (result) => store.writeSweep(result),
     onProgress: options.onProgress,
+    ...(options.onStale ? { onStale: options.onStale } : {}),
     signal: options.signal,
   });
 }

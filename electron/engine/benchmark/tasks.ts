@@ -35,6 +35,8 @@ export interface SweepTasksOptions {
   bench?: BenchRequests;
   /** The run chosen, before the first task. */
   onRun?: (run: string) => void;
+  /** A task's stored rows that its new sweep left stale and dropped (shared/benchmark/sweep.ts staleRow). */
+  onStale?: (task: string, methods: string[]) => void;
   /** A task's sweep starts, over this many budgets. */
   onTask?: (task: string, budgets: number) => void;
   /** Each budget measured (or reused: `cached`) of the task being swept. */
@@ -72,6 +74,7 @@ export async function sweepBenchTasks(
       ks,
       ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (p) => options.onProgress?.(task, p),
+      onStale: (methods) => options.onStale?.(task, methods),
     });
     done({ task, result: sweep });
   }

@@ -13,6 +13,7 @@ export function bm25Space(registry: readonly ToolDef[], requests: readonly strin
 export const bm25: SelectionMethod<'bm25'> = {
   id: 'bm25',
   label: 'BM25',
+  follows: 'budget',
   definition: "the top-K tools by BM25 match of the fitting requests against the tools' names, descriptions and schemas (ties by name)",
   ...PER_TASK_BASELINE,
   async select(ctx) {

@@ -8,6 +8,7 @@ import type { BudgetedMethod } from '../method';
 export const dense: BudgetedMethod<'dense'> = {
   id: 'dense',
   label: 'Dense',
+  follows: 'budget',
   definition: 'the top-K tools by embedding similarity of their descriptions to the fitting requests',
   definitionAt: (k) => `the top ${k} tools by embedding similarity of their descriptions to the fitting requests`,
   needsModel: true,

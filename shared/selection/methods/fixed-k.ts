@@ -8,7 +8,8 @@ import { random } from './random';
 import { tool2vec } from './tool2vec';
 
 export function atFixedK<Id extends string>(base: BudgetedMethod, id: Id, k: number): SelectionMethod<Id> {
-  const { definitionAt, ...rest } = base;
+  const { definitionAt, follows, ...rest } = base;
+  void follows; // at a fixed K, no longer LOTS's budget
   return {
     ...rest,
     id,

@@ -10,6 +10,7 @@ import type { SelectionContext, SelectionMethod } from '../method';
 export const lotsDeferred: SelectionMethod<'lots-deferred'> = {
   id: 'lots-deferred',
   label: 'LOTS pinned + deferred',
+  follows: 'space',
   definition:
     "LOTS's space at K pinned (run for every request) and the task's other scored tools deferred: listed by name and a few words, not run, run when the model asks for them (one round)",
   needsModel: false,

@@ -32,6 +32,7 @@ function dropRow<Id extends string>(
     definition,
     ...PER_TASK_BASELINE,
     reference: true,
+    follows: 'space-less-one',
     async select(ctx): Promise<Selection> {
       const space = rankedSpace(ctx);
       const note = emptyNote(space);

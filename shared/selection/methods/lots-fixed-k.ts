@@ -12,6 +12,7 @@ function fixedK<Id extends string>(id: Id, k: number): SelectionMethod<Id> {
     perRequest: false,
     baseline: true,
     reference: true,
+    follows: 'ranking',
     async select(ctx: SelectionContext) {
       const ranking = ctx.ranking ?? ctx.space;
       const menu = ranking.slice(0, k);

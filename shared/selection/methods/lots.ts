@@ -4,6 +4,7 @@ import type { SelectionMethod } from '../method';
 export const lots: SelectionMethod<'lots'> = {
   id: 'lots',
   label: 'LOTS',
+  follows: 'space',
   definition: 'the top-K tools of the likelihood-only ranking, K from the budget sweep',
   needsModel: false,
   needsLabels: true,

@@ -10,6 +10,7 @@ export function randomSpaces(task: string, registry: readonly string[], k: numbe
 export const random: BudgetedMethod<'random'> = {
   id: 'random',
   label: 'Random',
+  follows: 'budget',
   definition: "uniform subsets of LOTS's size K, several seeded draws",
   definitionAt: (k) => `uniform subsets of size ${k}, several seeded draws`,
   ...PER_TASK_BASELINE,

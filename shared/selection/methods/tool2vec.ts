@@ -83,6 +83,7 @@ async function toolVectors(ctx: SelectionContext): Promise<{ value: ToolVectors;
 export const tool2vec: BudgetedMethod<'tool2vec'> = {
   id: 'tool2vec',
   label: 'Tool2Vec',
+  follows: 'budget',
   definition: `the top-K tools by similarity to the fitting requests of the mean embedding of ${TOOL2VEC_QUERIES} queries the serving model writes per tool`,
   definitionAt: (k) =>
     `the top ${k} tools by similarity to the fitting requests of the mean embedding of ${TOOL2VEC_QUERIES} queries the serving model writes per tool`,

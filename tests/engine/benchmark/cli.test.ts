@@ -149,6 +149,32 @@ describe('lots demo, serve, sweep, evaluate', () => {
     expect(Object.keys(parsed.tasks).sort()).toEqual(['compute_only', 'no_tool']);
   });
 
+  it('a sweep from another scoring run drops the rows built from the old ranking, says so, and evaluate measures them again', async () => {
+    const out = join(dir, 'demo');
+    const before = ProjectStore.open(out).readSweep('no_tool')!;
+    expect(before.baselines.some((b) => b.name === 'lots')).toBe(true);
+    const file = join(dir, 'no_tool-scores.jsonl');
+    expect(await main(['scores', 'export', '--project', out, '--out', file], capture())).toBe(0);
+    expect(await main(['scores', 'import', file, '--project', out, '--run', 'import:other'], capture())).toBe(0);
+    const sweep = capture();
+    const args = ['--project', out, '--model', 'fixture:random', '--gpu', 'cpu', '--task', 'no_tool', '--max-tokens', '3'];
+    expect(await main(['sweep', ...args, '--run', 'import:other'], sweep)).toBe(0);
+    expect(sweep.stderr.join('\n')).toMatch(
+      /no_tool: the stored rows of lots\b.* were measured against the previous ranking or K and are dropped; lots evaluate/,
+    );
+    const after = ProjectStore.open(out).readSweep('no_tool')!;
+    expect(after.run).toBe('import:other');
+    expect(after.baselines.some((b) => b.name === 'lots')).toBe(false);
+    // Keep-all does not depend on LOTS: its measurement stands.
+    expect(after.baselines.filter((b) => b.name === 'keep-all')).toEqual(before.baselines.filter((b) => b.name === 'keep-all'));
+    expect(await main(['evaluate', ...args], capture())).toBe(0);
+    expect(
+      ProjectStore.open(out)
+        .readSweep('no_tool')!
+        .baselines.some((b) => b.name === 'lots'),
+    ).toBe(true);
+  });
+
   it('errors name the problem and the next step', async () => {
     const noBench = capture();
     ProjectStore.create(join(dir, 'empty'));

@@ -157,3 +157,118 @@ describe('side-by-side comparison', () => {
     expect(again).toEqual([expect.objectContaining({ name: 'dense', accuracy: 0.5, selection: cost('encoder'), note: 'embedder: encoder' })]);
   });
 });
+
+describe('a new sweep and the rows measured against the old one', () => {
+  const row = (name: string, k: number): SweepResult['baselines'][number] => ({
+    name,
+    k,
+    tools: ranking.slice(0, k).map((r) => r.tool),
+    accuracy: 0.5,
+    n: 10,
+    promptTokens: 200,
+  });
+  const names = ['keep-all', 'oracle', 'lots', 'lots-k2', 'lots-deferred', 'lots-drop-top', 'bm25', 'random', 'dense-k2', 'tool2vec'];
+  const before = (run: string): SweepResult => ({
+    task: 'fx_settle',
+    model: 'm1',
+    run,
+    points: [],
+    bestK: 3,
+    // Each at the K it was measured at: LOTS's K = 3, one fewer for the deletion row, 2 for the fixed-K rows.
+    baselines: names.map((n) => row(n, n === 'keep-all' ? 4 : n.endsWith('-k2') || n === 'lots-drop-top' ? 2 : 3)),
+    createdAt: 'T0',
+  });
+  const sweep = async (previous: SweepResult, run: string, evaluate: MenuEvaluator) => {
+    const stale: string[][] = [];
+    const saved: SweepResult[] = [];
+    const result = await runBudgetSweep({
+      task: 'fx_settle',
+      model: 'm1',
+      run,
+      ranking,
+      previous,
+      evaluate,
+      onStale: (m) => void stale.push(m),
+      save: (r) => void saved.push(r),
+    });
+    return { result, stale, saved, kept: result.baselines.map((b) => b.name) };
+  };
+
+  it("drops the rows built from LOTS's ranking when the ranking comes from another scoring run", async () => {
+    const { result, stale, saved, kept } = await sweep(before('r1'), 'r2', fakeEvaluator([]));
+    expect(result.bestK).toBe(3); // the same K: the rows that follow only the budget stand
+    expect(kept).toEqual(['keep-all', 'oracle', 'bm25', 'random', 'dense-k2', 'tool2vec']);
+    expect(stale).toEqual([['lots', 'lots-k2', 'lots-deferred', 'lots-drop-top']]);
+    // Every save already lacks them: a sweep stopped halfway does not keep them for its resume.
+    expect(saved.every((s) => !s.baselines.some((b) => b.name.startsWith('lots')))).toBe(true);
+  });
+
+  it("drops the rows that follow LOTS's space or its K when the same ranking's sweep chooses another K", async () => {
+    // Every menu answers alike: the smallest K (1) is chosen, not the earlier 3.
+    const flat: MenuEvaluator = async (menu) => ({ accuracy: 0.5, n: 10, promptTokens: 100 + 50 * menu.length });
+    const { result, stale, kept } = await sweep(before('r1'), 'r1', flat);
+    expect(result.bestK).toBe(1);
+    expect(kept).toEqual(['keep-all', 'oracle', 'lots-k2', 'dense-k2']);
+    expect(stale).toEqual([['lots', 'lots-deferred', 'lots-drop-top', 'bm25', 'random', 'tool2vec']]);
+  });
+
+  it('keeps every row when neither the ranking nor K changed', async () => {
+    const { result, stale, kept } = await sweep(before('r1'), 'r1', fakeEvaluator([]));
+    expect(result.bestK).toBe(3);
+    expect(kept).toEqual(names);
+    expect(stale).toEqual([]);
+  });
+});
+
+describe('a sweep stopped halfway and resumed', () => {
+  it('judges the rows that follow the budget by their own K once complete, so the resume drops them as the whole sweep would', async () => {
+    const stored: SweepResult = {
+      task: 'fx_settle',
+      model: 'm1',
+      run: 'r1',
+      points: [],
+      bestK: 3,
+      baselines: [
+        { name: 'bm25', k: 3, tools: ['A', 'B', 'C'], accuracy: 0.5, n: 10, promptTokens: 200 },
+        { name: 'lots', k: 3, tools: ['A', 'B', 'C'], accuracy: 0.5, n: 10, promptTokens: 200 },
+        { name: 'keep-all', k: 4, tools: ['A', 'B', 'C', 'D'], accuracy: 0.5, n: 10, promptTokens: 200 },
+      ],
+      createdAt: 'T0',
+    };
+    const flat: MenuEvaluator = async (menu) => ({ accuracy: 0.5, n: 10, promptTokens: 100 + 50 * menu.length });
+    const saved: SweepResult[] = [];
+    const abort = new AbortController();
+    const stopping: MenuEvaluator = async (menu, split, signal) => {
+      if (saved.length === 2) abort.abort(new Error('stopped'));
+      return flat(menu, split, signal);
+    };
+    await expect(
+      runBudgetSweep({
+        task: 'fx_settle',
+        model: 'm1',
+        run: 'r2',
+        ranking,
+        previous: stored,
+        evaluate: stopping,
+        save: (r) => void saved.push(r),
+        signal: abort.signal,
+      }),
+    ).rejects.toThrow('stopped');
+    const partial = saved.at(-1)!;
+    // Halfway: LOTS's row (another ranking) is gone already; BM25's waits for the sweep's K.
+    expect(partial.baselines.map((b) => b.name)).toEqual(['bm25', 'keep-all']);
+    const stale: string[][] = [];
+    const resumed = await runBudgetSweep({
+      task: 'fx_settle',
+      model: 'm1',
+      run: 'r2',
+      ranking,
+      previous: partial,
+      evaluate: flat,
+      onStale: (m) => void stale.push(m),
+    });
+    expect(resumed.bestK).toBe(1);
+    expect(resumed.baselines.map((b) => b.name)).toEqual(['keep-all']);
+    expect(stale).toEqual([['bm25']]);
+  });
+});
