@@ -101,8 +101,8 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
     const unchanged = !measured && reusable !== undefined && reusable.points.length === sorted.length;
     result = { ...result, points: sorted, ...(bestK !== undefined ? { bestK } : {}), createdAt: unchanged ? reusable.createdAt : now() };
     if (bestK === undefined) delete result.bestK;
-    // Rows the new ranking or K leaves stale go (judged against the sweep as it was before this run, at every
-    // save, so an interrupted sweep does not keep them): `lots evaluate` measures them again.
+    // Rows the new ranking leaves stale go at every save (an interrupted sweep does not keep them); rows
+    // measured at another K go once the sweep is complete (`final`): `lots evaluate` measures them again.
     const current = result;
     const kept = current.baselines.filter((b) => !staleRow(b, { rankingChanged, bestK: final ? bestK : undefined }));
     for (const b of current.baselines) if (!kept.includes(b)) stale.add(b.name);

@@ -1,6 +1,7 @@
 // Comparing two scoring runs' rankings of the same task (paper Appendix C.1, reuse across models): do
 // two models (or two scoring setups) order the task's tools the same way? Kendall's τ-b over the tools
 // both runs scored, the overlap of their top-K, and the tools whose rank moved most.
+import { sameSet } from './diagnostics';
 import { rankRecord } from './rank';
 
 export interface RankingComparison {
@@ -138,12 +139,11 @@ export interface PooledAgreement {
 export function pooledAgreement(comparisons: readonly RankingComparison[]): PooledAgreement {
   const a = comparisons.flatMap((c) => c.scores.map((s) => s.meanA));
   const b = comparisons.flatMap((c) => c.scores.map((s) => s.meanB));
-  const same = (c: RankingComparison) => c.topKA.length === c.topKB.length && c.topKA.every((t) => c.topKB.includes(t));
   return {
     pairs: a.length,
     pearson: pearson(a, b),
     spearman: pearson(averageRanks(a), averageRanks(b)),
-    sameTopK: comparisons.filter(same).length,
+    sameTopK: comparisons.filter((c) => sameSet(c.topKA, c.topKB)).length,
     tasks: comparisons.length,
   };
 }

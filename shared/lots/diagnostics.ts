@@ -57,7 +57,8 @@ export function chainRoleRanks(identifications: readonly ChainIdentification[]):
   };
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t) => b.includes(t));
+/** The same tools, in any order. */
+export const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((t) => b.includes(t));
 
 /** Jaccard similarity of two tool sets (1 when both are empty). */
 export function jaccard(a: readonly string[], b: readonly string[]): number {
