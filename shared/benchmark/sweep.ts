@@ -2,6 +2,7 @@
 // evaluator serves the task's fitting (or evaluation) requests under a menu and reports accuracy and
 // prompt tokens. Results are saved after every point, so a cancelled or killed sweep resumes where it
 // stopped, and a point already measured for the same task, K, model and tools is never measured again.
+import { sameSet } from '../base/sets';
 import { selectBudget } from '../lots/budget';
 import type { Scored } from '../lots/rank';
 import { selectTopK } from '../lots/select';
@@ -153,6 +154,21 @@ export function staleRow(row: Pick<BaselineResult, 'name' | 'k'>, change: { rank
   return row.k !== (follows === 'space-less-one' ? Math.max(0, change.bestK - 1) : change.bestK);
 }
 
+/** What a front end says of the stored rows a new sweep dropped (`onStale`): which, why, and how to measure
+ * them again — `lots sweep` prints it, the Studio's sweep job logs it. `remeasured`: the methods the caller
+ * measured again itself on the fitting requests (the job's comparison loop); `lots evaluate` measures the
+ * rest, and every dropped row of the evaluation split, again. */
+export function staleRowsNote(stale: readonly string[], remeasured: readonly string[] = []): string {
+  const here = stale.filter((m) => remeasured.includes(m));
+  // `lots evaluate` always measures LOTS; the baselines are named.
+  const baselines = stale.filter((m) => m !== 'lots');
+  return (
+    `the stored rows of ${stale.join(', ')} were measured against the previous ranking or K and are dropped` +
+    (here.length > 0 ? ` (measured again here on the fitting requests: ${here.join(', ')})` : '') +
+    `; lots evaluate${baselines.length > 0 ? ` --baselines ${baselines.join(',')}` : ''} measures them again`
+  );
+}
+
 export interface CompareOptions {
   spaces: readonly ComparedSpace[];
   splits: readonly Split[];
@@ -257,10 +273,4 @@ function recordedOutcomes(measured: readonly MenuEvaluation[]): Pick<BaselineRes
       ...(measured.length === 1 && o.called ? { called: o.called } : {}),
     })),
   };
-}
-
-export function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  const set = new Set(a);
-  return b.every((x) => set.has(x));
 }

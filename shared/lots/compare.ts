@@ -1,7 +1,7 @@
 // Comparing two scoring runs' rankings of the same task (paper Appendix C.1, reuse across models): do
 // two models (or two scoring setups) order the task's tools the same way? Kendall's τ-b over the tools
 // both runs scored, the overlap of their top-K, and the tools whose rank moved most.
-import { sameSet } from './diagnostics';
+import { sameSet } from '../base/sets';
 import { rankRecord } from './rank';
 
 export interface RankingComparison {

@@ -3,6 +3,7 @@
 // deployed space recur when the fitting requests are resampled, do rankings from correct and from wrong
 // traces agree (Appendix E.5), and how does the space change with fewer fitting traces (E.6).
 import type { ScoreRow } from '../project/scores';
+import { sameSet } from '../base/sets';
 import { fitTask } from './fit';
 import { mulberry32, shuffle } from './prng';
 
@@ -56,9 +57,6 @@ export function chainRoleRanks(identifications: readonly ChainIdentification[]):
     downstream: collect((c) => c.chain.slice(-1)),
   };
 }
-
-/** The same tools, in any order. */
-export const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((t) => b.includes(t));
 
 /** Jaccard similarity of two tool sets (1 when both are empty). */
 export function jaccard(a: readonly string[], b: readonly string[]): number {

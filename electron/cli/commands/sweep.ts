@@ -1,5 +1,6 @@
 // `lots sweep`: the budget sweep of each benchmark task, stored with the project.
 import { sweepWithoutEvidence } from '../../../shared/lots/budget';
+import { staleRowsNote } from '../../../shared/benchmark/sweep';
 import { flagList, flagString, requireFlag, UsageError } from '../args';
 import { CliError, EXIT_OK, EXIT_PARTIAL, type Command } from '../command';
 import { benchRequests } from '../../engine/benchmark/project';
@@ -48,12 +49,7 @@ export const command: Command = {
         ks,
         ...(flagString(args, 'run') !== undefined ? { run: flagString(args, 'run') } : {}),
         onRun: (run) => io.err(`ranking from run ${run}`),
-        onStale: (task, methods) => {
-          const again = methods.filter((m) => m !== 'lots');
-          io.err(
-            `${task}: the stored rows of ${methods.join(', ')} were measured against the previous ranking or K and are dropped; lots evaluate${again.length > 0 ? ` --baselines ${again.join(',')}` : ''} measures them again`,
-          );
-        },
+        onStale: (task, methods) => io.err(`${task}: ${staleRowsNote(methods)}`),
         onTask: (task) => progress.set(task, progressReporter(io, `${task} sweep`)),
         onProgress: (task, p) => progress.get(task)?.(p.done, p.total),
         onDone: (outcome) => {

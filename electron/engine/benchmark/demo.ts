@@ -29,7 +29,7 @@ import { serveProject } from './serve-project';
 import { openServing, type BenchServer, type ServingOptions } from './server';
 import { ExpectedError } from '../../../shared/api/errors';
 import { ALL_BASELINES, SELECTION_METHOD_IDS, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
-import { sameSet } from '../../../shared/benchmark/sweep';
+import { sameSet } from '../../../shared/base/sets';
 import type { Scored } from '../../../shared/lots/rank';
 import { DEFAULT_UPDATE_ALPHA } from '../../../shared/project/updates';
 import { ProjectIndex } from '../read-model/project-index';

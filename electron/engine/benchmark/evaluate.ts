@@ -2,18 +2,11 @@
 // with the project: the sweep curve and bestK (the UI's K slider reads them), LOTS and the baselines on the
 // same budget (`compareAtBudget`, the one comparison loop: `lots evaluate`, `lots demo` and the Studio's
 // sweep job all run it), and — `evaluateTask` only — the LOTS space at bestK as a new accepted space version.
+import { sameSet } from '../../../shared/base/sets';
 import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
 import { DEFAULT_BASELINES, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
 import type { SelectionContext, ServedFit } from '../../../shared/selection/method';
-import {
-  compareSpaces,
-  runBudgetSweep,
-  sameSet,
-  type MenuEvaluator,
-  type RequestMenuEvaluator,
-  type Split,
-  type SweepProgress,
-} from '../../../shared/benchmark/sweep';
+import { compareSpaces, runBudgetSweep, type MenuEvaluator, type RequestMenuEvaluator, type Split, type SweepProgress } from '../../../shared/benchmark/sweep';
 import type { Scored } from '../../../shared/lots/rank';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';

@@ -6,7 +6,7 @@
 // what `lots evaluate` stores on that split: a LOTS row with its selection cost (scoring plus the sweep's
 // serving) beside the baselines' rows, each with its per-request outcomes — rows `lots evaluate` then
 // reuses. Unlike `lots evaluate` and `lots demo`, no space is accepted here: approval stays with the operator.
-import type { Split } from '../../../shared/benchmark/sweep';
+import { staleRowsNote, type Split } from '../../../shared/benchmark/sweep';
 import { compareAtBudget, comparedMethods } from '../benchmark/evaluate';
 import { DEFAULT_BASELINES } from '../../../shared/selection/registry';
 import { benchRequests } from '../benchmark/project';
@@ -65,12 +65,16 @@ async function measureSweep(
     // One progress bar over both stages: the budgets, then the baselines.
     const baselineCount = spec.baselines ? comparedMethods(DEFAULT_BASELINES).length * SWEEP_JOB_SPLITS.length : 0;
     let budgets = 0;
+    // Rows the new sweep left stale (built from another run's ranking, or measured at another K) are dropped
+    // by the sweep itself; the job says which, as `lots sweep` does.
+    let stale: string[] = [];
     // The same use case as `lots sweep`, for this one task.
     const swept = await sweepBenchTasks(store, server, {
       bench,
       tasks: [spec.task],
       ...(spec.run !== undefined ? { run: spec.run } : {}),
       signal,
+      onStale: (_task, methods) => (stale = methods),
       onProgress: (_task, p) => {
         budgets = p.total;
         report({ done: p.done, total: p.total + baselineCount, message: `${p.label}${p.cached ? ' (reused)' : ''}` });
@@ -91,12 +95,13 @@ async function measureSweep(
         signal,
       });
     }
+    const dropped = stale.length > 0 ? `; ${staleRowsNote(stale, spec.baselines ? comparedMethods(DEFAULT_BASELINES) : [])}` : '';
     store.logActivity({
       kind: 'sweep',
-      message: `budget sweep of ${spec.task}: K = ${sweep.bestK ?? '—'} (${sweep.points.length} budgets measured)`,
-      data: { task: spec.task, run },
+      message: `budget sweep of ${spec.task}: K = ${sweep.bestK ?? '—'} (${sweep.points.length} budgets measured)${dropped}`,
+      data: { task: spec.task, run, ...(stale.length > 0 ? { dropped: stale } : {}) },
     });
-    finish(`best K = ${sweep.bestK ?? '—'} over ${sweep.points.length} budgets`);
+    finish(`best K = ${sweep.bestK ?? '—'} over ${sweep.points.length} budgets${dropped}`);
   } finally {
     await server.close();
   }

@@ -7,7 +7,7 @@ import { invalid } from '../../../shared/api/errors';
 import { selectTopK } from '../../../shared/lots/select';
 import { defaultDeferred } from '../../../shared/lots/space-draft';
 import type { SpaceVersion } from '../../../shared/project/spaces';
-import { sameSet } from '../../../shared/benchmark/sweep';
+import { sameSet } from '../../../shared/base/sets';
 import { approvedSpace } from '../read-model/approved-space';
 import type { TaskData } from '../read-model/project-index';
 import { updateProposal } from '../read-model/proposal';

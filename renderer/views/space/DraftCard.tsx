@@ -1,6 +1,7 @@
 // The Space view's draft card: Top-K, the diff against the approved version, the note, approve/reset, and the proposal's notes.
 import type { RefObject } from 'react';
 import type { SpaceState } from '../../../shared/api';
+import { sameSet } from '../../../shared/base/sets';
 import { describeRule } from '../../../shared/export/space-report';
 import type { DraftStates, RankedTool, SpaceDraft } from '../../../shared/lots/space-draft';
 import type { diffSpaces, SpaceVersion } from '../../../shared/project/spaces';
@@ -181,9 +182,4 @@ export function DraftCard({
       )}
     </div>
   );
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const x = new Set(a);
-  return x.size === new Set(b).size && b.every((t) => x.has(t));
 }

@@ -96,6 +96,33 @@ describe('a budget sweep as a job', () => {
     expect(approvedSpace(store, TASK)?.tools).toEqual(lots.tools);
   });
 
+  it('a sweep from another scoring run says, in the job and the activity log, which stored rows it dropped and measured again', async () => {
+    const store = ProjectStore.open(dir);
+    const before = store.readSweep(TASK)!;
+    expect(before.baselines.some((b) => b.name === 'lots' && b.split === 'eval')).toBe(true);
+    const run = store.listRuns()[0]!;
+    store.appendScores(store.listScores(run).map((s) => ({ ...s, run: 'import:other', key: `import:other|${s.key}` })));
+    const updates: JobInfo[] = [];
+    const center = new JobCenter((job) => updates.push(job), { quiet: true });
+    const started = center.startSweep({ project: dir, task: TASK, model, baselines: true, run: 'import:other' });
+    const ended = await jobEnded(updates, started.id);
+    expect(ended, JSON.stringify(ended.error)).toMatchObject({ status: 'done' });
+    // LOTS's rows were built from the old run's ranking: dropped (both splits), measured again on the fitting split here.
+    expect(ended.message).toMatch(
+      /^best K = .* over \d+ budgets; the stored rows of lots\b.* were measured against the previous ranking or K and are dropped \(measured again here on the fitting requests: lots\b.*\); lots evaluate.* measures them again$/,
+    );
+    const after = ProjectStore.open(dir);
+    expect(
+      after
+        .readSweep(TASK)!
+        .baselines.filter((b) => b.name === 'lots')
+        .map((b) => b.split),
+    ).toEqual(['fit']);
+    const logged = after.listActivity().find((a) => a.kind === 'sweep')!;
+    expect(logged.message).toContain('the stored rows of lots');
+    expect(logged.data).toMatchObject({ task: TASK, run: 'import:other', dropped: expect.arrayContaining(['lots']) });
+  });
+
   it('cancelled, it ends as cancelled (not failed) and says the measured budgets are kept', async () => {
     const control = new JobControl();
     control.cancel();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareSpaces, runBudgetSweep, type MenuEvaluator } from '../../../shared/benchmark/sweep';
+import { compareSpaces, runBudgetSweep, staleRowsNote, type MenuEvaluator } from '../../../shared/benchmark/sweep';
 import type { SweepResult } from '../../../shared/project/sweeps';
 import { SweepResultSchema } from '../../../shared/project/sweeps';
 
@@ -217,6 +217,23 @@ describe('a new sweep and the rows measured against the old one', () => {
     expect(result.bestK).toBe(3);
     expect(kept).toEqual(names);
     expect(stale).toEqual([]);
+  });
+});
+
+describe('what a front end says of the dropped rows', () => {
+  it('names them, why, and the lots evaluate that measures them again (LOTS is always measured, so not named)', () => {
+    expect(staleRowsNote(['lots', 'bm25', 'lots-deferred'])).toBe(
+      'the stored rows of lots, bm25, lots-deferred were measured against the previous ranking or K and are dropped; lots evaluate --baselines bm25,lots-deferred measures them again',
+    );
+    expect(staleRowsNote(['lots'])).toBe(
+      'the stored rows of lots were measured against the previous ranking or K and are dropped; lots evaluate measures them again',
+    );
+  });
+
+  it('says which the caller measured again itself on the fitting requests', () => {
+    expect(staleRowsNote(['lots', 'lots-deferred', 'random'], ['lots', 'keep-all', 'random'])).toBe(
+      'the stored rows of lots, lots-deferred, random were measured against the previous ranking or K and are dropped (measured again here on the fitting requests: lots, random); lots evaluate --baselines lots-deferred,random measures them again',
+    );
   });
 });
 
