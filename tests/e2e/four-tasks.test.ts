@@ -177,17 +177,19 @@ describeRequiring('chromium', 'the four stakeholder tasks, keyboard only (issue 
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-request'))).toBe(id);
   });
 
-  it('Project: the task table fits at both sizes (its last column, "Review space", was cut at 1280 px)', async () => {
+  it('Project: the task table and the scoring runs fit at both sizes (the last columns, "Review space" and the runs\' dates, were cut at 1280 px)', async () => {
     await keys.press('Alt+1');
     await page.waitForSelector('[data-testid="task-table"]');
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await ui.settle();
-      const overflow = await page.$eval('[data-testid="task-table"]', (t) => {
-        const wrap = t.parentElement!;
-        return wrap.scrollWidth - wrap.clientWidth;
-      });
-      expect(overflow).toBeLessThanOrEqual(0);
+      for (const table of ['task-table', 'runs-table']) {
+        const overflow = await page.$eval(`[data-testid="${table}"]`, (t) => {
+          const wrap = t.parentElement!;
+          return wrap.scrollWidth - wrap.clientWidth;
+        });
+        expect(overflow, table).toBeLessThanOrEqual(0);
+      }
       await ui.shot('issue40-home-fits');
     }
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -40,7 +40,7 @@ export function RecentActivity() {
           </p>
         ) : (
           <div className="table-wrap">
-            <table className="table small">
+            <table className="table small" data-testid="runs-table">
               <thead>
                 <tr>
                   <th>Run</th>
@@ -51,11 +51,11 @@ export function RecentActivity() {
               <tbody>
                 {project.runs.map((r) => (
                   <tr key={r.run}>
-                    <td className="ellipsis" style={{ maxWidth: 320 }} title={r.run}>
+                    <td style={{ overflowWrap: 'anywhere' }} title={r.run}>
                       {runLabel(r.run, r.model)}
                     </td>
                     <td className="num">{fmtInt(r.rows)}</td>
-                    <td className="num muted">{fmtTime(r.lastAt)}</td>
+                    <td className="num muted nowrap">{fmtTime(r.lastAt)}</td>
                   </tr>
                 ))}
               </tbody>
