@@ -128,7 +128,9 @@ function JobRow({ job }: { job: JobInfo }) {
         <span>{job.throughput !== undefined ? `${job.throughput.toFixed(job.throughput < 10 ? 2 : 1)} ${job.unit}/s` : '—'}</span>
         <span>{job.tokensPerSecond !== undefined ? `${fmtInt(job.tokensPerSecond)} tok/s` : ''}</span>
         <span>{job.status === 'running' ? `ETA ${fmtDuration(job.etaSeconds)}` : ''}</span>
-        <span className="muted ellipsis">{job.message ?? ''}</span>
+        <span className="muted ellipsis" title={job.message}>
+          {job.message ?? ''}
+        </span>
         <span className="btn-row" style={{ justifyContent: 'flex-end' }}>
           {job.canPause && (
             <button className="btn small" onClick={() => void act(job.id, 'pause')} {...why}>

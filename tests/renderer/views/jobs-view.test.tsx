@@ -34,6 +34,15 @@ describe('JobsView', () => {
     expect(failed.getByText(/Pick a GGUF on the Models view/)).toBeTruthy();
   });
 
+  it("a job's message, cut to the row's width, reads whole on hover", async () => {
+    studio = await renderStudio({ view: 'jobs' });
+    const message =
+      'best K = 2 over 4 budgets; the stored rows of lots, bm25 were measured against the previous ranking or K and are dropped; lots evaluate --baselines bm25 measures them again';
+    announce(studio.service, { ...scoreJob, message });
+    const row = within((await screen.findByTestId('jobs-list')).querySelector('[data-job]') as HTMLElement);
+    expect(row.getByText(message).getAttribute('title')).toBe(message);
+  });
+
   it('shows progress inside the trace being scored, and fills the bar with it', async () => {
     studio = await renderStudio({ view: 'jobs' });
     announce(studio.service, { ...scoreJob, done: 0, total: 1, inFlight: { traces: 1, sequencesDone: 6, sequences: 12 } });
