@@ -3,7 +3,7 @@
 import { FAMILY_NAMES, isFamilyName, type FamilyName } from '../../shared/benchmark/family';
 import type { BenchOptions } from '../../shared/benchmark/generate';
 import { MAX_REGISTRY } from '../../shared/benchmark/registry';
-import { BENCH_VARIANTS, DEFAULT_VARIANT, VARIANT_SUMMARIES } from '../../shared/benchmark/variant';
+import { BENCH_VARIANTS, COMPOSITION_MAX_TOKENS, DEFAULT_VARIANT, VARIANT_SUMMARIES } from '../../shared/benchmark/variant';
 import { FIXTURE_MODELS, resolveModelArg } from '../engine/models/model-arg';
 import { BenchServer, DEFAULT_MAX_TOKENS, DEFAULT_PARALLEL, type BenchServerOptions } from '../engine/benchmark/server';
 import { GPU_CHOICES } from '../engine/llama/runtime';
@@ -49,7 +49,12 @@ export function modelFlags(): Command['flags'] {
     model: { type: 'string', description: `GGUF model file (or ${FIXTURE_MODELS.join(' / ')}: generated test models)` },
     gpu: { type: 'string', description: GPU_CHOICES.join(' | '), default: 'auto' },
     parallel: { type: 'string', description: 'requests in flight (parallel sequences)', default: String(DEFAULT_PARALLEL) },
-    'max-tokens': { type: 'string', description: 'longest answer, in tokens', default: String(DEFAULT_MAX_TOKENS) },
+    // No flag default: left out, each request's variant sets it (server.ts answerTokens), so a composition
+    // reply, which writes its calculation before the result, is not cut at the faithful variant's 16 tokens.
+    'max-tokens': {
+      type: 'string',
+      description: `longest answer, in tokens (default: ${DEFAULT_MAX_TOKENS}; ${COMPOSITION_MAX_TOKENS} for the composition variant, whose reply writes its calculation first)`,
+    },
     threads: { type: 'string', description: 'CPU threads for the model (default: every core but one)' },
   };
 }

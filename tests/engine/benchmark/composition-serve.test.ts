@@ -1,6 +1,12 @@
 // How the server treats a composition request: it asks for the calculation and its result, so the reply may
 // run to 48 tokens (16 elsewhere, or whatever the server was told), and the number after the first "=" is graded.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../../electron/cli/main';
+import { ProjectStore } from '../../../electron/engine/store';
+import { captureIO as capture } from '../../cli/io';
 import { answerTokens, DEFAULT_MAX_TOKENS, gradeServed, servedVariant } from '../../../electron/engine/benchmark/server';
 import { generateBenchmark } from '../../../shared/benchmark/generate';
 import { instantiate } from '../../../shared/benchmark/instance';
@@ -26,5 +32,28 @@ describe('serving a composition request', () => {
     const faithful = request('faithful');
     expect(gradeServed(servedVariant(faithful), faithful.turns[0]!.gold!, faithful.turns[0]!.gold)).toBe(true);
     expect(gradeServed(servedVariant(faithful), `1 + 1 = ${faithful.turns[0]!.gold!}`, faithful.turns[0]!.gold)).toBe(false);
+  });
+});
+
+describe('the bench commands leave the answer length to the variant', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lots-composition-serve-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Make a one-family project of `variant`, serve it with the random-weight fixture and give each answer's length.
+   * That model's greedy reply is one space per token and never ends on its own, so the length counts the tokens
+   * it was allowed. */
+  async function servedLengths(variant: 'faithful' | 'composition', extra: string[] = []): Promise<number[]> {
+    const out = join(dir, `${variant}${extra.join('')}`);
+    expect(await main(['bench', 'make', '--out', out, '--variant', variant, '--families', 'fx_settle', '--fit', '2', '--eval', '0'], capture())).toBe(0);
+    expect(await main(['serve', '--project', out, '--model', 'fixture:random', '--gpu', 'cpu', '--threads', '1', ...extra], capture())).toBe(0);
+    const served = ProjectStore.open(out).listTraces((t) => t.id.includes('@'));
+    expect(served).toHaveLength(2);
+    return served.map((t) => t.turns.at(-1)!.answer.length);
+  }
+
+  it('lots serve without --max-tokens gives a composition reply 48 tokens (it was cut at the faithful 16 by the flag default)', async () => {
+    expect(await servedLengths('composition')).toEqual([COMPOSITION_MAX_TOKENS, COMPOSITION_MAX_TOKENS]);
+    expect(await servedLengths('faithful')).toEqual([DEFAULT_MAX_TOKENS, DEFAULT_MAX_TOKENS]);
+    expect(await servedLengths('composition', ['--max-tokens', '5'])).toEqual([5, 5]);
   });
 });
