@@ -84,7 +84,9 @@ async function measureSweep(
     const outcome = swept.tasks[0]!;
     if ('skipped' in outcome) throw new ExpectedError('NOT_FOUND', `task "${spec.task}" has ${outcome.skipped}; score its served fitting requests first`);
     const sweep = outcome.result;
-    if (spec.baselines && sweep.bestK !== undefined) {
+    // The methods measured again here on the fitting requests (none without a budget or without baselines).
+    const remeasured = spec.baselines && sweep.bestK !== undefined ? comparedMethods(DEFAULT_BASELINES) : [];
+    if (remeasured.length > 0) {
       // The same comparison loop as `lots evaluate` (LOTS, then each baseline, chosen, measured and saved),
       // on the fitting requests only, and no space accepted.
       await compareAtBudget(store, server, spec.task, requests, registry, {
@@ -95,7 +97,7 @@ async function measureSweep(
         signal,
       });
     }
-    const dropped = stale.length > 0 ? `; ${staleRowsNote(stale, spec.baselines ? comparedMethods(DEFAULT_BASELINES) : [])}` : '';
+    const dropped = stale.length > 0 ? `; ${staleRowsNote(stale, remeasured)}` : '';
     store.logActivity({
       kind: 'sweep',
       message: `budget sweep of ${spec.task}: K = ${sweep.bestK ?? '—'} (${sweep.points.length} budgets measured)${dropped}`,
