@@ -256,6 +256,32 @@ export async function compareSpaces(options: CompareOptions): Promise<BaselineRe
   return results;
 }
 
+/**
+ * The baseline rows to store when another writer may have saved the same task's sweep since this one read
+ * it (two `lots evaluate` runs on one project, say one measuring the fixed-K rows and one the deletion
+ * rows): a three-way merge per row (one row per method and split). `base` is what this writer started from,
+ * `ours` what it would store now, `theirs` what the file holds now. A row this writer measured or replaced
+ * (not the very row of `base`) is its own; any other row is as the file now has it, so rows the other
+ * writer added or measured again are kept and none of this writer's is lost.
+ */
+export function mergeBaselineRows(base: readonly BaselineResult[], ours: readonly BaselineResult[], theirs: readonly BaselineResult[]): BaselineResult[] {
+  const key = (r: BaselineResult) => `${r.name}\u0000${r.split}`;
+  const baseRows = new Map(base.map((r) => [key(r), r]));
+  const oursRows = new Map(ours.map((r) => [key(r), r]));
+  const theirRows = new Map(theirs.map((r) => [key(r), r]));
+  // Changed here: measured, replaced or dropped by this writer since `base` (rows are replaced, never edited).
+  const changed = (k: string) => oursRows.get(k) !== baseRows.get(k);
+  const merged: BaselineResult[] = [];
+  for (const row of ours) {
+    const k = key(row);
+    const kept = changed(k) ? row : theirRows.get(k);
+    if (kept) merged.push(kept);
+  }
+  // The file's other rows: added by the other writer, unless this writer dropped them.
+  for (const row of theirs) if (!oursRows.has(key(row)) && !changed(key(row))) merged.push(row);
+  return merged;
+}
+
 /** Requests (over every draw) that asked for a deferred tool before answering. */
 function deferredCalls(measured: readonly MenuEvaluation[]): number {
   return measured.reduce((a, m) => a + (m.outcomes ?? []).filter((o) => (o.called?.length ?? 0) > 0).length, 0);

@@ -6,9 +6,17 @@ import { sameSet } from '../../../shared/base/sets';
 import { baselineSpaces, DEFAULT_RANDOM_DRAWS } from '../../../shared/benchmark/baselines';
 import { DEFAULT_BASELINES, selectionMethod, type BaselineName } from '../../../shared/selection/registry';
 import type { SelectionContext, ServedFit } from '../../../shared/selection/method';
-import { compareSpaces, runBudgetSweep, type MenuEvaluator, type RequestMenuEvaluator, type Split, type SweepProgress } from '../../../shared/benchmark/sweep';
+import {
+  compareSpaces,
+  mergeBaselineRows,
+  runBudgetSweep,
+  type MenuEvaluator,
+  type RequestMenuEvaluator,
+  type Split,
+  type SweepProgress,
+} from '../../../shared/benchmark/sweep';
 import type { Scored } from '../../../shared/lots/rank';
-import type { SweepResult } from '../../../shared/project/sweeps';
+import type { BaselineResult, SweepResult } from '../../../shared/project/sweeps';
 import type { ToolDef, Trace } from '../../../shared/trace/schema';
 
 import { approvedSpace } from '../read-model/approved-space';
@@ -199,6 +207,11 @@ export async function compareAtBudget(
   let baselines = sweep.baselines;
   const total = names.length * splits.length;
   let done = 0;
+  // Another process may save this sweep meanwhile (a second `lots evaluate` with other baselines): every
+  // save merges this run's rows into what the file holds then (mergeBaselineRows), under the lock.
+  const saveMerged = (from: readonly BaselineResult[], rows: readonly BaselineResult[]) => {
+    current = store.updateSweep(task, (stored) => ({ ...current, baselines: mergeBaselineRows(from, rows, stored?.baselines ?? []) }));
+  };
   for (const name of names) {
     options.signal?.throwIfAborted();
     if (selectionMethod(name)?.needsModel) options.onProgress?.({ done, total, label: `${name}: choosing`, cached: false });
@@ -217,17 +230,15 @@ export async function compareAtBudget(
       ...(options.memo ? { memo: options.memo } : {}),
       signal: options.signal,
     });
+    const previous = baselines;
     baselines = await compareSpaces({
       spaces,
       splits,
       evaluate: menuEvaluator(server, requests, options.onServed),
       evaluateRequests: requestMenuEvaluator(server, requests, options.onServed),
-      previous: baselines,
+      previous,
       requireOutcomes: true,
-      save: (results) => {
-        current = { ...current, baselines: results };
-        store.writeSweep(current);
-      },
+      save: (results) => saveMerged(previous, results),
       onProgress: (p) => options.onProgress?.({ ...p, done: done + p.done, total }),
       signal: options.signal,
     });
@@ -235,8 +246,7 @@ export async function compareAtBudget(
   }
   // LOTS's own selection cost (its scoring and the sweep's serving), beside the baselines' (Table 20).
   const lotsCost = await lotsSelectionCost(store, server, task, sweep);
-  current = { ...current, baselines: lotsCost ? baselines.map((b) => (b.name === 'lots' ? { ...b, selection: { ...lotsCost, budget: k } } : b)) : baselines };
-  store.writeSweep(current);
+  saveMerged(baselines, lotsCost ? baselines.map((b) => (b.name === 'lots' ? { ...b, selection: { ...lotsCost, budget: k } } : b)) : baselines);
   return { sweep: current, space, k, observed };
 }
 

@@ -84,6 +84,16 @@ export class DocumentRecords {
     this.ctx.lock.run('write sweep', () => writeJsonAtomic(join(this.ctx.dir, 'sweeps', taskFileName(result.task)), SweepResultSchema.parse(result)));
   }
 
+  /** Read a task's stored sweep and write what `update` makes of it, both under the write lock, so no other
+   * process saves the sweep in between (two `lots evaluate` runs on one project each merge in the other's rows). */
+  updateSweep(task: string, update: (stored: SweepResult | undefined) => SweepResult): SweepResult {
+    return this.ctx.lock.run('update sweep', () => {
+      const next = SweepResultSchema.parse(update(this.readSweep(task)));
+      writeJsonAtomic(join(this.ctx.dir, 'sweeps', taskFileName(next.task)), next);
+      return next;
+    });
+  }
+
   readDemo(): DemoRecord | undefined {
     return readProjectFile(
       join(this.ctx.dir, 'demo.json'),

@@ -382,6 +382,11 @@ export class ProjectStore implements StoreContext {
     return this.documents.writeSweep(result);
   }
 
+  /** Read-modify-write of a task's sweep under the write lock (see DocumentRecords.updateSweep). */
+  updateSweep(task: string, update: (stored: SweepResult | undefined) => SweepResult): SweepResult {
+    return this.documents.updateSweep(task, update);
+  }
+
   readDemo(): DemoRecord | undefined {
     return this.documents.readDemo();
   }

@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registryNames } from '../../../shared/benchmark/registry';
 import { reexecuteWithout } from '../../../shared/benchmark/trace';
 import { validateTrace } from '../../../shared/trace/validate';
-import { SweepResultSchema } from '../../../shared/project/sweeps';
+import { SweepResultSchema, type SweepResult } from '../../../shared/project/sweeps';
 import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
 import { makeBenchProject } from '../../../electron/engine/benchmark/make';
 import { benchRequests, chooseRun, taskRanking } from '../../../electron/engine/benchmark/project';
 import { scoreBenchTraces } from '../../../electron/engine/benchmark/score';
 import { serveProject } from '../../../electron/engine/benchmark/serve-project';
 import { BenchServer } from '../../../electron/engine/benchmark/server';
-import { evaluateTask, sweepTask } from '../../../electron/engine/benchmark/evaluate';
+import { compareAtBudget, evaluateTask, sweepTask } from '../../../electron/engine/benchmark/evaluate';
 import { runBenchContinual } from '../../../electron/engine/benchmark/continual';
 import { ProjectStore } from '../../../electron/engine/store';
 
@@ -175,6 +175,26 @@ describe('benchmark loop with a real model', () => {
     // (from the server's answer cache: the same requests under the same menu are not generated twice)
     expect(server.generated).toBe(before);
     expect(again.sweep.baselines.every((b) => b.outcomes !== undefined)).toBe(true);
+  });
+
+  it("two comparisons of one task at once (two `lots evaluate` runs) keep each other's rows", async () => {
+    // Each reads the stored sweep when it starts and saves after every measurement; a save that wrote its
+    // own copy whole lost the other's rows (seen: a deletion run beside a fixed-K run on one project).
+    const { byTask, registry, seed } = benchRequests(ProjectStore.open(project));
+    const before = ProjectStore.open(project).readSweep('fx_settle')!;
+    const requests = byTask.get('fx_settle')!;
+    const [a, b] = await Promise.all([
+      compareAtBudget(ProjectStore.open(project), server, 'fx_settle', requests, registry, { seed, draws: 2, baselines: ['oracle'] }),
+      compareAtBudget(ProjectStore.open(project), server, 'fx_settle', requests, registry, { seed, draws: 2, baselines: ['lots-k4'] }),
+    ]);
+    const rows = (sweep: SweepResult) => sweep.baselines.map((r) => `${r.name}:${r.split}`).sort();
+    const expected = [...rows(before), 'lots-k4:eval', 'lots-k4:fit', 'oracle:eval', 'oracle:fit'].sort();
+    expect(rows(ProjectStore.open(project).readSweep('fx_settle')!)).toEqual(expected);
+    // What each returns is what it saved last: the later one holds both.
+    expect([rows(a.sweep), rows(b.sweep)]).toContainEqual(expected);
+    // The rows measured before are the very rows stored before (not measured again, not lost).
+    const stored = ProjectStore.open(project).readSweep('fx_settle')!;
+    for (const row of before.baselines) expect(stored.baselines.find((r) => r.name === row.name && r.split === row.split)).toEqual(row);
   });
 
   it('continual updates record a space version per batch with running scores', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareSpaces, runBudgetSweep, staleRowsNote, type MenuEvaluator } from '../../../shared/benchmark/sweep';
-import type { SweepResult } from '../../../shared/project/sweeps';
+import { compareSpaces, mergeBaselineRows, runBudgetSweep, staleRowsNote, type MenuEvaluator } from '../../../shared/benchmark/sweep';
+import type { BaselineResult, SweepResult } from '../../../shared/project/sweeps';
 import { SweepResultSchema } from '../../../shared/project/sweeps';
 
 const ranking = [
@@ -234,6 +234,51 @@ describe('what a front end says of the dropped rows', () => {
     expect(staleRowsNote(['lots', 'lots-deferred', 'random'], ['lots', 'keep-all', 'random'])).toBe(
       'the stored rows of lots, lots-deferred, random were measured against the previous ranking or K and are dropped (measured again here on the fitting requests: lots, random); lots evaluate --baselines lots-deferred,random measures them again',
     );
+  });
+});
+
+describe('two writers of one sweep (mergeBaselineRows)', () => {
+  const row = (name: string, split: 'fit' | 'eval', accuracy: number): BaselineResult => ({
+    name,
+    split,
+    k: 2,
+    tools: ['Calculator'],
+    accuracy,
+    n: 4,
+    promptTokens: 100,
+  });
+  const names = (rows: readonly BaselineResult[]) => rows.map((r) => `${r.name}:${r.split}:${r.accuracy}`);
+
+  it("keeps this writer's measured rows and the rows the other writer added meanwhile", () => {
+    const lots = row('lots', 'fit', 0.5);
+    const base = [lots];
+    const ours = [lots, row('oracle', 'fit', 0.75)];
+    const theirs = [row('lots', 'fit', 0.5), row('dense-k2', 'fit', 0.25)];
+    expect(names(mergeBaselineRows(base, ours, theirs))).toEqual(['lots:fit:0.5', 'oracle:fit:0.75', 'dense-k2:fit:0.25']);
+  });
+
+  it("takes the file's version of a row this writer left alone, and its own of a row it replaced", () => {
+    const keep = row('keep-all', 'eval', 0.25);
+    const stale = row('random', 'eval', 0.1);
+    const base = [keep, stale];
+    const ours = [keep, row('random', 'eval', 0.2)];
+    const theirs = [row('keep-all', 'eval', 0.3), row('random', 'eval', 0.15)];
+    expect(names(mergeBaselineRows(base, ours, theirs))).toEqual(['keep-all:eval:0.3', 'random:eval:0.2']);
+  });
+
+  it('a row this writer dropped stays dropped; a row the other dropped is not brought back', () => {
+    const a = row('lots-deferred', 'fit', 0.4);
+    const b = row('bm25', 'fit', 0.3);
+    const base = [a, b];
+    const ours = [b];
+    const theirs = [row('lots-deferred', 'fit', 0.4)];
+    expect(names(mergeBaselineRows(base, ours, theirs))).toEqual([]);
+  });
+
+  it('with no other writer it stores exactly what this writer has', () => {
+    const base = [row('lots', 'fit', 0.5)];
+    const ours = [...base, row('no-tools', 'fit', 0)];
+    expect(mergeBaselineRows(base, ours, base)).toEqual(ours);
   });
 });
 
