@@ -63,12 +63,12 @@ export class DocumentRecords {
     });
   }
 
+  private sweepPath(task: string): string {
+    return join(this.ctx.dir, 'sweeps', taskFileName(task));
+  }
+
   readSweep(task: string): SweepResult | undefined {
-    return readProjectFile(
-      join(this.ctx.dir, 'sweeps', taskFileName(task)),
-      SweepResultSchema,
-      `or delete it and run the budget sweep of task "${task}" again`,
-    );
+    return readProjectFile(this.sweepPath(task), SweepResultSchema, `or delete it and run the budget sweep of task "${task}" again`);
   }
 
   listSweeps(): SweepResult[] {
@@ -81,7 +81,7 @@ export class DocumentRecords {
   }
 
   writeSweep(result: SweepResult): void {
-    this.ctx.lock.run('write sweep', () => writeJsonAtomic(join(this.ctx.dir, 'sweeps', taskFileName(result.task)), SweepResultSchema.parse(result)));
+    this.ctx.lock.run('write sweep', () => writeJsonAtomic(this.sweepPath(result.task), SweepResultSchema.parse(result)));
   }
 
   /** Read a task's stored sweep and write what `update` makes of it, both under the write lock, so no other
@@ -89,7 +89,7 @@ export class DocumentRecords {
   updateSweep(task: string, update: (stored: SweepResult | undefined) => SweepResult): SweepResult {
     return this.ctx.lock.run('update sweep', () => {
       const next = SweepResultSchema.parse(update(this.readSweep(task)));
-      writeJsonAtomic(join(this.ctx.dir, 'sweeps', taskFileName(next.task)), next);
+      writeJsonAtomic(this.sweepPath(next.task), next);
       return next;
     });
   }
