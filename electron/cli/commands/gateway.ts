@@ -14,6 +14,7 @@ import { API_ADAPTERS } from '../../engine/gateway/apis/registry';
 import { DEFAULT_MAX_MESSAGE_BYTES, McpGateway } from '../../engine/gateway/mcp-gateway';
 import type { GatewayStats } from '../../../shared/gateway/stats';
 import { listenFailure } from '../listen-errors';
+import { onStopSignals } from '../stop-signals';
 
 const common = {
   project: { type: 'string', description: 'the project folder (its approved spaces are served; its traffic recorded into it)' },
@@ -237,11 +238,15 @@ export const mcpCommand: Command = {
       io.err(`lots gateway mcp: serving stdio → ${gateway.upstreamName} for project ${store.dir}, ${where} (session ${gateway.session})`);
     }
     io.err(`  the Studio's Gateway view shows it (its status: ${join(store.dir, 'gateways', `${gateway.session}.json`)})`);
-    const code = await serveUntilStopped(io, 'gateway mcp', gateway.stats, summaryMs, () => gateway.close(), ended);
-    if (gateway.failure === undefined) return code;
-    // Ending non-zero is how an MCP host learns that its server must be restarted.
-    io.err(`lots gateway mcp: ended because ${gateway.failure}`);
-    return EXIT_FAIL;
+    return serveUntilStopped(io, 'gateway mcp', gateway.stats, summaryMs, () => gateway.close(), {
+      ended,
+      outcome: () => {
+        if (gateway.failure === undefined) return EXIT_OK;
+        // Ending non-zero is how an MCP host learns that its server must be restarted.
+        io.err(`lots gateway mcp: ended because ${gateway.failure}`);
+        return EXIT_FAIL;
+      },
+    });
   },
 };
 
@@ -295,53 +300,48 @@ function secretFrom(name: string, flag: string): string {
   return value;
 }
 
-/** Runs until SIGINT or SIGTERM, printing the summary every `summaryMs`; then stops the gateway and prints it once more. */
+/**
+ * Runs until SIGINT or SIGTERM (or `ended`), printing the summary every `summaryMs`; then stops the gateway,
+ * prints it once more, and ends the process with `outcome()`'s code (see stop-signals.ts for why the process
+ * ends here rather than returning).
+ */
 async function serveUntilStopped(
   io: CliIO,
   name: string,
   stats: GatewayStats,
   summaryMs: number,
   close: () => Promise<{ committed: number; leftIn?: string }>,
-  /** Resolves when serving ended by itself (the stdio client went away). */
-  ended?: Promise<void>,
+  options: {
+    /** Resolves when serving ended by itself (the stdio client went away). */
+    ended?: Promise<void>;
+    /** The exit code, once the batch is committed (it may print why it is not 0). */
+    outcome?: () => number;
+  } = {},
 ): Promise<number> {
   const summary = (): void => {
     io.err(`lots ${name}: ${stats.requests} request(s) served, ${stats.refused} refused, ${stats.recorded} trace(s) recorded`);
     for (const line of stats.summary()) io.err(line);
   };
   const timer = summaryMs > 0 ? setInterval(summary, summaryMs) : undefined;
-  // A second signal more than a second after the first ends the process at once (the first may come
-  // twice, from the terminal's process group and from npm); the handlers stay until the batch is committed.
-  let first = 0;
-  let stopped = (): void => undefined;
-  const stop = (): void => {
-    if (!first) {
-      first = Date.now();
-      stopped();
-    } else if (Date.now() - first > 1000) {
-      io.err(`lots ${name}: stopping now, without committing.`);
-      process.exit(130);
-    }
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // The handlers stay until the process ends: a repeated Ctrl+C neither interrupts the commit nor kills the
+  // process afterwards; one more than a second after the first ends it at once, without committing.
+  const signals = onStopSignals({
+    onForce: () => io.err(`lots ${name}: stopping now, without committing.`),
+    ...(options.ended ? { ended: options.ended } : {}),
+  });
+  let code: number;
   try {
-    await new Promise<void>((resolve) => {
-      stopped = resolve;
-      void ended?.then(() => {
-        first ||= Date.now();
-        resolve();
-      });
-    });
+    await signals.stopped;
     clearInterval(timer);
     io.err(`lots ${name}: stopping (finishing the requests in flight, committing the batch)…`);
     const closed = await close();
     summary();
     io.err(`lots ${name}: stopped; ${closed.committed} trace(s) recorded into the project${closed.leftIn ? `, the rest in ${closed.leftIn}` : ''}.`);
-  } finally {
+    code = options.outcome?.() ?? EXIT_OK;
+  } catch (e) {
     clearInterval(timer);
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    signals.release();
+    throw e;
   }
-  return EXIT_OK;
+  return signals.exit(code);
 }

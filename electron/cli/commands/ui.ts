@@ -9,6 +9,7 @@ import { ProjectStore } from '../../engine/store';
 import { StudioService, defaultConfigDir } from '../../engine/api';
 import { startWebHost, type WebHost } from '../../host/host';
 import { listenFailure } from '../listen-errors';
+import { onStopSignals } from '../stop-signals';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -56,26 +57,16 @@ export const command: Command = {
   ].join('\n'),
   async run(args: ParsedArgs, io: CliIO): Promise<number> {
     const host = await startUi(args, io);
-    // Ctrl+C under `npm run web` can deliver SIGINT twice (to the process group, and again from npm
-    // when its script shell exec'd node): the handlers stay installed so the repeat does not kill the
-    // process mid-shutdown; a signal more than a second after the first one forces the exit.
-    let first = 0;
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        if (!first) {
-          first = Date.now();
-          resolve();
-        } else if (Date.now() - first > 1000) {
-          io.err('lots ui: stopping now.');
-          process.exit(130);
-        }
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
-    await host.close();
+    const signals = onStopSignals({ onForce: () => io.err('lots ui: stopping now.') });
+    await signals.stopped;
+    try {
+      await host.close();
+    } catch (e) {
+      signals.release();
+      throw e;
+    }
     io.err('lots ui: stopped.');
-    return EXIT_OK;
+    return signals.exit(EXIT_OK);
   },
 };
 
