@@ -3,6 +3,7 @@
 import { sweepWithoutEvidence } from '../lots/budget';
 import type { BaselineResult, SweepResult } from '../project/sweeps';
 import { FIXED_K_BASELINES, isFixedK, SELECTION_METHOD_IDS } from '../selection/registry';
+import { formatFixed } from '../text';
 
 export interface ComparisonRow {
   task: string;
@@ -44,8 +45,8 @@ export function formatComparisonTable(rows: readonly ComparisonRow[]): string {
     const cell = (name: string) => {
       const e = r.results.get(name);
       if (!e) return '–';
-      const acc = (b: BaselineResult | undefined) => (b ? b.accuracy.toFixed(2) : '–');
-      const std = e.eval?.accuracyStd !== undefined ? `±${e.eval.accuracyStd.toFixed(2)}` : '';
+      const acc = (b: BaselineResult | undefined) => (b ? formatFixed(b.accuracy) : '–');
+      const std = e.eval?.accuracyStd !== undefined ? `±${formatFixed(e.eval.accuracyStd)}` : '';
       return `${acc(e.fit)}/${acc(e.eval)}${std}`;
     };
     const tokens = (name: string) => {
@@ -79,7 +80,7 @@ export function alignColumns(rows: readonly (readonly string[])[], options: { ru
 function meanRow(rows: readonly ComparisonRow[], columns: readonly string[]): string[] {
   const mean = (name: string, split: 'fit' | 'eval') => {
     const vals = rows.map((r) => r.results.get(name)?.[split]?.accuracy).filter((v): v is number => v !== undefined);
-    return vals.length ? (vals.reduce((a, b) => a + b, 0) / vals.length).toFixed(2) : '–';
+    return vals.length ? formatFixed(vals.reduce((a, b) => a + b, 0) / vals.length) : '–';
   };
   const tokens = (name: string) => {
     const vals = rows.map((r) => r.results.get(name)?.eval?.promptTokens).filter((v): v is number => v !== undefined);

@@ -3,7 +3,7 @@
 // with the family-stratified paired bootstrap interval and McNemar's exact p of the paired table. No
 // fitting label enters any of these spaces, so the table compares rankings, not the choice of the budget.
 // Printed by `lots evaluate` and `lots demo` when the run has LOTS at a fixed K and a baseline at the same K.
-import { plural } from '../text';
+import { formatFixed, plural } from '../text';
 import { alignColumns, type ComparisonRow } from './comparison-table';
 import { pairOutcomes } from './paired-table';
 import { DEFAULT_PAIRED_RESAMPLES, formatSigned, pairedComparison, pClause, type PairedDifference, type PairedOutcome } from './paired';
@@ -79,7 +79,7 @@ export function fixedKRowName(row: FixedKTable['rows'][number], name: string = r
 }
 
 export function formatFixedKTable(table: FixedKTable): string {
-  const acc = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
+  const acc = (x: number | undefined) => (x === undefined ? '–' : formatFixed(x));
   const header = ['ranking at a fixed K', ...FIXED_KS.map((k) => `accuracy K=${k}`), ...FIXED_KS.map((k) => `LOTS − it, K=${k} [95% paired]`)];
   const body = [
     ['lots', ...FIXED_KS.map((k) => acc(table.lots[k])), ...FIXED_KS.map(() => '–')],

@@ -6,6 +6,7 @@
 // whatever its number of requests. The same bootstrap gives an interval for a paired mean of any
 // per-request quantity (prompt-token savings).
 import { mulberry32 } from '../lots/prng';
+import { formatFixed } from '../text';
 
 /** One evaluation request served under both menus. */
 export interface PairedOutcome {
@@ -168,7 +169,7 @@ export function formatPaired(d: PairedDifference, digits = 2): string {
 /** A signed number at `digits` places ("+0.25", "−350"); what rounds to zero prints as +0. */
 export function formatSigned(x: number, digits = 2): string {
   const v = Math.abs(x) < 0.5 * 10 ** -digits ? 0 : x;
-  return `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(digits)}`;
+  return `${v >= 0 ? '+' : '−'}${formatFixed(Math.abs(v), digits)}`;
 }
 
 /** "p=0.13", or "p<0.001" below what formatP prints (spaced: "p = 0.13", "p < 0.001"). */

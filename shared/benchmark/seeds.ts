@@ -8,7 +8,7 @@ import { TABLE_COLUMNS, alignColumns, type ComparisonRow } from './comparison-ta
 import { FIXED_K_RANKINGS, FIXED_KS, fixedKTable } from './fixed-k-table';
 import { formatSigned as signed } from './paired';
 import { pairedTable } from './paired-table';
-import { percent, plural } from '../text';
+import { formatFixed, percent, plural } from '../text';
 
 export type { SeedPoint };
 
@@ -186,7 +186,7 @@ function seedTable(
   name: (method: string) => string = (method) => method,
 ): string {
   if (points.length === 0) return '';
-  const f = (x: number) => x.toFixed(2);
+  const f = (x: number) => formatFixed(x);
   // One seed's value has no spread: it is printed alone, with how many seeds it rests on.
   const cell = (s: Spread, mean: (x: number) => string, range?: (s: Spread) => string) => `${spreadText(s, mean, f, range)}${partialSeeds(s, points.length)}`;
   const header = [what, 'accuracy mean ± sd [min, max]', `${minus} mean ± sd`, ...points.map((p) => `seed ${p.seed}: ${minus} [95% paired]`)];

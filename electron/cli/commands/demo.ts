@@ -31,6 +31,7 @@ import { BENCH_VARIANTS } from '../../../shared/benchmark/variant';
 import { benchOptions, embedderOption, embedFlags, modelFlags, serverOptions, variantFlag } from '../bench-flags';
 import { stageReporter } from '../stage-progress';
 import { ExpectedError } from '../../../shared/api/errors';
+import { formatFixed, formatMinSec } from '../../../shared/text';
 
 const quick = DEMO_PRESETS.quick;
 const standard = DEMO_PRESETS.standard;
@@ -220,7 +221,7 @@ export function formatGrowthTable(points: readonly GrowthPoint[]): string {
   const rows = points.map((p) => {
     const all = p.methods['keep-all'];
     const lots = p.methods.lots;
-    const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
+    const f = (x: number | undefined) => (x === undefined ? '–' : formatFixed(x));
     return [
       String(p.registry),
       f(all?.accuracy),
@@ -239,5 +240,5 @@ export function formatGrowthTable(points: readonly GrowthPoint[]): string {
 }
 
 function formatMinutes(seconds: number): string {
-  return seconds < 120 ? `${seconds.toFixed(0)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+  return formatMinSec(seconds);
 }

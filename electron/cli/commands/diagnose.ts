@@ -5,7 +5,7 @@ import { tableLines } from '../table';
 import { ProjectStore } from '../../engine/store';
 import { diagnoseProject, type ProjectDiagnosis, type TaskDiagnosis } from '../../engine/usecases/diagnose';
 import type { RoleRank } from '../../../shared/lots/diagnostics';
-import { percent } from '../../../shared/text';
+import { formatFixed, percent } from '../../../shared/text';
 
 export const command: Command = {
   name: 'diagnose',
@@ -67,7 +67,7 @@ export const command: Command = {
 
 const BUDGET_MARK: Record<TaskDiagnosis['budgetSource'], string> = { sweep: '', 'other-run': '†', eligible: '*' };
 
-const fixed = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(2));
+const fixed = (x: number | undefined) => (x === undefined ? '—' : formatFixed(x));
 
 function chainCell(d: TaskDiagnosis): string {
   if (!d.chain) return '—';

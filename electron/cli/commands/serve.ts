@@ -5,6 +5,7 @@ import { serveProject, type ServeMenu, type ServeSplit } from '../../engine/benc
 import { ProjectStore } from '../../engine/store';
 import { modelFlags, openServer } from '../bench-flags';
 import { progressReporter } from '../stage-progress';
+import { formatFixed } from '../../../shared/text';
 
 export const command: Command = {
   name: 'serve',
@@ -47,7 +48,7 @@ export const command: Command = {
 export function formatServeTable(rows: ReadonlyArray<{ task: string; served: number; correct: number; promptTokens: number }>): string {
   const lines = rows.map(
     (r) =>
-      `  ${r.task.padEnd(16)} ${String(r.served).padStart(5)} served  accuracy ${(r.served ? r.correct / r.served : 0).toFixed(2)}  ${Math.round(r.promptTokens)} prompt tokens/request`,
+      `  ${r.task.padEnd(16)} ${String(r.served).padStart(5)} served  accuracy ${formatFixed(r.served ? r.correct / r.served : 0)}  ${Math.round(r.promptTokens)} prompt tokens/request`,
   );
   return lines.join('\n');
 }

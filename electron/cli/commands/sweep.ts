@@ -8,6 +8,7 @@ import { selectBenchTasks, sweepBenchTasks } from '../../engine/usecases/sweep';
 import { ProjectStore } from '../../engine/store';
 import { modelFlags, openServer } from '../bench-flags';
 import { progressReporter } from '../stage-progress';
+import { formatFixed } from '../../../shared/text';
 
 export const command: Command = {
   name: 'sweep',
@@ -61,7 +62,7 @@ export const command: Command = {
           io.out(`${outcome.task}: K=${sweep.bestK} (${sweep.points.find((p) => p.k === sweep.bestK)?.tools.join(', ')})`);
           for (const p of sweep.points)
             io.out(
-              `  K=${String(p.k).padStart(3)}  fitting accuracy ${p.accuracy.toFixed(2)}  (${p.n} requests, ${Math.round(p.promptTokens)} prompt tokens/request)`,
+              `  K=${String(p.k).padStart(3)}  fitting accuracy ${formatFixed(p.accuracy)}  (${p.n} requests, ${Math.round(p.promptTokens)} prompt tokens/request)`,
             );
           if (sweepWithoutEvidence(sweep.points))
             io.out(

@@ -34,6 +34,7 @@ import type { Scored } from '../../../shared/lots/rank';
 import { DEFAULT_UPDATE_ALPHA } from '../../../shared/project/updates';
 import { ProjectIndex } from '../read-model/project-index';
 import { foldTaskUpdates } from '../read-model/updates';
+import { formatMinSec } from '../../../shared/text';
 
 /**
  * Split sizes. `quick` runs all ten families in about 27 minutes on a 2-core AMD EPYC (two llama.cpp
@@ -427,7 +428,7 @@ export function growthPoint(result: DemoProjectResult, project: string, families
 
 function elapsedSince(started: number): string {
   const s = (performance.now() - started) / 1000;
-  return s < 120 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return s < 120 ? `${s.toFixed(1)} s` : formatMinSec(s);
 }
 
 /** A recorded command line without its --threads value: the same run on more or fewer cores. */
