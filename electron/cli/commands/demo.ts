@@ -183,7 +183,7 @@ export const command: Command = {
         io.out(formatGrowthTable(result.record.growth));
       }
       io.out('');
-      io.out(`done in ${formatMinutes(result.seconds)}; the project is in ${result.dir} (open it in the Studio: npm run web, then Open project)`);
+      io.out(`done in ${formatMinSec(result.seconds)}; the project is in ${result.dir} (open it in the Studio: npm run web, then Open project)`);
       return EXIT_OK;
     } finally {
       process.removeListener('SIGINT', onSigint);
@@ -237,8 +237,4 @@ export function formatGrowthTable(points: readonly GrowthPoint[]): string {
     'accuracy (evaluation requests, mean over families) and prompt tokens against registry size:',
     ...alignColumns([header, ...rows], { rule: true }),
   ].join('\n');
-}
-
-function formatMinutes(seconds: number): string {
-  return formatMinSec(seconds);
 }
