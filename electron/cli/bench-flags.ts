@@ -48,7 +48,11 @@ export function modelFlags(): Command['flags'] {
   return {
     model: { type: 'string', description: `GGUF model file (or ${FIXTURE_MODELS.join(' / ')}: generated test models)` },
     gpu: { type: 'string', description: GPU_CHOICES.join(' | '), default: 'auto' },
-    parallel: { type: 'string', description: 'requests in flight (parallel sequences)', default: String(DEFAULT_PARALLEL) },
+    parallel: {
+      type: 'string',
+      description: 'requests in flight (parallel sequences of one context, taking turns in the decode)',
+      default: String(DEFAULT_PARALLEL),
+    },
     // No flag default: left out, each request's variant sets it (server.ts answerTokens), so a composition
     // reply, which writes its calculation before the result, is not cut at the faithful variant's 16 tokens.
     'max-tokens': {

@@ -52,3 +52,22 @@ function ownsOutputs(item: BatchItem, amounts: Map<BatchItem, number>): boolean 
   const first = firstLogit(item, 0);
   return first !== -1 && first < taken;
 }
+
+/**
+ * Every batch holds the tokens of one sequence: the sequences take turns, each with as much of its
+ * queue as the batch holds. For generation (the benchmark server): with several sequences in one batch,
+ * llama.cpp's CPU decode of this node-llama-cpp version broke some replies of Qwen2.5 1.5B into garbage
+ * midway ("2306.17 = 2306!etei-olsnes…") whenever a long prefill of one sequence shared batches with
+ * another's generation — with either batch composition above; with one sequence a batch the same
+ * requests are answered as one sequence at a time answers them (docs/benchmark.md, "Serving"). On a CPU
+ * nothing is lost: a decode of one sequence's token costs what a mixed batch's share did.
+ */
+export function oneSequencePerBatch(): CustomBatchingPrioritizationStrategy {
+  let turn = 0;
+  return ({ items, size }) => {
+    const waiting = items.filter((i) => i.tokens.length > 0);
+    if (waiting.length === 0) return [];
+    const item = waiting[turn++ % waiting.length]!;
+    return [{ item, processAmount: Math.min(item.tokens.length, size) }];
+  };
+}

@@ -3,7 +3,7 @@
 // different sequences concurrently — two first accesses race). Prefill without outputs still mixes.
 import { describe, expect, it } from 'vitest';
 import type { BatchItem } from 'node-llama-cpp';
-import { oneOutputSequencePerBatch } from '../../../electron/engine/llama/batching';
+import { oneOutputSequencePerBatch, oneSequencePerBatch } from '../../../electron/engine/llama/batching';
 
 function item(length: number, outputsFrom: number): BatchItem {
   return {
@@ -47,5 +47,35 @@ describe('oneOutputSequencePerBatch', () => {
       }
       expect(++batches).toBeLessThan(50);
     }
+  });
+});
+
+// What generation uses (the benchmark server): replies broke into garbage when a long prefill of one
+// sequence shared batches with another sequence's generation, under either strategy above.
+describe('oneSequencePerBatch', () => {
+  it('puts one sequence in a batch and lets the sequences take turns until all are drained', () => {
+    const strategy = oneSequencePerBatch();
+    const left = [item(700, 699), item(1, 0), item(260, 259), item(1, 0)].map((i) => ({ ...i }));
+    const order: number[] = [];
+    while (left.some((i) => i.tokens.length > 0)) {
+      const active = left.filter((i) => i.tokens.length > 0);
+      const batch = strategy({ items: active, size: 256 });
+      expect(batch).toHaveLength(1);
+      const [{ item: it, processAmount }] = batch as [{ item: BatchItem; processAmount: number }];
+      expect(processAmount).toBe(Math.min(256, it.tokens.length));
+      order.push(left.indexOf(it));
+      const target = left.find((l) => l === it)!;
+      (target as { tokens: readonly unknown[] }).tokens = target.tokens.slice(processAmount);
+      (target as { logits: readonly unknown[] }).logits = target.logits.slice(processAmount);
+      expect(order.length).toBeLessThan(20);
+    }
+    // Turns: the long prefill does not hold the one-token generations back behind its 700 tokens.
+    expect(order.indexOf(1)).toBeLessThan(3);
+    expect(order.indexOf(3)).toBeLessThan(4);
+    expect(order.filter((i) => i === 0)).toHaveLength(3);
+  });
+
+  it('returns nothing when no sequence waits', () => {
+    expect(oneSequencePerBatch()({ items: [], size: 512 })).toEqual([]);
   });
 });

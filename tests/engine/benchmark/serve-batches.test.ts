@@ -1,0 +1,62 @@
+// The benchmark server decodes one sequence a batch. With several sequences in one batch, llama.cpp's CPU
+// decode (node-llama-cpp 3.21.1's bundle) broke replies of Qwen2.5 1.5B into garbage midway — 9 of
+// composition seed 2's 20 fitting replies ("2306.17 = 2306!etei-olsnes…") — whenever one sequence's long
+// prefill shared batches with another's generation; one sequence a batch gave the replies one sequence at a
+// time gives (llama/batching.ts oneSequencePerBatch, docs/benchmark.md "Serving"). The fixture model cannot
+// show garbage, so this test watches the batches themselves: it records the sequence of every token the
+// context adds to a batch (node-llama-cpp's binding, `addToBatch(sequenceId, …)`).
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LlamaContext } from 'node-llama-cpp';
+import { BenchServer } from '../../../electron/engine/benchmark/server';
+import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
+import { generateBenchmark } from '../../../shared/benchmark/generate';
+
+const ROOT = join(__dirname, '../../..');
+
+interface Binding {
+  initBatch: (size: number) => void;
+  addToBatch: (sequenceId: number, firstTokenIndex: number, tokens: Uint32Array, logitIndexes: Uint32Array) => unknown;
+}
+
+describe('the benchmark server’s batches', () => {
+  let server: BenchServer;
+  beforeAll(async () => {
+    server = await BenchServer.open(ensureFixtureModel(join(ROOT, 'tests/.fixtures/models'), { kind: 'random' }), { gpu: 'cpu', parallel: 4, maxTokens: 6 });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('holds one sequence each while four requests are in flight', async () => {
+    const requests = generateBenchmark({ seed: 'batches', families: ['table_total', 'fx_settle', 'sensor_mean', 'compute_only'], fit: 2, eval: 0 });
+    expect(requests.length).toBeGreaterThanOrEqual(8);
+    const menu = ['TableQuery', 'Calculator', 'CurrencyConvert', 'ExchangeRate', 'SensorAPI', 'DocRetrieve'];
+    // The context is made for the first call; make it now (as serve would) so its binding can be watched.
+    const longest = Math.max(...requests.map((base) => server.renderer.render(server.servedTrace({ base, menu }), 0, '').length));
+    const context = (await (server as unknown as { ensureContext(tokens: number): Promise<LlamaContext> }).ensureContext(longest + 16)) as unknown as {
+      _ctx: Binding;
+    };
+    const binding = context._ctx;
+    const batches: Set<number>[] = [];
+    const initBatch = binding.initBatch.bind(binding);
+    const addToBatch = binding.addToBatch.bind(binding);
+    // The binding's methods are read-only properties of its prototype: shadow them on the instance.
+    const watch = <K extends keyof Binding>(name: K, value: Binding[K]) => Object.defineProperty(binding, name, { value, configurable: true });
+    watch('initBatch', (size) => {
+      batches.push(new Set());
+      initBatch(size);
+    });
+    watch('addToBatch', (sequenceId, ...rest) => {
+      batches.at(-1)!.add(sequenceId);
+      return addToBatch(sequenceId, ...rest);
+    });
+    const served = await server.serve(requests.map((base) => ({ base, menu })));
+    expect(served.every((s) => !s.cached)).toBe(true);
+    // Four sequences were used, so requests overlapped…
+    expect(new Set(batches.flatMap((b) => [...b])).size).toBe(4);
+    // …and yet no batch mixed two of them.
+    expect(batches.length).toBeGreaterThan(requests.length);
+    expect(batches.filter((b) => b.size > 1)).toEqual([]);
+  }, 120_000);
+});
