@@ -376,8 +376,6 @@ export class BenchServer {
       sequences: this.parallel,
       batchSize: this.options.batchSize,
       threads: this.threads,
-      // Replies broke into garbage when sequences shared batches (llama/batching.ts oneSequencePerBatch).
-      sequencesPerBatch: 'one',
     });
     this.contextTokens = size;
     this.sequences = Array.from({ length: this.parallel }, () => this.context!.getSequence());

@@ -1,67 +1,23 @@
-// Batch composition for scoring contexts: at most one sequence may have outputs (logits) in a batch.
+// Batch composition for every context the Studio decodes on (scoring, serving): each batch holds the
+// tokens of one sequence; the sequences take turns, each with as much of its queue as the batch holds.
 //
-// Why: with several sequences in one batch, llama.cpp may compute the outputs out of batch order and
-// swaps them back lazily, on the first logits access after the decode (llama_context::output_reorder).
-// node-llama-cpp samples the outputs of different sequences concurrently on libuv worker threads,
-// so two first accesses race and read each other's half-swapped rows: log-probs end up at the
-// wrong positions (seen here as |diff| ≈ 20 nats between two runs of the same trace on a 150k
-// vocabulary, where a sample is slow enough to overlap). Tokens without outputs — the bulk of the
-// work, every context prefix — still share batches freely.
-import type { BatchItem, CustomBatchingPrioritizationStrategy, PrioritizedBatchItem } from 'node-llama-cpp';
+// Why: with several sequences in one batch, the CPU decode of the llama.cpp that node-llama-cpp 3.21.1
+// bundles corrupted some sequences' results on Qwen2.5 1.5B (2026-12-07), with node-llama-cpp's own batch
+// composition and with one that let only one sequence have outputs in a batch:
+// - serving: 9 of composition seed 2's 20 fitting replies broke into garbage midway
+//   ("1506.17 + 800 = 2306.17 = 2306!etei-olsnes…"), deterministically, once a long prefill of one
+//   sequence shared batches with another's generation;
+// - scoring: on eight lanes (a trace's interventions side by side), two of 90 I_x(s) of six composition
+//   traces came out 11.45 and 1.18 where the naive path and one lane give −0.04 and −0.01.
+// One sequence a batch gives what one sequence at a time gives (replies; scores to the batch-shape noise
+// floor, 1e-2) and, on a CPU, costs nothing measurable (docs/scoring-speed.md). Lanes still take the
+// base's KV cells over (LlamaContextSequence.shareTokensFrom) instead of evaluating the prefix again.
+//
+// (Before, scoring contexts let at most one sequence have outputs in a batch, because llama.cpp swaps
+// multi-sequence outputs back lazily on the first logits access and node-llama-cpp's concurrent sampler
+// reads raced on it; one sequence a batch keeps that guarantee too.)
+import type { CustomBatchingPrioritizationStrategy } from 'node-llama-cpp';
 
-export function oneOutputSequencePerBatch(): CustomBatchingPrioritizationStrategy {
-  let turn = 0;
-  return ({ items, size }) => {
-    const out: PrioritizedBatchItem[] = [];
-    if (items.length === 0) return out;
-    // Rotate which sequence goes first so that no sequence waits behind the others for long.
-    const start = turn++ % items.length;
-    let left = size;
-    let outputsTaken = false;
-    // Fair share first (maximum parallelism), then hand what is left to whoever still has tokens.
-    const share = Math.max(1, Math.floor(size / items.length));
-    const amounts = new Map<BatchItem, number>();
-    for (const pass of [share, Infinity]) {
-      for (let k = 0; k < items.length && left > 0; k++) {
-        const item = items[(start + k) % items.length]!;
-        const already = amounts.get(item) ?? 0;
-        let amount = Math.min(item.tokens.length - already, pass === Infinity ? left : Math.min(pass, left));
-        if (amount <= 0) continue;
-        const firstOutput = firstLogit(item, already);
-        const hasOutput = firstOutput !== -1 && firstOutput < already + amount;
-        if (hasOutput && outputsTaken && !ownsOutputs(item, amounts)) amount = firstOutput - already;
-        if (amount <= 0) continue;
-        if (firstOutput !== -1 && firstOutput < already + amount) outputsTaken = true;
-        amounts.set(item, already + amount);
-        left -= amount;
-      }
-    }
-    for (const [item, processAmount] of amounts) if (processAmount > 0) out.push({ item, processAmount });
-    return out;
-  };
-}
-
-function firstLogit(item: BatchItem, from: number): number {
-  for (let i = from; i < item.logits.length; i++) if (item.logits[i]) return i;
-  return -1;
-}
-
-/** The item already holds outputs in this batch (its own later outputs may join them). */
-function ownsOutputs(item: BatchItem, amounts: Map<BatchItem, number>): boolean {
-  const taken = amounts.get(item) ?? 0;
-  const first = firstLogit(item, 0);
-  return first !== -1 && first < taken;
-}
-
-/**
- * Every batch holds the tokens of one sequence: the sequences take turns, each with as much of its
- * queue as the batch holds. For generation (the benchmark server): with several sequences in one batch,
- * llama.cpp's CPU decode of this node-llama-cpp version broke some replies of Qwen2.5 1.5B into garbage
- * midway ("2306.17 = 2306!etei-olsnes…") whenever a long prefill of one sequence shared batches with
- * another's generation — with either batch composition above; with one sequence a batch the same
- * requests are answered as one sequence at a time answers them (docs/benchmark.md, "Serving"). On a CPU
- * nothing is lost: a decode of one sequence's token costs what a mixed batch's share did.
- */
 export function oneSequencePerBatch(): CustomBatchingPrioritizationStrategy {
   let turn = 0;
   return ({ items, size }) => {

@@ -1,7 +1,7 @@
 // Load a model and create contexts with errors a user can act on: missing file, corrupt GGUF, an
 // architecture llama.cpp does not know, a model or context that does not fit in memory.
 import { GgufInsights, InsufficientMemoryError, type Llama, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
-import { oneOutputSequencePerBatch, oneSequencePerBatch } from './batching';
+import { oneSequencePerBatch } from './batching';
 
 import { checkModelPath, estimateFit, formatBytes, readModelHeader } from './model-file';
 import { getRuntime, takeRecentLlamaLog, type GpuChoice } from './runtime';
@@ -80,13 +80,6 @@ export interface ScoringContextOptions {
   /** Keep keys and values in F32 instead of F16: removes the rounding that turns tiny batch-order
    * differences into ~1e-4 log-prob noise, at twice the cache memory. */
   exactKvCache?: boolean;
-  /** 'one' (default): at most one sequence's outputs per batch, for reads through node-llama-cpp's
-   * sampler, which run concurrently (llama/batching.ts). 'any': the fast read, synchronous, lets every
-   * sequence's outputs share a batch. */
-  outputsPerBatch?: 'one' | 'any';
-  /** 'one': every batch holds one sequence's tokens (llama/batching.ts oneSequencePerBatch), what generation
-   * uses; overrides outputsPerBatch. Default: sequences share batches as outputsPerBatch allows. */
-  sequencesPerBatch?: 'one' | 'many';
 }
 
 export async function createScoringContext(model: LlamaModel, options: ScoringContextOptions): Promise<LlamaContext> {
@@ -104,10 +97,8 @@ export async function createScoringContext(model: LlamaModel, options: ScoringCo
       // applies the window, so the numbers are those of the windowed model.
       swaFullCache: true,
       failedCreationRemedy: false,
-      batching: {
-        itemPrioritizationStrategy:
-          options.sequencesPerBatch === 'one' ? oneSequencePerBatch() : options.outputsPerBatch === 'any' ? 'maximumParallelism' : oneOutputSequencePerBatch(),
-      },
+      // One sequence a batch (llama/batching.ts): mixed batches corrupted results on this llama.cpp.
+      batching: { itemPrioritizationStrategy: oneSequencePerBatch() },
       ...(options.exactKvCache ? { experimentalKvCacheKeyType: 'F32' as const, experimentalKvCacheValueType: 'F32' as const } : {}),
     });
   } catch (e) {

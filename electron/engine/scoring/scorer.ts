@@ -1,5 +1,5 @@
 // Score many traces with one model: one llama.cpp context with several sequences, one trace per
-// sequence at a time, so the decodes of parallel traces share batches. Each finished trace is handed
+// sequence at a time; the sequences take turns in the decode, one a batch (llama/batching.ts). Each finished trace is handed
 // to `onTrace` at once (the job appends it to the project), so an interruption loses at most the
 // traces in flight.
 import type { LlamaModel } from 'node-llama-cpp';
@@ -27,15 +27,16 @@ import { ExpectedError } from '../../../shared/api/errors';
 export interface ScoreTracesOptions extends PlanOptions {
   mode: EvaluationMode;
   /** Parallel sequences (traces in flight), default 1. Measured (CPU and an H200 over Vulkan): one
-   * sequence is as fast — reading probabilities at the scored positions dominates, and it is
-   * serialised per batch (see llama/batching.ts) — and keeps every shared prefix in one cache, while
+   * sequence is as fast — reading probabilities at the scored positions dominates, and every
+   * batch holds one sequence (see llama/batching.ts) — and keeps every shared prefix in one cache, while
    * each extra sequence evaluates the common prefix (system prompt, menu) again. Raise it for large
    * models whose decode, not sampling, is the bottleneck. */
   parallel?: number;
   /** Sequences per trace in flight with the fast read: the interventions of one trace are scored on
-   * that many sequences at once, each starting from the base's KV cells (shared, not re-evaluated), so
-   * their changed tails decode together in large batches. Default 8; 1 without the fast read (the
-   * sampler reads of several sequences cannot share a batch, see llama/batching.ts). */
+   * that many sequences at once, each starting from the base's KV cells (shared, not re-evaluated); their
+   * changed tails take turns in the decode, one sequence a batch (they decoded side by side in large
+   * batches until mixed batches were found to corrupt log-probs: llama/batching.ts). Default 8; 1 without
+   * the fast read. */
   lanes?: number;
   /** How the optimized mode reads scored tokens: 'auto' (default) takes the fast read where it exists. */
   read?: ScoringRead;
@@ -130,8 +131,6 @@ export async function scoreTraces(
     batchSize: options.batchSize,
     threads: options.threads,
     exactKvCache: options.exactKvCache,
-    // The fast read is synchronous: outputs of several sequences may share a batch.
-    outputsPerBatch: fast ? 'any' : 'one',
   });
   let next = 0;
   let scored = 0;

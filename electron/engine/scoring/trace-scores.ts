@@ -66,8 +66,8 @@ function chainsOf(plan: TracePlan): Chain[] {
  * The base goes first, on the first runner, turn after turn. Then the interventions: on one runner one
  * after another (descending first change, so each truncation keeps the next one's prefix); on several
  * (the fast read) the other runners take whole chains from a queue, each first taking the base's prefix
- * over from the first runner's KV cells (shared, not evaluated again), so that the chains' changed tails
- * are decoded side by side in shared batches. Naive mode evaluates every sequence from scratch.
+ * over from the first runner's KV cells (shared, not evaluated again), ; the chains' changed tails take
+ * turns in the decode, one sequence a batch (llama/batching.ts). Naive mode evaluates every sequence from scratch.
  * Evaluating turn by turn instead (base, then every intervention, then the next turn) decodes each
  * intervention's context again at every turn: quadratic in the number of turns.
  */

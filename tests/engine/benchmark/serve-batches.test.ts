@@ -4,20 +4,16 @@
 // prefill shared batches with another's generation; one sequence a batch gave the replies one sequence at a
 // time gives (llama/batching.ts oneSequencePerBatch, docs/benchmark.md "Serving"). The fixture model cannot
 // show garbage, so this test watches the batches themselves: it records the sequence of every token the
-// context adds to a batch (node-llama-cpp's binding, `addToBatch(sequenceId, …)`).
+// context adds to a batch (tests/engine/watch-batches.ts).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LlamaContext } from 'node-llama-cpp';
+import { watchBatches } from '../watch-batches';
 import { BenchServer } from '../../../electron/engine/benchmark/server';
 import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
 import { generateBenchmark } from '../../../shared/benchmark/generate';
 
 const ROOT = join(__dirname, '../../..');
-
-interface Binding {
-  initBatch: (size: number) => void;
-  addToBatch: (sequenceId: number, firstTokenIndex: number, tokens: Uint32Array, logitIndexes: Uint32Array) => unknown;
-}
 
 describe('the benchmark server’s batches', () => {
   let server: BenchServer;
@@ -34,23 +30,8 @@ describe('the benchmark server’s batches', () => {
     const menu = ['TableQuery', 'Calculator', 'CurrencyConvert', 'ExchangeRate', 'SensorAPI', 'DocRetrieve'];
     // The context is made for the first call; make it now (as serve would) so its binding can be watched.
     const longest = Math.max(...requests.map((base) => server.renderer.render(server.servedTrace({ base, menu }), 0, '').length));
-    const context = (await (server as unknown as { ensureContext(tokens: number): Promise<LlamaContext> }).ensureContext(longest + 16)) as unknown as {
-      _ctx: Binding;
-    };
-    const binding = context._ctx;
-    const batches: Set<number>[] = [];
-    const initBatch = binding.initBatch.bind(binding);
-    const addToBatch = binding.addToBatch.bind(binding);
-    // The binding's methods are read-only properties of its prototype: shadow them on the instance.
-    const watch = <K extends keyof Binding>(name: K, value: Binding[K]) => Object.defineProperty(binding, name, { value, configurable: true });
-    watch('initBatch', (size) => {
-      batches.push(new Set());
-      initBatch(size);
-    });
-    watch('addToBatch', (sequenceId, ...rest) => {
-      batches.at(-1)!.add(sequenceId);
-      return addToBatch(sequenceId, ...rest);
-    });
+    const context = await (server as unknown as { ensureContext(tokens: number): Promise<LlamaContext> }).ensureContext(longest + 16);
+    const batches = watchBatches(context);
     const served = await server.serve(requests.map((base) => ({ base, menu })));
     expect(served.every((s) => !s.cached)).toBe(true);
     // Four sequences were used, so requests overlapped…
