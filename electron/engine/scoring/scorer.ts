@@ -1,7 +1,7 @@
 // Score many traces with one model: one llama.cpp context with several sequences, one trace per
-// sequence at a time; the sequences take turns in the decode, one a batch (llama/batching.ts). Each finished trace is handed
-// to `onTrace` at once (the job appends it to the project), so an interruption loses at most the
-// traces in flight.
+// sequence at a time; the sequences take turns in the decode, one a batch (llama/batching.ts). Each
+// finished trace is handed to `onTrace` at once (the job appends it to the project), so an interruption
+// loses at most the traces in flight.
 import type { LlamaModel } from 'node-llama-cpp';
 import type { Trace } from '../../../shared/trace/schema';
 
