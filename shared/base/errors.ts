@@ -24,6 +24,8 @@ export const ERROR_CODES = {
     /** A file of the project cannot be read as what LOTS Studio wrote there (the message names it and says what to do). */
     'PROJECT_FILE_DAMAGED',
     'TRACE_CONFLICT',
+    /** A task's budget sweep changed (another `lots sweep`) while a comparison measured against it. */
+    'SWEEP_CHANGED',
     'NOT_FOUND',
     /** The user stopped it (Ctrl-C, a Cancel button); what was committed before is kept. */
     'CANCELLED',

@@ -68,6 +68,13 @@ export interface BudgetSweepOptions {
   previous?: SweepResult;
   evaluate: MenuEvaluator;
   save?: (result: SweepResult) => void | Promise<void>;
+  /**
+   * Read-modify-write of the stored sweep (the store's `updateSweep`, under its lock); when given it is used
+   * instead of `save`. Another process (`lots evaluate`) may save baseline rows to the same file while the
+   * sweep runs: each save keeps them (mergeSweepSave), less the rows this sweep leaves stale, instead of
+   * writing the sweep's own copy over them. Returns what was stored.
+   */
+  update?: (merge: (stored: SweepResult | undefined) => SweepResult) => SweepResult | Promise<SweepResult>;
   /** Called once, at the end, with the stored rows the new sweep left stale and dropped (none: not called). */
   onStale?: (methods: string[]) => void;
   onProgress?: (progress: SweepProgress) => void;
@@ -95,6 +102,19 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
   let measured = false;
   const stale = new Set<string>();
   const rankingChanged = reusable !== undefined && reusable.run !== options.run;
+  const startRows = reusable?.baselines ?? [];
+  const persist = async (r: SweepResult, bestK?: number): Promise<SweepResult> => {
+    if (!options.update) {
+      await options.save?.(r);
+      return r;
+    }
+    const change = { rankingChanged, ...(bestK !== undefined ? { bestK } : {}) };
+    return options.update((file) => {
+      const merged = mergeSweepSave(startRows, r, file, change);
+      for (const name of merged.dropped) stale.add(name);
+      return merged.result;
+    });
+  };
   const publish = (final = false): SweepResult => {
     const sorted = [...points.values()].sort((a, b) => a.k - b.k);
     const bestK = selectBudget(sorted);
@@ -129,14 +149,38 @@ export async function runBudgetSweep(options: BudgetSweepOptions): Promise<Sweep
         promptTokens: m.promptTokens,
         ...(m.schemaTokens !== undefined ? { schemaTokens: m.schemaTokens } : {}),
       });
-      await options.save?.(publish());
+      await persist(publish());
     }
     options.onProgress?.({ done: ++done, total: ks.length, label: `K=${k}`, cached: Boolean(cached), k });
   }
-  const final = publish(true);
+  const published = publish(true);
+  const final = await persist(published, published.bestK);
   if (stale.size > 0) options.onStale?.([...stale]);
-  await options.save?.(final);
   return final;
+}
+
+/**
+ * What a sweep saves when another writer may have saved the same file since the sweep read it (a
+ * `lots evaluate` measuring baselines while `lots sweep` runs): the sweep's points, K and run, with its
+ * baseline rows merged into the file's (mergeBaselineRows, from `startRows`, the rows the sweep began with),
+ * less the file's rows this sweep leaves stale (staleRow: measured at another K, or on another ranking).
+ * The file's rows of another model are not kept. `dropped`: the methods of the file's rows left out as stale.
+ */
+export function mergeSweepSave(
+  startRows: readonly BaselineResult[],
+  ours: SweepResult,
+  stored: SweepResult | undefined,
+  change: { rankingChanged: boolean; bestK?: number },
+): { result: SweepResult; dropped: string[] } {
+  const theirs = stored && stored.model === ours.model ? stored.baselines : [];
+  const merged = mergeBaselineRows(startRows, ours.baselines, theirs);
+  const dropped: string[] = [];
+  const kept = merged.filter((row) => {
+    if (ours.baselines.includes(row) || !staleRow(row, change)) return true;
+    dropped.push(row.name);
+    return false;
+  });
+  return { result: { ...ours, baselines: kept }, dropped };
 }
 
 /**

@@ -97,7 +97,8 @@ export async function sweepTask(
     ks: options.ks,
     previous: store.readSweep(task),
     evaluate: menuEvaluator(server, requests, options.onServed),
-    save: (result) => store.writeSweep(result),
+    // Saves merge into the file under its lock: rows a `lots evaluate` saves meanwhile are kept.
+    update: (merge) => store.updateSweep(task, merge),
     onProgress: options.onProgress,
     ...(options.onStale ? { onStale: options.onStale } : {}),
     signal: options.signal,
@@ -208,9 +209,19 @@ export async function compareAtBudget(
   const total = names.length * splits.length;
   let done = 0;
   // Another process may save this sweep meanwhile (a second `lots evaluate` with other baselines): every
-  // save merges this run's rows into what the file holds then (mergeBaselineRows), under the lock.
+  // save merges this run's rows into what the file holds then (mergeBaselineRows), under the lock. The
+  // file's points, K and run are kept as they are; if a `lots sweep` changed the K or the ranking this run
+  // measured against, its rows would be stale: it stops and says so.
   const saveMerged = (from: readonly BaselineResult[], rows: readonly BaselineResult[]) => {
-    current = store.updateSweep(task, (stored) => ({ ...current, baselines: mergeBaselineRows(from, rows, stored?.baselines ?? []) }));
+    current = store.updateSweep(task, (stored) => {
+      if (stored && (stored.bestK !== sweep.bestK || stored.run !== sweep.run || stored.model !== sweep.model)) {
+        throw new ExpectedError(
+          'SWEEP_CHANGED',
+          `the budget sweep of "${task}" changed while this evaluation ran (K ${sweep.bestK} → ${stored.bestK ?? 'none'}${stored.run !== sweep.run ? ', another scoring run' : ''}${stored.model !== sweep.model ? ', another model' : ''}: another \`lots sweep\`?); the rows measured so far are kept where they still hold: run \`lots evaluate\` again to measure the rest at the new K`,
+        );
+      }
+      return { ...(stored ?? current), baselines: mergeBaselineRows(from, rows, stored?.baselines ?? []) };
+    });
   };
   for (const name of names) {
     options.signal?.throwIfAborted();

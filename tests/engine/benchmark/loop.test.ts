@@ -197,6 +197,30 @@ describe('benchmark loop with a real model', () => {
     for (const row of before.baselines) expect(stored.baselines.find((r) => r.name === row.name && r.split === row.split)).toEqual(row);
   });
 
+  it('a comparison stops, and says why, when a `lots sweep` changes the K it measures against', async () => {
+    // It used to save its own copy of the points and K over the new sweep's, with rows measured at the old K.
+    const store = ProjectStore.open(project);
+    const { byTask, registry, seed } = benchRequests(store);
+    const before = store.readSweep('fx_settle')!;
+    const otherK = before.points.find((p) => p.k !== before.bestK)!.k;
+    let changed = false;
+    const run = compareAtBudget(ProjectStore.open(project), server, 'fx_settle', byTask.get('fx_settle')!, registry, {
+      seed,
+      draws: 2,
+      baselines: ['no-tools'],
+      onProgress: () => {
+        if (changed) return;
+        changed = true;
+        store.writeSweep({ ...before, bestK: otherK }); // another process's sweep, saved meanwhile
+      },
+    });
+    await expect(run).rejects.toMatchObject({ code: 'SWEEP_CHANGED', message: expect.stringContaining(`K ${before.bestK} → ${otherK}`) });
+    const after = store.readSweep('fx_settle')!;
+    expect(after.bestK).toBe(otherK);
+    expect(after.baselines).toEqual(before.baselines);
+    store.writeSweep(before);
+  });
+
   it('continual updates record a space version per batch with running scores', async () => {
     const store = ProjectStore.open(project);
     const { byTask, seed } = benchRequests(store);

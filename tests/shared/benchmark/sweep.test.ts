@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareSpaces, mergeBaselineRows, runBudgetSweep, staleRowsNote, type MenuEvaluator } from '../../../shared/benchmark/sweep';
+import { compareSpaces, mergeBaselineRows, mergeSweepSave, runBudgetSweep, staleRowsNote, type MenuEvaluator } from '../../../shared/benchmark/sweep';
 import type { BaselineResult, SweepResult } from '../../../shared/project/sweeps';
 import { SweepResultSchema } from '../../../shared/project/sweeps';
 
@@ -279,6 +279,68 @@ describe('two writers of one sweep (mergeBaselineRows)', () => {
     const base = [row('lots', 'fit', 0.5)];
     const ours = [...base, row('no-tools', 'fit', 0)];
     expect(mergeBaselineRows(base, ours, base)).toEqual(ours);
+  });
+});
+
+describe('a sweep saving while `lots evaluate` writes the same file (update)', () => {
+  const row = (name: string, k: number, accuracy: number): BaselineResult => ({
+    name,
+    split: 'eval',
+    k,
+    tools: ['DocRetrieve'],
+    accuracy,
+    n: 4,
+    promptTokens: 100,
+  });
+  /** The file as the store holds it; `during` runs at the first save, as another process would. */
+  function file(initial: SweepResult | undefined, during: (f: { value: SweepResult | undefined }) => void) {
+    const f = { value: initial };
+    let saves = 0;
+    const update = (merge: (stored: SweepResult | undefined) => SweepResult) => {
+      if (saves++ === 0) during(f);
+      f.value = merge(f.value);
+      return f.value;
+    };
+    return { f, update };
+  }
+
+  it("keeps rows the other writer added meanwhile, and drops the file's rows the new K leaves stale", async () => {
+    // The stored sweep chose K = 4 with one point; the new sweep measures 1…4 and chooses K = 3.
+    const before: SweepResult = { task: 'fx', model: 'm1', run: 'r1', points: [], bestK: 4, baselines: [row('keep-all', 4, 0.25)], createdAt: 'T0' };
+    const { f, update } = file(before, (g) => {
+      // `lots evaluate` saves two rows while the sweep runs: one that does not follow K, one at the old K.
+      g.value = { ...g.value!, baselines: [...g.value!.baselines, row('no-tools', 0, 0), row('random', 4, 0.1)] };
+    });
+    const stale: string[][] = [];
+    const result = await runBudgetSweep({
+      task: 'fx',
+      model: 'm1',
+      run: 'r1',
+      ranking,
+      previous: before,
+      evaluate: fakeEvaluator([]),
+      update,
+      onStale: (m) => stale.push(m),
+    });
+    expect(result.bestK).toBe(3);
+    expect(result.baselines.map((b) => b.name)).toEqual(['keep-all', 'no-tools']);
+    expect(f.value).toEqual(result);
+    expect(stale).toEqual([['random']]);
+  });
+
+  it('without the other writer it stores what `save` would', async () => {
+    const saved: SweepResult[] = [];
+    const plain = await runBudgetSweep({ task: 'fx', model: 'm1', ranking, evaluate: fakeEvaluator([]), now: () => 'T', save: (r) => void saved.push(r) });
+    const { f, update } = file(undefined, () => {});
+    const merged = await runBudgetSweep({ task: 'fx', model: 'm1', ranking, evaluate: fakeEvaluator([]), now: () => 'T', update });
+    expect(merged).toEqual(plain);
+    expect(f.value).toEqual(saved.at(-1));
+  });
+
+  it("does not keep the file's rows of another model", () => {
+    const ours: SweepResult = { task: 'fx', model: 'm2', points: [], baselines: [], createdAt: 'T' };
+    const stored: SweepResult = { ...ours, model: 'm1', baselines: [row('no-tools', 0, 0)] };
+    expect(mergeSweepSave([], ours, stored, { rankingChanged: false }).result.baselines).toEqual([]);
   });
 });
 
