@@ -7,8 +7,7 @@
 // context adds to a batch (tests/engine/watch-batches.ts).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LlamaContext } from 'node-llama-cpp';
-import { watchBatches } from '../watch-batches';
+import { watchModelBatches } from '../watch-batches';
 import { BenchServer } from '../../../electron/engine/benchmark/server';
 import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
 import { generateBenchmark } from '../../../shared/benchmark/generate';
@@ -28,11 +27,10 @@ describe('the benchmark server’s batches', () => {
     const requests = generateBenchmark({ seed: 'batches', families: ['table_total', 'fx_settle', 'sensor_mean', 'compute_only'], fit: 2, eval: 0 });
     expect(requests.length).toBeGreaterThanOrEqual(8);
     const menu = ['TableQuery', 'Calculator', 'CurrencyConvert', 'ExchangeRate', 'SensorAPI', 'DocRetrieve'];
-    // The context is made for the first call; make it now (as serve would) so its binding can be watched.
-    const longest = Math.max(...requests.map((base) => server.renderer.render(server.servedTrace({ base, menu }), 0, '').length));
-    const context = await (server as unknown as { ensureContext(tokens: number): Promise<LlamaContext> }).ensureContext(longest + 16);
-    const batches = watchBatches(context);
-    const served = await server.serve(requests.map((base) => ({ base, menu })));
+    // The server makes its context at the first call: watch every context its model makes from now on.
+    const watch = watchModelBatches(server.loaded.model);
+    const served = await server.serve(requests.map((base) => ({ base, menu }))).finally(() => watch.restore());
+    const batches = watch.batches;
     expect(served.every((s) => !s.cached)).toBe(true);
     // Four sequences were used, so requests overlapped…
     expect(new Set(batches.flatMap((b) => [...b])).size).toBe(4);
