@@ -26,3 +26,8 @@ export function formatMinSec(seconds: number): string {
 export function percent(x: number | undefined): string {
   return x === undefined || !Number.isFinite(x) ? '—' : `${Math.round(x * 100)}%`;
 }
+
+/** "a", "a and b", "a, b and c". */
+export function listText(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}

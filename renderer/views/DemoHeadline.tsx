@@ -4,7 +4,7 @@
 // date, duration — with the exact command behind a disclosure rather than a raw command line.
 import type { DemoData } from '../../shared/api';
 import { formatSigned, pClause } from '../../shared/benchmark/paired';
-import { demoDuration, meanKept } from '../../shared/export/demo-report';
+import { decodeCaveat, demoDuration, meanKept } from '../../shared/export/demo-report';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../../shared/benchmark/variant';
 import { seedsHeadline } from '../../shared/benchmark/seeds';
 import { percent } from '../../shared/text';
@@ -77,6 +77,18 @@ export function DemoProvenance({ data }: { data: DemoData }) {
           </span>
         ))}
       </details>
+    </div>
+  );
+}
+
+/** Runs served before the one-sequence decode carry an error beyond their intervals: the view says so where the
+ * figures are (the same sentence as the report). */
+export function DemoDecodeCaveat({ data }: { data: DemoData }) {
+  const caveat = data.record ? decodeCaveat(data.record) : undefined;
+  if (!caveat) return null;
+  return (
+    <div className="callout warn small demo-caveat" role="note" data-testid="demo-decode-caveat">
+      {caveat}
     </div>
   );
 }

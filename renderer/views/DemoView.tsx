@@ -7,7 +7,7 @@ import { costHtml, pairedHtml } from '../../shared/export/demo-statistics';
 import { downloadText } from '../api/files';
 import { useApi, useStudio } from '../store/react';
 import { DemoRunCard } from './DemoRunCard';
-import { DemoHeadline, DemoProvenance } from './DemoHeadline';
+import { DemoDecodeCaveat, DemoHeadline, DemoProvenance } from './DemoHeadline';
 import { DemoDifferences } from './DemoDifferences';
 import { DemoReference } from './DemoReference';
 import { DemoSeeds } from './DemoSeeds';
@@ -65,6 +65,7 @@ function DemoStory({ data }: { data: DemoData }) {
           <h1>What LOTS did on {project?.name ?? 'this project'}</h1>
           <DemoHeadline data={data} />
           <DemoProvenance data={data} />
+          <DemoDecodeCaveat data={data} />
         </div>
         <div className="field-row">
           <button className="btn" onClick={() => void report()} data-testid="demo-report">

@@ -6,7 +6,7 @@ import type { DemoCell, DemoData } from '../api/types';
 import type { DemoRecord, GrowthPoint } from '../project/demo';
 import { escapeHtml, px } from './html';
 import { isFixedK, SELECTION_METHODS } from '../selection/registry';
-import { percent } from '../text';
+import { listText, percent } from '../text';
 import { costHtml, fixedKHtml, pairedHtml } from './demo-statistics';
 import { formatFixedKSeedTable, formatSeedTable, seedsHeadline } from '../benchmark/seeds';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../benchmark/variant';
@@ -256,6 +256,26 @@ export function demoDuration(r: Pick<DemoRecord, 'seconds' | 'finishedAt' | 'see
   return ` · ${text}${where}${r.finishedAt ? '' : ' so far, not finished'}`;
 }
 
+/** Where a demo's runs were served before the one-sequence decode (DecodeSchema), the sentence that says so and
+ * what it means for the figures; undefined where every run was served with it. One rule for the Demo view, the
+ * report and `lots evaluate`. */
+export function decodeCaveat(r: Pick<DemoRecord, 'v' | 'decode' | 'seeds'>): string | undefined {
+  const seeds = r.seeds && r.seeds.length > 1 ? r.seeds : undefined;
+  const before = seeds ? seeds.filter((p) => p.decode === undefined).map((p) => p.seed) : r.decode ? [] : ['.'];
+  if (before.length === 0) return undefined;
+  const which = !seeds
+    ? 'This run was'
+    : before.length === seeds.length
+      ? 'Every seed of this run was'
+      : `${before.length === 1 ? 'Seed' : 'Seeds'} ${listText(before)} of this run ${before.length === 1 ? 'was' : 'were'}`;
+  return (
+    `${which} served before 2026-12-07, when the requests sharing a decode batch could change one another's replies on a CPU ` +
+    `(a bug of the bundled llama.cpp; the engine now decodes one sequence a batch). Served again, some replies come out ` +
+    `different, so read these figures as a few points uncertain beyond their intervals; run the demo again in a new folder ` +
+    `to measure them with today's engine (docs/benchmark.md, "Serving").`
+  );
+}
+
 export function renderDemoReport(data: DemoData, options: DemoReportOptions): string {
   const r = data.record;
   const lots = data.mean.lots?.eval;
@@ -295,6 +315,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   const paired = pairedHtml(data.paired, METHOD_LABELS, '', { familiesOpen: true });
   const cost = costHtml(data.cost, METHOD_LABELS);
   const fixedK = fixedKHtml(data.fixedK, METHOD_LABELS);
+  const caveat = r ? decodeCaveat(r) : undefined;
   const provenance = r
     ? `${escapeHtml(r.modelName)} · ${escapeHtml(r.machine)} · ${escapeHtml(r.startedAt.slice(0, 10))}${demoDuration(r)}<br><code>${escapeHtml(r.command)}</code>${(r.resumedWith ?? []).map((c) => ` then, resumed with: <code>${escapeHtml(c)}</code>`).join('')}<br>` +
       `${r.preset.families.length === 1 ? '1 family' : `${r.preset.families.length} families`} × (${r.preset.fit} fitting + ${r.preset.eval} evaluation requests), registry of ${r.preset.registry} tools, budgets K = 1…${r.preset.kMax ?? 'all'}, ${r.preset.draws} Random draws, seed ${escapeHtml(r.preset.seed)}${r.preset.seeds ? ` and the next ${r.preset.seeds - 1}` : ''}${variantClause(r.preset.variant)}`
@@ -309,6 +330,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
   body { font: 12px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a; margin: 24px auto; max-width: 960px; }
   h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 14px; margin: 18px 0 6px; }
   .meta { color: #555; margin: 0 0 12px; } .headline { font-size: 14px; margin: 8px 0 12px; }
+  .caveat { border-left: 3px solid #b7791f; background: #fdf6e3; padding: 6px 10px; margin: 0 0 12px; }
   .charts { display: flex; flex-wrap: wrap; gap: 18px; } .charts > div { flex: 1 1 420px; }
   table { border-collapse: collapse; width: 100%; } th, td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
   th { font-weight: 600; border-bottom: 2px solid #999; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -323,6 +345,7 @@ export function renderDemoReport(data: DemoData, options: DemoReportOptions): st
 <h1>${escapeHtml(`LOTS demo — ${options.projectName}`)}</h1>
 <p class="meta">${provenance}</p>
 <p class="headline">${escapeHtml(headline)}</p>
+${caveat ? `<p class="caveat" data-testid="decode-caveat">${escapeHtml(caveat)}</p>` : ''}
 <div class="charts">
 <div><h2>Accuracy per method</h2>${accuracyChart(data)}</div>
 <div><h2>Prompt tokens per request</h2>${tokensChart(data)}</div>

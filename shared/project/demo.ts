@@ -6,6 +6,12 @@ import { RunHeaderSchema } from './run-record';
 
 export const DEMO_RECORD_VERSION = 1;
 
+/** How the engine's contexts decoded when a run was made: `one-sequence`, one sequence a decode batch (since
+ * 2026-12-07). A record without it was served before, when sequences shared decode batches and the CPU decode
+ * of the bundled llama.cpp could change some of them (docs/benchmark.md, "Serving"). */
+export const DecodeSchema = z.literal('one-sequence');
+export const CURRENT_DECODE = 'one-sequence' as const;
+
 const MethodPointSchema = z.object({
   /** Mean accuracy over the families (evaluation requests). */
   accuracy: z.number().min(0).max(1),
@@ -52,6 +58,8 @@ export const SeedPointSchema = z.object({
   /** Seconds of the seed project's own runs (its demo.json), where it was run on its own before this demo
    * joined it; absent where this demo made it (its time is in the demo's own seconds). */
   seconds: z.number().nonnegative().optional(),
+  /** How this seed's project was served (DecodeSchema); absent: before the one-sequence decode. */
+  decode: DecodeSchema.optional(),
 });
 export type SeedPoint = z.infer<typeof SeedPointSchema>;
 
@@ -72,6 +80,9 @@ export const DemoRecordSchema = RunHeaderSchema.extend({
     /** The benchmark variant (shared/benchmark/variant.ts); absent: faithful. */
     variant: z.string().optional(),
   }),
+  /** How the run was served (DecodeSchema): set when the run was made with one sequence a decode batch; a run
+   * begun before keeps it absent when resumed (its first sittings' traces stay as served). */
+  decode: DecodeSchema.optional(),
   growth: z.array(GrowthPointSchema).default([]),
   /** With `--seeds N` (N > 1): one point per seed, in seed order. */
   seeds: z.array(SeedPointSchema).optional(),

@@ -1,7 +1,7 @@
 // One rounding rule for a number printed by the CLI and shown by the Studio: formatFixed rounds a half away
 // from zero at the printed digit, as percent does, so 29/40 is "0.73" in a table and "73%" in the Demo view.
 import { describe, expect, it } from 'vitest';
-import { formatFixed, formatMinSec, percent } from '../../shared/text';
+import { formatFixed, formatMinSec, listText, percent } from '../../shared/text';
 import { formatSigned } from '../../shared/benchmark/paired';
 
 describe('formatFixed', () => {
@@ -40,5 +40,11 @@ describe('formatMinSec', () => {
     expect(formatMinSec(2879.4)).toBe('47 min 59 s');
     expect(formatMinSec(119.6)).toBe('2 min 0 s');
     expect(formatMinSec(95.2)).toBe('95 s');
+  });
+});
+
+describe('listText', () => {
+  it('joins with commas and a last "and"', () => {
+    expect([[], ['a'], ['a', 'b'], ['a', 'b', 'c']].map((items) => listText(items))).toEqual(['', 'a', 'a and b', 'a, b and c']);
   });
 });

@@ -22,7 +22,7 @@ import {
 } from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
 import { formatFixedKSeedTable, formatSeedTable } from '../../../shared/benchmark/seeds';
-import { METHOD_LABELS } from '../../../shared/export/demo-report';
+import { decodeCaveat, METHOD_LABELS } from '../../../shared/export/demo-report';
 import { FIXTURE_MODELS } from '../../engine/models/model-arg';
 
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';
@@ -182,6 +182,8 @@ export const command: Command = {
         io.out('');
         io.out(formatGrowthTable(result.record.growth));
       }
+      const caveat = decodeCaveat(result.record);
+      if (caveat) io.out(`\nnote: ${caveat}`);
       io.out('');
       io.out(`done in ${formatMinSec(result.seconds)}; the project is in ${result.dir} (open it in the Studio: npm run web, then Open project)`);
       return EXIT_OK;

@@ -16,7 +16,7 @@ import {
   DELETION_BASELINES,
 } from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
-import { METHOD_LABELS } from '../../../shared/export/demo-report';
+import { decodeCaveat, METHOD_LABELS } from '../../../shared/export/demo-report';
 import { comparisonRow, formatComparisonTable, methodNotes, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import { deferredTable, formatDeferredTable } from '../../../shared/benchmark/deferred-table';
@@ -124,6 +124,8 @@ export const command: Command = {
         store.writeDemo({ ...record, seeds });
         io.out(`\n${join(store.dir, 'demo.json')}: its seed points were brought up to date with the seed projects (the Studio's Demo view shows these).`);
       }
+      const caveat = record ? decodeCaveat({ ...record, ...(seeds ? { seeds } : {}) }) : undefined;
+      if (caveat) io.out(`\nnote: ${caveat}`);
     }
     return skipped > 0 ? EXIT_PARTIAL : EXIT_OK;
   },

@@ -17,7 +17,7 @@ import type { BenchOptions, BenchPlan } from '../../../shared/benchmark/generate
 import { DEFAULT_SEED, planBenchmark } from '../../../shared/benchmark/generate';
 import { comparisonRow, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import type { SweepProgress } from '../../../shared/benchmark/sweep';
-import { DEMO_RECORD_VERSION, type DemoRecord, type GrowthPoint, type MethodPoint } from '../../../shared/project/demo';
+import { CURRENT_DECODE, DEMO_RECORD_VERSION, type DemoRecord, type GrowthPoint, type MethodPoint } from '../../../shared/project/demo';
 import { seedList, seedPoint } from '../../../shared/benchmark/seeds';
 
 import { ProjectStore } from '../store/project-store';
@@ -169,6 +169,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     command: options.command ?? 'lots demo',
     machine: machineDescription(),
     startedAt: new Date().toISOString(),
+    decode: CURRENT_DECODE,
     preset: {
       name: options.preset ?? 'quick',
       families: first.families,
@@ -238,8 +239,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       stage({ stage: 'project', done: index + 1, total: plans.length });
       if (seeds.length > 1) {
         // A seed folder run on its own before (its own demo.json) brings that time with it.
-        const own = dir === out ? undefined : store.readDemo()?.seconds;
-        const point = { ...seedPoint(plan.seed, relative(out, dir) || '.', result.rows), ...(own !== undefined ? { seconds: own } : {}) };
+        // It says how it was served too: a seed folder with its own record as that record says, one this demo made as the demo.
+        const ownRecord = dir === out ? undefined : store.readDemo();
+        const own = ownRecord?.seconds;
+        const decode = ownRecord ? ownRecord.decode : record.decode;
+        const point = {
+          ...seedPoint(plan.seed, relative(out, dir) || '.', result.rows),
+          ...(own !== undefined ? { seconds: own } : {}),
+          ...(decode ? { decode } : {}),
+        };
         record.seeds = [...(record.seeds ?? []).filter((p) => p.seed !== plan.seed), point].sort((a, b) => seeds.indexOf(a.seed) - seeds.indexOf(b.seed));
       } else if (plans.length > 1) {
         const point = growthPoint(result, relative(out, dir) || '.', plan.families);

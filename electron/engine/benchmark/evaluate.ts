@@ -217,7 +217,7 @@ export async function compareAtBudget(
       if (stored && (stored.bestK !== sweep.bestK || stored.run !== sweep.run || stored.model !== sweep.model)) {
         throw new ExpectedError(
           'SWEEP_CHANGED',
-          `the budget sweep of "${task}" changed while this evaluation ran (K ${sweep.bestK} → ${stored.bestK ?? 'none'}${stored.run !== sweep.run ? ', another scoring run' : ''}${stored.model !== sweep.model ? ', another model' : ''}: another \`lots sweep\`?); the rows measured so far are kept where they still hold: run \`lots evaluate\` again to measure the rest at the new K`,
+          `the budget sweep of "${task}" changed while this evaluation ran (K ${sweep.bestK} → ${stored.bestK ?? 'none'}${stored.run !== sweep.run ? ', another scoring run' : ''}${stored.model !== sweep.model ? ', another model' : ''}: another \`lots sweep\`?); this evaluation's rows not yet saved are dropped, and the rows saved before the change stay only where the new sweep still holds them: run \`lots evaluate\` again to measure the rest at the new K`,
         );
       }
       return { ...(stored ?? current), baselines: mergeBaselineRows(from, rows, stored?.baselines ?? []) };

@@ -24,6 +24,6 @@ export function seedPointsOf(store: ProjectStore, onMissing: (point: SeedPoint, 
       .filter((s) => s !== undefined)
       .map(comparisonRow)
       .filter((r): r is ComparisonRow => r !== undefined && r.results.size > 0);
-    return { ...seedPoint(p.seed, p.project, rows), ...(p.seconds !== undefined ? { seconds: p.seconds } : {}) };
+    return { ...seedPoint(p.seed, p.project, rows), ...(p.seconds !== undefined ? { seconds: p.seconds } : {}), ...(p.decode ? { decode: p.decode } : {}) };
   });
 }

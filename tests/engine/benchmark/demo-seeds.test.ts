@@ -12,7 +12,7 @@ import { benchRequests } from '../../../electron/engine/benchmark/project';
 import { seedPointsOf } from '../../../electron/engine/benchmark/seeds';
 import { ProjectStore } from '../../../electron/engine/store';
 import { readBenchMeta } from '../../../shared/benchmark/trace';
-import { demoDuration } from '../../../shared/export/demo-report';
+import { decodeCaveat, demoDuration } from '../../../shared/export/demo-report';
 import { runCli } from '../../cli/io';
 
 let dir: string;
@@ -66,6 +66,9 @@ describe('lots demo --seeds 2 --variant composition', () => {
     ]);
     // The time of seed 1's own run comes with its point; seed 0 was run by this demo (its own seconds).
     expect(record.seeds!.map((p) => p.seconds)).toEqual([undefined, alone]);
+    // Both were served one sequence a decode batch, and the record and each seed point say so (no caveat).
+    expect([record.decode, ...record.seeds!.map((p) => p.decode)]).toEqual(['one-sequence', 'one-sequence', 'one-sequence']);
+    expect(decodeCaveat(record)).toBeUndefined();
     expect(demoDuration({ ...record, seconds: 60 * 100, seeds: record.seeds!.map((p) => (p.seconds ? { ...p, seconds: 60 * 25 } : p)) })).toBe(
       ` · 2 h 5 min over every seed's runs`,
     );
@@ -91,6 +94,20 @@ describe('lots demo --seeds 2 --variant composition', () => {
     // The same command on more cores is the same run: not recorded again.
     await runDemo({ ...options, command: `${resumed} --threads 2` });
     expect(ProjectStore.open(options.out).readDemo()).toMatchObject({ command: 'lots demo', resumedWith: [resumed] });
+    // A seed folder whose own record was made before the one-sequence decode (no mark) is joined as such: its
+    // point says so, and the caveat names that seed; the mark comes back with its record.
+    const seedStore = ProjectStore.open(seedDir(options.out, '1'));
+    const marked = seedStore.readDemo()!;
+    const { decode: _, ...unmarked } = marked;
+    seedStore.writeDemo(unmarked);
+    await runDemo({ ...options, command: resumed });
+    const joined = ProjectStore.open(options.out).readDemo()!;
+    expect(joined.seeds!.map((p) => p.decode)).toEqual(['one-sequence', undefined]);
+    expect(decodeCaveat(joined)).toMatch(/^Seed 1 of this run was served before 2026-12-07/);
+    expect(seedPointsOf(ProjectStore.open(options.out))!.map((p) => p.decode)).toEqual(['one-sequence', undefined]);
+    seedStore.writeDemo(marked);
+    await runDemo({ ...options, command: resumed });
+    expect(decodeCaveat(ProjectStore.open(options.out).readDemo()!)).toBeUndefined();
     await expect(runDemo({ ...options, variant: 'faithful' })).rejects.toThrow(/holds another benchmark \(seed 0, composition variant/);
   }, 900_000);
 

@@ -214,7 +214,10 @@ describe('benchmark loop with a real model', () => {
         store.writeSweep({ ...before, bestK: otherK }); // another process's sweep, saved meanwhile
       },
     });
-    await expect(run).rejects.toMatchObject({ code: 'SWEEP_CHANGED', message: expect.stringContaining(`K ${before.bestK} → ${otherK}`) });
+    await expect(run).rejects.toMatchObject({
+      code: 'SWEEP_CHANGED',
+      message: expect.stringMatching(new RegExp(`K ${before.bestK} → ${otherK}.*not yet saved are dropped.*run \`lots evaluate\` again`)),
+    });
     const after = store.readSweep('fx_settle')!;
     expect(after.bestK).toBe(otherK);
     expect(after.baselines).toEqual(before.baselines);

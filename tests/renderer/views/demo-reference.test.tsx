@@ -118,6 +118,29 @@ describe('Demo view: reference rows, seeds, differences side by side (issues 39 
     expect(screen.queryByTestId('demo-seeds')).toBeNull();
   });
 
+  it('says, under the provenance, which seeds were served before the one-sequence decode, and nothing once all were', async () => {
+    const base = sampleDemoRecord();
+    const seed = (s: string, decode?: 'one-sequence') => ({
+      seed: s,
+      project: s === '0' ? '.' : `seeds/seed-${s}`,
+      accuracy: { lots: 0.5, 'keep-all': 0.3 } as Record<string, number>,
+      lotsMinus: { 'keep-all': { difference: 0.2, lo: 0.1, hi: 0.3, n: 400 } },
+      ...(decode ? { decode } : {}),
+    });
+    const record: DemoRecord = { ...base, decode: 'one-sequence', seeds: [seed('0', 'one-sequence'), seed('1'), seed('2', 'one-sequence')] };
+    await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }, record) });
+    const caveat = await screen.findByTestId('demo-decode-caveat');
+    expect(caveat.textContent).toMatch(
+      /^Seed 1 of this run was served before 2026-12-07, when the requests sharing a decode batch could change one another's replies/,
+    );
+    expect(caveat.getAttribute('role')).toBe('note');
+    cleanup();
+    const fixed: DemoRecord = { ...record, seeds: record.seeds!.map((p) => ({ ...p, decode: 'one-sequence' as const })) };
+    await renderStudio({ view: 'demo' }, { dir: story({ lots: twelve(9), 'keep-all': twelve(4) }, fixed) });
+    await screen.findByTestId('demo-provenance');
+    expect(screen.queryByTestId('demo-decode-caveat')).toBeNull();
+  });
+
   it('shows the spread over seeds: mean ± sd and range, and each seed’s paired interval', async () => {
     const base = sampleDemoRecord();
     const seed = (s: string, lots: number, all: number, lo: number, hi: number) => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DemoData } from '../../../shared/api/types';
-import { accuracyChart, accuracyTokensChart, growthChart, meanKept, renderDemoReport, tokensChart } from '../../../shared/export/demo-report';
+import { accuracyChart, accuracyTokensChart, decodeCaveat, growthChart, meanKept, renderDemoReport, tokensChart } from '../../../shared/export/demo-report';
 import { fixedKTable } from '../../../shared/benchmark/fixed-k-table';
-import type { GrowthPoint } from '../../../shared/project/demo';
+import { CURRENT_DECODE, type GrowthPoint } from '../../../shared/project/demo';
 import type { BaselineResult } from '../../../shared/project/sweeps';
 import { pairedTable } from '../../../shared/benchmark/paired-table';
 import { costTable } from '../../../shared/benchmark/cost-table';
@@ -184,6 +184,41 @@ describe('demo charts and report', () => {
     expect(seeded).toContain(
       'prompt tokens per request. That is seed 0; over the 2 seeds LOTS answers 60% ± 14% and keep-all 45% ± 7% (LOTS − keep-all +15 ± 21 points).</p>',
     );
+  });
+
+  it('says when a run, or which of its seeds, was served before the one-sequence decode, and nothing when every one was served with it', () => {
+    const record = {
+      v: 1 as const,
+      model: '/m/q.gguf',
+      modelName: 'q.gguf',
+      modelHash: 'h',
+      command: 'lots demo --out d',
+      machine: '2 × cpu',
+      startedAt: '2026-12-03T12:04:00.000Z',
+      preset: { name: 'standard', families: ['table_total'], fit: 8, eval: 40, registry: 15, draws: 3, kMax: 4, seed: '0' },
+      growth: [],
+    };
+    const seed = (s: string, decode?: 'one-sequence') => ({
+      seed: s,
+      project: s === '0' ? '.' : `seeds/seed-${s}`,
+      accuracy: { lots: 0.5 },
+      lotsMinus: {},
+      ...(decode ? { decode } : {}),
+    });
+    expect(decodeCaveat(record)).toMatch(/^This run was served before 2026-12-07, when the requests sharing a decode batch could change one another's replies/);
+    expect(decodeCaveat({ ...record, decode: CURRENT_DECODE })).toBeUndefined();
+    // Several seeds: the seeds' own marks count (a seed folder run on its own, then joined), not the first project's alone.
+    expect(decodeCaveat({ ...record, decode: CURRENT_DECODE, seeds: [seed('0', CURRENT_DECODE), seed('1'), seed('2')] })).toMatch(
+      /^Seeds 1 and 2 of this run were served before/,
+    );
+    expect(decodeCaveat({ ...record, seeds: [seed('0'), seed('1', CURRENT_DECODE)] })).toMatch(/^Seed 0 of this run was served before/);
+    expect(decodeCaveat({ ...record, seeds: [seed('0'), seed('1'), seed('2')] })).toMatch(/^Every seed of this run was served before/);
+    expect(decodeCaveat({ ...record, seeds: [seed('0', CURRENT_DECODE), seed('1', CURRENT_DECODE)] })).toBeUndefined();
+    // The report shows it under the headline, escaped, and leaves it out where it does not apply.
+    expect(renderDemoReport({ ...data, record }, { projectName: 'p' })).toContain(
+      '<p class="caveat" data-testid="decode-caveat">This run was served before 2026-12-07',
+    );
+    expect(renderDemoReport({ ...data, record: { ...record, decode: CURRENT_DECODE } }, { projectName: 'p' })).not.toContain('class="caveat"');
   });
 
   it('the report carries the paired block and the cost of selection when the data has them, and neither when not', () => {
