@@ -23,7 +23,6 @@ export const ERROR_CODES = {
     'PROJECT_LOCKED',
     /** A file of the project cannot be read as what LOTS Studio wrote there (the message names it and says what to do). */
     'PROJECT_FILE_DAMAGED',
-    'TRACE_CONFLICT',
     /** A task's budget sweep changed (another `lots sweep`) while a comparison measured against it. */
     'SWEEP_CHANGED',
     'NOT_FOUND',
