@@ -4,7 +4,8 @@
 // date, duration — with the exact command behind a disclosure rather than a raw command line.
 import type { DemoData } from '../../shared/api';
 import { formatSigned, pClause } from '../../shared/benchmark/paired';
-import { decodeCaveat, demoDuration, meanKept } from '../../shared/export/demo-report';
+import { demoDuration, meanKept } from '../../shared/export/demo-report';
+import { decodeCaveat } from '../../shared/project/run-record';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../../shared/benchmark/variant';
 import { seedsHeadline } from '../../shared/benchmark/seeds';
 import { percent } from '../../shared/text';

@@ -19,7 +19,14 @@ export interface HistoryData {
   /** The approved space (the latest accepted version: read-model/approved-space.ts says so), null while none is. */
   approved: SpaceVersion | null;
   /** The task's arms when the project holds a benchmark stream. */
-  stream: { task: StreamTask; options: StreamRecord['options']; modelName: string; credited: StreamRecord['credited'] } | null;
+  stream: {
+    task: StreamTask;
+    options: StreamRecord['options'];
+    modelName: string;
+    credited: StreamRecord['credited'];
+    /** Where the stream was served before the one-sequence decode, the sentence that says so (decodeCaveat). */
+    caveat: string | null;
+  } | null;
 }
 
 export interface UpdateResult extends HistoryData {

@@ -4,9 +4,10 @@
 // shows exactly what the screen showed. No scripts, no external assets.
 import type { DemoCell, DemoData } from '../api/types';
 import type { DemoRecord, GrowthPoint } from '../project/demo';
+import { decodeCaveat } from '../project/run-record';
 import { escapeHtml, px } from './html';
 import { isFixedK, SELECTION_METHODS } from '../selection/registry';
-import { listText, percent } from '../text';
+import { percent } from '../text';
 import { costHtml, fixedKHtml, pairedHtml } from './demo-statistics';
 import { formatFixedKSeedTable, formatSeedTable, seedsHeadline } from '../benchmark/seeds';
 import { isBenchVariant, VARIANT_SUMMARIES } from '../benchmark/variant';
@@ -254,26 +255,6 @@ export function demoDuration(r: Pick<DemoRecord, 'seconds' | 'finishedAt' | 'see
   const minutes = Math.round(total / 60);
   const text = minutes >= 120 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
   return ` · ${text}${where}${r.finishedAt ? '' : ' so far, not finished'}`;
-}
-
-/** Where a demo's runs were served before the one-sequence decode (DecodeSchema), the sentence that says so and
- * what it means for the figures; undefined where every run was served with it. One rule for the Demo view, the
- * report and `lots evaluate`. */
-export function decodeCaveat(r: Pick<DemoRecord, 'v' | 'decode' | 'seeds'>): string | undefined {
-  const seeds = r.seeds && r.seeds.length > 1 ? r.seeds : undefined;
-  const before = seeds ? seeds.filter((p) => p.decode === undefined).map((p) => p.seed) : r.decode ? [] : ['.'];
-  if (before.length === 0) return undefined;
-  const which = !seeds
-    ? 'This run was'
-    : before.length === seeds.length
-      ? 'Every seed of this run was'
-      : `${before.length === 1 ? 'Seed' : 'Seeds'} ${listText(before)} of this run ${before.length === 1 ? 'was' : 'were'}`;
-  return (
-    `${which} served before 2026-12-07, when the requests sharing a decode batch could change one another's replies on a CPU ` +
-    `(a bug of the bundled llama.cpp; the engine now decodes one sequence a batch). Served again, some replies come out ` +
-    `different, so read these figures as a few points uncertain beyond their intervals; run the demo again in a new folder ` +
-    `to measure them with today's engine (docs/benchmark.md, "Serving").`
-  );
 }
 
 export function renderDemoReport(data: DemoData, options: DemoReportOptions): string {

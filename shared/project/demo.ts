@@ -2,15 +2,9 @@
 // machine, preset sizes) and, when the registry-growth run was done, accuracy and prompt tokens of
 // keep-all and LOTS at each registry size. The per-task results themselves live in the sweeps.
 import { z } from 'zod';
-import { RunHeaderSchema } from './run-record';
+import { DecodeSchema, RunHeaderSchema } from './run-record';
 
 export const DEMO_RECORD_VERSION = 1;
-
-/** How the engine's contexts decoded when a run was made: `one-sequence`, one sequence a decode batch (since
- * 2026-12-07). A record without it was served before, when sequences shared decode batches and the CPU decode
- * of the bundled llama.cpp could change some of them (docs/benchmark.md, "Serving"). */
-export const DecodeSchema = z.literal('one-sequence');
-export const CURRENT_DECODE = 'one-sequence' as const;
 
 const MethodPointSchema = z.object({
   /** Mean accuracy over the families (evaluation requests). */
@@ -80,9 +74,6 @@ export const DemoRecordSchema = RunHeaderSchema.extend({
     /** The benchmark variant (shared/benchmark/variant.ts); absent: faithful. */
     variant: z.string().optional(),
   }),
-  /** How the run was served (DecodeSchema): set when the run was made with one sequence a decode batch; a run
-   * begun before keeps it absent when resumed (its first sittings' traces stay as served). */
-  decode: DecodeSchema.optional(),
   growth: z.array(GrowthPointSchema).default([]),
   /** With `--seeds N` (N > 1): one point per seed, in seed order. */
   seeds: z.array(SeedPointSchema).optional(),

@@ -22,7 +22,8 @@ import {
 } from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
 import { formatFixedKSeedTable, formatSeedTable } from '../../../shared/benchmark/seeds';
-import { decodeCaveat, METHOD_LABELS } from '../../../shared/export/demo-report';
+import { METHOD_LABELS } from '../../../shared/export/demo-report';
+import { decodeCaveat } from '../../../shared/project/run-record';
 import { FIXTURE_MODELS } from '../../engine/models/model-arg';
 
 import { DEFAULT_MODEL_SOURCE } from '../../engine/models/sources';

@@ -16,7 +16,8 @@ import {
   DELETION_BASELINES,
 } from '../../../shared/selection/registry';
 import { costTable, formatCostTable } from '../../../shared/benchmark/cost-table';
-import { decodeCaveat, METHOD_LABELS } from '../../../shared/export/demo-report';
+import { METHOD_LABELS } from '../../../shared/export/demo-report';
+import { decodeCaveat } from '../../../shared/project/run-record';
 import { comparisonRow, formatComparisonTable, methodNotes, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import { formatPairedTable, pairedTable } from '../../../shared/benchmark/paired-table';
 import { deferredTable, formatDeferredTable } from '../../../shared/benchmark/deferred-table';

@@ -17,7 +17,8 @@ import type { BenchOptions, BenchPlan } from '../../../shared/benchmark/generate
 import { DEFAULT_SEED, planBenchmark } from '../../../shared/benchmark/generate';
 import { comparisonRow, type ComparisonRow } from '../../../shared/benchmark/comparison-table';
 import type { SweepProgress } from '../../../shared/benchmark/sweep';
-import { CURRENT_DECODE, DEMO_RECORD_VERSION, type DemoRecord, type GrowthPoint, type MethodPoint } from '../../../shared/project/demo';
+import { DEMO_RECORD_VERSION, type DemoRecord, type GrowthPoint, type MethodPoint } from '../../../shared/project/demo';
+import { CURRENT_DECODE } from '../../../shared/project/run-record';
 import { seedList, seedPoint } from '../../../shared/benchmark/seeds';
 
 import { ProjectStore } from '../store/project-store';

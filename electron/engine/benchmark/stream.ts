@@ -24,6 +24,7 @@ import { canonicalOrder, registryNames } from '../../../shared/benchmark/registr
 import { rngFor } from '../../../shared/lots/rng';
 import type { MenuEvaluation } from '../../../shared/benchmark/sweep';
 import { foldBatch } from '../../../shared/lots/update';
+import { CURRENT_DECODE } from '../../../shared/project/run-record';
 import { STREAM_ARMS, type StreamArm, type StreamArmBatch, type StreamMeasure, type StreamRecord, type StreamTask } from '../../../shared/project/streams';
 import type { TaskUpdates, UpdateRule } from '../../../shared/project/updates';
 import type { Trace } from '../../../shared/trace/schema';
@@ -138,6 +139,7 @@ export async function runBenchStream(options: StreamOptions): Promise<StreamReco
       command: options.command ?? 'lots bench stream',
       machine: machineDescription(),
       startedAt: new Date().toISOString(),
+      decode: CURRENT_DECODE,
       options: {
         families: [...new Set(options.families)],
         batches,

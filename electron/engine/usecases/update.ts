@@ -4,6 +4,7 @@
 // proposal is stored with the history (updates/<task>.json) and shown against the approved version; it is
 // never applied here — the operator approves it as any other proposal. The fold itself is
 // read-model/updates.ts (`lots demo` folds its tasks with it too).
+import { decodeCaveat } from '../../../shared/project/run-record';
 import type { ProjectStore } from '../store';
 import { ExpectedError } from '../../../shared/api/errors';
 import type { ProjectIndex } from '../read-model/project-index';
@@ -46,6 +47,9 @@ export function taskHistory(store: ProjectStore, task: string): HistoryData {
     waiting,
     versions: spaces.versions,
     approved,
-    stream: stream && streamTask ? { task: streamTask, options: stream.options, modelName: stream.modelName, credited: stream.credited } : null,
+    stream:
+      stream && streamTask
+        ? { task: streamTask, options: stream.options, modelName: stream.modelName, credited: stream.credited, caveat: decodeCaveat(stream) ?? null }
+        : null,
   };
 }

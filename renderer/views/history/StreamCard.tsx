@@ -59,6 +59,11 @@ export function StreamCard({ stream }: { stream: NonNullable<HistoryData['stream
           {stream.task.arrival}
         </span>
       </div>
+      {stream.caveat && (
+        <div className="callout warn small" role="note" style={{ marginBottom: 10 }} data-testid="history-stream-caveat">
+          {stream.caveat}
+        </div>
+      )}
       <div className="grid-2">
         <div>
           <h3 className="small">Accuracy on the evaluation requests after each batch</h3>

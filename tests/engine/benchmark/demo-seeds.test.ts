@@ -12,7 +12,8 @@ import { benchRequests } from '../../../electron/engine/benchmark/project';
 import { seedPointsOf } from '../../../electron/engine/benchmark/seeds';
 import { ProjectStore } from '../../../electron/engine/store';
 import { readBenchMeta } from '../../../shared/benchmark/trace';
-import { decodeCaveat, demoDuration } from '../../../shared/export/demo-report';
+import { demoDuration } from '../../../shared/export/demo-report';
+import { decodeCaveat } from '../../../shared/project/run-record';
 import { runCli } from '../../cli/io';
 
 let dir: string;

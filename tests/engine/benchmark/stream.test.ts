@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../../electron/cli/main';
 import { ProjectStore } from '../../../electron/engine/store';
+import { taskHistory } from '../../../electron/engine/usecases/update';
 import type { CliIO } from '../../../electron/cli/command';
 
 const dir = mkdtempSync(join(tmpdir(), 'lots-stream-'));
@@ -114,6 +115,15 @@ describe('lots bench stream', () => {
     expect(cost).toMatch(/^keep-all +6 +0 +\d+$/m);
     const tokens = (arm: string) => Number(new RegExp(`^${arm} .* (\\d+)$`, 'm').exec(cost)![1]);
     expect(tokens('updated ε=1')).toBeLessThan(tokens('keep-all'));
+    // Served one sequence a decode batch: the record says so and the History view's stream card has no caveat;
+    // a stream recorded before that mark existed gets one.
+    const store = ProjectStore.open(out);
+    expect(record.decode).toBe('one-sequence');
+    expect(taskHistory(store, 'compute_only').stream!.caveat).toBeNull();
+    const { decode: _, ...before } = record;
+    store.writeStream(before);
+    expect(taskHistory(store, 'compute_only').stream!.caveat).toMatch(/^This run was served before 2026-12-07/);
+    store.writeStream(record);
   });
 
   it('refuses a folder that is not new and a cap the registry does not allow', async () => {

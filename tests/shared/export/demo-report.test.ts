@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DemoData } from '../../../shared/api/types';
-import { accuracyChart, accuracyTokensChart, decodeCaveat, growthChart, meanKept, renderDemoReport, tokensChart } from '../../../shared/export/demo-report';
+import { accuracyChart, accuracyTokensChart, growthChart, meanKept, renderDemoReport, tokensChart } from '../../../shared/export/demo-report';
+import { CURRENT_DECODE, decodeCaveat } from '../../../shared/project/run-record';
 import { fixedKTable } from '../../../shared/benchmark/fixed-k-table';
-import { CURRENT_DECODE, type GrowthPoint } from '../../../shared/project/demo';
+import type { GrowthPoint } from '../../../shared/project/demo';
 import type { BaselineResult } from '../../../shared/project/sweeps';
 import { pairedTable } from '../../../shared/benchmark/paired-table';
 import { costTable } from '../../../shared/benchmark/cost-table';
