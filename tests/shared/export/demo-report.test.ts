@@ -42,6 +42,19 @@ const point = (registry: number, lots: number, all: number): GrowthPoint => ({
   methods: { lots: { accuracy: lots, n: 3, promptTokens: 150, tools: 2 }, 'keep-all': { accuracy: all, n: 3, promptTokens: registry * 30, tools: registry } },
 });
 
+/** A demo record of one family, without its time or seeds (each test adds what it is about). */
+const RECORD = {
+  v: 1 as const,
+  model: '/m/q.gguf',
+  modelName: 'q.gguf',
+  modelHash: 'h',
+  command: 'lots demo --out d',
+  machine: '2 × cpu',
+  startedAt: '2026-12-03T12:04:00.000Z',
+  preset: { name: 'standard', families: ['table_total'], fit: 8, eval: 40, registry: 15, draws: 3, kMax: 4, seed: '0' },
+  growth: [],
+};
+
 describe('demo charts and report', () => {
   it('the accuracy chart has one labelled bar per method and split, the summary in its label', () => {
     const svg = accuracyChart(data);
@@ -156,18 +169,7 @@ describe('demo charts and report', () => {
   });
 
   it('the provenance line gives the minutes, and says so when the run has not finished (a stopped demo keeps its record)', () => {
-    const record = {
-      v: 1 as const,
-      model: '/m/q.gguf',
-      modelName: 'q.gguf',
-      modelHash: 'h',
-      command: 'lots demo --out d',
-      machine: '2 × cpu',
-      startedAt: '2026-12-03T12:04:00.000Z',
-      seconds: 3 * 3600 + 240,
-      preset: { name: 'standard', families: ['table_total'], fit: 8, eval: 40, registry: 15, draws: 3, kMax: 4, seed: '0' },
-      growth: [],
-    };
+    const record = { ...RECORD, seconds: 3 * 3600 + 240 };
     expect(renderDemoReport({ ...data, record }, { projectName: 'p' })).toContain('q.gguf · 2 × cpu · 2026-12-03 · 3 h 4 min so far, not finished<br>');
     const done = renderDemoReport({ ...data, record: { ...record, finishedAt: '2026-12-03T15:28:00.000Z' } }, { projectName: 'p' });
     expect(done).toContain('q.gguf · 2 × cpu · 2026-12-03 · 3 h 4 min<br>');
@@ -188,17 +190,7 @@ describe('demo charts and report', () => {
   });
 
   it('says when a run, or which of its seeds, was served before the one-sequence decode, and nothing when every one was served with it', () => {
-    const record = {
-      v: 1 as const,
-      model: '/m/q.gguf',
-      modelName: 'q.gguf',
-      modelHash: 'h',
-      command: 'lots demo --out d',
-      machine: '2 × cpu',
-      startedAt: '2026-12-03T12:04:00.000Z',
-      preset: { name: 'standard', families: ['table_total'], fit: 8, eval: 40, registry: 15, draws: 3, kMax: 4, seed: '0' },
-      growth: [],
-    };
+    const record = RECORD;
     const seed = (s: string, decode?: 'one-sequence') => ({
       seed: s,
       project: s === '0' ? '.' : `seeds/seed-${s}`,
