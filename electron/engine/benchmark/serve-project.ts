@@ -50,7 +50,9 @@ export interface ServeProjectResult {
   byTask: TaskServeSummary[];
 }
 
-export async function serveProject(store: ProjectStore, server: BenchServer, options: ServeProjectOptions = {}): Promise<ServeProjectResult> {
+/** The requests `lots serve` would answer with these options: those not served yet (`items`) and the traces
+ * stored for the others (`existing`). */
+function servePlan(store: ProjectStore, server: BenchServer, options: ServeProjectOptions) {
   const { byTask } = benchRequests(store);
   const wanted = options.tasks?.length ? new Set(options.tasks) : undefined;
   if (wanted) {
@@ -65,7 +67,7 @@ export async function serveProject(store: ProjectStore, server: BenchServer, opt
   const menuKind = options.menu ?? 'registry';
   const batches = Math.max(1, Math.floor(options.batches ?? 1));
   const items: Array<{ base: Trace; menu: string[]; id: string; label: string; batch: number }> = [];
-  const existing: Trace[] = [];
+  const existing: Array<{ base: Trace; menu: string[]; trace: Trace }> = [];
   for (const [task, requests] of byTask) {
     if (wanted && !wanted.has(task)) continue;
     let menu: string[] | undefined;
@@ -82,10 +84,16 @@ export async function serveProject(store: ProjectStore, server: BenchServer, opt
       const tools = menu ?? registryNames(meta.seed, meta.registry);
       const id = servedTraceId(base.id, server.modelHash) + (menuKind === 'space' ? `.${label.replace(' ', '')}` : '');
       const known = store.getTrace(id);
-      if (known) existing.push(known);
+      if (known) existing.push({ base, menu: tools, trace: known });
       else items.push({ base, menu: tools, id, label, batch: batchOf(i, list.length, batches) });
     }
   }
+  return { items, existing, menuKind, batches };
+}
+
+export async function serveProject(store: ProjectStore, server: BenchServer, options: ServeProjectOptions = {}): Promise<ServeProjectResult> {
+  const { items, existing: stored, menuKind, batches } = servePlan(store, server, options);
+  const existing = stored.map((e) => e.trace);
   const total = items.length + existing.length;
   const served: ServedTrace[] = [];
   const source = `lots serve (${server.modelName}, ${menuKind}`;
@@ -135,4 +143,56 @@ export function summarize(traces: readonly Trace[]): TaskServeSummary[] {
     map.set(task, s);
   }
   return [...map.values()].map((s) => ({ ...s, promptTokens: s.served ? s.promptTokens / s.served : 0 })).sort((a, b) => (a.task < b.task ? -1 : 1));
+}
+
+/** One stored reply served again (replayServed). */
+export interface ReplayedReply {
+  id: string;
+  task: string;
+  stored: string;
+  fresh: string;
+  storedCorrect: boolean;
+  freshCorrect: boolean;
+}
+
+export interface ReplayResult {
+  /** Stored replies served again. */
+  replayed: number;
+  /** Of them, the same reply byte for byte. */
+  same: number;
+  changed: ReplayedReply[];
+  /** Right answers among the replayed, as stored and as served again. */
+  storedCorrect: number;
+  freshCorrect: number;
+  /** Requests of the selection with no stored reply of this model (nothing to compare). */
+  notServed: number;
+}
+
+/**
+ * `lots serve --replay`: the replies this model already gave, served again the same way (same requests, same
+ * menus) and compared byte for byte with what is stored; nothing is written. A greedy reply should come back
+ * the same: one that does not says this machine, engine or settings do not reproduce the run (the mixed decode
+ * batches of docs/benchmark.md, "Serving", changed 10 of 80 stored replies this way).
+ */
+export async function replayServed(store: ProjectStore, server: BenchServer, options: ServeProjectOptions = {}): Promise<ReplayResult> {
+  const { items, existing } = servePlan(store, server, options);
+  const fresh = await server.serve(
+    existing.map((e) => ({ base: e.base, menu: e.menu, id: e.trace.id })),
+    { signal: options.signal, onProgress: options.onProgress },
+  );
+  const reply = (t: Trace) => t.turns.map((u) => u.answer).join('\n');
+  const changed: ReplayedReply[] = [];
+  let storedCorrect = 0;
+  let freshCorrect = 0;
+  for (const [i, e] of existing.entries()) {
+    const now = fresh[i]!.trace;
+    const was = e.trace.turns[0]!.correct === true;
+    const is = now.turns[0]!.correct === true;
+    if (was) storedCorrect++;
+    if (is) freshCorrect++;
+    if (reply(now) !== reply(e.trace)) {
+      changed.push({ id: e.trace.id, task: e.trace.task ?? '(none)', stored: reply(e.trace), fresh: reply(now), storedCorrect: was, freshCorrect: is });
+    }
+  }
+  return { replayed: existing.length, same: existing.length - changed.length, changed, storedCorrect, freshCorrect, notServed: items.length };
 }
