@@ -85,7 +85,7 @@ function printReplay(io: CliIO, r: ReplayResult, model: string): void {
   if (r.notServed > 0) io.out(`${r.notServed} requests have no stored reply of this model: not compared`);
   if (r.changed.length > 0) {
     io.out(
-      'a greedy reply that changes: another engine, machine or setting (--max-tokens, --parallel) than the run\'s, or a fault (docs/benchmark.md, "Serving")',
+      'a greedy reply that changes: another engine, machine or setting (--max-tokens, --parallel) than the run\'s, a near tie decided otherwise, or a fault (docs/benchmark.md, "Serving")',
     );
   }
 }

@@ -31,7 +31,7 @@ describe('lots serve --replay', () => {
     expect(other.code).toBe(1);
     expect(other.out).toMatch(/: 0 byte for byte, 3 changed;/);
     expect(other.out).toContain(`  ${before[0]!.id} (fx_settle)\n    stored: "${' '.repeat(8)}"\n    now:    "${' '.repeat(5)}"\n`);
-    expect(other.out).toContain('another engine, machine or setting (--max-tokens, --parallel) than the run');
+    expect(other.out).toContain("another engine, machine or setting (--max-tokens, --parallel) than the run's, a near tie decided otherwise, or a fault");
 
     // Nothing was written: the same three traces, the same replies.
     const after = ProjectStore.open(out).listTraces((t) => t.id.includes('@'));
