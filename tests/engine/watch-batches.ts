@@ -8,8 +8,16 @@ interface Binding {
   addToBatch: (sequenceId: number, firstTokenIndex: number, tokens: Uint32Array, logitIndexes: Uint32Array) => unknown;
 }
 
-/** Starts recording a context's batches into `batches`: each entry is the set of sequence ids of one batch. */
-export function watchBatches(context: LlamaContext, batches: Set<number>[] = []): Set<number>[] {
+/** What one addToBatch call put in a batch: a sequence's tokens from cell `first` on. */
+export interface BatchRun {
+  sequence: number;
+  first: number;
+  tokens: number;
+}
+
+/** Starts recording a context's batches into `batches`: each entry is the set of sequence ids of one batch
+ * (and, into `runs` when given, each batch's runs of tokens). */
+export function watchBatches(context: LlamaContext, batches: Set<number>[] = [], runs?: BatchRun[][]): Set<number>[] {
   const binding = (context as unknown as { _ctx: Binding })._ctx;
   const initBatch = binding.initBatch.bind(binding);
   const addToBatch = binding.addToBatch.bind(binding);
@@ -17,26 +25,29 @@ export function watchBatches(context: LlamaContext, batches: Set<number>[] = [])
   const watch = <K extends keyof Binding>(name: K, value: Binding[K]) => Object.defineProperty(binding, name, { value, configurable: true });
   watch('initBatch', (size) => {
     batches.push(new Set());
+    runs?.push([]);
     initBatch(size);
   });
-  watch('addToBatch', (sequenceId, ...rest) => {
+  watch('addToBatch', (sequenceId, firstTokenIndex, tokens, logitIndexes) => {
     batches.at(-1)!.add(sequenceId);
-    return addToBatch(sequenceId, ...rest);
+    runs?.at(-1)!.push({ sequence: sequenceId, first: firstTokenIndex, tokens: tokens.length });
+    return addToBatch(sequenceId, firstTokenIndex, tokens, logitIndexes);
   });
   return batches;
 }
 
 /** Records the batches of every context the model creates from now on (all of them in one list). */
-export function watchModelBatches(model: LlamaModel): { batches: Set<number>[]; restore(): void } {
+export function watchModelBatches(model: LlamaModel): { batches: Set<number>[]; runs: BatchRun[][]; restore(): void } {
   const all: Set<number>[] = [];
+  const runs: BatchRun[][] = [];
   const createContext = model.createContext.bind(model);
   Object.defineProperty(model, 'createContext', {
     configurable: true,
     value: async (...args: Parameters<LlamaModel['createContext']>) => {
       const context = await createContext(...args);
-      watchBatches(context, all);
+      watchBatches(context, all, runs);
       return context;
     },
   });
-  return { batches: all, restore: () => void Reflect.deleteProperty(model, 'createContext') };
+  return { batches: all, runs, restore: () => void Reflect.deleteProperty(model, 'createContext') };
 }

@@ -1,7 +1,7 @@
 // `lots serve`: a local model answers a benchmark project's requests (greedy), graded against gold.
 import { choice, flagList, requireFlag } from '../args';
 import { EXIT_OK, EXIT_PARTIAL, type Command, type CliIO } from '../command';
-import { replayServed, serveProject, type ReplayResult, type ServeMenu, type ServeSplit } from '../../engine/benchmark/serve-project';
+import { replayCauses, replayServed, serveProject, type ReplayResult, type ServeMenu, type ServeSplit } from '../../engine/benchmark/serve-project';
 import { ProjectStore } from '../../engine/store';
 import { modelFlags, openServer } from '../bench-flags';
 import { progressReporter } from '../stage-progress';
@@ -83,9 +83,5 @@ function printReplay(io: CliIO, r: ReplayResult, model: string): void {
     io.out(`    now:    ${one(c.fresh)}${c.freshCorrect ? ' (right)' : ''}`);
   }
   if (r.notServed > 0) io.out(`${r.notServed} requests have no stored reply of this model: not compared`);
-  if (r.changed.length > 0) {
-    io.out(
-      'a greedy reply that changes: another engine, machine or setting (--max-tokens, --parallel) than the run\'s, a near tie decided otherwise, or a fault (docs/benchmark.md, "Serving")',
-    );
-  }
+  for (const line of replayCauses(r.changed)) io.out(line);
 }

@@ -1,6 +1,14 @@
 // Greedy generation of one answer on a context sequence. The KV cache keeps the prefix the previous
-// request shares with this one; everything after the first differing token is truncated (never a middle
-// span: llama.cpp would shift later cells without recomputing them).
+// request shares with this one, in whole decode batches only (reusableCells); everything after is truncated
+// (never a middle span: llama.cpp would shift later cells without recomputing them).
+//
+// Why whole batches: llama.cpp's CPU results for a token depend, in the last bits, on how many tokens its
+// decode batch held. Reusing any shared prefix made a reply depend on what the sequence served before: on
+// composition seed 2 (Qwen2.5 1.5B), sensor_mean-0000 served alone gave "… = 544.0 / 6 = 90" and served
+// after any of three other requests "… = 540.0 / 6 = 90" (2026-12-07). A prompt is evaluated in batches of
+// the context's batch size from its first token; reusing only the cells of whole such batches means every
+// cell was computed exactly as evaluating the prompt from nothing computes it, so a reply depends only on its
+// prompt (and the model, engine and settings), not on the order requests reach a sequence.
 import type { LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
 
 export interface GenerateOptions {
@@ -24,12 +32,20 @@ export async function generateGreedyCounted(
   prompt: readonly Token[],
   options: GenerateOptions,
 ): Promise<{ text: string; generated: number; reused: number }> {
-  // The last prompt token is always evaluated again, so its logits are fresh for the first pick.
-  const keep = commonPrefixLength(sequence.contextTokens, prompt.slice(0, -1));
+  const batch = sequence.context.batchSize;
+  const keep = reusableCells(sequence.contextTokens, wholeBatchCells.get(sequence) ?? 0, prompt, batch);
   if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+  // Until this prompt is evaluated, only the kept cells are known to be whole-batch cells.
+  wholeBatchCells.set(sequence, keep);
   const generated: Token[] = [];
   let text = '';
+  let evaluated = false;
   for await (const token of sequence.evaluate(prompt.slice(keep), { temperature: 0 })) {
+    if (!evaluated) {
+      // The prompt went in batches of `batch` from `keep`, a multiple of it: its whole batches are reusable.
+      wholeBatchCells.set(sequence, Math.floor(prompt.length / batch) * batch);
+      evaluated = true;
+    }
     if (model.isEogToken(token) || options.stopAt?.(token)) break;
     generated.push(token);
     text = model.detokenize(generated, options.specialTokens ?? false);
@@ -48,6 +64,20 @@ export function cleanAnswer(text: string, stopAtNewline: boolean): string {
   const newline = text.indexOf('\n');
   const cut = stopAtNewline && newline >= 0 ? text.slice(0, newline) : text;
   return cut.trimEnd() || cut;
+}
+
+/** Per sequence: how many leading cells were computed in whole decode batches from cell 0 (a multiple of the
+ * batch size). A sequence this module has not evaluated on has none. */
+const wholeBatchCells = new WeakMap<LlamaContextSequence, number>();
+
+/**
+ * How many leading cells of a sequence a prompt can reuse: the prefix it shares with them, short of the
+ * prompt's last token (evaluated again, so its logits are fresh for the first pick), cut down to whole
+ * batches (`batch` tokens each) among the `whole` cells computed that way.
+ */
+export function reusableCells(cells: readonly Token[], whole: number, prompt: readonly Token[], batch: number): number {
+  const shared = Math.min(commonPrefixLength(cells, prompt.slice(0, -1)), whole);
+  return Math.floor(shared / batch) * batch;
 }
 
 function commonPrefixLength(a: readonly Token[], b: readonly Token[]): number {

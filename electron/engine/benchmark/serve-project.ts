@@ -12,7 +12,7 @@ import type { Trace } from '../../../shared/trace/schema';
 import { approvedSpace } from '../read-model/approved-space';
 import type { ProjectStore } from '../store/project-store';
 import { benchRequests, servedTraceId } from './project';
-import type { BenchServer, ServedTrace } from './server';
+import { PREFIX_REUSE, type BenchServer, type ServedTrace } from './server';
 import { ExpectedError } from '../../../shared/api/errors';
 
 export type ServeMenu = 'registry' | 'space';
@@ -153,6 +153,9 @@ export interface ReplayedReply {
   fresh: string;
   storedCorrect: boolean;
   freshCorrect: boolean;
+  /** The stored reply was served with the cache reused in whole batches (PREFIX_REUSE): it should come back
+   * the same on the same engine and settings. One served before could differ at a near tie. */
+  wholeBatch: boolean;
 }
 
 export interface ReplayResult {
@@ -191,8 +194,36 @@ export async function replayServed(store: ProjectStore, server: BenchServer, opt
     if (was) storedCorrect++;
     if (is) freshCorrect++;
     if (reply(now) !== reply(e.trace)) {
-      changed.push({ id: e.trace.id, task: e.trace.task ?? '(none)', stored: reply(e.trace), fresh: reply(now), storedCorrect: was, freshCorrect: is });
+      const wholeBatch = (e.trace.meta?.served as { prefix?: string } | undefined)?.prefix === PREFIX_REUSE;
+      changed.push({
+        id: e.trace.id,
+        task: e.trace.task ?? '(none)',
+        stored: reply(e.trace),
+        fresh: reply(now),
+        storedCorrect: was,
+        freshCorrect: is,
+        wholeBatch,
+      });
     }
   }
   return { replayed: existing.length, same: existing.length - changed.length, changed, storedCorrect, freshCorrect, notServed: items.length };
+}
+
+/** What a replay's changed replies can mean, one sentence each kind (nothing when none changed). */
+export function replayCauses(changed: readonly ReplayedReply[]): string[] {
+  const who = (n: number) => (n === changed.length ? (n === 1 ? 'it was' : 'all were') : `${n} of them ${n === 1 ? 'was' : 'were'}`);
+  const before = changed.filter((c) => !c.wholeBatch).length;
+  const since = changed.length - before;
+  const lines: string[] = [];
+  if (before > 0) {
+    lines.push(
+      `${who(before)} served before whole-batch prefix reuse (2026-12-07), when a sequence reused any prefix it shared with its last request, so a near tie could go either way; a changed digit there is not a fault (docs/benchmark.md, "Serving")`,
+    );
+  }
+  if (since > 0) {
+    lines.push(
+      `${who(since)} served with whole-batch prefix reuse and should come back the same: another engine, machine or setting (--max-tokens) than the run's, or a fault (docs/benchmark.md, "Serving")`,
+    );
+  }
+  return lines;
 }

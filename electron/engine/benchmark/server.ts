@@ -23,6 +23,15 @@ import { ExpectedError } from '../../../shared/api/errors';
 
 export const DEFAULT_MAX_TOKENS = 16;
 export const DEFAULT_PARALLEL = 4;
+/** Tokens a serving decode batch holds. A sequence reuses its cached prefix in whole batches only
+ * (generate.ts), so a reply does not depend on what the sequence served before; a small batch loses
+ * little of the shared prefix (under 128 tokens a request) and costs a CPU almost nothing: 24 faithful
+ * requests of the 0.5B model took 249 s at 128 and 252 s at 64, 316 s at 512, against 221 s reusing any
+ * shared prefix (one thread, 2026-12-07, docs/benchmark.md "Serving"). */
+export const SERVE_BATCH_TOKENS = 128;
+/** meta.served.prefix of a reply served with the cache reused in whole batches only; a reply without it
+ * was served when a sequence reused any shared prefix, so a near tie in it could go either way. */
+export const PREFIX_REUSE = 'whole-batch';
 
 export interface BenchServerOptions {
   gpu?: GpuChoice;
@@ -30,6 +39,7 @@ export interface BenchServerOptions {
   parallel?: number;
   maxTokens?: number;
   format?: RenderFormat;
+  /** Tokens a decode batch holds (default SERVE_BATCH_TOKENS). */
   batchSize?: number;
   /** CPU threads of the model's contexts; default all math cores but one (see llama/load.ts). */
   threads?: number;
@@ -232,7 +242,14 @@ export class BenchServer {
         turns: [{ ...trace.turns[0]!, answer, correct }],
         meta: {
           ...trace.meta,
-          served: { model: this.modelName, modelHash: this.modelHash, promptTokens, ...deferredMeta, ...(item.meta?.served as object | undefined) },
+          served: {
+            model: this.modelName,
+            modelHash: this.modelHash,
+            promptTokens,
+            prefix: PREFIX_REUSE,
+            ...deferredMeta,
+            ...(item.meta?.served as object | undefined),
+          },
         },
       };
       results[i] = { trace: served, promptTokens, correct, cached, ...(called ? { called } : {}) };
@@ -374,7 +391,7 @@ export class BenchServer {
     this.context = await createScoringContext(this.model, {
       contextSize: size,
       sequences: this.parallel,
-      batchSize: this.options.batchSize,
+      batchSize: this.options.batchSize ?? SERVE_BATCH_TOKENS,
       threads: this.threads,
     });
     this.contextTokens = size;

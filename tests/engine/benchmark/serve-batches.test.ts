@@ -4,11 +4,11 @@
 // prefill shared batches with another's generation; one sequence a batch gave the replies one sequence at a
 // time gives (llama/batching.ts oneSequencePerBatch, docs/benchmark.md "Serving"). The fixture model cannot
 // show garbage, so this test watches the batches themselves: it records the sequence of every token the
-// context adds to a batch (tests/engine/watch-batches.ts).
+// context adds to a batch (tests/engine/watch-batches.ts), and where each batch's tokens begin.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchModelBatches } from '../watch-batches';
-import { BenchServer } from '../../../electron/engine/benchmark/server';
+import { BenchServer, SERVE_BATCH_TOKENS } from '../../../electron/engine/benchmark/server';
 import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
 import { generateBenchmark } from '../../../shared/benchmark/generate';
 
@@ -37,5 +37,21 @@ describe('the benchmark server’s batches', () => {
     // …and yet no batch mixed two of them.
     expect(batches.length).toBeGreaterThan(requests.length);
     expect(batches.filter((b) => b.size > 1)).toEqual([]);
+
+    // A prompt's cached prefix is reused in whole batches only (generate.ts): every batch of prompt tokens
+    // begins at a multiple of the batch size, as evaluating the prompt from nothing would, and some did
+    // begin past cell 0 (a reused prefix: the requests share their system text and menu).
+    const prompt = watch.runs.flat().filter((r) => r.tokens > 1);
+    expect(prompt.every((r) => r.tokens <= SERVE_BATCH_TOKENS)).toBe(true);
+    expect(prompt.filter((r) => r.first % SERVE_BATCH_TOKENS !== 0)).toEqual([]);
+    // Where a sequence's next request began: the first cell written below the end of what it held.
+    const end = new Map<number, number>();
+    const starts: number[] = [];
+    for (const r of watch.runs.flat()) {
+      if (r.first < (end.get(r.sequence) ?? 0) || !end.has(r.sequence)) starts.push(r.first);
+      end.set(r.sequence, r.first + r.tokens);
+    }
+    expect(starts.length).toBeGreaterThanOrEqual(requests.length);
+    expect(starts.some((first) => first > 0)).toBe(true);
   }, 120_000);
 });

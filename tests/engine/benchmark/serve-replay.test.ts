@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../../electron/engine/store';
+import { replayCauses, type ReplayedReply } from '../../../electron/engine/benchmark/serve-project';
 import { runCli } from '../../cli/io';
 
 const dir = mkdtempSync(join(tmpdir(), 'lots-serve-replay-'));
@@ -20,6 +21,8 @@ describe('lots serve --replay', () => {
     expect((await runCli(['serve', '--project', out, ...model, '--max-tokens', '8'])).code).toBe(0);
     const before = ProjectStore.open(out).listTraces((t) => t.id.includes('@'));
     expect(before).toHaveLength(3);
+    // Each reply says it was served with the cache reused in whole batches only (generate.ts).
+    expect(before.map((t) => (t.meta?.served as { prefix?: string }).prefix)).toEqual(['whole-batch', 'whole-batch', 'whole-batch']);
 
     const same = await runCli(['serve', '--project', out, ...model, '--max-tokens', '8', '--replay']);
     expect(same.code).toBe(0);
@@ -31,7 +34,9 @@ describe('lots serve --replay', () => {
     expect(other.code).toBe(1);
     expect(other.out).toMatch(/: 0 byte for byte, 3 changed;/);
     expect(other.out).toContain(`  ${before[0]!.id} (fx_settle)\n    stored: "${' '.repeat(8)}"\n    now:    "${' '.repeat(5)}"\n`);
-    expect(other.out).toContain("another engine, machine or setting (--max-tokens, --parallel) than the run's, a near tie decided otherwise, or a fault");
+    expect(other.out).toContain(
+      "all were served with whole-batch prefix reuse and should come back the same: another engine, machine or setting (--max-tokens) than the run's, or a fault",
+    );
 
     // Nothing was written: the same three traces, the same replies.
     const after = ProjectStore.open(out).listTraces((t) => t.id.includes('@'));
@@ -43,4 +48,24 @@ describe('lots serve --replay', () => {
     expect(none.out).toContain('nothing to replay: none of the 1 requests has a stored reply of');
     expect(ProjectStore.open(out).listTraces((t) => t.id.includes('@'))).toHaveLength(3);
   }, 300_000);
+
+  it('says that a reply served before whole-batch prefix reuse can differ at a near tie, and which ones were', () => {
+    const reply = (wholeBatch: boolean): ReplayedReply => ({
+      id: 'a@1',
+      task: 'a',
+      stored: '1.02',
+      fresh: '1.2',
+      storedCorrect: false,
+      freshCorrect: false,
+      wholeBatch,
+    });
+    expect(replayCauses([])).toEqual([]);
+    expect(replayCauses([reply(false)])).toEqual([
+      'it was served before whole-batch prefix reuse (2026-12-07), when a sequence reused any prefix it shared with its last request, so a near tie could go either way; a changed digit there is not a fault (docs/benchmark.md, "Serving")',
+    ]);
+    const mixed = replayCauses([reply(false), reply(false), reply(true)]);
+    expect(mixed).toHaveLength(2);
+    expect(mixed[0]).toMatch(/^2 of them were served before whole-batch prefix reuse/);
+    expect(mixed[1]).toMatch(/^1 of them was served with whole-batch prefix reuse and should come back the same/);
+  });
 });
