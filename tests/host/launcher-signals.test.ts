@@ -53,6 +53,13 @@ function run(cmd: string, args: string[]): Promise<string> {
   });
 }
 
+/** Every byte npx's pipes carry has been read: both closed (the server and npx, their writers, are gone).
+ * The server's last line can still be in the pipe when its process is already gone. */
+async function drained(npx: ChildProcess): Promise<void> {
+  const closed = (s: NodeJS.ReadableStream & { closed?: boolean }) => (s.closed ? Promise.resolve() : new Promise<void>((r) => s.once('close', () => r())));
+  await Promise.all([closed(npx.stdout!), closed(npx.stderr!)]);
+}
+
 async function gone(pid: number): Promise<boolean> {
   for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
   return !alive(pid);
@@ -69,6 +76,7 @@ describe('SIGTERM to the npx that started the server', () => {
     const ui = await viaNpx(['ui', '--port', '0'], /Open: (http:\S+)/);
     ui.npx.kill('SIGTERM');
     expect(await gone(ui.serverPid)).toBe(true);
+    await drained(ui.npx);
     expect(ui.output()).toContain('lots ui: stopped.');
   }, 120_000);
 
@@ -83,6 +91,7 @@ describe('SIGTERM to the npx that started the server', () => {
       expect((await post(gw.match[1]!, chatRequest('convert 5 EUR'), { 'x-lots-task': 'fx' })).status).toBe(200);
       gw.npx.kill('SIGTERM');
       expect(await gone(gw.serverPid)).toBe(true);
+      await drained(gw.npx);
       expect(gw.output()).toMatch(/stopped; 1 trace\(s\) recorded into the project/);
       expect(gatewayTraces(project)).toHaveLength(1);
     } finally {
