@@ -19,6 +19,7 @@ import {
 import { primaryClassOf, recordMenu, turnRequests, type BfclAnswer, type BfclDoc, type BfclEntry } from '../../../shared/benchmark/bfcl';
 import { TRACE_FORMAT_VERSION, type Step, type ToolDef, type Trace, type Turn } from '../../../shared/trace/schema';
 import { generateGreedyCounted } from '../benchmark/generate';
+import { SERVE_BATCH_TOKENS } from '../benchmark/server';
 import { createScoringContext, loadModel, type LoadedModel } from '../llama/load';
 import type { GpuChoice } from '../llama/runtime';
 import { createRenderer, resolveScoringChatWrapper, type TraceRenderer } from '../scoring/chat-template';
@@ -134,7 +135,15 @@ export class BfclServer {
 
   private async seq(): Promise<LlamaContextSequence> {
     if (!this.sequence) {
-      this.context = await createScoringContext(this.loaded.model, { contextSize: this.contextSize, sequences: 1, threads: this.options.threads });
+      // The benchmark server's batches: the cache is reused in whole batches only (generate.ts), so a turn
+      // keeps its record's earlier turns less under 128 tokens (the default 512 would keep nothing of a
+      // prompt sharing fewer than 512 tokens with the last, and more than 400 less of the rest).
+      this.context = await createScoringContext(this.loaded.model, {
+        contextSize: this.contextSize,
+        sequences: 1,
+        batchSize: SERVE_BATCH_TOKENS,
+        threads: this.options.threads,
+      });
       this.sequence = this.context.getSequence();
     }
     return this.sequence;

@@ -12,6 +12,8 @@ import type { BfclAnswer, BfclDoc, BfclEntry } from '../../../shared/benchmark/b
 import type { CallSyntax } from '../../../shared/benchmark/bfcl-serve';
 import type { Trace } from '../../../shared/trace/schema';
 import { describeRequiring } from '../../describe-requiring';
+import { watchModelBatches } from '../watch-batches';
+import { SERVE_BATCH_TOKENS } from '../../../electron/engine/benchmark/server';
 
 const QWEN: CallSyntax = { prefix: '<tool_call>\n{"name": "', paramsPrefix: '", "arguments": ', suffix: '}\n</tool_call>' };
 const call = (name: string, args: Record<string, unknown>) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
@@ -169,7 +171,29 @@ describeRequiring('real-model', 'BFCL serving loop on the default real model', (
   it('serves a real record turn by turn: prompts rendered by the scorer’s renderer, its calls in the Qwen format, a verdict from the official checker', async () => {
     const entry = records.get(ID)!;
     expect(server.syntax).toEqual(QWEN);
-    const keep = await server.serveRecord(harness, entry, answers.get(ID)!, recordArmMenu(entry, docs, 'all', 'demote'), 'real-keep-all');
+    const watch = watchModelBatches(server.loaded.model);
+    let keep: Awaited<ReturnType<BfclServer['serveRecord']>>;
+    try {
+      keep = await server.serveRecord(harness, entry, answers.get(ID)!, recordArmMenu(entry, docs, 'all', 'demote'), 'real-keep-all');
+    } finally {
+      watch.restore();
+    }
+    // The benchmark server's batches: every batch of prompt tokens begins at a multiple of 128 cells and
+    // holds at most 128, so what a turn keeps of the record's earlier turns is what evaluating its prompt
+    // from nothing gives; and a later request kept some of it (began past cell 0).
+    const prompt = watch.runs.flat().filter((r) => r.tokens > 1);
+    expect(prompt.length).toBeGreaterThan(0);
+    expect(prompt.every((r) => r.tokens <= SERVE_BATCH_TOKENS)).toBe(true);
+    expect(prompt.filter((r) => r.first % SERVE_BATCH_TOKENS !== 0)).toEqual([]);
+    // Where each request began: the first cell written below the end of what the sequence held.
+    let end: number | undefined;
+    const starts: number[] = [];
+    for (const r of watch.runs.flat()) {
+      if (end === undefined || r.first < end) starts.push(r.first);
+      end = r.first + r.tokens;
+    }
+    expect(starts.length).toBeGreaterThan(1);
+    expect(starts.some((first) => first > 0)).toBe(true);
     expect(keep.trace.turns).toHaveLength(entry.question.length);
     expect(typeof keep.outcome.valid).toBe('boolean');
     // The first request is the record's first turn under the whole menu, as the scorer renders it.
