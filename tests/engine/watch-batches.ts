@@ -51,3 +51,16 @@ export function watchModelBatches(model: LlamaModel): { batches: Set<number>[]; 
   });
   return { batches: all, runs, restore: () => void Reflect.deleteProperty(model, 'createContext') };
 }
+
+/** Where each request began in its sequence: the first cell of a sequence's first run, and of every run
+ * written below the end of what the sequence held (a new request reusing, or dropping, the cells before). */
+export function requestStarts(runs: BatchRun[][]): number[] {
+  const end = new Map<number, number>();
+  const starts: number[] = [];
+  for (const r of runs.flat()) {
+    const held = end.get(r.sequence);
+    if (held === undefined || r.first < held) starts.push(r.first);
+    end.set(r.sequence, r.first + r.tokens);
+  }
+  return starts;
+}

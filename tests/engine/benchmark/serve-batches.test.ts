@@ -7,7 +7,7 @@
 // context adds to a batch (tests/engine/watch-batches.ts), and where each batch's tokens begin.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watchModelBatches } from '../watch-batches';
+import { requestStarts, watchModelBatches } from '../watch-batches';
 import { BenchServer, SERVE_BATCH_TOKENS } from '../../../electron/engine/benchmark/server';
 import { ensureFixtureModel } from '../../../electron/engine/gguf/fixture-cache';
 import { generateBenchmark } from '../../../shared/benchmark/generate';
@@ -45,12 +45,7 @@ describe('the benchmark server’s batches', () => {
     expect(prompt.every((r) => r.tokens <= SERVE_BATCH_TOKENS)).toBe(true);
     expect(prompt.filter((r) => r.first % SERVE_BATCH_TOKENS !== 0)).toEqual([]);
     // Where a sequence's next request began: the first cell written below the end of what it held.
-    const end = new Map<number, number>();
-    const starts: number[] = [];
-    for (const r of watch.runs.flat()) {
-      if (r.first < (end.get(r.sequence) ?? 0) || !end.has(r.sequence)) starts.push(r.first);
-      end.set(r.sequence, r.first + r.tokens);
-    }
+    const starts = requestStarts(watch.runs);
     expect(starts.length).toBeGreaterThanOrEqual(requests.length);
     expect(starts.some((first) => first > 0)).toBe(true);
   }, 120_000);

@@ -12,7 +12,7 @@ import type { BfclAnswer, BfclDoc, BfclEntry } from '../../../shared/benchmark/b
 import type { CallSyntax } from '../../../shared/benchmark/bfcl-serve';
 import type { Trace } from '../../../shared/trace/schema';
 import { describeRequiring } from '../../describe-requiring';
-import { watchModelBatches } from '../watch-batches';
+import { requestStarts, watchModelBatches } from '../watch-batches';
 import { SERVE_BATCH_TOKENS } from '../../../electron/engine/benchmark/server';
 
 const QWEN: CallSyntax = { prefix: '<tool_call>\n{"name": "', paramsPrefix: '", "arguments": ', suffix: '}\n</tool_call>' };
@@ -186,12 +186,7 @@ describeRequiring('real-model', 'BFCL serving loop on the default real model', (
     expect(prompt.every((r) => r.tokens <= SERVE_BATCH_TOKENS)).toBe(true);
     expect(prompt.filter((r) => r.first % SERVE_BATCH_TOKENS !== 0)).toEqual([]);
     // Where each request began: the first cell written below the end of what the sequence held.
-    let end: number | undefined;
-    const starts: number[] = [];
-    for (const r of watch.runs.flat()) {
-      if (end === undefined || r.first < end) starts.push(r.first);
-      end = r.first + r.tokens;
-    }
+    const starts = requestStarts(watch.runs);
     expect(starts.length).toBeGreaterThan(1);
     expect(starts.some((first) => first > 0)).toBe(true);
     expect(keep.trace.turns).toHaveLength(entry.question.length);
