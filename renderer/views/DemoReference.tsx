@@ -109,12 +109,14 @@ function FixedKBlock({ table }: { table: FixedKTable }) {
             <th>Ranking</th>
             {FIXED_KS.map((k) => (
               <th key={k} className="num">
-                Accuracy at K = {k}
+                Accuracy at K{'\u00a0=\u00a0'}
+                {k}
               </th>
             ))}
             {FIXED_KS.map((k) => (
               <th key={k} className="num">
-                LOTS minus it at K = {k} [95% interval]
+                LOTS minus it at K{'\u00a0=\u00a0'}
+                {k} [95%{'\u00a0'}interval]
               </th>
             ))}
           </tr>

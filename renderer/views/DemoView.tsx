@@ -161,7 +161,7 @@ function DemoStory({ data }: { data: DemoData }) {
                   <td className="small text-2">{t.chain.length ? t.chain.join(' → ') : '(no tool)'}</td>
                   <td className="num tabular">{cell('lots')}</td>
                   <td className="num tabular">{cell('keep-all')}</td>
-                  <td className="nowrap">
+                  <td className="demo-open">
                     <button className="btn small ghost" onClick={() => open(t.task, 'heatmap')} aria-label={`Heatmap of ${t.task}`}>
                       Heatmap
                     </button>
