@@ -172,6 +172,35 @@ describeRequiring('chromium', 'a UI a stakeholder reads at a glance (issue 40)',
     await ui.shot('issue40-tool-analytics');
   });
 
+  it('every view at 1024 px: nothing sticks out of its card but into a scrolling box', async () => {
+    const { page, ui } = session;
+    await page.setViewportSize({ width: 1024, height: 768 });
+    // The Space view's row actions, the History view's batch columns and a Demo card's note once did.
+    const out: string[] = [];
+    for (const view of ['home', 'heatmap', 'trace', 'ranking', 'budget', 'space', 'history', 'export', 'jobs', 'gateway', 'models', 'demo']) {
+      await ui.go(view);
+      await ui.settle();
+      const over = await page.$$eval('main .card', (cards) =>
+        cards.flatMap((card) => {
+          const right = card.getBoundingClientRect().right;
+          return [...card.querySelectorAll<HTMLElement>('*')]
+            .filter(
+              (e) => e.getBoundingClientRect().right > right + 1 && !e.closest('.table-scroll, .table-wrap, .timeline-scroll, .heatmap-scroller, .space-list'),
+            )
+            .map((e) => `${e.tagName.toLowerCase()} "${(e.textContent ?? '').slice(0, 40)}" by ${Math.round(e.getBoundingClientRect().right - right)} px`);
+        }),
+      );
+      out.push(...over.map((o) => `${view}: ${o}`));
+      // A scrolling box that scrolls sideways at this width hides columns: the Space view's list must not.
+      if (view === 'space') {
+        const list = await page.locator('.space-list').evaluate((e) => e.scrollWidth - e.clientWidth);
+        expect(list, 'the Space list scrolls sideways').toBeLessThanOrEqual(1);
+      }
+    }
+    expect(out).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('every view at both sizes (screenshots for the closing note)', async () => {
     const { page, ui } = session;
     for (const [w, h] of [
